@@ -1,0 +1,32 @@
+# The two commands of the README: `make demo` (the whole pipeline on the bundled demo) and `make test`.
+# Both create (or reuse) the virtualenv .venv. torch is installed first, pinned to the CPU wheel 2.13.0,
+# so that no dependency pulls a multi-GB CUDA build.
+PYTHON ?= python3
+VENV ?= .venv
+TORCH ?= torch==2.13.0
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.wsd-installed
+DEMO_OUT ?= out/demo
+
+.PHONY: setup demo test lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet "$(TORCH)"
+	$(BIN)/python -m pip install --quiet -e ".[test,lemma]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	$(BIN)/wsd demo --out $(DEMO_OUT)
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .ruff_cache

@@ -1,0 +1,33 @@
+"""Shared pytest fixtures: where the shared datasets are, and the bundled encoder (loaded once)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEMO_DIR = REPO_ROOT / "data" / "demo"
+
+
+def shared_datasets_dir() -> Path:
+    """The shared datasets folder: ``$WSD_DATASETS`` if set, else ``../shared/datasets`` beside the repo."""
+    return Path(os.environ.get("WSD_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+
+
+@pytest.fixture(scope="session")
+def datasets_dir() -> Path:
+    """Path to the shared datasets; tests that use it skip (with the reason) where it is absent."""
+    path = shared_datasets_dir()
+    if not (path / "semeval2013-task13").is_dir():
+        pytest.skip(f"shared datasets not found at {path} (set WSD_DATASETS to their folder)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def encoder():
+    """The bundled encoder in fp32 (exact comparisons), loaded once per test session."""
+    from wsd.embed.encoder import Encoder
+
+    return Encoder(precision="fp32")

@@ -1,0 +1,169 @@
+"""Scanning a corpus for target words: documents in, occurrence table out, streamed in chunks.
+
+>>> occurrences = scan("data/demo/corpus.txt", "mouse:mice,bank")  # doctest: +SKIP
+>>> occurrences[["target", "form", "text"]].head()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
+from wsd.corpus.documents import iter_documents
+from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
+from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
+from wsd.errors import InputError
+from wsd.occurrences import REQUIRED_COLUMNS, empty_occurrences
+
+DEFAULT_CHUNK_SIZE = 8192
+
+
+@dataclass
+class ScanOptions:
+    """Everything that decides which occurrences a scan finds and which context each one gets."""
+
+    targets: TargetForms
+    lemmatizer: str | None = None
+    case_sensitive: bool = False
+    context: str = "sentence"
+    context_chars: int = DEFAULT_CONTEXT_CHARS
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
+    text_field: str = "text"
+
+    def to_dict(self) -> dict:
+        """A JSON-ready description (recorded in a run's metadata)."""
+        return {
+            "targets": self.targets,
+            "lemmatizer": self.lemmatizer,
+            "case_sensitive": self.case_sensitive,
+            "context": self.context,
+            "context_chars": self.context_chars,
+            "languages": list(self.languages),
+            "text_field": self.text_field,
+        }
+
+
+@dataclass
+class ScanStats:
+    """What a scan saw: documents read and occurrences found per target."""
+
+    documents: int = 0
+    occurrences: Counter = field(default_factory=Counter)
+
+
+def build_scan_options(
+    targets: str | Iterable[str] | Mapping[str, Iterable[str]],
+    forms: str | os.PathLike[str] | None = None,
+    **options,
+) -> ScanOptions:
+    """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file."""
+    parsed = parse_targets(targets)
+    if forms is not None:
+        parsed = merge_forms(parsed, read_forms_file(forms))
+    return ScanOptions(targets=parsed, **options)
+
+
+def iter_occurrence_chunks(
+    corpus: str | os.PathLike[str],
+    options: ScanOptions,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    stats: ScanStats | None = None,
+) -> Iterator[pd.DataFrame]:
+    """Stream the occurrences of the targets in ``corpus`` as occurrence tables of ``chunk_size`` rows.
+
+    Chunks always end at a document boundary when possible (a chunk may exceed ``chunk_size`` by one
+    document's occurrences), so the chunking is the same on every run over the same corpus. At the end it warns
+    about targets that were never found and raises :class:`InputError` when the corpus has no documents or
+    none of the targets occurs.
+    """
+    stats = stats if stats is not None else ScanStats()
+    matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    rows: list[tuple] = []
+    for document in iter_documents(corpus, text_field=options.text_field):
+        stats.documents += 1
+        found = matcher.find(document.text)
+        if not found:
+            continue
+        shared = Counter((m.start, m.end) for m in found)
+        for passage in passages(document.text, found, options.context, options.context_chars):
+            text = document.text[passage.start : passage.end]
+            for m in passage.matches:
+                occurrence_id = f"{document.doc_id}@{m.start}"
+                if shared[(m.start, m.end)] > 1:
+                    occurrence_id += f"/{m.target}"
+                rows.append(
+                    (
+                        occurrence_id,
+                        m.target,
+                        m.form,
+                        text,
+                        m.start - passage.start,
+                        m.end - passage.start,
+                        document.doc_id,
+                        passage.start,
+                    )
+                )
+                stats.occurrences[m.target] += 1
+        if len(rows) >= chunk_size:
+            yield _frame(rows)
+            rows = []
+    if rows:
+        yield _frame(rows)
+    _check_findings(corpus, options, stats)
+
+
+def scan(
+    corpus: str | os.PathLike[str],
+    targets: str | Iterable[str] | Mapping[str, Iterable[str]],
+    forms: str | os.PathLike[str] | None = None,
+    **options,
+) -> pd.DataFrame:
+    """Find every occurrence of each target in a corpus; one row per occurrence (see :mod:`wsd.occurrences`).
+
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder (``.txt``/``.txt.gz``, ``.jsonl``, ``.csv``/``.tsv``, ``.parquet``).
+    targets : str, list or mapping
+        ``"mouse:mice,bank"`` (forms after colons), a list of such items, or ``{target: [forms]}``.
+    forms : path, optional
+        A forms file, lines ``target<TAB>form1,form2``.
+    **options
+        ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
+        ``"window"``), ``context_chars``, ``languages``, ``text_field``.
+
+    Examples
+    --------
+    >>> occurrences = scan("data/demo/corpus.txt", ["mouse:mice"])  # doctest: +SKIP
+    >>> occurrences.loc[0, ["target", "form", "start", "end"]].tolist()  # doctest: +SKIP
+    ['mouse', 'mouse', 4, 9]
+    """
+    scan_options = build_scan_options(targets, forms, **options)
+    chunks = list(iter_occurrence_chunks(corpus, scan_options))
+    return pd.concat(chunks, ignore_index=True) if chunks else empty_occurrences()
+
+
+def _frame(rows: list[tuple]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=list(REQUIRED_COLUMNS))
+    for name in ("start", "end", "doc_start"):
+        frame[name] = frame[name].astype("int64")
+    return frame
+
+
+def _check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
+    if stats.documents == 0:
+        raise InputError(f"corpus {corpus} is empty: no documents with text")
+    missing = [t for t in options.targets if stats.occurrences[t] == 0]
+    if len(missing) == len(options.targets):
+        raise InputError(
+            f"none of the targets ({', '.join(options.targets)}) occurs in {corpus} "
+            f"({stats.documents} documents searched)"
+        )
+    for target in missing:
+        warnings.warn(f"target {target!r} was not found in {corpus}", stacklevel=3)

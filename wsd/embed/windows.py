@@ -1,0 +1,147 @@
+"""Context windows: which subword tokens the model sees for each occurrence, and where its pieces are.
+
+Each distinct text is tokenised once (the fast tokenizer, in one batch call, with character offsets). An
+occurrence's pieces are the tokens whose character offsets overlap its span, so pieces that carry a leading
+space marker (``▁word``) are found too. The window the model sees is
+
+- the whole text, when it fits in the model's length (all occurrences in that text then share ONE window and
+  one forward pass);
+- otherwise a window of the model's length centred on the occurrence, so a target deep inside a long text is
+  never truncated away. Later occurrences share that window when they lie well inside it (at least a quarter
+  of the window, or all the text there is, on each side);
+- with ``window_tokens=N``: at most N tokens either side of the occurrence.
+
+Identical windows (the same token ids, from any text) are run once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from wsd.errors import ConfigError, InputError
+
+
+@dataclass
+class WindowPlan:
+    """Unique windows to encode and, for every occurrence, its window and piece positions in it.
+
+    ``windows[w]`` are the content token ids of window ``w`` (special tokens not included);
+    occurrence ``i`` has pieces ``windows[window_of[i]][piece_start[i]:piece_end[i]]``.
+    """
+
+    windows: list[np.ndarray]
+    window_of: np.ndarray
+    piece_start: np.ndarray
+    piece_end: np.ndarray
+
+    @property
+    def num_pieces(self) -> np.ndarray:
+        """Number of subword pieces of each occurrence."""
+        return self.piece_end - self.piece_start
+
+
+def plan_windows(
+    backend,
+    texts: Sequence[str],
+    spans: Sequence[tuple[int, int]] | np.ndarray,
+    budget: int,
+    window_tokens: int | None = None,
+) -> WindowPlan:
+    """Tokenise ``texts`` and choose a window for each ``spans[i]`` (character offsets in ``texts[i]``).
+
+    ``backend`` is a ``tokenizers.Tokenizer`` without padding or truncation; ``budget`` is the most content
+    tokens a window may hold (the model's length minus its special tokens).
+    """
+    if len(texts) != len(spans):
+        raise ConfigError(f"got {len(texts)} texts but {len(spans)} spans; give one span per text")
+    if window_tokens is not None and window_tokens < 0:
+        raise ConfigError(f"window_tokens must be ≥ 0, not {window_tokens}")
+    count = len(texts)
+    span_array = np.asarray(spans, dtype=np.int64).reshape(count, 2)
+    unique: dict[str, int] = {}
+    text_index = np.fromiter((unique.setdefault(t, len(unique)) for t in texts), dtype=np.int64, count=count)
+    encodings = backend.encode_batch(list(unique), add_special_tokens=False) if unique else []
+
+    window_keys: dict[bytes, int] = {}
+    windows: list[np.ndarray] = []
+    window_of = np.empty(count, dtype=np.int64)
+    piece_start = np.empty(count, dtype=np.int64)
+    piece_end = np.empty(count, dtype=np.int64)
+
+    order = np.argsort(text_index, kind="stable")
+    boundaries = np.flatnonzero(np.diff(text_index[order])) + 1
+    for members in np.split(order, boundaries) if count else []:
+        encoding = encodings[text_index[members[0]]]
+        ids = np.asarray(encoding.ids, dtype=np.int64)
+        offsets = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        first, last = _pieces(offsets, span_array[members], texts[members[0]], members)
+        bounds = _choose_windows(first, last, len(ids), budget, window_tokens)
+        for (lo, hi), index in zip(bounds, members, strict=True):
+            key = ids[lo:hi].tobytes()
+            window = window_keys.get(key)
+            if window is None:
+                window = window_keys[key] = len(windows)
+                windows.append(ids[lo:hi])
+            window_of[index] = window
+        starts = np.array([b[0] for b in bounds], dtype=np.int64)
+        ends = np.array([b[1] for b in bounds], dtype=np.int64)
+        piece_start[members] = np.maximum(first, starts) - starts
+        piece_end[members] = np.minimum(last, ends) - starts
+    return WindowPlan(windows, window_of, piece_start, piece_end)
+
+
+def _pieces(offsets: np.ndarray, spans: np.ndarray, text: str, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and one-past-last token index of each span: the tokens whose offsets overlap it."""
+    starts, ends = offsets[:, 0], offsets[:, 1]
+    first = np.searchsorted(ends, spans[:, 0], side="right")
+    last = np.searchsorted(starts, spans[:, 1], side="left")
+    bad = np.flatnonzero((last <= first) | (spans[:, 0] < 0) | (spans[:, 1] > len(text)) | (spans[:, 1] <= spans[:, 0]))
+    if bad.size:
+        k = bad[0]
+        start, end = (int(v) for v in spans[k])
+        raise InputError(
+            f"span {start}-{end} of text #{int(members[k])} ({text[max(start, 0) : end]!r}) "
+            f"covers no subword token of the text (a text of {len(text)} characters)"
+        )
+    return first, last
+
+
+def _choose_windows(
+    first: np.ndarray, last: np.ndarray, length: int, budget: int, window_tokens: int | None
+) -> list[tuple[int, int]]:
+    """A token range ``(lo, hi)`` for each occurrence (see the module docstring)."""
+    if window_tokens is not None:
+        lo = np.maximum(first - window_tokens, 0)
+        hi = np.minimum(last + window_tokens, length)
+        too_long = hi - lo > budget
+        if not too_long.any():
+            return list(zip(lo.tolist(), hi.tolist(), strict=True))
+    elif length <= budget:
+        return [(0, length)] * len(first)
+    margin = budget // 4
+    result: list[tuple[int, int] | None] = [None] * len(first)
+    current: tuple[int, int] | None = None
+    for k in np.argsort(first, kind="stable"):
+        f, la = int(first[k]), int(last[k])
+        if window_tokens is not None:
+            lo_k, hi_k = max(f - window_tokens, 0), min(la + window_tokens, length)
+            if hi_k - lo_k <= budget:
+                result[k] = (lo_k, hi_k)
+                continue
+        if current is not None and _inside(f, la, current, margin, length):
+            result[k] = current
+            continue
+        centre = (f + la) // 2
+        lo = min(max(centre - budget // 2, 0), max(length - budget, 0))
+        current = (lo, min(lo + budget, length))
+        result[k] = current
+    return [r for r in result if r is not None]
+
+
+def _inside(first: int, last: int, window: tuple[int, int], margin: int, length: int) -> bool:
+    """True when pieces ``first..last`` sit in ``window`` with ``margin`` tokens (or the text's edge) each side."""
+    lo, hi = window
+    return first - lo >= min(margin, first) and hi - last >= min(margin, length - last)

@@ -1,0 +1,77 @@
+"""The occurrence table: one row per occurrence of a target word, shared by every stage.
+
+The corpus scanner and every dataset reader produce the same columns, so embedding, clustering,
+evaluation and reports serve both. Offsets are Python ``str`` character offsets, end exclusive.
+
+=========  =======  ==================================================================
+column     dtype    meaning
+=========  =======  ==================================================================
+id         str      unique occurrence id (``<doc_id>:<doc_start+start>`` for corpora,
+                    the instance id for datasets)
+target     str      the target as the user named it (``mouse``; ``add.v`` in SemEval)
+form       str      the surface form matched in the text (``mice``)
+text       str      the context passage the encoder sees (a sentence, or a window)
+start      int64    character offset of the occurrence in ``text``
+end        int64    character offset one past its last character in ``text``
+doc_id     str      document id (``file:line`` for text corpora, instance id for datasets)
+doc_start  int64    character offset of ``text`` inside the document (0 for datasets)
+sense      str      optional gold label; graded as ``s1/0.7 s2/0.3``
+=========  =======  ==================================================================
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from wsd.errors import InputError
+
+REQUIRED_COLUMNS: tuple[str, ...] = ("id", "target", "form", "text", "start", "end", "doc_id", "doc_start")
+GOLD_COLUMN = "sense"
+STRING_COLUMNS: tuple[str, ...] = ("id", "target", "form", "text", "doc_id")
+INT_COLUMNS: tuple[str, ...] = ("start", "end", "doc_start")
+
+
+def empty_occurrences() -> pd.DataFrame:
+    """An occurrence table with the required columns and no rows.
+
+    >>> empty_occurrences().columns.tolist()[:3]
+    ['id', 'target', 'form']
+    """
+    frame = pd.DataFrame({name: pd.Series(dtype="int64") for name in REQUIRED_COLUMNS})
+    for name in STRING_COLUMNS:
+        frame[name] = frame[name].astype(object)
+    return frame
+
+
+def validate_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -> pd.DataFrame:
+    """Check that ``frame`` is a well-formed occurrence table and return it with canonical dtypes.
+
+    Raises :class:`~wsd.errors.InputError` naming ``where`` and the first bad row when a column is
+    missing, an id repeats, or a span does not lie inside its text.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"id": ["a"], "target": ["bank"], "form": ["bank"], "text": ["a bank"],
+    ...                   "start": [2], "end": [6], "doc_id": ["d"], "doc_start": [0]})
+    >>> len(validate_occurrences(t))
+    1
+    """
+    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if missing:
+        raise InputError(f"{where}: missing column(s) {', '.join(missing)}")
+    frame = frame.copy()
+    for name in INT_COLUMNS:
+        frame[name] = frame[name].astype("int64")
+    for name in STRING_COLUMNS:
+        frame[name] = frame[name].astype(str)
+    if frame["id"].duplicated().any():
+        dup = frame.loc[frame["id"].duplicated(), "id"].iloc[0]
+        raise InputError(f"{where}: occurrence id {dup!r} appears more than once")
+    lengths = frame["text"].str.len()
+    bad = (frame["start"] < 0) | (frame["end"] <= frame["start"]) | (frame["end"] > lengths)
+    if bad.any():
+        row = frame.loc[bad].iloc[0]
+        raise InputError(
+            f"{where}: occurrence {row['id']!r} has span {row['start']}-{row['end']} "
+            f"outside its text of {len(row['text'])} characters"
+        )
+    return frame.reset_index(drop=True)

@@ -1,0 +1,263 @@
+"""The on-disk run store: occurrences as Parquet, row-aligned word vectors as ``.npy``, and ``meta.json``.
+
+A finished run directory holds::
+
+    meta.json            what made it: config, model identity, layers, pooling, dim, corpus fingerprint, versions
+    occurrences.parquet  the occurrence table (see :mod:`wsd.occurrences`)
+    vectors.npy          float16 or float32 matrix, row i = occurrence i; opened memory-mapped
+
+While a run is in progress (or after an interruption) the work lives in ``parts/``: ``occ-NNNNN.parquet``
+written by the scan and ``vec-NNNNN.npy`` written by the encoder, each written to a temporary name and renamed
+when complete, so a part is either whole or absent. Re-running the same command reuses every finished part; a
+different configuration is refused instead of being mixed with the old one. A sharded store (several
+``parts`` and no consolidated files) reads exactly like a consolidated one.
+
+>>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
+>>> len(occurrences) == X.shape[0]        # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from wsd.errors import ConfigError, InputError
+
+FORMAT = "wsd-run/1"
+META_FILE = "meta.json"
+OCCURRENCES_FILE = "occurrences.parquet"
+VECTORS_FILE = "vectors.npy"
+PARTS_DIR = "parts"
+VECTOR_DTYPES = ("float16", "float32")
+STATUS_COMPLETE = "complete"
+STATUS_RUNNING = "running"
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of Python and the libraries that shape the numbers, for a run's metadata."""
+    versions = {"python": platform.python_version()}
+    for name in (
+        "wsd",
+        "torch",
+        "transformers",
+        "tokenizers",
+        "numpy",
+        "pandas",
+        "pyarrow",
+        "sklearn",
+        "hdbscan",
+    ):
+        try:
+            module = __import__(name)
+            versions[name] = str(getattr(module, "__version__", "unknown"))
+        except ImportError:
+            continue
+    return versions
+
+
+def config_fingerprint(config: dict[str, Any]) -> str:
+    """A short hash of a JSON-serialisable configuration (key order does not matter)."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _atomic_write_bytes(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write JSON atomically (a reader never sees half a file)."""
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+
+    _atomic_write_bytes(path, write)
+
+
+def write_parquet(path: Path, frame: pd.DataFrame) -> None:
+    """Write a DataFrame as Parquet atomically."""
+    table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
+    _atomic_write_bytes(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def write_array(path: Path, array: np.ndarray) -> None:
+    """Write a NumPy array as ``.npy`` atomically (never pickled)."""
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as handle:
+            np.lib.format.write_array(handle, np.ascontiguousarray(array), allow_pickle=False)
+
+    _atomic_write_bytes(path, write)
+
+
+class RunStore:
+    """A run directory being written: parts, resume bookkeeping, consolidation.
+
+    ``RunStore.create(path, config, ...)`` opens a directory for a run described by ``config``. If the
+    directory already holds a run with the same fingerprint its finished parts are reused; if it holds a
+    different run, :class:`ConfigError` is raised unless ``overwrite=True``.
+    """
+
+    def __init__(self, path: Path, meta: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.meta = meta
+
+    # -------------------------------------------------------------- opening
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        config: dict[str, Any],
+        vector_dtype: str = "float16",
+        overwrite: bool = False,
+    ) -> RunStore:
+        """Open ``path`` for the run ``config`` (a JSON-ready dict); resume it if it is the same run."""
+        if vector_dtype not in VECTOR_DTYPES:
+            raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
+        root = Path(path)
+        fingerprint = config_fingerprint({"config": config, "vector_dtype": vector_dtype})
+        meta_path = root / META_FILE
+        if meta_path.exists():
+            old = read_meta(root)
+            if old.get("fingerprint") == fingerprint:
+                return cls(root, old)
+            if not overwrite and "scan" in old:
+                raise ConfigError(
+                    f"{root} already holds a run with a different configuration "
+                    f"(fingerprint {old.get('fingerprint')} ≠ {fingerprint}); use another --out or --overwrite"
+                )
+            for name in (META_FILE, OCCURRENCES_FILE, VECTORS_FILE):
+                (root / name).unlink(missing_ok=True)
+            shutil.rmtree(root / PARTS_DIR, ignore_errors=True)
+        elif root.exists() and any(root.iterdir()) and not overwrite:
+            raise ConfigError(f"{root} exists and is not a wsd run directory; choose an empty or new --out")
+        try:
+            (root / PARTS_DIR).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the run directory {root}: {exc}") from exc
+        meta = {
+            "format": FORMAT,
+            "status": STATUS_RUNNING,
+            "fingerprint": fingerprint,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "config": config,
+            "vector_dtype": vector_dtype,
+            "versions": library_versions(),
+        }
+        store = cls(root, meta)
+        store.save_meta()
+        return store
+
+    # -------------------------------------------------------------- state
+    @property
+    def complete(self) -> bool:
+        """True when the run finished and was consolidated."""
+        return self.meta.get("status") == STATUS_COMPLETE
+
+    def save_meta(self) -> None:
+        """Write ``meta.json``."""
+        write_json(self.path / META_FILE, self.meta)
+
+    def part_path(self, kind: str, index: int) -> Path:
+        """Path of part ``index`` of ``kind`` (``occ`` → Parquet, ``vec`` → npy)."""
+        suffix = "parquet" if kind == "occ" else "npy"
+        return self.path / PARTS_DIR / f"{kind}-{index:05d}.{suffix}"
+
+    def has_part(self, kind: str, index: int) -> bool:
+        """Whether part ``index`` of ``kind`` was written completely."""
+        return self.part_path(kind, index).exists()
+
+    # -------------------------------------------------------------- writing
+    def write_occurrences_part(self, index: int, occurrences: pd.DataFrame) -> None:
+        """Store the occurrences of part ``index``."""
+        write_parquet(self.part_path("occ", index), occurrences)
+
+    def read_occurrences_part(self, index: int) -> pd.DataFrame:
+        """Read back the occurrences of part ``index``."""
+        return pd.read_parquet(self.part_path("occ", index))
+
+    def write_vectors_part(self, index: int, vectors: np.ndarray) -> None:
+        """Store the vectors of part ``index`` (converted to the run's vector dtype)."""
+        write_array(self.part_path("vec", index), vectors.astype(self.meta["vector_dtype"], copy=False))
+
+    def consolidate(self, parts: int, extra_meta: dict[str, Any] | None = None) -> None:
+        """Join parts ``0..parts-1`` into ``occurrences.parquet`` + ``vectors.npy`` and mark the run complete."""
+        vector_files = [self.part_path("vec", i) for i in range(parts)]
+        occurrence_files = [self.part_path("occ", i) for i in range(parts)]
+        missing = [p.name for p in vector_files + occurrence_files if not p.exists()]
+        if missing:
+            raise InputError(f"{self.path}: cannot finish the run, parts are missing: {', '.join(missing[:5])}")
+        shapes = [np.load(p, mmap_mode="r").shape for p in vector_files]
+        rows = sum(s[0] for s in shapes)
+        dim = shapes[0][1] if shapes else 0
+        target = self.path / VECTORS_FILE
+        tmp = target.with_name(f".{target.name}.tmp")
+        matrix = np.lib.format.open_memmap(tmp, mode="w+", dtype=self.meta["vector_dtype"], shape=(rows, dim))
+        position = 0
+        for file in vector_files:
+            block = np.load(file, mmap_mode="r")
+            matrix[position : position + len(block)] = block
+            position += len(block)
+        matrix.flush()
+        del matrix
+        tables = [pq.read_table(p) for p in occurrence_files]
+        table = pa.concat_tables(tables) if tables else pa.table({})
+        _atomic_write_bytes(self.path / OCCURRENCES_FILE, lambda tmp_path: pq.write_table(table, tmp_path))
+        os.replace(tmp, target)
+        self.meta.update(extra_meta or {})
+        self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
+        self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.save_meta()
+        shutil.rmtree(self.path / PARTS_DIR, ignore_errors=True)
+
+
+def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The ``meta.json`` of a run directory."""
+    meta_path = Path(path) / META_FILE
+    if not meta_path.is_file():
+        raise InputError(f"{path} is not a wsd run directory (no {META_FILE}); create one with `wsd embed`")
+    try:
+        return json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{meta_path}: not valid JSON (line {exc.lineno})") from exc
+
+
+def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
+    """The occurrence table and the row-aligned vectors that ``wsd embed --out PATH`` wrote.
+
+    Vectors are memory-mapped read-only when ``mmap`` (the default) and the store is consolidated; a sharded
+    store (parts only) is read part by part and concatenated.
+
+    >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
+    """
+    root = Path(path)
+    meta = read_meta(root)
+    if (root / VECTORS_FILE).exists() and (root / OCCURRENCES_FILE).exists():
+        occurrences = pd.read_parquet(root / OCCURRENCES_FILE)
+        vectors = np.load(root / VECTORS_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
+    else:
+        vector_files = sorted((root / PARTS_DIR).glob("vec-*.npy"))
+        occurrence_files = [p.with_name(p.name.replace("vec-", "occ-")).with_suffix(".parquet") for p in vector_files]
+        if meta.get("status") != STATUS_COMPLETE or not vector_files:
+            raise InputError(
+                f"the run in {root} is not complete (status {meta.get('status')!r}); "
+                "run the same `wsd embed` command again to finish it"
+            )
+        occurrences = pd.concat([pd.read_parquet(p) for p in occurrence_files], ignore_index=True)
+        vectors = np.concatenate([np.load(p, allow_pickle=False) for p in vector_files])
+    if len(occurrences) != vectors.shape[0]:
+        raise InputError(f"{root}: {len(occurrences)} occurrences but {vectors.shape[0]} vectors")
+    return occurrences, vectors
