@@ -50,8 +50,8 @@ def non_negative_int(text: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- options
-def add_encoder_options(parser: argparse.ArgumentParser) -> None:
-    """Options that choose the encoder and how word vectors are made."""
+def add_encoder_options(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
+    """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None)."""
     from wsd.embed.layers import NAMED_SPECS
     from wsd.embed.models import PRECISIONS
     from wsd.embed.pooling import POOLINGS
@@ -65,24 +65,29 @@ def add_encoder_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--layers",
-        default="sum-last-4",
+        default="sum-last-4" if defaults else None,
         help=f"layer combination: {', '.join(NAMED_SPECS)}, a layer index (0 = embedding layer, -1 = last) "
         "or a list such as -4,-3,-2,-1 (summed; prefix mean: or concat: to change). Default: sum-last-4",
     )
     group.add_argument(
         "--pooling",
-        default="mean",
+        default="mean" if defaults else None,
         help=f"subword pooling: {', '.join(POOLINGS)} (default: mean)",
     )
     group.add_argument("--device", default=None, help="cpu, cuda, cuda:N or auto (default: auto)")
     group.add_argument(
         "--precision",
-        default="auto",
+        default="auto" if defaults else None,
         choices=PRECISIONS,
         help="compute precision: auto = bf16 where the hardware has it natively, else fp32; "
         "int8 = dynamic quantisation on CPU; fp16 on GPU (default: auto)",
     )
-    group.add_argument("--batch-size", type=positive_int, default=64, help="windows per forward pass (default: 64)")
+    group.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=64 if defaults else None,
+        help="windows per forward pass (default: 64)",
+    )
     group.add_argument(
         "--max-length",
         type=positive_int,
@@ -135,6 +140,99 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--text-field", default="text", help="field/column holding the text (default: text)")
 
 
+def k_value(text: str) -> int | str:
+    """argparse type: ``auto`` or a number of senses ≥ 1."""
+    return "auto" if text == "auto" else positive_int(text)
+
+
+def k_range_value(text: str) -> tuple[int, int]:
+    """argparse type: an inclusive range of k such as ``2,7`` or ``2-7``."""
+    parts = text.replace("-", ",").split(",")
+    try:
+        low, high = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers such as 2,7, got {text!r}") from None
+    if not 1 <= low <= high:
+        raise argparse.ArgumentTypeError(f"expected 1 ≤ low ≤ high, got {text!r}")
+    return low, high
+
+
+def add_sense_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the sense inducer (defaults: the ``default`` recipe, see wsd.senses.recipes)."""
+    from wsd.senses.methods import METHODS
+    from wsd.senses.recipes import RECIPES
+    from wsd.senses.selection import SELECTIONS
+
+    group = parser.add_argument_group("sense induction (unset options come from --recipe)")
+    group.add_argument(
+        "--recipe",
+        default=None,
+        choices=sorted(RECIPES),
+        help="named parameter set to start from: default (wsd's recommended) or textbook (k-means, silhouette)",
+    )
+    group.add_argument("--method", default=None, choices=METHODS, help="clustering method or baseline")
+    group.add_argument("--k", type=k_value, default=None, help="number of senses, or auto (chosen per word)")
+    group.add_argument("--selection", default=None, choices=SELECTIONS, help="criterion that chooses k for --k auto")
+    group.add_argument("--k-range", type=k_range_value, default=None, help="candidate k for --k auto, e.g. 2,7")
+    group.add_argument("--center", action="store_true", default=None, help="centre each word's vectors on their mean")
+    group.add_argument("--normalize", action="store_true", default=None, help="L2-normalise the vectors")
+    group.add_argument("--pca", type=positive_int, default=None, help="reduce each word's vectors to N dimensions")
+    group.add_argument("--whiten", action="store_true", default=None, help="whiten after PCA")
+    group.add_argument(
+        "--min-cluster-size", type=positive_int, default=None, help="merge senses smaller than N into the nearest"
+    )
+    group.add_argument(
+        "--noise", default=None, choices=("nearest", "keep"), help="HDBSCAN noise: nearest sense or unassigned"
+    )
+    group.add_argument("--temperature", default=None, help="soft-membership temperature: a number or auto")
+
+
+def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
+    """The sense-inducer parameters given on the command line (unset ones left out)."""
+    params = {
+        "method": args.method,
+        "k": args.k,
+        "selection": args.selection,
+        "k_range": args.k_range,
+        "center": args.center,
+        "normalize": args.normalize,
+        "pca": args.pca,
+        "whiten": args.whiten,
+        "min_cluster_size": args.min_cluster_size,
+        "noise": args.noise,
+    }
+    if args.temperature is not None:
+        try:
+            params["temperature"] = "auto" if args.temperature == "auto" else float(args.temperature)
+        except ValueError:
+            raise WsdError(f"--temperature must be a number or auto, not {args.temperature!r}") from None
+    params = {k: v for k, v in params.items() if v is not None}
+    if include_recipe:
+        from wsd.senses.recipes import recipe
+
+        params = recipe(args.recipe or "default") | params
+    return params
+
+
+def add_distribution_options(parser: argparse.ArgumentParser) -> None:
+    """Options that run the work on a Dask cluster."""
+    group = parser.add_argument_group("scale-out (Dask)")
+    group.add_argument("--scheduler", default=None, help="address of a running Dask scheduler (tcp://host:8786)")
+    group.add_argument("--workers", type=positive_int, default=None, help="start a local Dask cluster of N processes")
+    group.add_argument(
+        "--threads-per-worker", type=positive_int, default=1, help="threads of each local Dask worker (default: 1)"
+    )
+
+
+def map_function_for(args: argparse.Namespace):
+    """A Dask-backed ``map`` when --scheduler/--workers is given, else None (run in this process)."""
+    if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
+        return None
+    from wsd.distributed import target_mapper
+
+    return target_mapper(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
+
+
 # ---------------------------------------------------------------------------------------------- commands
 def command_embed(args: argparse.Namespace) -> int:
     """``wsd embed``: scan a corpus and store a vector for every occurrence."""
@@ -164,6 +262,141 @@ def command_embed(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     _print_run_summary(run)
+    return 0
+
+
+def command_cluster(args: argparse.Namespace) -> int:
+    """``wsd cluster``: induce senses for every target of a run."""
+    import json
+
+    from wsd.senses.recipes import make_inducer
+    from wsd.senses.run import cluster_run
+
+    inducer = make_inducer(sense_params(args) | {"random_state": args.seed})
+    out = cluster_run(
+        args.run,
+        args.out,
+        inducer=inducer,
+        n_examples=args.examples,
+        n_keywords=args.keywords,
+        map_function=map_function_for(args),
+    )
+    senses = json.loads((out / "meta.json").read_text(encoding="utf-8"))["senses"]
+    print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
+    return 0
+
+
+def command_predict(args: argparse.Namespace) -> int:
+    """``wsd predict``: assign the occurrences of another run to earlier induced senses."""
+    from wsd.senses.run import predict_run
+
+    out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
+    print(f"predicted senses written to {out}")
+    return 0
+
+
+def command_evaluate(args: argparse.Namespace) -> int:
+    """``wsd evaluate``: embed, cluster and score a labelled dataset."""
+    from wsd.config import build_evaluation_config, read_config_file
+    from wsd.runner import evaluate, format_table
+
+    settings = read_config_file(args.config) if args.config else {}
+    overrides = {
+        "dataset": args.dataset,
+        "data": args.data or args.data_dir,
+        "seeds": args.seeds,
+        "targets": [t.strip() for t in args.targets.split(",") if t.strip()] if args.targets else None,
+        "graded": True if args.graded else None,
+        "cache_dir": args.cache_dir,
+        "recipe": args.recipe,
+        "model": args.model,
+        "layers": args.layers,
+        "pooling": args.pooling,
+        "precision": args.precision,
+        "device": args.device,
+        "batch_size": args.batch_size,
+        "max_length": args.max_length,
+        "window_tokens": args.window_tokens,
+        **sense_params(args, include_recipe=False),
+    }
+    if args.split:
+        settings.setdefault("dataset_options", {})["splits"] = args.split
+    if args.gold_key:
+        settings.setdefault("dataset_options", {})["key"] = args.gold_key
+    config = build_evaluation_config(settings, **overrides)
+    from wsd.senses.recipes import make_inducer
+
+    make_inducer(config.senses)
+    result = evaluate(config, out=args.out, map_function=map_function_for(args), progress=not args.no_progress)
+    print(format_table(result))
+    if args.out:
+        print(f"metrics, per-target scores and system keys written to {args.out}")
+    return 0
+
+
+def command_score(args: argparse.Namespace) -> int:
+    """``wsd score``: score an existing system key file against a gold key file."""
+    import json
+
+    from wsd.evaluate.keys import read_key
+    from wsd.evaluate.scoring import baseline_keys_from_gold, score_keys
+    from wsd.runner import format_table, summarise
+    from wsd.store import library_versions
+
+    gold = read_key(args.gold)
+    system = read_key(args.system)
+    scores = score_keys(args.dataset, gold, system)
+    result = {
+        "dataset": args.dataset,
+        "config": {"gold": str(args.gold), "system": str(args.system)},
+        **summarise([scores]),
+        "baselines": {
+            name: summarise([score_keys(args.dataset, gold, key) for key in keys])["overall"]
+            for name, keys in baseline_keys_from_gold(gold).items()
+        },
+        "versions": library_versions(),
+    }
+    if args.format == "json":
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus."""
+    from wsd.demo import format_summary
+    from wsd.pipeline import run_pipeline
+    from wsd.senses.recipes import make_inducer
+
+    params = sense_params(args)
+    make_inducer(params)
+    summary = run_pipeline(
+        args.corpus,
+        args.targets,
+        args.out,
+        forms=args.forms,
+        gold=args.gold,
+        senses=params,
+        seed=args.seed,
+        report=args.report,
+        progress=not args.no_progress,
+        lemmatizer=None if args.lemmatizer == "none" else args.lemmatizer,
+        case_sensitive=args.case_sensitive,
+        context=args.context,
+        context_chars=args.context_chars,
+        text_field=args.text_field,
+        model=args.model,
+        layers=args.layers,
+        pooling=args.pooling,
+        device=args.device,
+        precision=args.precision,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        window_tokens=args.window_tokens,
+        overwrite=args.overwrite,
+    )
+    print(format_summary(summary))
     return 0
 
 
@@ -226,6 +459,98 @@ def build_parser() -> OneLineParser:
     store.add_argument("--no-progress", action="store_true", help="no progress bar")
     embed.set_defaults(handler=command_embed)
 
+    cluster = commands.add_parser(
+        "cluster",
+        help="induce the senses of every target of a run (wsd embed's output)",
+        description="Cluster each target's occurrence vectors into senses, describe each sense (size, examples, "
+        "distinguishing words) and save a sense model that can predict senses of new runs.",
+    )
+    cluster.add_argument("--run", required=True, help="run directory written by wsd embed")
+    cluster.add_argument("--out", default=None, help="output folder (default: RUN/senses)")
+    add_sense_options(cluster)
+    cluster.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
+    cluster.add_argument("--examples", type=positive_int, default=5, help="example occurrences per sense (default: 5)")
+    cluster.add_argument("--keywords", type=positive_int, default=10, help="keywords per sense (default: 10)")
+    add_distribution_options(cluster)
+    cluster.set_defaults(handler=command_cluster)
+
+    predict = commands.add_parser(
+        "predict",
+        help="assign the occurrences of a run to senses induced earlier",
+        description="Predict the senses of a run's occurrences with a saved sense model (wsd cluster's output). "
+        "The run's vectors must come from the same encoder, layers and pooling.",
+    )
+    predict.add_argument("--senses", required=True, help="folder written by wsd cluster")
+    predict.add_argument("--run", required=True, help="run directory written by wsd embed")
+    predict.add_argument("--out", default=None, help="output Parquet file (default: RUN/predicted.parquet)")
+    predict.add_argument(
+        "--skip-unknown", action="store_true", help="label targets the model has not seen -1 instead of failing"
+    )
+    predict.set_defaults(handler=command_predict)
+
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="embed, cluster and score a labelled dataset with its official metrics",
+        description="Evaluate sense induction on SemEval-2013 Task 13, SemEval-2010 Task 14, RUSSE-2018 or your "
+        "own labelled data (generic format), with mean ± std over seeds and the trivial baselines.",
+    )
+    evaluate.add_argument(
+        "--dataset",
+        default=None,
+        choices=("semeval2013", "semeval2010", "russe2018", "generic"),
+        help="dataset (default: semeval2013, or the config file's)",
+    )
+    evaluate.add_argument("--data-dir", default=None, help="folder holding the dataset (e.g. ../shared/datasets)")
+    evaluate.add_argument("--data", default=None, help="dataset folder or file (generic: a .tsv or .jsonl file)")
+    evaluate.add_argument("--split", default=None, help="RUSSE split(s): wiki-wiki, bts-rnc, active-dict, main, ...")
+    evaluate.add_argument(
+        "--targets", default=None, help="evaluate only these targets (comma-separated, e.g. add.v,bank.n)"
+    )
+    evaluate.add_argument("--gold-key", default=None, help="SemEval-2013 gold key name or path (default: all.key)")
+    evaluate.add_argument("--config", default=None, help="TOML or YAML file describing the run (flags override it)")
+    evaluate.add_argument("--seeds", type=positive_int, default=None, help="number of seeds (mean ± std; default 1)")
+    evaluate.add_argument(
+        "--graded", action="store_true", help="write graded (soft) system keys from the sense memberships"
+    )
+    evaluate.add_argument("--out", default=None, help="output folder for metrics.json, keys and per-target CSV")
+    evaluate.add_argument("--cache-dir", default=None, help="vector cache (default: $WSD_CACHE_DIR or ~/.cache/wsd)")
+    evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_encoder_options(evaluate, defaults=False)
+    add_sense_options(evaluate)
+    add_distribution_options(evaluate)
+    evaluate.set_defaults(handler=command_evaluate)
+
+    score = commands.add_parser(
+        "score",
+        help="score a system key file against a gold key file",
+        description="Score an existing key file (lemma.pos instance sense[/weight] ...) with the dataset's "
+        "official metrics; SemEval-2013 scores reproduce the official scorer.",
+    )
+    score.add_argument(
+        "--dataset", required=True, choices=("semeval2013", "semeval2010", "russe2018", "generic"), help="metrics"
+    )
+    score.add_argument("--gold", required=True, help="gold key file")
+    score.add_argument("--system", required=True, help="system key file")
+    score.add_argument("--format", default="table", choices=("table", "json"), help="output format (default: table)")
+    score.set_defaults(handler=command_score)
+
+    run = commands.add_parser(
+        "run",
+        help="the whole job on a corpus: scan, embed, cluster, (evaluate against gold labels), (report)",
+        description="Scan a corpus for the targets, embed every occurrence, induce each target's senses and, "
+        "given --gold labels in the generic format, score them; --report writes report.html.",
+    )
+    add_scan_options(run)
+    add_encoder_options(run)
+    add_sense_options(run)
+    run.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
+    run.add_argument("--gold", default=None, help="gold labels (generic labelled format, .tsv or .jsonl)")
+    run.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
+    run.add_argument("--out", required=True, help="output folder (run/, senses/, evaluation/, report)")
+    run.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.set_defaults(handler=command_run)
+
     demo = commands.add_parser(
         "demo",
         help="run the whole pipeline on the bundled demo corpus with the bundled model",
@@ -257,6 +582,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WsdError as exc:
         print(f"wsd {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED

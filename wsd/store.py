@@ -73,6 +73,7 @@ def config_fingerprint(config: dict[str, Any]) -> str:
 
 
 def _atomic_write_bytes(path: Path, write) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     write(tmp)
     os.replace(tmp, path)

@@ -1,0 +1,327 @@
+"""Embedding throughput, side by side: wsd vs the naive loop vs the HF pipeline vs the bare forward pass.
+
+One run, one machine, one model (the bundled MiniLM), the same threads and the same occurrences: a corpus
+made of the SemEval-2013 Task 13 contexts (one per line; scaled to N lines by repetition, each copy made
+unique so that no contender can skip work by de-duplicating) and its 50 target lemmas with their forms.
+Each contender runs in its own subprocess (model loading excluded from the timings, peak RSS recorded):
+
+1. ``wsd``: ``wsd.embed_corpus`` with default settings: read, match, tokenise, encode, pool, write the store;
+2. ``naive``: the tutorial loop: per occurrence, tokenise the whole line, one forward pass with
+   ``output_hidden_states=True`` (batch size 1, fp32), sum of the last four layers, mean of the target's pieces;
+3. ``pipeline``: ``transformers.pipeline("feature-extraction")`` over the lines, then the target's pieces
+   averaged (last layer: what the pipeline returns);
+4. ``floor``: the bare forward pass over wsd's own pre-tokenised, length-sorted windows, batches of 64, in
+   wsd's default precision, with no other work: what this model costs on this machine.
+
+It checks that wsd's vectors match the naive loop's where both saw the same window (cosine ≥ 0.999), measures
+peak RSS of wsd at two corpus sizes, and writes ``experiments/results/bench_embed.md``.
+
+    python experiments/bench_embed.py --data-dir ../shared/datasets
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = HERE.parent.parent / "shared" / "datasets"
+
+
+# ------------------------------------------------------------------------------------------ corpus
+def build_corpus(data_dir: Path, lines: int, folder: Path) -> tuple[Path, Path]:
+    """Write ``lines`` SemEval-2013 contexts (repeated, each copy unique) and a targets file; return both."""
+    from wsd.evaluate.datasets import load_dataset
+
+    occurrences = load_dataset("semeval2013", data_dir).occurrences
+    contexts = occurrences.drop_duplicates("text")["text"].str.replace(r"\s+", " ", regex=True).tolist()
+    forms: dict[str, set[str]] = {}
+    for target, form in zip(occurrences["target"], occurrences["form"], strict=True):
+        lemma = target.rsplit(".", 1)[0]
+        forms.setdefault(lemma, {lemma}).add(form.lower())
+    corpus = folder / f"corpus-{lines}.txt"
+    with open(corpus, "w", encoding="utf-8") as handle:
+        for i in range(lines):
+            copy, index = divmod(i, len(contexts))
+            suffix = f" ({copy})" if copy else ""
+            handle.write(contexts[index] + suffix + "\n")
+    targets = folder / "targets.txt"
+    targets.write_text("\n".join(":".join([t, *sorted(f - {t})]) for t, f in sorted(forms.items())) + "\n")
+    return corpus, targets
+
+
+# ------------------------------------------------------------------------------------------ workers
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def occurrence_lines(run: Path, corpus: Path) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """For each occurrence of a wsd run: its whole line, its span in the line, and whether wsd saw the line."""
+    from wsd.store import load_run
+
+    occurrences, _ = load_run(run)
+    lines = corpus.read_text(encoding="utf-8").split("\n")
+    numbers = occurrences["doc_id"].str.rsplit(":", n=1).str[1].astype(int).to_numpy() - 1
+    texts = [lines[n] for n in numbers]
+    starts = occurrences["doc_start"].to_numpy() + occurrences["start"].to_numpy()
+    ends = occurrences["doc_start"].to_numpy() + occurrences["end"].to_numpy()
+    whole = (occurrences["doc_start"].to_numpy() == 0) & (occurrences["text"].str.len().to_numpy() == [len(t) for t in texts])
+    return texts, np.stack([starts, ends], axis=1), whole
+
+
+def worker_wsd(args: argparse.Namespace) -> dict:
+    import wsd
+
+    encoder = wsd.Encoder(precision=args.precision)
+    started = time.perf_counter()
+    run = wsd.embed_corpus(args.corpus, args.targets, args.out, encoder=encoder, progress=False, overwrite=True)
+    seconds = time.perf_counter() - started
+    meta = json.loads((Path(run) / "meta.json").read_text())
+    return {"seconds": seconds, "occurrences": meta["n_occurrences"], "timings": meta["timings"],
+            "precision": encoder.loaded.precision}
+
+
+def worker_naive(args: argparse.Namespace) -> dict:
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from wsd.embed.models import bundled_model_path
+
+    texts, spans, _ = occurrence_lines(Path(args.run), Path(args.corpus))
+    tokenizer = AutoTokenizer.from_pretrained(bundled_model_path())
+    model = AutoModel.from_pretrained(bundled_model_path()).eval()
+    vectors = np.zeros((len(texts), model.config.hidden_size), dtype=np.float32)
+    started = time.perf_counter()
+    for i, (text, (start, end)) in enumerate(zip(texts, spans, strict=True)):
+        batch = tokenizer(text, return_offsets_mapping=True, return_tensors="pt", truncation=True)
+        offsets = batch.pop("offset_mapping")[0]
+        with torch.no_grad():
+            states = model(**batch, output_hidden_states=True).hidden_states
+        summed = torch.stack(states[-4:]).sum(0)[0]
+        pieces = [k for k, (a, b) in enumerate(offsets.tolist()) if b > a and a < end and b > start]
+        vectors[i] = summed[pieces].mean(0).numpy()
+    seconds = time.perf_counter() - started
+    np.save(args.vectors, vectors)
+    return {"seconds": seconds, "occurrences": len(texts)}
+
+
+def worker_pipeline(args: argparse.Namespace) -> dict:
+    from transformers import AutoModel, AutoTokenizer, pipeline
+
+    from wsd.embed.models import bundled_model_path
+
+    texts, spans, _ = occurrence_lines(Path(args.run), Path(args.corpus))
+    tokenizer = AutoTokenizer.from_pretrained(bundled_model_path())
+    model = AutoModel.from_pretrained(bundled_model_path()).eval()
+    extractor = pipeline("feature-extraction", model=model, tokenizer=tokenizer, device="cpu")
+    unique = sorted(set(texts))
+    started = time.perf_counter()
+    features = dict(zip(unique, extractor(unique, truncation=True), strict=True))
+    vectors = np.zeros((len(texts), model.config.hidden_size), dtype=np.float32)
+    for i, (text, (start, end)) in enumerate(zip(texts, spans, strict=True)):
+        offsets = tokenizer(text, return_offsets_mapping=True, truncation=True)["offset_mapping"]
+        pieces = [k for k, (a, b) in enumerate(offsets) if b > a and a < end and b > start]
+        vectors[i] = np.asarray(features[text][0])[pieces].mean(0)
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "occurrences": len(texts)}
+
+
+def worker_floor(args: argparse.Namespace) -> dict:
+    import torch
+
+    import wsd
+    from wsd.store import load_run
+
+    encoder = wsd.Encoder(precision=args.precision)
+    occurrences, _ = load_run(args.run)
+    plan = encoder.plan(occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy())
+    loaded = encoder.loaded
+    windows = [np.concatenate([loaded.prefix_ids, w, loaded.suffix_ids]).astype(np.int64) for w in plan.windows]
+    order = np.argsort([-len(w) for w in windows], kind="stable")
+    batches = []
+    for begin in range(0, len(order), encoder.batch_size):
+        chosen = [windows[k] for k in order[begin : begin + encoder.batch_size]]
+        ids = torch.zeros((len(chosen), len(chosen[0])), dtype=torch.long)
+        mask = torch.zeros_like(ids)
+        for row, window in enumerate(chosen):
+            ids[row, : len(window)] = torch.from_numpy(window)
+            mask[row, : len(window)] = 1
+        batches.append((ids, mask))
+    started = time.perf_counter()
+    with torch.inference_mode():
+        for ids, mask in batches:
+            loaded.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "occurrences": len(occurrences), "windows": len(windows)}
+
+
+WORKERS = {"wsd": worker_wsd, "naive": worker_naive, "pipeline": worker_pipeline, "floor": worker_floor}
+
+
+def run_worker(name: str, threads: int, **options: str) -> dict:
+    """Run one contender in a fresh Python process and return its JSON report."""
+    command = [sys.executable, __file__, "--worker", name, "--threads", str(threads)]
+    for key, value in options.items():
+        command += [f"--{key.replace('_', '-')}", str(value)]
+    env = dict(os.environ, TOKENIZERS_PARALLELISM="true")
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"worker {name} failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------------------ main
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("WSD_DATASETS", DEFAULT_DATA)))
+    parser.add_argument("--lines", type=int, default=4664, help="corpus lines for the side-by-side run")
+    parser.add_argument("--memory-lines", default="10000,100000", help="two corpus sizes for the RSS check ('' skips)")
+    parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_embed.md")
+    parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
+    for hidden in ("corpus", "targets", "out", "run", "vectors"):
+        parser.add_argument(f"--{hidden}", help=argparse.SUPPRESS)
+    parser.add_argument("--precision", default="auto", help="wsd's precision (auto = its default)")
+    args = parser.parse_args()
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    if args.worker:
+        report = WORKERS[args.worker](args)
+        report["peak_rss_mb"] = peak_rss_mb()
+        print(json.dumps(report))
+        return
+
+    command = "python experiments/bench_embed.py " + " ".join(sys.argv[1:])
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        corpus, targets = build_corpus(args.data_dir, args.lines, folder)
+        run = folder / "run-wsd"
+        results = {"wsd": run_worker("wsd", args.threads, corpus=corpus, targets=targets, out=run,
+                                     precision=args.precision)}
+        common = {"corpus": corpus, "run": run, "precision": args.precision}
+        results["floor"] = run_worker("floor", args.threads, **common)
+        results["naive"] = run_worker("naive", args.threads, vectors=folder / "naive.npy", **common)
+        results["pipeline"] = run_worker("pipeline", args.threads, **common)
+        agreement = compare_with_naive(run, corpus, folder / "naive.npy")
+        memory = []
+        for size in [int(s) for s in args.memory_lines.split(",") if s.strip()]:
+            big, _ = build_corpus(args.data_dir, size, folder)
+            report = run_worker("wsd", args.threads, corpus=big, targets=targets, out=folder / f"run-{size}",
+                                precision=args.precision)
+            memory.append((size, report))
+    text = render(results, agreement, memory, args, command)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(text, encoding="utf-8")
+    print(text)
+
+
+def compare_with_naive(run: Path, corpus: Path, naive_path: Path) -> dict:
+    """Cosine between wsd's stored vectors and the naive loop's, where wsd's window was the whole line."""
+    from wsd.store import load_run
+
+    _, wsd_vectors = load_run(run)
+    _, _, whole = occurrence_lines(run, corpus)
+    a = np.asarray(wsd_vectors, dtype=np.float32)[whole]
+    b = np.load(naive_path)[whole]
+    cosine = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+    return {"compared": int(whole.sum()), "min": float(cosine.min()), "mean": float(cosine.mean())}
+
+
+def render(results: dict, agreement: dict, memory: list, args: argparse.Namespace, command: str) -> str:
+    import torch
+    import transformers
+
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    rate = {name: r["occurrences"] / r["seconds"] for name, r in results.items()}
+    wsd = results["wsd"]
+    lines = [
+        "# Embedding throughput: wsd vs the naive loop, the HF pipeline and the bare forward pass",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Machine: {os.cpu_count()} cores ({cpu}), torch {torch.__version__} with {args.threads} threads, "
+        f"transformers {transformers.__version__}, bundled all-MiniLM-L6-v2; wsd precision "
+        f"`{wsd['precision']}` (its default on this machine); {wsd['occurrences']} occurrences of the 50 "
+        f"SemEval-2013 target lemmas in {args.lines} lines (the SemEval-2013 contexts).",
+        "",
+        "| contender | seconds | occurrences/s | wsd is × faster | peak RSS (MiB) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    labels = {
+        "wsd": "wsd (defaults: read, match, tokenise, encode, pool, write)",
+        "naive": "naive loop (batch 1, whole context, fp32, hidden states)",
+        "pipeline": "HF pipeline('feature-extraction') + subword mean",
+        "floor": f"floor: bare forward pass on wsd's windows ({wsd['precision']}, batches of 64)",
+    }
+    for name in ("wsd", "naive", "pipeline", "floor"):
+        r = results[name]
+        lines.append(
+            f"| {labels[name]} | {r['seconds']:.2f} | {rate[name]:.0f} | {rate['wsd'] / rate[name]:.2f} | "
+            f"{r['peak_rss_mb']:.0f} |"
+        )
+    timings = wsd["timings"]
+    lines += [
+        "",
+        "## Targets",
+        "",
+        "| target | measured | met |",
+        "|---|---|---|",
+        f"| wsd ≥ 5× the naive loop | {rate['wsd'] / rate['naive']:.2f}× | {yes(rate['wsd'] / rate['naive'] >= 5)} |",
+        f"| wsd ≥ 3× the pipeline | {rate['wsd'] / rate['pipeline']:.2f}× | "
+        f"{yes(rate['wsd'] / rate['pipeline'] >= 3)} |",
+        f"| wsd total ≤ 1.3× the floor | {wsd['seconds'] / results['floor']['seconds']:.2f}× | "
+        f"{yes(wsd['seconds'] / results['floor']['seconds'] <= 1.3)} |",
+        f"| store writes < 10% of total | {100 * timings['write_s'] / timings['total_s']:.1f}% | "
+        f"{yes(timings['write_s'] / timings['total_s'] < 0.1)} |",
+        f"| vectors match the naive loop (cosine ≥ 0.999) | min {agreement['min']:.5f}, mean "
+        f"{agreement['mean']:.5f} over {agreement['compared']} occurrences with the same window | "
+        f"{yes(agreement['min'] >= 0.999)} |",
+    ]
+    if len(memory) == 2:
+        (small, a), (large, b) = memory
+        growth = b["peak_rss_mb"] / a["peak_rss_mb"] - 1
+        lines.append(
+            f"| peak RSS grows < 20% from {a['occurrences']} to {b['occurrences']} occurrences "
+            f"({small} → {large} lines) | {a['peak_rss_mb']:.0f} → {b['peak_rss_mb']:.0f} MiB "
+            f"({100 * growth:+.1f}%) | {yes(growth < 0.2)} |"
+        )
+    lines += [
+        "",
+        "wsd's own stage timings in this run (seconds; tokenising runs in a helper thread, overlapping the "
+        f"forward passes): {json.dumps(timings)}",
+        "",
+    ]
+    if memory:
+        lines.append("Scaling runs (wsd defaults): " + "; ".join(
+            f"{r['occurrences']} occurrences in {r['seconds']:.1f} s ({r['occurrences'] / r['seconds']:.0f}/s), "
+            f"peak RSS {r['peak_rss_mb']:.0f} MiB" for _, r in memory) + ".")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def yes(flag: bool) -> str:
+    return "yes" if flag else "**no**"
+
+
+if __name__ == "__main__":
+    main()

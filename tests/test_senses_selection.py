@@ -1,0 +1,107 @@
+"""Choosing the number of senses: every criterion finds the planted k; scores are recorded per candidate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_blobs
+
+from wsd.errors import ConfigError
+from wsd.senses import SenseInducer
+from wsd.senses.methods import Clustering
+from wsd.senses.selection import candidate_ks, check_k_range, is_better, score
+
+PLANTED_K = 3
+
+
+@pytest.fixture(scope="module")
+def planted() -> np.ndarray:
+    """Three well-separated senses, 30 occurrences each, 10 dims."""
+    X, _ = make_blobs(n_samples=90, centers=PLANTED_K, n_features=10, cluster_std=1.0, random_state=11)
+    return X
+
+
+@pytest.fixture(scope="module")
+def planted_five() -> np.ndarray:
+    X, _ = make_blobs(n_samples=150, centers=5, n_features=10, cluster_std=0.8, random_state=5)
+    return X
+
+
+@pytest.mark.parametrize("method", ["kmeans", "agglomerative", "ward", "spectral", "gmm"])
+@pytest.mark.parametrize("selection", ["silhouette", "calinski_harabasz"])
+def test_internal_criteria_find_the_planted_k(method: str, selection: str, planted) -> None:
+    model = SenseInducer(method=method, selection=selection).fit(planted)
+    assert model.n_senses_ == PLANTED_K
+    assert sorted(model.k_scores_) == list(range(2, 8))
+    best = max(model.k_scores_, key=model.k_scores_.get)
+    assert best == PLANTED_K
+
+
+def test_bic_with_gmm_finds_the_planted_k(planted, planted_five) -> None:
+    for X, k in ((planted, PLANTED_K), (planted_five, 5)):
+        model = SenseInducer(method="gmm", selection="bic").fit(X)
+        assert model.n_senses_ == k
+        assert min(model.k_scores_, key=model.k_scores_.get) == k
+
+
+def test_native_hdbscan_finds_the_planted_k(planted, planted_five) -> None:
+    for X, k in ((planted, PLANTED_K), (planted_five, 5)):
+        model = SenseInducer(method="hdbscan", selection="native").fit(X)
+        assert model.n_senses_ == k
+        assert list(model.k_scores_) == [k]
+        assert 0 < model.k_scores_[k] <= 1
+
+
+@pytest.mark.parametrize("selection", ["silhouette", "calinski_harabasz"])
+def test_hdbscan_sweep_is_scored_by_the_criterion(selection: str, planted_five) -> None:
+    model = SenseInducer(method="hdbscan", selection=selection).fit(planted_five)
+    assert model.n_senses_ == 5
+    assert all(2 <= k <= 7 for k in model.k_scores_)
+
+
+def test_silhouette_finds_a_larger_k_too(planted_five) -> None:
+    assert SenseInducer(method="kmeans").fit(planted_five).n_senses_ == 5
+
+
+def test_k_range_bounds_the_choice(planted_five) -> None:
+    model = SenseInducer(method="kmeans", k_range=(2, 3)).fit(planted_five)
+    assert sorted(model.k_scores_) == [2, 3]
+    assert model.n_senses_ in (2, 3)
+
+
+def test_too_few_occurrences_to_score_fall_back_to_the_lower_bound(planted) -> None:
+    model = SenseInducer(method="kmeans", k_range=(2, 7)).fit(planted[:2])
+    assert model.k_scores_ == {}
+    assert model.n_senses_ == 2
+    three = SenseInducer(method="kmeans", k_range=(2, 7)).fit(planted[:3])
+    assert sorted(three.k_scores_) == [2]
+
+
+def test_fixed_k_records_no_scores(planted) -> None:
+    assert SenseInducer(method="kmeans", k=2).fit(planted).k_scores_ == {}
+
+
+def test_candidates_respect_the_number_of_occurrences() -> None:
+    assert candidate_ks((2, 7), 100, "silhouette") == [2, 3, 4, 5, 6, 7]
+    assert candidate_ks((2, 7), 5, "calinski_harabasz") == [2, 3, 4]
+    assert candidate_ks((1, 3), 10, "bic") == [1, 2, 3]
+    assert candidate_ks((2, 7), 2, "silhouette") == []
+
+
+def test_k_range_validation() -> None:
+    assert check_k_range((1, 4), "bic") == (1, 4)
+    for bad in [(3, 2), (0, 3), (2,), ("2", 5), (2.0, 5), (True, 3)]:
+        with pytest.raises(ConfigError, match="k_range"):
+            check_k_range(bad, "silhouette")
+
+
+def test_scores_are_nan_where_undefined_and_nan_never_wins(planted) -> None:
+    one_cluster = Clustering(labels=np.zeros(len(planted), dtype=np.int64))
+    assert math.isnan(score("silhouette", planted, one_cluster))
+    assert math.isnan(score("bic", planted, one_cluster))
+    assert not is_better("silhouette", float("nan"), 0.1)
+    assert is_better("silhouette", 0.2, float("nan"))
+    assert is_better("bic", 10.0, 20.0) and not is_better("silhouette", 10.0, 20.0)
+    assert not is_better("silhouette", 0.5, 0.5)  # ties keep the earlier (smaller) k

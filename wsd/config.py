@@ -1,0 +1,143 @@
+"""One configuration object that fully describes an evaluation or a corpus run (from a file or from flags).
+
+A configuration file is TOML (or YAML when PyYAML is installed) with top-level settings and the sections
+``[embedding]`` (encoder options), ``[senses]`` (sense-inducer parameters) and ``[dataset_options]``::
+
+    dataset = "semeval2013"
+    data = "../shared/datasets"
+    seeds = 5
+    graded = false
+
+    [embedding]
+    layers = "sum-last-4"
+    pooling = "mean"
+
+    [senses]
+    method = "agglomerative"
+    k = "auto"
+
+Flags given on the command line override the file. The resolved configuration is recorded beside every
+result, so any table can be regenerated from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wsd.errors import ConfigError, InputError
+from wsd.senses.recipes import recipe
+
+EMBEDDING_KEYS = ("model", "layers", "pooling", "precision", "device", "batch_size", "max_length", "window_tokens")
+
+
+@dataclass
+class EmbeddingOptions:
+    """How occurrences become vectors (the parameters of :class:`wsd.Encoder`)."""
+
+    model: str | None = None
+    layers: str = "sum-last-4"
+    pooling: str = "mean"
+    precision: str = "auto"
+    device: str | None = None
+    batch_size: int = 64
+    max_length: int | None = None
+    window_tokens: int | None = None
+
+    def encoder_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for :class:`wsd.Encoder`."""
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class EvaluationConfig:
+    """Everything an evaluation run needs: dataset, encoder, sense inducer, output format, seeds."""
+
+    dataset: str = "semeval2013"
+    data: str | None = None
+    dataset_options: dict[str, Any] = field(default_factory=dict)
+    targets: list[str] | None = None
+    embedding: EmbeddingOptions = field(default_factory=EmbeddingOptions)
+    senses: dict[str, Any] = field(default_factory=lambda: recipe("default"))
+    graded: bool = False
+    min_weight: float = 0.0
+    top: int | None = None
+    seeds: int = 1
+    cache_dir: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy (recorded in ``metrics.json``)."""
+        data = dataclasses.asdict(self)
+        data["senses"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.senses.items()}
+        return data
+
+
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) configuration file into a dict."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"configuration file not found: {file}")
+    text = file.read_text(encoding="utf-8")
+    if file.suffix.lower() in (".yaml", ".yml"):
+        try:
+            import yaml
+        except ImportError as exc:
+            raise ConfigError(f"{file}: reading YAML needs PyYAML (pip install pyyaml), or use TOML") from exc
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{file}: not valid YAML: {exc}") from exc
+    else:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover - Python 3.10
+            import tomli as tomllib
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"{file}: not valid TOML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{file}: the configuration must be a table of settings")
+    return data
+
+
+def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overrides: Any) -> EvaluationConfig:
+    """Merge file settings and overrides (``None`` means "not given") into an :class:`EvaluationConfig`.
+
+    Overrides may name embedding options (``layers="last"``) or sense parameters (``method="ward"``)
+    directly; ``recipe="textbook"`` starts the sense parameters from a named recipe.
+
+    >>> build_evaluation_config({"dataset": "semeval2010", "senses": {"method": "ward"}}, seeds=3).senses["method"]
+    'ward'
+    """
+    settings = dict(file_settings or {})
+    embedding = dict(settings.pop("embedding", {}) or {})
+    senses_from_file = dict(settings.pop("senses", {}) or {})
+    base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None) or "default"
+    senses = recipe(base_recipe) | senses_from_file
+    known = {f.name for f in dataclasses.fields(EvaluationConfig)} - {"embedding", "senses"}
+    for name, value in overrides.items():
+        if value is None:
+            continue
+        if name in EMBEDDING_KEYS:
+            embedding[name] = value
+        elif name in known:
+            settings[name] = value
+        else:
+            senses[name] = value
+    unknown = set(settings) - known
+    if unknown:
+        raise ConfigError(f"unknown configuration setting(s): {', '.join(sorted(unknown))}")
+    bad_embedding = set(embedding) - set(EMBEDDING_KEYS)
+    if bad_embedding:
+        raise ConfigError(f"unknown [embedding] setting(s): {', '.join(sorted(bad_embedding))}")
+    if "k_range" in senses:
+        senses["k_range"] = tuple(senses["k_range"])
+    config = EvaluationConfig(embedding=EmbeddingOptions(**embedding), senses=senses, **settings)
+    if config.seeds < 1:
+        raise ConfigError(f"seeds must be at least 1, not {config.seeds}")
+    return config

@@ -1,0 +1,83 @@
+"""A cache of occurrence vectors on disk, so evaluations that differ only in clustering embed once.
+
+The cache key is a hash of the occurrences (ids, texts, spans) and of the encoder's identity
+(:meth:`wsd.Encoder.metadata`: model fingerprint, layers, pooling, window, precision). Entries are plain
+``.npy`` files (float32) with a JSON description beside them. The default folder is ``$WSD_CACHE_DIR`` or
+``~/.cache/wsd/vectors``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from wsd.embed.encoder import Encoder
+from wsd.store import write_array, write_json
+
+
+def default_cache_dir() -> Path:
+    """``$WSD_CACHE_DIR`` or ``~/.cache/wsd/vectors``."""
+    return Path(os.environ.get("WSD_CACHE_DIR", Path.home() / ".cache" / "wsd" / "vectors"))
+
+
+def occurrences_digest(occurrences: pd.DataFrame) -> str:
+    """A hash of what the encoder sees: ids, texts and spans, in order."""
+    digest = hashlib.sha256()
+    for column in ("id", "text"):
+        for value in occurrences[column].astype(str):
+            digest.update(value.encode())
+            digest.update(b"\0")
+    digest.update(occurrences[["start", "end"]].to_numpy(dtype=np.int64).tobytes())
+    return digest.hexdigest()[:20]
+
+
+def embed_cached(
+    encoder: Encoder,
+    occurrences: pd.DataFrame,
+    configs: Sequence[tuple[str, str]],
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+) -> list[np.ndarray]:
+    """Vectors of ``occurrences`` for each ``(layers, pooling)`` in ``configs``, from the cache when present.
+
+    Missing configurations are computed together in one pass over the windows and stored.
+    ``cache_dir=False``-like empty string disables the cache.
+    """
+    folder = default_cache_dir() if cache_dir is None else Path(cache_dir)
+    digest = occurrences_digest(occurrences)
+    results: list[np.ndarray | None] = [None] * len(configs)
+    paths: list[Path | None] = [None] * len(configs)
+    for index, (layers, pooling) in enumerate(configs):
+        if str(cache_dir) == "":
+            continue
+        meta = encoder.metadata(layers, pooling)
+        name = hashlib.sha256(json.dumps([digest, meta], sort_keys=True).encode()).hexdigest()[:24]
+        paths[index] = folder / f"{name}.npy"
+        if paths[index].exists():
+            results[index] = np.load(paths[index], allow_pickle=False)
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        computed = encoder.embed_configs(
+            occurrences["text"].tolist(),
+            occurrences[["start", "end"]].to_numpy(dtype=np.int64),
+            [configs[i] for i in missing],
+            progress=progress,
+        )
+        for index, vectors in zip(missing, computed, strict=True):
+            results[index] = vectors
+            path = paths[index]
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_array(path, vectors)
+                layers, pooling = configs[index]
+                write_json(
+                    path.with_suffix(".json"),
+                    {"occurrences": digest, "rows": len(occurrences), **encoder.metadata(layers, pooling)},
+                )
+    return [r for r in results if r is not None]

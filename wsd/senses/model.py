@@ -1,0 +1,357 @@
+"""SenseModel: the induced senses of many target words, fitted per word, saved as JSON + .npy (no pickle)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from wsd.errors import ConfigError, InputError, ModelError, WsdError
+from wsd.occurrences import validate_occurrences
+from wsd.senses.inducer import SenseInducer
+
+MODEL_FILE = "sense_model.json"
+FORMAT_NAME = "wsd-sense-model"
+FORMAT_VERSION = 1
+#: Embedding-meta fields that describe a run rather than the vectors' identity; never compared.
+#: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
+#: computation of the same model, layers and pooling are interchangeable), and run bookkeeping.
+UNCHECKED_META_FIELDS: frozenset[str] = frozenset(
+    {"created", "created_at", "n_occurrences", "n_vectors", "run_dir", "precision", "max_length", "window_tokens"}
+)
+UNKNOWN_POLICIES: tuple[str, ...] = ("error", "skip")
+#: ``map_function(func, items) -> results in order``, like the builtin ``map``.
+MapFunction = Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]
+
+
+def _json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
+    """A JSON round trip of ``meta`` (tuples become lists), so fresh and loaded metas compare equal."""
+    try:
+        return json.loads(json.dumps(dict(meta or {}), sort_keys=True))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{what} must be JSON-serialisable: {error}") from None
+
+
+def _target_rows(occurrences: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Row positions of each target, targets in order of first appearance, rows ascending."""
+    codes, targets = pd.factorize(occurrences["target"].astype(str), sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(targets) + 1))
+    return {str(t): order[bounds[i] : bounds[i + 1]] for i, t in enumerate(targets)}
+
+
+def fit_target(task: tuple[str, SenseInducer, np.ndarray]) -> SenseInducer:
+    """Fit a clone of the template inducer on one target's vectors; errors name the target.
+
+    ``task`` is ``(target, template, vectors)``; this is the unit of work ``SenseModel.fit`` maps.
+    """
+    target, template, vectors = task
+    try:
+        return clone(template).fit(vectors)
+    except WsdError as error:
+        raise type(error)(f"target {target!r}: {error}") from None
+
+
+class SenseModel:
+    """The induced senses of many words: one fitted :class:`SenseInducer` per target.
+
+    ``fit`` clones ``inducer`` (the template estimator) once per target and fits it on that
+    target's rows of ``X``. ``predict``/``predict_proba`` route new occurrences to their target's
+    inducer. ``save`` writes a folder of ``sense_model.json`` (parameters, embedding meta, per-target
+    scalars) and plain ``.npy`` arrays (preprocessing means/PCA components, centroids, mixture
+    parameters, labels) under ``senses/<n>/`` — no pickle anywhere; ``load`` reads them back with
+    ``allow_pickle=False`` and checks every shape.
+
+    **Embedding identity.** ``embedding_meta`` (e.g. ``{"model": ..., "layers": ..., "pooling": ...,
+    "dim": 384}``) is stored with the model. ``predict`` checks the vectors' width against the fitted
+    dim (:class:`~wsd.errors.InputError`) and, when given the new vectors' ``embedding_meta``,
+    compares every field present on either side (except the run bookkeeping fields in
+    ``UNCHECKED_META_FIELDS``); a difference is a :class:`~wsd.errors.ModelError` naming the field.
+
+    **Unknown targets** (not seen in ``fit``): ``unknown="error"`` (default) raises InputError
+    listing them; ``unknown="skip"`` warns and labels their rows -1 with all-zero memberships.
+
+    Parameters
+    ----------
+    inducer : SenseInducer or None
+        Template estimator (default ``SenseInducer()``); its parameters apply to every target.
+    embedding_meta : mapping or None
+        Identity of the vectors the model is fitted on (JSON-serialisable).
+
+    Attributes
+    ----------
+    targets_ : list[str]
+        Targets in order of first appearance in the fitted table.
+    inducers_ : dict[str, SenseInducer]
+    labels_ : ndarray of int64
+        Sense of each training row (per-target sense ids 0..n-1; -1 unassigned).
+    dim_ : int
+    embedding_meta_ : dict
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> occ = pd.DataFrame({"id": ["a", "b", "c"], "target": ["bank"] * 3, "form": ["bank"] * 3,
+    ...                     "text": ["the bank"] * 3, "start": [4] * 3, "end": [8] * 3,
+    ...                     "doc_id": ["d"] * 3, "doc_start": [0] * 3})
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0]])
+    >>> SenseModel(SenseInducer(k=2)).fit(occ, X).labels_
+    array([0, 0, 1])
+    """
+
+    def __init__(self, inducer: SenseInducer | None = None, embedding_meta: Mapping[str, Any] | None = None):
+        self.inducer = inducer
+        self.embedding_meta = embedding_meta
+
+    # ------------------------------------------------------------------ fitting
+
+    def fit(
+        self,
+        occurrences: pd.DataFrame,
+        X: np.ndarray,
+        embedding_meta: Mapping[str, Any] | None = None,
+        map_function: MapFunction | None = None,
+    ) -> SenseModel:
+        """Fit one inducer per target on its rows of ``X`` (row-aligned with ``occurrences``).
+
+        ``embedding_meta`` overrides the one given to the constructor. ``map_function(func, items)``
+        (like the builtin ``map``; e.g. a Dask client's or a process pool's) runs the per-target fits;
+        each item is a picklable ``(target, template, vectors)`` tuple and ``func`` a module-level
+        function, so the fits can run elsewhere. Default: one after another in this process.
+        """
+        occurrences = validate_occurrences(occurrences, "occurrences to induce senses from")
+        X = self._check_vectors(X, len(occurrences), dim=None)
+        meta = _json_ready(embedding_meta if embedding_meta is not None else self.embedding_meta, "embedding_meta")
+        if "dim" in meta and meta["dim"] != X.shape[1]:
+            raise InputError(f"embedding_meta says dim={meta['dim']!r}, but the vectors have {X.shape[1]} columns")
+        template = self.inducer if self.inducer is not None else SenseInducer()
+        rows = _target_rows(occurrences)
+        tasks = [(target, template, X[index]) for target, index in rows.items()]
+        fitted = list((map_function or map)(fit_target, tasks))
+        if len(fitted) != len(tasks):
+            raise ConfigError(f"map_function returned {len(fitted)} results for {len(tasks)} targets")
+        self.inducers_: dict[str, SenseInducer] = dict(zip(rows, fitted, strict=True))
+        self.rows_: dict[str, np.ndarray] = rows
+        labels = np.full(len(occurrences), -1, dtype=np.int64)
+        for target, index in rows.items():
+            labels[index] = self.inducers_[target].labels_
+        self.targets_ = list(rows)
+        self.labels_ = labels
+        self.dim_ = int(X.shape[1])
+        self.embedding_meta_ = meta
+        return self
+
+    def fit_predict(
+        self,
+        occurrences: pd.DataFrame,
+        X: np.ndarray,
+        embedding_meta: Mapping[str, Any] | None = None,
+        map_function: MapFunction | None = None,
+    ) -> np.ndarray:
+        """``fit`` and return ``labels_``."""
+        return self.fit(occurrences, X, embedding_meta, map_function).labels_
+
+    # ------------------------------------------------------------------ prediction
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "inducers_"):
+            raise ModelError("this SenseModel is not fitted yet; call fit() or SenseModel.load()")
+
+    @staticmethod
+    def _check_vectors(X: Any, n_rows: int, dim: int | None) -> np.ndarray:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise InputError(f"vectors must be a 2-D matrix (occurrences × dims), got shape {X.shape}")
+        if X.shape[0] != n_rows:
+            raise InputError(f"{X.shape[0]} vectors for {n_rows} occurrences; they must be row-aligned")
+        if dim is not None and X.shape[1] != dim:
+            raise InputError(
+                f"embedding mismatch: field 'dim' is {dim} in the sense model but {X.shape[1]} for these vectors"
+            )
+        return X
+
+    def check_embedding(self, embedding_meta: Mapping[str, Any] | None) -> None:
+        """Raise :class:`~wsd.errors.ModelError` naming the first field where ``embedding_meta`` differs.
+
+        Every field present in either meta is compared, except ``UNCHECKED_META_FIELDS``.
+        """
+        self._check_fitted()
+        if embedding_meta is None:
+            return
+        new = _json_ready(embedding_meta, "embedding_meta")
+        mine = self.embedding_meta_
+        for field in sorted((set(mine) | set(new)) - UNCHECKED_META_FIELDS):
+            if mine.get(field, "<missing>") != new.get(field, "<missing>"):
+                old, fresh = mine.get(field, "<missing>"), new.get(field, "<missing>")
+                raise ModelError(
+                    f"embedding mismatch: field {field!r} is {old!r} in the sense model "
+                    f"but {fresh!r} for these vectors; re-embed with the model's settings"
+                )
+
+    def _route(
+        self, occurrences: pd.DataFrame, X: Any, embedding_meta: Mapping[str, Any] | None, unknown: str
+    ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
+        self._check_fitted()
+        if unknown not in UNKNOWN_POLICIES:
+            raise ConfigError(f"unknown must be one of {', '.join(UNKNOWN_POLICIES)}, got {unknown!r}")
+        if "target" not in occurrences.columns:
+            raise InputError("occurrences to predict: missing column target")
+        X = self._check_vectors(X, len(occurrences), self.dim_)
+        self.check_embedding(embedding_meta)
+        rows = _target_rows(occurrences)
+        missing = [t for t in rows if t not in self.inducers_]
+        unknown_rows = np.zeros(len(occurrences), dtype=bool)
+        if missing:
+            shown = ", ".join(repr(t) for t in missing[:5]) + (" ..." if len(missing) > 5 else "")
+            if unknown == "error":
+                raise InputError(f"{len(missing)} target(s) unknown to the sense model: {shown}")
+            for target in missing:
+                unknown_rows[rows.pop(target)] = True
+            warnings.warn(
+                f"{int(unknown_rows.sum())} occurrence(s) of {len(missing)} target(s) "
+                f"unknown to the sense model "
+                f"({shown}) were left unassigned (-1)",
+                stacklevel=3,
+            )
+        return X, rows, unknown_rows
+
+    def predict(
+        self,
+        occurrences: pd.DataFrame,
+        X: Any,
+        embedding_meta: Mapping[str, Any] | None = None,
+        unknown: str = "error",
+    ) -> np.ndarray:
+        """Sense of each occurrence (per-target ids, -1 for skipped unknown targets), row-aligned.
+
+        For the training table this reproduces ``labels_`` (HDBSCAN noise kept as -1 aside).
+        """
+        X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
+        labels = np.full(len(occurrences), -1, dtype=np.int64)
+        for target, index in rows.items():
+            labels[index] = self.inducers_[target].predict(X[index])
+        return labels
+
+    @property
+    def max_senses_(self) -> int:
+        """The largest number of senses of any target (the width of ``predict_proba``)."""
+        self._check_fitted()
+        return max((inducer.n_senses_ for inducer in self.inducers_.values()), default=0)
+
+    def predict_proba(
+        self,
+        occurrences: pd.DataFrame,
+        X: Any,
+        embedding_meta: Mapping[str, Any] | None = None,
+        unknown: str = "error",
+    ) -> np.ndarray:
+        """Soft memberships, shape (n, ``max_senses_``): column j is sense j of the row's own target.
+
+        Columns beyond a target's number of senses are 0, so each row sums to 1 (0 for skipped
+        unknown targets) and its argmax is ``predict``'s label.
+        """
+        X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
+        proba = np.zeros((len(occurrences), self.max_senses_))
+        for target, index in rows.items():
+            target_proba = self.inducers_[target].predict_proba(X[index])
+            proba[index, : target_proba.shape[1]] = target_proba
+        return proba
+
+    def summary(self) -> pd.DataFrame:
+        """One row per target: n_occurrences, n_senses, n_clusters, n_reassigned, k_scores_."""
+        self._check_fitted()
+        return pd.DataFrame(
+            {
+                "target": self.targets_,
+                "n_occurrences": [len(self.inducers_[t].labels_) for t in self.targets_],
+                "n_senses": [self.inducers_[t].n_senses_ for t in self.targets_],
+                "n_clusters": [self.inducers_[t].n_clusters_ for t in self.targets_],
+                "n_reassigned": [self.inducers_[t].n_reassigned_ for t in self.targets_],
+                "k_scores": [dict(self.inducers_[t].k_scores_) for t in self.targets_],
+            }
+        )
+
+    # ------------------------------------------------------------------ persistence
+
+    def save(self, directory: str | Path) -> Path:
+        """Write the model to ``directory`` (created if needed) as JSON + ``.npy`` files; return its path."""
+        self._check_fitted()
+        directory = Path(directory)
+        template = self.inducer if self.inducer is not None else SenseInducer()
+        params = template.get_params(deep=False)
+        if not (params["random_state"] is None or isinstance(params["random_state"], (int, np.integer))):
+            raise ConfigError("random_state must be an int or None to save a SenseModel")
+        params = _json_ready(params, "inducer parameters")
+        entries = []
+        for number, target in enumerate(self.targets_):
+            scalars, arrays = self.inducers_[target].get_state()
+            arrays = arrays | {"rows": self.rows_[target]}
+            folder = Path("senses") / f"{number:05d}"
+            (directory / folder).mkdir(parents=True, exist_ok=True)
+            for name, array in arrays.items():
+                np.save(directory / folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+            entries.append({"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)})
+        document = {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "dim": self.dim_,
+            "n_rows": len(self.labels_),
+            "embedding_meta": self.embedding_meta_,
+            "inducer_params": params,
+            "targets": entries,
+        }
+        (directory / MODEL_FILE).write_text(json.dumps(document, indent=1, allow_nan=False), encoding="utf-8")
+        return directory
+
+    @classmethod
+    def load(cls, directory: str | Path) -> SenseModel:
+        """Read a model written by :meth:`save`, validating the format and every array's shape."""
+        directory = Path(directory)
+        path = directory / MODEL_FILE
+        if not path.is_file():
+            raise InputError(f"{directory}: no {MODEL_FILE}; not a saved sense model")
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise InputError(f"{path}: cannot read the sense model: {error}") from None
+        if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
+            raise InputError(
+                f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
+                f"found {document.get('format')!r} version {document.get('format_version')!r}"
+            )
+        try:
+            params = document["inducer_params"]
+            model = cls(SenseInducer(**(params | {"k_range": tuple(params["k_range"])})), document["embedding_meta"])
+            model.dim_ = int(document["dim"])
+            model.embedding_meta_ = dict(document["embedding_meta"])
+            model.labels_ = np.full(int(document["n_rows"]), -1, dtype=np.int64)
+            model.inducers_, model.rows_ = {}, {}
+            for entry in document["targets"]:
+                target, folder = str(entry["target"]), directory / entry["folder"]
+                where = f"{folder} (target {target!r})"
+                arrays = {}
+                for name in entry["arrays"]:
+                    try:
+                        arrays[name] = np.load(folder / f"{name}.npy", allow_pickle=False)
+                    except (OSError, ValueError) as error:
+                        raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
+                rows = np.asarray(arrays.pop("rows"), dtype=np.int64)
+                inducer = SenseInducer.from_state(params, entry["state"], arrays, where)
+                if inducer.n_features_in_ != model.dim_:
+                    raise InputError(f"{where}: fitted on {inducer.n_features_in_} dims, the model says {model.dim_}")
+                if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(model.labels_)):
+                    raise InputError(f"{where}: rows do not match its {len(inducer.labels_)} labels")
+                model.inducers_[target], model.rows_[target] = inducer, rows
+                model.labels_[rows] = inducer.labels_
+        except KeyError as missing:
+            raise InputError(f"{path}: missing field {missing.args[0]!r}") from None
+        except TypeError as error:
+            raise InputError(f"{path}: malformed sense model: {error}") from None
+        model.targets_ = list(model.inducers_)
+        return model

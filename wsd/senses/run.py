@@ -1,0 +1,142 @@
+"""The clustering stage over a run directory: induce senses for every target, describe them, predict new runs.
+
+``cluster_run("runs/x")`` writes ``runs/x/senses/``::
+
+    model/            the sense model (JSON + .npy, never pickle): predicts senses of new occurrences
+    labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
+                      confidence (its membership), memberships (the soft distribution over the target's senses)
+    senses.parquet    one row per sense: target, sense, size, examples, keywords (see describe_senses)
+    senses.md         the same as Markdown
+    meta.json         the inducer parameters, the embedding identity, senses per target, library versions
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.senses.describe import describe_senses, senses_to_markdown
+from wsd.senses.inducer import SenseInducer
+from wsd.senses.model import SenseModel
+from wsd.store import library_versions, load_run, read_meta, write_json, write_parquet
+
+SENSES_DIR = "senses"
+MODEL_DIR = "model"
+LABELS_FILE = "labels.parquet"
+SENSES_FILE = "senses.parquet"
+SENSES_MARKDOWN = "senses.md"
+
+MapFunction = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
+
+
+def label_table(
+    occurrences: pd.DataFrame, labels: np.ndarray, proba: np.ndarray, n_senses: dict[str, int]
+) -> pd.DataFrame:
+    """The per-occurrence sense table: id, target, sense, sense_id, confidence, memberships.
+
+    ``memberships`` holds the row's distribution over its own target's ``n_senses[target]`` senses.
+    """
+    targets = occurrences["target"].to_numpy()
+    rows = np.arange(len(labels))
+    confidence = np.where(labels >= 0, proba[rows, np.maximum(labels, 0)], 0.0) if len(labels) else np.zeros(0)
+    return pd.DataFrame(
+        {
+            "id": occurrences["id"].to_numpy(),
+            "target": targets,
+            "sense": labels.astype(np.int64),
+            "sense_id": [f"{t}.{s}" if s >= 0 else f"{t}.unassigned" for t, s in zip(targets, labels, strict=True)],
+            "confidence": confidence.astype(np.float64),
+            "memberships": [proba[i, : n_senses.get(t, 0)].tolist() for i, t in enumerate(targets)],
+        }
+    )
+
+
+def senses_per_target(model: SenseModel) -> dict[str, int]:
+    """Number of induced senses of each target of a fitted model."""
+    return {target: int(inducer.n_senses_) for target, inducer in model.inducers_.items()}
+
+
+def fit_senses(
+    occurrences: pd.DataFrame,
+    X: np.ndarray,
+    inducer: SenseInducer | None = None,
+    embedding_meta: dict[str, Any] | None = None,
+    map_function: MapFunction | None = None,
+) -> tuple[SenseModel, np.ndarray, np.ndarray]:
+    """Fit a :class:`SenseModel` and return it with the labels and soft memberships of the training rows."""
+    model = SenseModel(inducer if inducer is not None else SenseInducer(), embedding_meta=embedding_meta)
+    model.fit(occurrences, X, map_function=map_function)
+    proba = model.predict_proba(occurrences, X)
+    return model, model.labels_, proba
+
+
+def cluster_run(
+    run: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    inducer: SenseInducer | None = None,
+    n_examples: int = 5,
+    n_keywords: int = 10,
+    map_function: MapFunction | None = None,
+) -> Path:
+    """Induce the senses of every target of a run directory and write them (see the module docstring).
+
+    ``map_function(func, items)`` distributes the per-target fits (e.g. over a Dask cluster); by default
+    they run one after another in this process.
+
+    >>> cluster_run("runs/x", inducer=SenseInducer(method="agglomerative"))  # doctest: +SKIP
+    PosixPath('runs/x/senses')
+    """
+    run = Path(run)
+    destination = Path(out) if out is not None else run / SENSES_DIR
+    occurrences, vectors = load_run(run)
+    run_meta = read_meta(run)
+    X = np.asarray(vectors, dtype=np.float32)
+    model, labels, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
+    destination.mkdir(parents=True, exist_ok=True)
+    model.save(destination / MODEL_DIR)
+    write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
+    table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
+    write_parquet(destination / SENSES_FILE, table)
+    (destination / SENSES_MARKDOWN).write_text(senses_to_markdown(table), encoding="utf-8")
+    write_json(
+        destination / "meta.json",
+        {
+            "run": str(run.resolve()),
+            "run_fingerprint": run_meta.get("fingerprint"),
+            "embedding": run_meta.get("embedding"),
+            "inducer": model.inducer.get_params(deep=False),
+            "senses": senses_per_target(model),
+            "occurrences": len(occurrences),
+            "versions": library_versions(),
+        },
+    )
+    return destination
+
+
+def predict_run(
+    senses: str | os.PathLike[str],
+    run: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    unknown: str = "error",
+) -> Path:
+    """Assign the occurrences of another run to the senses induced earlier; write ``predicted.parquet``.
+
+    ``senses`` is a folder written by :func:`cluster_run` (or its ``model`` sub-folder). The new run's
+    vectors must come from the same encoder, layers and pooling, else :class:`~wsd.errors.ModelError`.
+    """
+    folder = Path(senses)
+    model = SenseModel.load(folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder)
+    occurrences, vectors = load_run(run)
+    X = np.asarray(vectors, dtype=np.float32)
+    embedding = read_meta(run).get("embedding")
+    labels = model.predict(occurrences, X, embedding_meta=embedding, unknown=unknown)
+    proba = model.predict_proba(occurrences, X, embedding_meta=embedding, unknown=unknown)
+    destination = Path(out) if out is not None else Path(run) / "predicted.parquet"
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    write_parquet(destination, label_table(occurrences, labels, proba, senses_per_target(model)))
+    return destination
