@@ -76,7 +76,8 @@ def occurrence_lines(run: Path, corpus: Path) -> tuple[list[str], np.ndarray, np
     texts = [lines[n] for n in numbers]
     starts = occurrences["doc_start"].to_numpy() + occurrences["start"].to_numpy()
     ends = occurrences["doc_start"].to_numpy() + occurrences["end"].to_numpy()
-    whole = (occurrences["doc_start"].to_numpy() == 0) & (occurrences["text"].str.len().to_numpy() == [len(t) for t in texts])
+    same_length = occurrences["text"].str.len().to_numpy() == np.array([len(t) for t in texts])
+    whole = (occurrences["doc_start"].to_numpy() == 0) & same_length
     return texts, np.stack([starts, ends], axis=1), whole
 
 
@@ -88,8 +89,12 @@ def worker_wsd(args: argparse.Namespace) -> dict:
     run = wsd.embed_corpus(args.corpus, args.targets, args.out, encoder=encoder, progress=False, overwrite=True)
     seconds = time.perf_counter() - started
     meta = json.loads((Path(run) / "meta.json").read_text())
-    return {"seconds": seconds, "occurrences": meta["n_occurrences"], "timings": meta["timings"],
-            "precision": encoder.loaded.precision}
+    return {
+        "seconds": seconds,
+        "occurrences": meta["n_occurrences"],
+        "timings": meta["timings"],
+        "precision": encoder.loaded.precision,
+    }
 
 
 def worker_naive(args: argparse.Namespace) -> dict:
@@ -209,8 +214,9 @@ def main() -> None:
         folder = Path(scratch)
         corpus, targets = build_corpus(args.data_dir, args.lines, folder)
         run = folder / "run-wsd"
-        results = {"wsd": run_worker("wsd", args.threads, corpus=corpus, targets=targets, out=run,
-                                     precision=args.precision)}
+        results = {
+            "wsd": run_worker("wsd", args.threads, corpus=corpus, targets=targets, out=run, precision=args.precision)
+        }
         common = {"corpus": corpus, "run": run, "precision": args.precision}
         results["floor"] = run_worker("floor", args.threads, **common)
         results["naive"] = run_worker("naive", args.threads, vectors=folder / "naive.npy", **common)
@@ -219,8 +225,9 @@ def main() -> None:
         memory = []
         for size in [int(s) for s in args.memory_lines.split(",") if s.strip()]:
             big, _ = build_corpus(args.data_dir, size, folder)
-            report = run_worker("wsd", args.threads, corpus=big, targets=targets, out=folder / f"run-{size}",
-                                precision=args.precision)
+            report = run_worker(
+                "wsd", args.threads, corpus=big, targets=targets, out=folder / f"run-{size}", precision=args.precision
+            )
             memory.append((size, report))
     text = render(results, agreement, memory, args, command)
     args.results.parent.mkdir(parents=True, exist_ok=True)
@@ -312,9 +319,15 @@ def render(results: dict, agreement: dict, memory: list, args: argparse.Namespac
         "",
     ]
     if memory:
-        lines.append("Scaling runs (wsd defaults): " + "; ".join(
-            f"{r['occurrences']} occurrences in {r['seconds']:.1f} s ({r['occurrences'] / r['seconds']:.0f}/s), "
-            f"peak RSS {r['peak_rss_mb']:.0f} MiB" for _, r in memory) + ".")
+        lines.append(
+            "Scaling runs (wsd defaults): "
+            + "; ".join(
+                f"{r['occurrences']} occurrences in {r['seconds']:.1f} s ({r['occurrences'] / r['seconds']:.0f}/s), "
+                f"peak RSS {r['peak_rss_mb']:.0f} MiB"
+                for _, r in memory
+            )
+            + "."
+        )
         lines.append("")
     return "\n".join(lines)
 

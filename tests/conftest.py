@@ -31,3 +31,15 @@ def encoder():
     from wsd.embed.encoder import Encoder
 
     return Encoder(precision="fp32")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_vector_cache(tmp_path_factory):
+    """Keep the tests' vector cache out of the user's ~/.cache (and start every session cold)."""
+    previous = os.environ.get("WSD_CACHE_DIR")
+    os.environ["WSD_CACHE_DIR"] = str(tmp_path_factory.mktemp("vector-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("WSD_CACHE_DIR", None)
+    else:
+        os.environ["WSD_CACHE_DIR"] = previous

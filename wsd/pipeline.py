@@ -238,15 +238,16 @@ def run_pipeline(
     """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
 
     Writes ``out/run`` (occurrences and vectors), ``out/senses`` (sense model, labels, sense cards) and, with
-    ``gold`` (a labelled file in the generic format), ``out/evaluation/metrics.json``; with ``report``,
-    ``out/report.html``. Returns a summary: occurrences and senses per target, and the scores.
+    ``gold`` (a labelled file in the generic format), ``out/metrics.json`` and ``out/gold.parquet`` (id,
+    target, sense of every occurrence; ``""`` where unlabelled); with ``report``, ``out/report.html``.
+    Returns a summary: occurrences and senses per target, and the scores.
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
     from wsd.senses.recipes import make_inducer, recipe
     from wsd.senses.run import cluster_run
-    from wsd.store import load_run, write_json
+    from wsd.store import load_run, write_json, write_parquet
 
     out = Path(out)
     inducer = make_inducer((senses if senses is not None else recipe("default")) | {"random_state": seed})
@@ -286,7 +287,9 @@ def run_pipeline(
             "n_instances": int(mask.sum()),
             "versions": library_versions(),
         }
-        write_json(out / "evaluation" / "metrics.json", metrics)
+        write_json(out / "metrics.json", metrics)
+        gold_table = occurrences.assign(sense=gold_senses.to_numpy())
+        write_parquet(out / "gold.parquet", gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
     if report:
         from wsd.report import write_report

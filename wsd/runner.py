@@ -6,7 +6,9 @@
 >>> result["overall"]["avg"]                                                                     # doctest: +SKIP
 
 ``out`` receives ``metrics.json`` (dataset, config, overall, overall_std, per_target, baselines, subsets,
-seeds, versions), ``per_target.csv``, and one system key file per seed (``system.seed<N>.key``).
+seeds, versions), ``per_target.csv``, one system key file per seed (``system.seed<N>.key``), ``run/`` (the
+occurrences with their gold ``sense`` and the vectors, readable with :func:`wsd.load_run`) and ``senses/`` (the
+senses induced with seed 0: labels, descriptions, sense model), the layout ``wsd report`` reads.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_from_occurrences, write_key
 from wsd.evaluate.scoring import BASELINES, baseline_keys, score_keys
 from wsd.senses.inducer import SenseInducer
-from wsd.senses.run import MapFunction, fit_senses
-from wsd.store import library_versions, write_json
+from wsd.senses.run import MapFunction, fit_senses, write_senses
+from wsd.store import library_versions, write_json, write_run
 
 METRICS_FILE = "metrics.json"
 
@@ -97,9 +99,12 @@ def evaluate(
     X = np.asarray(vectors, dtype=np.float32)
     per_seed: list[dict[str, Any]] = []
     keys: list[Key] = []
+    first_model: tuple[Any, np.ndarray] | None = None
     for seed in range(config.seeds):
         inducer = SenseInducer(**(config.senses | {"random_state": seed}))
-        _, labels, proba = fit_senses(occurrences, X, inducer, embedding_meta, map_function)
+        model, labels, proba = fit_senses(occurrences, X, inducer, embedding_meta, map_function)
+        if first_model is None:
+            first_model = (model, proba)
         key = system_key(occurrences, labels, proba, config.graded, config.min_weight, config.top)
         keys.append(key)
         per_seed.append(score_keys(config.dataset, gold, key, bundle.subsets))
@@ -123,6 +128,14 @@ def evaluate(
     }
     if out is not None:
         write_outputs(Path(out), result, keys)
+        write_run(
+            Path(out) / "run",
+            occurrences,
+            X,
+            {"config": {"dataset": config.dataset, "data": config.data}, "embedding": embedding_meta},
+        )
+        if first_model is not None:
+            write_senses(Path(out) / "senses", occurrences, X, first_model[0], first_model[1], {"seed": 0})
     return result
 
 

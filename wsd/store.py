@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import shutil
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,8 @@ def config_fingerprint(config: dict[str, Any]) -> str:
 
 def _atomic_write_bytes(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     write(tmp)
     os.replace(tmp, path)
 
@@ -135,7 +137,7 @@ class RunStore:
             old = read_meta(root)
             if old.get("fingerprint") == fingerprint:
                 return cls(root, old)
-            if not overwrite and "scan" in old:
+            if not overwrite and ("scan" in old or "shards" in old):
                 raise ConfigError(
                     f"{root} already holds a run with a different configuration "
                     f"(fingerprint {old.get('fingerprint')} ≠ {fingerprint}); use another --out or --overwrite"
@@ -194,6 +196,32 @@ class RunStore:
         """Store the vectors of part ``index`` (converted to the run's vector dtype)."""
         write_array(self.part_path("vec", index), vectors.astype(self.meta["vector_dtype"], copy=False))
 
+    def finish_sharded(self, extra_meta: dict[str, Any] | None = None) -> None:
+        """Mark the run complete without consolidating: its parts stay in ``parts/`` and :func:`load_run` reads
+        them in name order (a distributed run, whose every shard wrote one part).
+
+        Every ``vec-*.npy`` must have its ``occ-*.parquet`` with as many rows; leftover temporary files of
+        interrupted writers are removed.
+        """
+        parts = self.path / PARTS_DIR
+        for leftover in parts.glob(".*.tmp-*"):
+            leftover.unlink(missing_ok=True)
+        vector_files = sorted(parts.glob("vec-*.npy"))
+        occurrence_files = sorted(parts.glob("occ-*.parquet"))
+        if [p.stem[4:] for p in vector_files] != [p.stem[4:] for p in occurrence_files]:
+            raise InputError(f"{parts}: occurrence and vector parts do not pair up; run the same command again")
+        rows, dim = 0, 0
+        for vector_file, occurrence_file in zip(vector_files, occurrence_files, strict=True):
+            shape = np.load(vector_file, mmap_mode="r").shape
+            count = pq.ParquetFile(occurrence_file).metadata.num_rows
+            if shape[0] != count:
+                raise InputError(f"{vector_file}: {shape[0]} vectors for {count} occurrences in {occurrence_file.name}")
+            rows, dim = rows + count, shape[1]
+        self.meta.update(extra_meta or {})
+        self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
+        self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.save_meta()
+
     def consolidate(self, parts: int, extra_meta: dict[str, Any] | None = None) -> None:
         """Join parts ``0..parts-1`` into ``occurrences.parquet`` + ``vectors.npy`` and mark the run complete."""
         vector_files = [self.part_path("vec", i) for i in range(parts)]
@@ -223,6 +251,38 @@ class RunStore:
         self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.save_meta()
         shutil.rmtree(self.path / PARTS_DIR, ignore_errors=True)
+
+
+def write_run(
+    path: str | os.PathLike[str],
+    occurrences: pd.DataFrame,
+    vectors: np.ndarray,
+    meta: dict[str, Any],
+    vector_dtype: str = "float16",
+) -> Path:
+    """Write an in-memory occurrence table and its vectors as a complete run directory (``load_run`` reads it).
+
+    Used for datasets, whose occurrences come from a reader rather than a corpus scan.
+    """
+    if len(occurrences) != len(vectors):
+        raise InputError(f"{len(occurrences)} occurrences but {len(vectors)} vectors")
+    if vector_dtype not in VECTOR_DTYPES:
+        raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
+    root = Path(path)
+    write_parquet(root / OCCURRENCES_FILE, occurrences)
+    write_array(root / VECTORS_FILE, np.asarray(vectors).astype(vector_dtype, copy=False))
+    full = {
+        "format": FORMAT,
+        "status": STATUS_COMPLETE,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "vector_dtype": vector_dtype,
+        "versions": library_versions(),
+        **meta,
+        "n_occurrences": len(occurrences),
+        "dim": int(np.asarray(vectors).shape[1]) if len(vectors) else 0,
+    }
+    write_json(root / META_FILE, full)
+    return root
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -96,8 +96,33 @@ def cluster_run(
     occurrences, vectors = load_run(run)
     run_meta = read_meta(run)
     X = np.asarray(vectors, dtype=np.float32)
-    model, labels, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
+    model, _, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
+    return write_senses(
+        destination,
+        occurrences,
+        X,
+        model,
+        proba,
+        {"run": str(run.resolve()), "run_fingerprint": run_meta.get("fingerprint")},
+        n_examples=n_examples,
+        n_keywords=n_keywords,
+    )
+
+
+def write_senses(
+    destination: str | os.PathLike[str],
+    occurrences: pd.DataFrame,
+    X: np.ndarray,
+    model: SenseModel,
+    proba: np.ndarray,
+    extra_meta: dict[str, Any] | None = None,
+    n_examples: int = 5,
+    n_keywords: int = 10,
+) -> Path:
+    """Write a fitted sense model, its labels and its sense descriptions (the ``senses/`` folder layout)."""
+    destination = Path(destination)
     destination.mkdir(parents=True, exist_ok=True)
+    labels = model.labels_
     model.save(destination / MODEL_DIR)
     write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
@@ -106,9 +131,8 @@ def cluster_run(
     write_json(
         destination / "meta.json",
         {
-            "run": str(run.resolve()),
-            "run_fingerprint": run_meta.get("fingerprint"),
-            "embedding": run_meta.get("embedding"),
+            **(extra_meta or {}),
+            "embedding": model.embedding_meta_,
             "inducer": model.inducer.get_params(deep=False),
             "senses": senses_per_target(model),
             "occurrences": len(occurrences),

@@ -1,0 +1,371 @@
+"""Cutting a corpus into shards for distributed work: whole files, and line-aligned byte ranges of large files.
+
+A shard is a short list of *pieces* read one after another; a piece is a whole corpus file, a byte range of
+an uncompressed text or JSON-lines file, or a run of row groups of a Parquet file. Read in shard order, the
+shards yield exactly the documents of :func:`wsd.corpus.documents.iter_documents`, with the same ids, so a
+distributed scan finds the same occurrences as a single-process one.
+
+How each format is cut (``shard_bytes`` is the target size of a shard):
+
+- ``.txt``, ``.jsonl``, ``.ndjson`` (uncompressed): byte ranges of about ``shard_bytes``, each cut just after
+  a newline. A document id names its line (``<relative path>:<line number>``), so a range records the number
+  of its first line; it is found by counting newlines once when planning (:func:`count_newlines`, which
+  :func:`plan_shards` can hand to a cluster through ``count_lines``);
+- gzip files (``.txt.gz``, ``.jsonl.gz``, ``.csv.gz``...): one piece each; a gzip stream cannot be entered in
+  the middle, so split a large one into several files (or decompress it) to spread it over workers;
+- ``.csv`` / ``.tsv``: one piece each; a quoted field may hold newlines, so a byte cut could split a record;
+- ``.parquet``: runs of consecutive row groups of about ``shard_bytes`` (compressed), read with the row
+  numbers they have in the file.
+
+Consecutive small pieces are packed into one shard up to ``shard_bytes``, so a folder of many small files
+does not become as many tasks.
+
+>>> shards = plan_shards("corpus/", shard_bytes=64 * 2**20)          # doctest: +SKIP
+>>> docs = [d for s in shards for d in iter_shard_documents(s)]     # doctest: +SKIP
+>>> docs == list(iter_documents("corpus/"))                         # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from wsd.corpus.documents import (
+    ID_FIELD,
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    TABLE_SUFFIXES,
+    TEXT_FIELD,
+    TEXT_SUFFIXES,
+    Document,
+    _Decoder,
+    _has_suffix,
+    _jsonl_documents,
+    _parquet_documents,
+    _table_documents,
+    _text_documents,
+    corpus_files,
+)
+from wsd.errors import ConfigError, InputError
+
+DEFAULT_SHARD_BYTES = 64 * 2**20
+READ_BLOCK = 4 * 2**20
+SPLITTABLE_TEXT = (".txt",)
+SPLITTABLE_JSONL = (".jsonl", ".ndjson")
+PARQUET_BATCH_ROWS = 4096
+
+#: ``count_lines(ranges) -> counts``: the number of newlines in each ``(path, start, stop)`` byte range.
+LineCounter = Callable[[list[tuple[str, int, int]]], Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A whole corpus file or a part of one.
+
+    ``path`` is absolute, ``label`` the prefix of the ids of its documents (the path relative to the corpus).
+    For a byte range of a text or JSON-lines file, ``[start, stop)`` are byte offsets at line starts and
+    ``first_line`` is the number of the line at ``start``; for a Parquet file, ``[start, stop)`` are row
+    group numbers and ``first_line`` the row number (from 1) of the first row. ``stop=None``: the whole file.
+    """
+
+    path: str
+    label: str
+    size: int
+    start: int = 0
+    stop: int | None = None
+    first_line: int = 1
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A unit of distributed work: its position in the corpus and the pieces it reads, in order."""
+
+    index: int
+    pieces: tuple[Piece, ...]
+
+    @property
+    def size(self) -> int:
+        """Bytes of corpus this shard reads (compressed size for gzip and Parquet)."""
+        return sum(piece.size for piece in self.pieces)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description (tasks and the run's shard plan carry it)."""
+        return {"index": self.index, "pieces": [asdict(piece) for piece in self.pieces]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Shard:
+        """The shard described by :meth:`to_dict`."""
+        return cls(int(data["index"]), tuple(Piece(**piece) for piece in data["pieces"]))
+
+
+def plan_shards(
+    corpus: str | os.PathLike[str],
+    shard_bytes: int = DEFAULT_SHARD_BYTES,
+    count_lines: LineCounter | None = None,
+) -> list[Shard]:
+    """Cut ``corpus`` (a file or folder) into shards of about ``shard_bytes`` bytes, in corpus order.
+
+    ``count_lines`` counts the newlines of byte ranges (default: here, one after another with
+    :func:`count_newlines`); pass one that runs on a cluster to spread that reading. The plan depends only on
+    the corpus files and ``shard_bytes``.
+
+    >>> [len(s.pieces) for s in plan_shards("data/demo/corpus.txt", shard_bytes=10_000)]  # doctest: +SKIP
+    [1, 1, 1, 1]
+    """
+    if shard_bytes < 1:
+        raise ConfigError(f"shard_bytes must be a positive number of bytes, not {shard_bytes}")
+    root = Path(corpus)
+    pieces: list[Piece] = []
+    for file in corpus_files(root):
+        label = file.name if root.is_file() else file.relative_to(root).as_posix()
+        pieces.extend(_file_pieces(file.resolve(), label, shard_bytes))
+    pieces = _number_lines(pieces, count_lines or _count_here)
+    return _pack(pieces, shard_bytes)
+
+
+def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator[Document]:
+    """Stream the documents of ``shard``: those of :func:`iter_documents` that lie in its pieces, same ids.
+
+    >>> shard = plan_shards("data/demo/corpus.txt", shard_bytes=10_000)[1]   # doctest: +SKIP
+    >>> next(iter_shard_documents(shard)).doc_id                            # doctest: +SKIP
+    'corpus.txt:108'
+    """
+    for piece in shard.pieces:
+        file = Path(piece.path)
+        if piece.stop is None:
+            yield from _whole_file_documents(file, piece.label, text_field)
+        elif _has_suffix(file, PARQUET_SUFFIXES):
+            yield from _parquet_range_documents(piece, text_field)
+        elif _has_suffix(file, SPLITTABLE_JSONL):
+            yield from _jsonl_range_documents(piece, text_field)
+        else:
+            yield from _text_range_documents(piece)
+
+
+def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
+    """Number of ``\\n`` bytes in ``[start, stop)`` of a file, read in blocks (no line splitting).
+
+    >>> count_newlines("data/demo/corpus.txt", 0, 10**9)  # doctest: +SKIP
+    369
+    """
+    count = 0
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            remaining = stop - start
+            while remaining > 0:
+                block = handle.read(min(READ_BLOCK, remaining))
+                if not block:
+                    break
+                count += block.count(b"\n")
+                remaining -= len(block)
+    except OSError as exc:
+        raise InputError(f"cannot read corpus file {path}: {exc}") from exc
+    return count
+
+
+def shard_plan_to_json(shards: Sequence[Shard]) -> str:
+    """The shard plan as JSON text (kept beside a distributed run, so that resuming it does not re-plan)."""
+    return json.dumps([shard.to_dict() for shard in shards], ensure_ascii=False)
+
+
+def shard_plan_from_json(text: str) -> list[Shard]:
+    """The shard plan written by :func:`shard_plan_to_json`."""
+    return [Shard.from_dict(item) for item in json.loads(text)]
+
+
+# ---------------------------------------------------------------------------------------------- planning
+def _file_pieces(file: Path, label: str, shard_bytes: int) -> list[Piece]:
+    size = file.stat().st_size
+    if size <= shard_bytes:
+        return [Piece(str(file), label, size)]
+    if _has_suffix(file, SPLITTABLE_TEXT + SPLITTABLE_JSONL) and not file.name.lower().endswith(".gz"):
+        cuts = _line_cuts(file, size, shard_bytes)
+        # first_line is filled in by _number_lines; 0 marks "not counted yet"
+        return [
+            Piece(str(file), label, stop - start, start, stop, 1 if start == 0 else 0) for start, stop in pairwise(cuts)
+        ]
+    if _has_suffix(file, PARQUET_SUFFIXES):
+        return _parquet_pieces(file, label, shard_bytes)
+    return [Piece(str(file), label, size)]
+
+
+def _line_cuts(file: Path, size: int, shard_bytes: int) -> list[int]:
+    """Offsets ``0 = c0 < c1 < ... < size``: each cut is the first line start at least ``shard_bytes`` after
+    the previous one (a line longer than that stays whole)."""
+    cuts = [0]
+    try:
+        with open(file, "rb") as handle:
+            while cuts[-1] + shard_bytes < size:
+                position = cuts[-1] + shard_bytes - 1
+                handle.seek(position)
+                while True:
+                    block = handle.read(64 * 1024)
+                    found = block.find(b"\n")
+                    if not block or found != -1:
+                        break
+                    position += len(block)
+                if not block or position + found + 1 >= size:
+                    break
+                cuts.append(position + found + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read corpus file {file}: {exc}") from exc
+    cuts.append(size)
+    return cuts
+
+
+def _parquet_pieces(file: Path, label: str, shard_bytes: int) -> list[Piece]:
+    """Runs of consecutive row groups of about ``shard_bytes`` compressed bytes each."""
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.ParquetFile(file).metadata
+    except Exception as exc:  # pyarrow raises several types for corrupt files
+        raise InputError(f"cannot read Parquet corpus file {file}: {exc}") from exc
+    pieces: list[Piece] = []
+    first_group, rows_before, rows, size = 0, 0, 0, 0
+    for group in range(metadata.num_row_groups):
+        meta = metadata.row_group(group)
+        group_size = sum(meta.column(c).total_compressed_size for c in range(meta.num_columns))
+        if group > first_group and size + group_size > shard_bytes:
+            pieces.append(Piece(str(file), label, size, first_group, group, rows_before + 1))
+            first_group, rows_before, size = group, rows_before + rows, 0
+            rows = 0
+        size += group_size
+        rows += meta.num_rows
+    pieces.append(Piece(str(file), label, size, first_group, metadata.num_row_groups, rows_before + 1))
+    return pieces
+
+
+def _count_here(ranges: list[tuple[str, int, int]]) -> list[int]:
+    return [count_newlines(path, start, stop) for path, start, stop in ranges]
+
+
+def _number_lines(pieces: list[Piece], count_lines: LineCounter) -> list[Piece]:
+    """Fill in ``first_line`` of every byte range that does not start a file (a running sum of newlines)."""
+    pending = [i for i, piece in enumerate(pieces) if piece.first_line == 0]
+    if not pending:
+        return pieces
+    # the newlines of every range that precedes an uncounted one (i.e. every range but a file's last)
+    before = [i - 1 for i in pending]
+    counts = list(count_lines([(pieces[i].path, pieces[i].start, pieces[i].stop) for i in before]))
+    if len(counts) != len(before):
+        raise ConfigError(f"count_lines returned {len(counts)} counts for {len(before)} byte ranges")
+    numbered = list(pieces)
+    for index, newlines in zip(pending, counts, strict=True):
+        previous = numbered[index - 1]
+        numbered[index] = Piece(
+            previous.path,
+            previous.label,
+            pieces[index].size,
+            pieces[index].start,
+            pieces[index].stop,
+            previous.first_line + int(newlines),
+        )
+    return numbered
+
+
+def _pack(pieces: list[Piece], shard_bytes: int) -> list[Shard]:
+    """Group consecutive pieces into shards of at most ``shard_bytes`` (a larger piece is a shard alone)."""
+    shards: list[Shard] = []
+    group: list[Piece] = []
+    size = 0
+    for piece in pieces:
+        if group and size + piece.size > shard_bytes:
+            shards.append(Shard(len(shards), tuple(group)))
+            group, size = [], 0
+        group.append(piece)
+        size += piece.size
+    if group:
+        shards.append(Shard(len(shards), tuple(group)))
+    return shards
+
+
+# ---------------------------------------------------------------------------------------------- reading
+def _whole_file_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
+    if _has_suffix(file, TEXT_SUFFIXES):
+        yield from _text_documents(file, label)
+    elif _has_suffix(file, JSONL_SUFFIXES):
+        yield from _jsonl_documents(file, label, text_field)
+    elif _has_suffix(file, TABLE_SUFFIXES):
+        yield from _table_documents(file, label, text_field)
+    else:
+        yield from _parquet_documents(file, label, text_field)
+
+
+def _range_lines(piece: Piece) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` for the lines of a byte range (it starts and ends at line starts)."""
+    assert piece.stop is not None
+    try:
+        with open(piece.path, "rb") as handle:
+            handle.seek(piece.start)
+            position = piece.start
+            for number, raw in enumerate(handle, start=piece.first_line):
+                yield number, raw
+                position += len(raw)
+                if position >= piece.stop:
+                    break
+    except OSError as exc:
+        raise InputError(f"cannot read corpus file {piece.path}: {exc}") from exc
+
+
+def _text_range_documents(piece: Piece) -> Iterator[Document]:
+    """As :func:`wsd.corpus.documents._text_documents`, for one byte range."""
+    decode = _Decoder(Path(piece.path))
+    for number, raw in _range_lines(piece):
+        text = decode(raw).rstrip("\r\n")
+        if text.strip():
+            yield Document(f"{piece.label}:{number}", text)
+    decode.report()
+
+
+def _jsonl_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
+    """As :func:`wsd.corpus.documents._jsonl_documents`, for one byte range."""
+    file = Path(piece.path)
+    decode = _Decoder(file)
+    for number, raw in _range_lines(piece):
+        line = decode(raw).strip()
+        if not line:
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{file}, line {number}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(record, dict) or text_field not in record:
+            raise InputError(f"{file}, line {number}: no {text_field!r} field")
+        text = record[text_field]
+        if text is None:
+            continue
+        doc_id = str(record[ID_FIELD]) if ID_FIELD in record else f"{piece.label}:{number}"
+        yield Document(doc_id, str(text))
+    decode.report()
+
+
+def _parquet_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
+    """As :func:`wsd.corpus.documents._parquet_documents`, for row groups ``[start, stop)``."""
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(piece.path)
+    except Exception as exc:  # pyarrow raises several types for corrupt files
+        raise InputError(f"cannot read Parquet corpus file {piece.path}: {exc}") from exc
+    names = parquet.schema_arrow.names
+    if text_field not in names:
+        raise InputError(f"{piece.path}: no {text_field!r} column (columns: {', '.join(names)})")
+    columns = [text_field] + ([ID_FIELD] if ID_FIELD in names else [])
+    row = piece.first_line - 1
+    groups = list(range(piece.start, piece.stop if piece.stop is not None else parquet.num_row_groups))
+    for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, row_groups=groups, columns=columns):
+        texts = batch.column(text_field).to_pylist()
+        ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in names else None
+        for offset, text in enumerate(texts):
+            if text and str(text).strip():
+                doc_id = str(ids[offset]) if ids is not None else f"{piece.label}:{row + offset + 1}"
+                yield Document(doc_id, str(text))
+        row += len(texts)
