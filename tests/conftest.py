@@ -30,7 +30,7 @@ def encoder():
     """The bundled encoder in fp32 (exact comparisons), loaded once per test session."""
     from wsd.embed.encoder import Encoder
 
-    return Encoder(precision="fp32")
+    return Encoder(precision="fp32", device="cpu")
 
 
 @pytest.fixture(scope="session", autouse=True)

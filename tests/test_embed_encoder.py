@@ -204,7 +204,7 @@ def test_several_configs_from_one_pass_equal_separate_calls(encoder):
 def test_bf16_vectors_stay_close_to_fp32(encoder):
     from wsd.embed.encoder import Encoder
 
-    fast = Encoder(precision="bf16")
+    fast = Encoder(precision="bf16", device="cpu")
     texts = ["The cell divided twice.", "He spent a night in a prison cell.", "Charge your cell phone."]
     spans = [(t.index("cell"), t.index("cell") + 4) for t in texts]
     low, full = fast.embed_spans(texts, spans), encoder.embed_spans(texts, spans)
@@ -241,7 +241,7 @@ def test_model_given_as_a_local_path_works(encoder):
     from wsd.embed.encoder import Encoder
     from wsd.embed.models import bundled_model_path
 
-    by_path = Encoder(model=str(bundled_model_path()), precision="fp32")
+    by_path = Encoder(model=str(bundled_model_path()), precision="fp32", device="cpu")
     assert by_path.loaded.fingerprint == encoder.loaded.fingerprint
     np.testing.assert_allclose(
         by_path.embed_spans(["a bank"], [(2, 6)]), encoder.embed_spans(["a bank"], [(2, 6)]), rtol=1e-6

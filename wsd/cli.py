@@ -85,8 +85,8 @@ def add_encoder_options(parser: argparse.ArgumentParser, defaults: bool = True) 
     group.add_argument(
         "--batch-size",
         type=positive_int,
-        default=64 if defaults else None,
-        help="windows per forward pass (default: 64)",
+        default=None,
+        help="windows per forward pass (default: 64 on a CPU, 256 on a GPU)",
     )
     group.add_argument(
         "--max-length",

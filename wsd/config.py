@@ -44,7 +44,7 @@ class EmbeddingOptions:
     pooling: str = "mean"
     precision: str = "auto"
     device: str | None = None
-    batch_size: int = 64
+    batch_size: int | None = None
     max_length: int | None = None
     window_tokens: int | None = None
 

@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
 from wsd.corpus.scan import DEFAULT_CHUNK_SIZE, ScanStats, build_scan_options, iter_occurrence_chunks
-from wsd.embed.encoder import DEFAULT_BATCH_SIZE, DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
+from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
 from wsd.errors import InputError
@@ -43,7 +43,7 @@ def embed_corpus(
     pooling: str = DEFAULT_POOLING,
     device: str | None = None,
     precision: str = "auto",
-    batch_size: int = DEFAULT_BATCH_SIZE,
+    batch_size: int | None = None,
     max_length: int | None = None,
     window_tokens: int | None = None,
     vector_dtype: str = "float16",

@@ -32,6 +32,9 @@ from wsd.errors import ConfigError
 DEFAULT_LAYERS = "sum-last-4"
 DEFAULT_POOLING = "mean"
 DEFAULT_BATCH_SIZE = 64
+"""Windows per forward pass on a CPU (larger batches are slower on 2 cores: shared/PERF-NOTES.md)."""
+DEFAULT_GPU_BATCH_SIZE = 256
+"""Windows per forward pass on a GPU (fastest of 64/256/1024 on an H200: experiments/results/bench_gpu.md)."""
 
 Config = tuple[LayerSpec, str]
 
@@ -54,8 +57,8 @@ class Encoder:
     precision : str
         ``auto`` (bf16 where the hardware computes it natively, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU),
         ``int8`` (CPU dynamic quantisation).
-    batch_size : int
-        Windows per forward pass.
+    batch_size : int, optional
+        Windows per forward pass (default: 64 on a CPU, 256 on a GPU).
     max_length : int, optional
         Longest window in tokens including special tokens (default: the model's limit, at most 512).
     window_tokens : int, optional
@@ -77,19 +80,21 @@ class Encoder:
         pooling: str = DEFAULT_POOLING,
         device: str | None = None,
         precision: str = "auto",
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int | None = None,
         max_length: int | None = None,
         window_tokens: int | None = None,
         progress: bool = False,
     ) -> None:
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1, not {batch_size}")
         self.layers = parse_layers(layers)
         self.pooling = check_pooling(pooling)
-        self.batch_size = int(batch_size)
+        self.batch_size = int(batch_size) if batch_size is not None else DEFAULT_BATCH_SIZE
         self.window_tokens = window_tokens
         self.progress = progress
         self.loaded: LoadedEncoder = load_encoder(model, device=device, precision=precision, max_length=max_length)
+        if batch_size is None and self.loaded.device.type == "cuda":
+            self.batch_size = DEFAULT_GPU_BATCH_SIZE
         self.layers.resolve(self.loaded.num_layers)
 
     # ----------------------------------------------------------------- identity

@@ -162,10 +162,14 @@ def load_encoder(
     resolved_precision = resolve_precision(precision, resolved_device)
     try:
         tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
-        load_dtype = torch.bfloat16 if resolved_precision == "bf16" and resolved_device.type == "cpu" else None
-        kwargs: dict[str, Any] = {"local_files_only": True, "trust_remote_code": False}
-        if load_dtype is not None:
-            kwargs["dtype"] = load_dtype
+        # bf16 on a CPU: weights in bf16 (faster than autocast there); everything else keeps fp32 weights
+        # (GPUs use autocast), whatever dtype the checkpoint was saved in.
+        cpu_bf16 = resolved_precision == "bf16" and resolved_device.type == "cpu"
+        kwargs: dict[str, Any] = {
+            "local_files_only": True,
+            "trust_remote_code": False,
+            "dtype": torch.bfloat16 if cpu_bf16 else torch.float32,
+        }
         encoder = AutoModel.from_pretrained(source, **kwargs)
     except (OSError, ValueError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
