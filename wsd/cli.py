@@ -327,10 +327,16 @@ def command_evaluate(args: argparse.Namespace) -> int:
     from wsd.senses.recipes import make_inducer
 
     make_inducer(config.senses)
+    if args.report and not args.out:
+        raise WsdError("--report needs --out (the folder the report is written into)")
     result = evaluate(config, out=args.out, map_function=map_function_for(args), progress=not args.no_progress)
     print(format_table(result))
     if args.out:
         print(f"metrics, per-target scores and system keys written to {args.out}")
+    if args.report:
+        from wsd.report import write_report
+
+        print(f"report written to {write_report(args.out)}")
     return 0
 
 
@@ -397,6 +403,24 @@ def command_run(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
     )
     print(format_summary(summary))
+    return 0
+
+
+def command_report(args: argparse.Namespace) -> int:
+    """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments."""
+    from wsd.report import write_report
+
+    path = write_report(
+        args.run,
+        args.out,
+        projection=args.projection,
+        experiments=args.experiments,
+        max_points=args.max_points,
+        n_examples=args.examples,
+        random_state=args.seed,
+        title=args.title,
+    )
+    print(f"report written to {path} (with report.md and report_figures/ beside it)")
     return 0
 
 
@@ -514,6 +538,7 @@ def build_parser() -> OneLineParser:
     )
     evaluate.add_argument("--out", default=None, help="output folder for metrics.json, keys and per-target CSV")
     evaluate.add_argument("--cache-dir", default=None, help="vector cache (default: $WSD_CACHE_DIR or ~/.cache/wsd)")
+    evaluate.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_encoder_options(evaluate, defaults=False)
     add_sense_options(evaluate)
@@ -533,6 +558,47 @@ def build_parser() -> OneLineParser:
     score.add_argument("--system", required=True, help="system key file")
     score.add_argument("--format", default="table", choices=("table", "json"), help="output format (default: table)")
     score.set_defaults(handler=command_score)
+
+    report = commands.add_parser(
+        "report",
+        help="write report.html, report.md and the plots of a run, an evaluation or experiment results",
+        description="Sense maps, sense cards, confusion heatmaps and score plots of the --out folder of `wsd run`, "
+        "`wsd demo` or `wsd evaluate`; or plots of experiment results (a .json file or a folder of them).",
+    )
+    report.add_argument("--run", required=True, metavar="DIR", help="output folder, or experiment results")
+    report.add_argument(
+        "--out", default=None, metavar="DIR", help="where to write (default: the --run folder; NAME-report/ for a file)"
+    )
+    report.add_argument(
+        "--projection",
+        default="pca",
+        choices=("pca", "tsne", "umap"),
+        help="sense-map projection (default: pca; umap needs umap-learn)",
+    )
+    report.add_argument(
+        "--max-points",
+        type=positive_int,
+        default=2000,
+        help="occurrences drawn per map, a seeded sample beyond (default: 2000)",
+    )
+    report.add_argument(
+        "--examples",
+        type=int,
+        default=5,
+        choices=range(1, 6),
+        metavar="N",
+        help="example contexts per sense card, 1-5 (default: 5)",
+    )
+    report.add_argument(
+        "--experiments",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="also plot these experiment results (repeatable)",
+    )
+    report.add_argument("--seed", type=int, default=0, help="random state of the map sample and t-SNE (default: 0)")
+    report.add_argument("--title", default=None, help="the report's title")
+    report.set_defaults(handler=command_report)
 
     run = commands.add_parser(
         "run",

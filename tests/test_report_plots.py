@@ -1,0 +1,96 @@
+"""The report's figures: readable Cyrillic, non-blank PNGs, legends that stay small."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+from matplotlib import image as mpimg
+
+from wsd.report import plots
+from wsd.report.experiments import read_experiment
+
+FIXTURES = Path(__file__).parent / "fixtures" / "report"
+
+
+def _pixels(path: Path) -> np.ndarray:
+    image = mpimg.imread(path)
+    assert image.ndim == 3 and image.shape[0] > 100 and image.shape[1] > 100
+    return image[..., :3]
+
+
+def _not_blank(path: Path) -> bool:
+    pixels = _pixels(path)
+    return float(pixels.std()) > 0.05 and float((pixels.mean(axis=2) < 0.5).mean()) > 0.001
+
+
+def test_the_text_font_covers_cyrillic():
+    assert plots.font_families()[0] == "DejaVu Sans"
+    assert plots.font_covers("ЗамокЛукКлючШагатьёЁщЩ mouse")
+
+
+def test_cyrillic_labels_render_without_missing_glyphs(tmp_path):
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(40, 2))
+    induced = np.repeat([0, 1], 20)
+    gold = np.array(["замок.крепость"] * 25 + ["замок.запор"] * 10 + [""] * 5, dtype=object)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing glyph would be reported as a warning by matplotlib
+        missing = plots.sense_map(
+            points,
+            induced,
+            {0: "0: крепость, стены (20)", 1: "1: ключ, дверь (20)"},
+            gold,
+            ("PC 1", "PC 2"),
+            "замок",
+            tmp_path / "map.png",
+        )
+        missing |= plots.confusion_heatmap(gold, induced, "замок", tmp_path / "confusion.png")
+    assert missing == set()
+    assert _not_blank(tmp_path / "map.png") and _not_blank(tmp_path / "confusion.png")
+    # two panels (induced, gold) make the map wider than tall
+    height, width, _ = mpimg.imread(tmp_path / "map.png").shape
+    assert width > 1.5 * height
+
+
+def test_characters_without_a_font_are_reported_not_silently_dropped(tmp_path):
+    if len(plots.font_families()) > 1:  # a fallback font may draw them; nothing to report then
+        return
+    missing = plots.confusion_heatmap(
+        np.array(["象", "象", "b"], dtype=object), np.array([0, 1, 1]), "x", tmp_path / "c.png"
+    )
+    assert missing == {"象"}
+
+
+def test_gold_legend_pools_rare_senses_into_other():
+    gold = np.array([f"s{i}" for i in range(30) for _ in range(i + 1)] + [""] * 3, dtype=object)
+    groups = plots.gold_groups(gold)
+    labels = [label for label, _, _ in groups]
+    assert len(groups) == plots.MAX_LEGEND_ENTRIES + 1  # unlabelled + 11 senses + other
+    assert labels[0] == "unlabelled (3)" and labels[1] == "s29 (30)"
+    assert labels[-1].startswith("other: 19 senses")
+    assert sum(int(mask.sum()) for _, mask, _ in groups) == len(gold)
+
+
+def test_induced_colours_match_the_cards():
+    groups = plots.induced_groups(np.array([0, 1, 2, -1]), {0: "a", 1: "b", 2: "c"}, 3)
+    assert [colour for _, _, colour in groups] == [plots.sense_colour(s, 3) for s in (0, 1, 2)] + [plots.GREY]
+
+
+def test_experiment_plots_line_and_bars(tmp_path):
+    layers = read_experiment(FIXTURES / "experiment_layers.json")
+    methods = read_experiment(FIXTURES / "experiment_methods.json")
+    assert (layers.kind, methods.kind) == ("line", "bar")
+    assert plots.experiment_plot(layers, tmp_path / "layers.png") == set()
+    assert plots.experiment_plot(methods, tmp_path / "methods.png") == set()
+    assert _not_blank(tmp_path / "layers.png") and _not_blank(tmp_path / "methods.png")
+
+
+def test_score_charts_tolerate_missing_values(tmp_path):
+    overall = {"ari": 0.3, "nmi": 0.4}
+    baselines = {"one-sense": {"ari": 0.0, "nmi": float("nan")}, "random": {"ari": 0.01}}
+    plots.scores_vs_baselines(overall, baselines, ["ari", "nmi"], tmp_path / "a.png", {"ari": 0.02})
+    per_target = {"лук": {"ari": -0.1, "nmi": 0.2}, "bank": {"ari": 1.0}}
+    plots.per_target_scores(per_target, ["ari", "nmi"], tmp_path / "b.png")
+    assert _not_blank(tmp_path / "a.png") and _not_blank(tmp_path / "b.png")

@@ -1,0 +1,503 @@
+"""Assembling a report: read the outputs, project, draw the figures, fill the content, write HTML and Markdown.
+
+>>> write_report("out/demo")                        # doctest: +SKIP
+PosixPath('out/demo/report.html')
+>>> write_report("experiments/results")             # doctest: +SKIP
+PosixPath('experiments/results/report.html')
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.errors import ConfigError, InputError
+from wsd.report import plots
+from wsd.report.content import (
+    Example,
+    Image,
+    Report,
+    Section,
+    SenseCard,
+    Table,
+    TargetSection,
+    example_from_marked,
+    example_parts,
+    fmt_score,
+    plural,
+    slug,
+)
+from wsd.report.data import RunData, headline_metrics, load_run_data, score_names
+from wsd.report.experiments import Experiment, experiment_files, load_experiments
+from wsd.report.html_page import render_html
+from wsd.report.markdown_page import render_markdown
+from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
+
+REPORT_HTML = "report.html"
+REPORT_MARKDOWN = "report.md"
+FIGURES_DIR = "report_figures"
+DEFAULT_MAX_POINTS = 2000
+DEFAULT_EXAMPLES = 5
+MAX_EXAMPLES = 5
+GOLD_MAKEUP = 3
+PROJECTION_NAMES = {"pca": "PCA", "tsne": "t-SNE", "umap": "UMAP"}
+
+
+def write_report(
+    out_dir: str | os.PathLike[str],
+    report_dir: str | os.PathLike[str] | None = None,
+    projection: str = DEFAULT_PROJECTION,
+    *,
+    experiments: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
+    max_points: int = DEFAULT_MAX_POINTS,
+    n_examples: int = DEFAULT_EXAMPLES,
+    random_state: int = 0,
+    title: str | None = None,
+) -> Path:
+    """Write ``report.html`` (self-contained), ``report.md`` and the PNG figures; return the HTML path.
+
+    Parameters
+    ----------
+    out_dir : path
+        What to report on: the ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate`` (sense maps,
+        sense cards, and with gold labels the gold panel, confusion heatmaps and scores); or an experiment
+        result file or a folder of them (score per layer as a line, per method or pooling as bars).
+    report_dir : path, optional
+        Where to write; default ``out_dir`` (a folder), or ``<name>-report/`` beside a single result file.
+        Figures go to ``report_dir/report_figures/``.
+    projection : {"pca", "tsne", "umap"}
+        How sense maps are drawn in 2-D (UMAP needs ``umap-learn``).
+    experiments : path or paths, optional
+        Experiment result files or folders to add to a run report.
+    max_points : int
+        Occurrences per target drawn on its map (a seeded random sample beyond this; scores use all).
+    n_examples : int
+        Example contexts per sense card (at most 5, as many as the sense descriptions hold).
+    random_state : int
+        Seed of the map sample and of t-SNE/UMAP.
+    title : str, optional
+        The report's title.
+
+    Returns
+    -------
+    Path
+        ``report_dir/report.html``.
+
+    Examples
+    --------
+    >>> write_report("out/demo", projection="tsne")     # doctest: +SKIP
+    PosixPath('out/demo/report.html')
+    """
+    projection = check_projection(projection)
+    if int(max_points) < 1:
+        raise ConfigError(f"max_points must be at least 1, got {max_points!r}")
+    if not 1 <= int(n_examples) <= MAX_EXAMPLES:
+        raise ConfigError(f"n_examples must be between 1 and {MAX_EXAMPLES}, got {n_examples!r}")
+    source = Path(out_dir)
+    if not source.exists():
+        raise InputError(f"{source}: no such file or folder")
+    extra = _experiment_sources(experiments)
+    is_run = source.is_dir() and not _only_experiments(source)
+    if report_dir is not None:
+        destination = Path(report_dir)
+    elif source.is_file():
+        destination = source.with_name(f"{source.stem}-report")
+    else:
+        destination = source
+    figures = _fresh_figures_dir(destination / FIGURES_DIR)
+    builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
+    if is_run:
+        report = builder.run_report(load_run_data(source), title)
+    else:
+        report = builder.experiments_report(load_experiments(source), title or f"Experiments: {source.name}")
+    for path in extra:
+        report.sections += builder.experiment_sections(load_experiments(path))
+    if builder.missing_glyphs:
+        shown = "".join(sorted(builder.missing_glyphs)[:10])
+        warnings.warn(
+            f"no installed font can draw some characters in the figures ({shown!r}); install a font that covers "
+            "them (e.g. Noto Sans) for readable labels",
+            stacklevel=2,
+        )
+    destination.mkdir(parents=True, exist_ok=True)
+    _write_text(destination / REPORT_MARKDOWN, render_markdown(report, destination))
+    html_path = destination / REPORT_HTML
+    _write_text(html_path, render_html(report))
+    return html_path
+
+
+def _experiment_sources(experiments: Any) -> list[Path]:
+    if experiments is None:
+        return []
+    if isinstance(experiments, (str, os.PathLike)):
+        return [Path(experiments)]
+    return [Path(item) for item in experiments]
+
+
+def _only_experiments(folder: Path) -> bool:
+    """A folder without a run whose JSON files are experiment results."""
+    has_run = (folder / "run").is_dir() or (folder / "meta.json").is_file() or (folder / "senses").is_dir()
+    return not has_run and bool(experiment_files(folder))
+
+
+def _fresh_figures_dir(folder: Path) -> Path:
+    """The figures folder, emptied of the PNGs of an earlier report."""
+    if folder.is_dir():
+        for old in folder.glob("*.png"):
+            old.unlink()
+    elif folder.exists():
+        raise InputError(f"{folder} exists and is not a folder; it is where the report's figures go")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    shutil.move(str(tmp), str(path))
+
+
+class _Builder:
+    """Draws the figures into ``figures`` and fills :class:`Report` objects."""
+
+    def __init__(self, figures: Path, projection: str, max_points: int, n_examples: int, random_state: int) -> None:
+        self.figures = figures
+        self.projection = projection
+        self.max_points = max_points
+        self.n_examples = n_examples
+        self.random_state = random_state
+        self.missing_glyphs: set[str] = set()
+        self.experiment_count = 0
+
+    def _draw(self, function: Any, *args: Any, **kwargs: Any) -> None:
+        self.missing_glyphs |= function(*args, **kwargs)
+
+    # ------------------------------------------------------------------------------------------ runs
+    def run_report(self, data: RunData, title: str | None) -> Report:
+        """The report of one run: summary, evaluation (when scored), one section per target."""
+        targets = data.targets
+        sections = [self.target_section(data, index, target) for index, target in enumerate(targets)]
+        report = Report(
+            title=title or f"Word senses: {data.out_dir.resolve().name}",
+            facts=run_facts(data),
+            summary=summary_table(data),
+            targets=sections,
+        )
+        if data.metrics is not None:
+            report.sections.append(self.evaluation_section(data))
+        report.notes.append(
+            f"Sense maps: {PROJECTION_NAMES[self.projection]} of each target's occurrence vectors "
+            f"(at most {self.max_points} points per map, seed {self.random_state})."
+        )
+        return report
+
+    def target_section(self, data: RunData, index: int, target: str) -> TargetSection:
+        """Facts, sense map, confusion heatmap and sense cards of one target."""
+        rows = data.rows_of(target)
+        labels = data.labels[rows]
+        table = data.senses[data.senses["target"].astype(str) == target]
+        n_senses = int(max(labels.max(initial=-1) + 1, table["sense"].max() + 1 if len(table) else 0))
+        gold = data.gold[rows] if data.gold is not None else None
+        has_gold = gold is not None and bool((gold != "").any())
+        cards = self.sense_cards(data, target, rows, table, n_senses, gold if has_gold else None)
+        stem = f"{index + 1:03d}" + (f"-{slug(target)}" if slug(target) else "")
+        images, notes = [], []
+        shown = rows
+        if len(rows) > self.max_points:
+            rng = np.random.default_rng(self.random_state)
+            shown = np.sort(rng.choice(rows, size=self.max_points, replace=False))
+            notes.append(f"The map shows a random sample of {self.max_points} of the {len(rows)} occurrences.")
+        if len(shown):
+            vectors = np.asarray(data.vectors[shown], dtype=np.float32)
+            points, axes = project(vectors, self.projection, self.random_state)
+            names = {card.sense: _legend_name(card) for card in cards}
+            path = self.figures / f"map-{stem}.png"
+            self._draw(
+                plots.sense_map,
+                points,
+                data.labels[shown],
+                names,
+                data.gold[shown] if has_gold and data.gold is not None else None,
+                axes,
+                target,
+                path,
+                n_senses=n_senses,
+            )
+            panels = "induced senses (left) and gold senses (right)" if has_gold else "induced senses"
+            images.append(
+                Image(
+                    path,
+                    alt=f"sense map of {target}",
+                    kind="sense-map",
+                    caption=f"{PROJECTION_NAMES[self.projection]} map of the occurrences of {target}, "
+                    f"coloured by {panels}.",
+                    target=target,
+                )
+            )
+        if has_gold and gold is not None:
+            path = self.figures / f"confusion-{stem}.png"
+            self._draw(plots.confusion_heatmap, gold, labels, target, path)
+            images.append(
+                Image(
+                    path,
+                    alt=f"gold × induced senses of {target}",
+                    kind="confusion",
+                    caption="Occurrences per gold sense (rows) and induced sense (columns); "
+                    "the shade is the share of the gold sense's occurrences.",
+                    target=target,
+                )
+            )
+        facts = [plural(len(rows), "occurrence"), plural(n_senses, "induced sense")]
+        if has_gold and gold is not None:
+            labelled = gold[gold != ""]
+            facts.append(f"{plural(len(set(labelled)), 'gold sense')} ({len(labelled)} labelled)")
+        scores = (data.metrics or {}).get("per_target", {}).get(target)
+        if scores:
+            facts += [f"{name} {fmt_score(scores.get(name))}" for name in headline_metrics(data.dataset, scores)]
+        return TargetSection(target, f"t{index + 1}", facts, images, cards, notes)
+
+    def sense_cards(
+        self,
+        data: RunData,
+        target: str,
+        rows: np.ndarray,
+        table: pd.DataFrame,
+        n_senses: int,
+        gold: np.ndarray | None,
+    ) -> list[SenseCard]:
+        """One card per induced sense, in sense order."""
+        frame = data.occurrences
+        position_of = {str(i): p for p, i in enumerate(frame["id"].to_numpy()[rows])}
+        texts, starts, ends = frame["text"].to_numpy(), frame["start"].to_numpy(), frame["end"].to_numpy()
+        labels = data.labels[rows]
+        cards = []
+        for record in table.sort_values("sense", kind="stable").itertuples(index=False):
+            sense = int(record.sense)
+            examples = []
+            marked = list(record.examples) if hasattr(record, "examples") else []
+            for number, example_id in enumerate(list(record.example_ids)[: self.n_examples]):
+                local = position_of.get(str(example_id))
+                if local is not None:
+                    row = rows[local]
+                    text, start, end = str(texts[row]), int(starts[row]), int(ends[row])
+                else:
+                    text, start, end = example_from_marked(str(marked[number]) if number < len(marked) else "")
+                examples.append(Example(str(example_id), *example_parts(text, start, end)))
+            makeup: list[tuple[str, int]] = []
+            if gold is not None:
+                senses = pd.Series(gold[(labels == sense) & (gold != "")], dtype=object).value_counts()
+                makeup = [(str(name), int(count)) for name, count in senses.head(GOLD_MAKEUP).items()]
+            size = int(record.size)
+            cards.append(
+                SenseCard(
+                    target=target,
+                    sense=sense,
+                    size=size,
+                    share=size / max(len(rows), 1),
+                    colour=plots.sense_colour(sense, n_senses),
+                    keywords=[str(word) for word in record.keywords],
+                    examples=examples,
+                    gold=makeup,
+                )
+            )
+        return cards
+
+    def evaluation_section(self, data: RunData) -> Section:
+        """Overall scores against the baselines, subsets, and the per-target score chart."""
+        metrics = data.metrics or {}
+        overall = metrics.get("overall", {})
+        std = metrics.get("overall_std", {}) or {}
+        baselines = metrics.get("baselines", {}) or {}
+        names = score_names(overall)
+        seeds = len(metrics.get("seeds", [])) or 1
+        system_header = f"wsd (mean ± std, {seeds} seeds)" if std else "wsd"
+        rows = []
+        for name in names:
+            system = fmt_score(overall.get(name))
+            if std and name in std:
+                system += f" ± {fmt_score(std.get(name))}"
+            rows.append([name, system, *[fmt_score(baselines[b].get(name)) for b in baselines]])
+        section = Section(
+            title="Evaluation",
+            anchor="evaluation",
+            paragraphs=[
+                f"Dataset: {metrics.get('dataset', 'generic')}; {metrics.get('n_instances', '?')} labelled "
+                "occurrences. Baselines: one-sense (every occurrence of a word in one sense), one-per-instance "
+                "(each occurrence its own sense), random (3 senses at random)."
+            ],
+            tables=[
+                Table(
+                    ["score", system_header, *baselines],
+                    rows,
+                    [False, True, *[True] * len(baselines)],
+                    caption="Overall scores (fractions; higher is better)",
+                    css="scores",
+                )
+            ],
+        )
+        subsets = metrics.get("subsets") or {}
+        if subsets:
+            first = next(iter(subsets.values()))
+            shown = headline_metrics(data.dataset, first)
+            section.tables.append(
+                Table(
+                    ["subset", *shown],
+                    [[name, *[fmt_score(values.get(m)) for m in shown]] for name, values in subsets.items()],
+                    [False, *[True] * len(shown)],
+                    caption="Scores on subsets of the instances",
+                )
+            )
+        headline = headline_metrics(data.dataset, overall)
+        if headline:
+            path = self.figures / "scores-overall.png"
+            self._draw(plots.scores_vs_baselines, overall, baselines, headline, path, overall_std=std)
+            section.images.append(
+                Image(path, "overall scores and baselines", "scores", "The system beside the trivial baselines.")
+            )
+        per_target = {t: s for t, s in (metrics.get("per_target") or {}).items() if isinstance(s, dict)}
+        if per_target and headline:
+            path = self.figures / "scores-per-target.png"
+            self._draw(plots.per_target_scores, per_target, headline, path)
+            section.images.append(Image(path, "scores per target word", "scores", "Scores of each target word."))
+        return section
+
+    # ------------------------------------------------------------------------------------ experiments
+    def experiments_report(self, experiments: list[Experiment], title: str) -> Report:
+        """A report of experiment results only: a summary table and one section per experiment."""
+        header = ["experiment", "dataset", "metric", "settings", "best setting", "best", "best baseline"]
+        rows = []
+        for experiment in experiments:
+            values = np.array(experiment.values(), dtype=float)
+            best = int(np.nanargmax(values)) if np.isfinite(values).any() else None
+            baseline = _best_reference(experiment.baselines, experiment.metric)
+            rows.append(
+                [
+                    experiment.name,
+                    experiment.dataset,
+                    experiment.metric,
+                    str(len(experiment.rows)),
+                    experiment.settings[best] if best is not None else "–",
+                    fmt_score(values[best]) if best is not None else "–",
+                    f"{baseline[0]} {fmt_score(baseline[1])}" if baseline else "–",
+                ]
+            )
+        summary = Table(header, rows, [False, False, False, True, False, True, False], css="summary")
+        return Report(title=title, facts=[], summary=summary, sections=self.experiment_sections(experiments))
+
+    def experiment_sections(self, experiments: list[Experiment]) -> list[Section]:
+        """One section per experiment: its plot and its table of every score per setting."""
+        sections = []
+        for experiment in experiments:
+            self.experiment_count += 1
+            number = self.experiment_count
+            path = self.figures / f"experiment-{number:02d}-{slug(experiment.name) or 'x'}.png"
+            self._draw(plots.experiment_plot, experiment, path)
+            kind = "line: score per layer" if experiment.kind == "line" else "bars: score per setting"
+            metrics = experiment.metrics
+            rows = []
+            for row in experiment.rows:
+                std = row.get("overall_std") or {}
+                cells = []
+                for name in metrics:
+                    cell = fmt_score(row["overall"].get(name))
+                    if name in std:
+                        cell += f" ± {fmt_score(std.get(name))}"
+                    cells.append(cell)
+                rows.append([str(row["setting"]), *cells])
+            for group, label in ((experiment.baselines, "baseline"), (experiment.published, "published")):
+                for name, scores in group.items():
+                    rows.append([f"{name} ({label})", *[fmt_score(scores.get(m)) for m in metrics]])
+            paragraphs = [f"Source: {experiment.source}."]
+            if experiment.command:
+                paragraphs.append(f"Command: {experiment.command}")
+            sections.append(
+                Section(
+                    title=f"Experiment: {experiment.name}" + (f" ({experiment.dataset})" if experiment.dataset else ""),
+                    anchor=f"experiment-{number}",
+                    paragraphs=paragraphs,
+                    tables=[Table(["setting", *metrics], rows, [False, *[True] * len(metrics)], css="scores")],
+                    images=[
+                        Image(
+                            path,
+                            f"{experiment.name}: {experiment.metric} per setting",
+                            "experiment",
+                            f"{experiment.metric} per setting ({kind}); horizontal lines: trivial baselines"
+                            + (" and published systems." if experiment.published else "."),
+                        )
+                    ],
+                )
+            )
+        return sections
+
+
+def _best_reference(references: dict[str, dict[str, Any]], metric: str) -> tuple[str, float] | None:
+    scored = [(name, float(s[metric])) for name, s in references.items() if fmt_score(s.get(metric)) != "–"]
+    return max(scored, key=lambda item: item[1]) if scored else None
+
+
+def _legend_name(card: SenseCard) -> str:
+    words = ", ".join(card.keywords[:2])
+    return f"{card.sense}: {plots.shorten(words, 26)} ({card.size})" if words else f"{card.sense} ({card.size})"
+
+
+def run_facts(data: RunData) -> list[str]:
+    """One-line facts about the run: data, encoder, clustering, evaluation."""
+    facts = []
+    embedding = data.run_meta.get("embedding") or data.senses_meta.get("embedding") or {}
+    if embedding:
+        facts.append(
+            "Encoder: "
+            + ", ".join(
+                f"{key} {embedding[key]}" for key in ("model", "layers", "pooling", "dim") if embedding.get(key)
+            )
+        )
+    inducer = data.senses_meta.get("inducer") or {}
+    if inducer:
+        k = inducer.get("k")
+        choice = f"k chosen by {inducer.get('selection')} in {inducer.get('k_range')}" if k == "auto" else f"k = {k}"
+        facts.append(f"Senses: {inducer.get('method')}, {choice}")
+    config = data.run_meta.get("config") or {}
+    if config.get("corpus"):
+        facts.append(f"Corpus: {config['corpus']}")
+    elif config.get("dataset"):
+        facts.append(f"Dataset: {config['dataset']} ({config.get('data')})")
+    if data.metrics is not None:
+        seeds = len(data.metrics.get("seeds", [])) or 1
+        facts.append(f"Evaluated with the {data.dataset} metrics over {seeds} seed{'s' if seeds != 1 else ''}")
+    return facts
+
+
+def summary_table(data: RunData) -> Table:
+    """Per target: occurrences, induced senses, gold senses and labelled occurrences, headline scores; totals."""
+    senses = data.senses.groupby(data.senses["target"].astype(str))["sense"].nunique()
+    per_target = (data.metrics or {}).get("per_target") or {}
+    overall = (data.metrics or {}).get("overall") or {}
+    metrics = headline_metrics(data.dataset, overall) if overall else []
+    header = ["target", "occurrences", "senses found"]
+    gold = data.gold if data.has_gold else None
+    if gold is not None:
+        header += ["gold senses", "labelled"]
+    header += metrics
+    rows = []
+    for target in data.targets:
+        row = [target, str(len(data.rows_of(target))), str(int(senses.get(target, 0)))]
+        if gold is not None:
+            labelled = gold[data.rows_of(target)]
+            labelled = labelled[labelled != ""]
+            row += [str(len(set(labelled))), str(len(labelled))]
+        row += [fmt_score(per_target.get(target, {}).get(m)) for m in metrics]
+        rows.append(row)
+    total = ["all", str(len(data.occurrences)), str(int(senses.sum()))]
+    if gold is not None:
+        labelled_all = gold[gold != ""]
+        total += [str(len(set(labelled_all))), str(len(labelled_all))]
+    total += [fmt_score(overall.get(m)) for m in metrics]
+    rows.append(total)
+    return Table(header, rows, [False, *[True] * (len(header) - 1)], css="summary totals")

@@ -1,0 +1,280 @@
+"""Loading what a report shows from an output folder: occurrences, vectors, induced and gold senses, scores.
+
+Two layouts are read:
+
+* the ``--out`` folder of ``wsd run``, ``wsd demo`` or ``wsd evaluate``: ``OUT/run/`` (occurrences, vectors),
+  ``OUT/senses/`` (labels, sense descriptions), optionally ``OUT/metrics.json`` and ``OUT/gold.parquet``
+  (``wsd evaluate`` keeps the gold in the ``sense`` column of ``OUT/run/occurrences.parquet`` instead);
+* a run directory of ``wsd embed`` clustered in place by ``wsd cluster`` (``RUN/meta.json``, ``RUN/senses/``).
+
+>>> data = load_run_data("out/demo")      # doctest: +SKIP
+>>> data.targets[:2], data.has_gold       # doctest: +SKIP
+(['mouse', 'bank'], True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.errors import InputError
+from wsd.evaluate.keys import parse_senses
+from wsd.store import META_FILE, load_run, read_meta
+
+RUN_DIR = "run"
+SENSES_DIR = "senses"
+LABELS_FILE = "labels.parquet"
+SENSES_FILE = "senses.parquet"
+METRICS_FILE = "metrics.json"
+GOLD_FILE = "gold.parquet"
+GOLD_COLUMN = "sense"
+
+HEADLINE_METRICS: dict[str, tuple[str, ...]] = {
+    "semeval2013": ("fnmi", "fbc_f", "avg"),
+    "semeval2010": ("paired_f", "v_measure", "avg"),
+    "russe2018": ("ari", "nmi"),
+    "generic": ("ari", "nmi", "bcubed_f"),
+}
+"""The scores a report shows first for each dataset (the metrics its papers report)."""
+
+
+@dataclass
+class RunData:
+    """Everything a run report shows, row-aligned with ``occurrences``.
+
+    Attributes
+    ----------
+    out_dir : Path
+        The folder that was read.
+    occurrences : DataFrame
+        The occurrence table (``id``, ``target``, ``text``, ``start``, ``end``, ...).
+    vectors : ndarray (n, dim)
+        Occurrence vectors (memory-mapped, any float dtype).
+    labels : ndarray of int (n,)
+        Induced sense of each occurrence (``-1``: unassigned).
+    senses : DataFrame
+        One row per induced sense (``senses.parquet``: target, sense, size, example_ids, examples, keywords).
+    gold : ndarray of str (n,) or None
+        The top-weighted gold sense of each occurrence (``""``: unlabelled); None without gold labels.
+    metrics : dict or None
+        ``metrics.json`` when the run was evaluated.
+    run_meta, senses_meta : dict
+        The ``meta.json`` of the run and of the senses folder.
+    """
+
+    out_dir: Path
+    occurrences: pd.DataFrame
+    vectors: np.ndarray
+    labels: np.ndarray
+    senses: pd.DataFrame
+    gold: np.ndarray | None = None
+    metrics: dict[str, Any] | None = None
+    run_meta: dict[str, Any] = field(default_factory=dict)
+    senses_meta: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def target_rows(self) -> dict[str, np.ndarray]:
+        """Row positions of each target's occurrences, targets in order of first appearance."""
+        codes, uniques = pd.factorize(self.occurrences["target"].astype(str))
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+        return {str(t): order[bounds[i] : bounds[i + 1]] for i, t in enumerate(uniques)}
+
+    @property
+    def targets(self) -> list[str]:
+        """Targets in order of first appearance in the occurrence table."""
+        return list(self.target_rows)
+
+    @property
+    def has_gold(self) -> bool:
+        """Whether any occurrence has a gold sense."""
+        return self.gold is not None and bool((self.gold != "").any())
+
+    def rows_of(self, target: str) -> np.ndarray:
+        """Row positions of ``target``'s occurrences (ascending)."""
+        return self.target_rows.get(target, np.zeros(0, dtype=np.int64))
+
+    @property
+    def dataset(self) -> str | None:
+        """The metric family of the evaluation (``semeval2013``, ``generic``, ...), or None."""
+        return None if self.metrics is None else str(self.metrics.get("dataset", "generic"))
+
+
+def resolve_layout(out_dir: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The run directory and the senses directory of an output folder (see the module docstring).
+
+    Raises :class:`~wsd.errors.InputError` naming the folder when either is missing.
+    """
+    root = Path(out_dir)
+    if not root.is_dir():
+        raise InputError(f"{root}: no such folder; give the --out folder of `wsd run`, `wsd demo` or `wsd evaluate`")
+    if (root / RUN_DIR / META_FILE).is_file():
+        run_dir = root / RUN_DIR
+    elif (root / META_FILE).is_file():
+        run_dir = root
+    else:
+        raise InputError(
+            f"{root} holds no run (no {RUN_DIR}/{META_FILE}); give the --out folder of `wsd run`, `wsd demo` "
+            "or `wsd evaluate`, or a folder of experiment results (*.json)"
+        )
+    senses_dir = root / SENSES_DIR
+    if not (senses_dir / LABELS_FILE).is_file() or not (senses_dir / SENSES_FILE).is_file():
+        raise InputError(
+            f"{root}: no induced senses ({SENSES_DIR}/{LABELS_FILE}, {SENSES_DIR}/{SENSES_FILE}); "
+            f"run `wsd cluster --run {run_dir}` first"
+        )
+    return run_dir, senses_dir
+
+
+def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
+    """Read an output folder into a :class:`RunData`.
+
+    Parameters
+    ----------
+    out_dir : path
+        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, or a clustered ``wsd embed`` run.
+
+    Returns
+    -------
+    RunData
+
+    Examples
+    --------
+    >>> data = load_run_data("out/demo")                 # doctest: +SKIP
+    >>> len(data.occurrences) == len(data.labels)         # doctest: +SKIP
+    True
+    """
+    root = Path(out_dir)
+    run_dir, senses_dir = resolve_layout(root)
+    occurrences, vectors = load_run(run_dir)
+    occurrences = occurrences.reset_index(drop=True)
+    label_table = pd.read_parquet(senses_dir / LABELS_FILE)
+    labels = align_column(occurrences, label_table, "sense", -1, senses_dir / LABELS_FILE).astype(np.int64)
+    senses = pd.read_parquet(senses_dir / SENSES_FILE)
+    for column in ("example_ids", "examples", "keywords", "keyword_scores"):
+        if column in senses.columns:
+            senses[column] = [list(value) if value is not None else [] for value in senses[column]]
+    metrics = read_metrics(root / METRICS_FILE) if (root / METRICS_FILE).is_file() else None
+    gold = read_gold(root, occurrences)
+    senses_meta = read_meta(senses_dir) if (senses_dir / META_FILE).is_file() else {}
+    return RunData(
+        out_dir=root,
+        occurrences=occurrences,
+        vectors=vectors,
+        labels=labels,
+        senses=senses,
+        gold=gold,
+        metrics=metrics,
+        run_meta=read_meta(run_dir),
+        senses_meta=senses_meta,
+    )
+
+
+def align_column(
+    occurrences: pd.DataFrame, table: pd.DataFrame, column: str, missing: Any, where: str | os.PathLike[str]
+) -> np.ndarray:
+    """``table[column]`` in the row order of ``occurrences``, matched on (target, id); ``missing`` elsewhere.
+
+    The common case, a table written in the same row order, is detected and costs no join.
+
+    >>> occ = pd.DataFrame({"target": ["a", "a"], "id": ["1", "2"]})
+    >>> align_column(occ, pd.DataFrame({"target": ["a"], "id": ["2"], "sense": [5]}), "sense", -1, "x").tolist()
+    [-1, 5]
+    """
+    for name in ("id", "target", column):
+        if name not in table.columns:
+            raise InputError(f"{where}: missing column {name!r}")
+    ids = occurrences["id"].astype(str).to_numpy()
+    if len(table) == len(occurrences) and np.array_equal(table["id"].astype(str).to_numpy(), ids):
+        return table[column].to_numpy()
+    keys = pd.MultiIndex.from_arrays([table["target"].astype(str), table["id"].astype(str)])
+    values = table[column].to_numpy()
+    last = ~keys.duplicated(keep="last")
+    keys, values = keys[last], values[last]
+    positions = keys.get_indexer(pd.MultiIndex.from_arrays([occurrences["target"].astype(str), ids]))
+    result = np.full(len(occurrences), missing, dtype=object)
+    found = positions >= 0
+    result[found] = values[positions[found]]
+    return result
+
+
+def top_senses(values: np.ndarray | pd.Series, where: str = "gold senses") -> np.ndarray:
+    """The top-weighted sense of each gold label (``"s1/0.7 s2/0.3"`` → ``"s1"``); ``""`` for blank ones.
+
+    Ties go to the sense listed first. Each distinct label is parsed once.
+
+    >>> top_senses(np.array(["s1/0.3 s2/0.7", "s3", "", None], dtype=object)).tolist()
+    ['s2', 's3', '', '']
+    """
+    series = pd.Series(values, dtype=object).fillna("").astype(str)
+    codes, uniques = pd.factorize(series)
+    tops = np.empty(len(uniques), dtype=object)
+    for position, text in enumerate(uniques):
+        weights = parse_senses(text, where) if text.strip() else {}
+        tops[position] = max(weights, key=weights.__getitem__) if weights else ""
+    result = tops[codes] if len(codes) else np.empty(0, dtype=object)
+    return result.astype(object)
+
+
+def read_gold(root: Path, occurrences: pd.DataFrame) -> np.ndarray | None:
+    """Top gold sense per occurrence from ``gold.parquet`` or the occurrences' ``sense`` column; else None."""
+    gold_file = root / GOLD_FILE
+    if gold_file.is_file():
+        table = pd.read_parquet(gold_file)
+        raw = align_column(occurrences, table, GOLD_COLUMN, "", gold_file)
+        return top_senses(raw, str(gold_file))
+    if GOLD_COLUMN in occurrences.columns:
+        return top_senses(occurrences[GOLD_COLUMN].to_numpy(), "the gold 'sense' column of the run")
+    return None
+
+
+def read_metrics(path: Path) -> dict[str, Any]:
+    """A ``metrics.json`` written by the evaluation (NaN scores are kept as NaN)."""
+    try:
+        metrics = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno})") from exc
+    if not isinstance(metrics, dict) or not isinstance(metrics.get("overall"), dict):
+        raise InputError(f"{path}: not a metrics file of `wsd evaluate` (no 'overall' scores)")
+    return metrics
+
+
+def score_names(scores: dict[str, Any]) -> list[str]:
+    """The score entries of a metrics dictionary: numeric values, without counts (``n_*``).
+
+    >>> score_names({"ari": 0.5, "n_instances": 10, "note": "x"})
+    ['ari']
+    """
+    return [
+        name
+        for name, value in scores.items()
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not name.startswith("n_")
+    ]
+
+
+def headline_metrics(dataset: str | None, scores: dict[str, Any]) -> list[str]:
+    """The scores to show first for ``dataset``: its usual metrics that ``scores`` has, else the first three.
+
+    >>> headline_metrics("semeval2013", {"fnmi": 0.1, "fbc_p": 0.2, "fbc_f": 0.3, "avg": 0.2})
+    ['fnmi', 'fbc_f', 'avg']
+    """
+    available = score_names(scores)
+    preferred = [name for name in HEADLINE_METRICS.get(dataset or "", ()) if name in available]
+    return preferred or available[:3]
+
+
+def is_number(value: Any) -> bool:
+    """True for a finite int/float (not bool, not NaN).
+
+    >>> is_number(0.5), is_number(float("nan")), is_number(None)
+    (True, False, False)
+    """
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

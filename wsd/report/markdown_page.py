@@ -1,0 +1,94 @@
+"""Rendering a :class:`~wsd.report.content.Report` as Markdown, with the figures linked as relative PNG paths."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from wsd.report.content import Image, Report, Section, SenseCard, Table, TargetSection, plural
+
+_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
+
+
+def md(text: object) -> str:
+    """Markdown-escape inline text (emphasis, links, HTML, table pipes) and fold it onto one line.
+
+    >>> md("a_b | <c>")
+    'a\\\\_b \\\\| \\\\<c\\\\>'
+    """
+    return " ".join(str(text).split()).translate(_SPECIAL)
+
+
+def render_table(table: Table) -> list[str]:
+    """A pipe table; numeric columns right-aligned."""
+    numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
+    lines = [f"*{md(table.caption)}*", ""] if table.caption else []
+    lines.append("| " + " | ".join(md(h) for h in table.header) + " |")
+    lines.append("|" + "|".join("---:" if n else "---" for n in numeric) + "|")
+    lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.rows]
+    lines.append("")
+    return lines
+
+
+def render_image(image: Image, base: Path) -> list[str]:
+    """An image line (path relative to the report folder) and its caption."""
+    relative = Path(os.path.relpath(image.path, base)).as_posix()
+    lines = [f"![{md(image.alt)}]({relative})", ""]
+    if image.caption:
+        lines += [f"*{md(image.caption)}*", ""]
+    return lines
+
+
+def render_card(card: SenseCard) -> list[str]:
+    """A sense card as a heading, its words, gold make-up and numbered examples (target in bold)."""
+    lines = [f"#### {md(card.name)} — {plural(card.size, 'occurrence')} ({100 * card.share:.0f}%)", ""]
+    words = ", ".join(md(w) for w in card.keywords) or "none"
+    lines.append(f"Distinguishing words: {words}")
+    if card.gold:
+        lines += ["", "Gold senses: " + ", ".join(f"{md(name)} {count}" for name, count in card.gold)]
+    lines.append("")
+    lines += [f"{i}. {md(e.before)}**{md(e.word)}**{md(e.after)}" for i, e in enumerate(card.examples, start=1)]
+    lines.append("")
+    return lines
+
+
+def render_target(section: TargetSection, base: Path) -> list[str]:
+    """One target: heading, facts, figures, notes, cards."""
+    lines = [f"## {md(section.target)}", "", " · ".join(md(f) for f in section.facts), ""]
+    for image in section.images:
+        lines += render_image(image, base)
+    for note in section.notes:
+        lines += [md(note), ""]
+    lines += ["### Sense cards", ""]
+    for card in section.cards:
+        lines += render_card(card)
+    return lines
+
+
+def render_section(section: Section, base: Path) -> list[str]:
+    """A general section: heading, paragraphs, tables, figures."""
+    lines = [f"## {md(section.title)}", ""]
+    for paragraph in section.paragraphs:
+        lines += [md(paragraph), ""]
+    for table in section.tables:
+        lines += render_table(table)
+    for image in section.images:
+        lines += render_image(image, base)
+    return lines
+
+
+def render_markdown(report: Report, base: str | os.PathLike[str]) -> str:
+    """The whole report as Markdown; figure links are relative to ``base`` (the folder of ``report.md``)."""
+    base = Path(base)
+    lines = [f"# {md(report.title)}", ""]
+    lines += [f"- {md(fact)}" for fact in report.facts]
+    if report.facts:
+        lines.append("")
+    if report.summary is not None:
+        lines += ["## Summary", "", *render_table(report.summary)]
+    for section in report.sections:
+        lines += render_section(section, base)
+    for target in report.targets:
+        lines += render_target(target, base)
+    lines += [md(note) for note in report.notes]
+    return "\n".join(lines).rstrip() + "\n"
