@@ -140,6 +140,24 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--text-field", default="text", help="field/column holding the text (default: text)")
 
 
+def scan_kwargs(args: argparse.Namespace) -> dict:
+    """The scan options of a parsed command line, as keyword arguments of the Python API."""
+    return {
+        "lemmatizer": None if args.lemmatizer == "none" else args.lemmatizer,
+        "case_sensitive": args.case_sensitive,
+        "context": args.context,
+        "context_chars": args.context_chars,
+        "text_field": args.text_field,
+    }
+
+
+def encoder_kwargs(args: argparse.Namespace) -> dict:
+    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`."""
+    from wsd.config import EMBEDDING_KEYS
+
+    return {name: getattr(args, name) for name in EMBEDDING_KEYS}
+
+
 def k_value(text: str) -> int | str:
     """argparse type: ``auto`` or a number of senses ≥ 1."""
     return "auto" if text == "auto" else positive_int(text)
@@ -243,23 +261,12 @@ def command_embed(args: argparse.Namespace) -> int:
         args.targets,
         args.out,
         forms=args.forms,
-        lemmatizer=None if args.lemmatizer == "none" else args.lemmatizer,
-        case_sensitive=args.case_sensitive,
-        context=args.context,
-        context_chars=args.context_chars,
-        text_field=args.text_field,
-        model=args.model,
-        layers=args.layers,
-        pooling=args.pooling,
-        device=args.device,
-        precision=args.precision,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-        window_tokens=args.window_tokens,
         vector_dtype=args.vector_dtype,
         chunk_size=args.chunk_size,
         overwrite=args.overwrite,
         progress=not args.no_progress,
+        **scan_kwargs(args),
+        **encoder_kwargs(args),
     )
     _print_run_summary(run)
     return 0
@@ -309,14 +316,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
         "graded": True if args.graded else None,
         "cache_dir": args.cache_dir,
         "recipe": args.recipe,
-        "model": args.model,
-        "layers": args.layers,
-        "pooling": args.pooling,
-        "precision": args.precision,
-        "device": args.device,
-        "batch_size": args.batch_size,
-        "max_length": args.max_length,
-        "window_tokens": args.window_tokens,
+        **encoder_kwargs(args),
         **sense_params(args, include_recipe=False),
     }
     if args.split:
@@ -387,20 +387,9 @@ def command_run(args: argparse.Namespace) -> int:
         seed=args.seed,
         report=args.report,
         progress=not args.no_progress,
-        lemmatizer=None if args.lemmatizer == "none" else args.lemmatizer,
-        case_sensitive=args.case_sensitive,
-        context=args.context,
-        context_chars=args.context_chars,
-        text_field=args.text_field,
-        model=args.model,
-        layers=args.layers,
-        pooling=args.pooling,
-        device=args.device,
-        precision=args.precision,
-        batch_size=args.batch_size,
-        max_length=args.max_length,
-        window_tokens=args.window_tokens,
         overwrite=args.overwrite,
+        **scan_kwargs(args),
+        **encoder_kwargs(args),
     )
     print(format_summary(summary))
     return 0
