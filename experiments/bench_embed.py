@@ -171,7 +171,26 @@ def worker_floor(args: argparse.Namespace) -> dict:
     return {"seconds": seconds, "occurrences": len(occurrences), "windows": len(windows)}
 
 
-WORKERS = {"wsd": worker_wsd, "naive": worker_naive, "pipeline": worker_pipeline, "floor": worker_floor}
+def worker_score(args: argparse.Namespace) -> dict:
+    """SemEval-2013 scores of the default recipe (one seed) with vectors computed in ``args.precision``."""
+    from wsd.config import build_evaluation_config
+    from wsd.runner import evaluate
+
+    config = build_evaluation_config(
+        dataset="semeval2013", data=str(args.data_dir), precision=args.precision, cache_dir=args.cache
+    )
+    started = time.perf_counter()
+    result = evaluate(config, progress=False)
+    return {"seconds": time.perf_counter() - started, "overall": result["overall"], "precision": args.precision}
+
+
+WORKERS = {
+    "wsd": worker_wsd,
+    "naive": worker_naive,
+    "pipeline": worker_pipeline,
+    "floor": worker_floor,
+    "score": worker_score,
+}
 
 
 def run_worker(name: str, threads: int, **options: str) -> dict:
@@ -195,7 +214,13 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_embed.md")
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
-    for hidden in ("corpus", "targets", "out", "run", "vectors"):
+    parser.add_argument(
+        "--precisions",
+        default="fp32,bf16,int8",
+        help="precisions compared for speed (same corpus) and SemEval-2013 score ('' skips)",
+    )
+    parser.add_argument("--no-scores", action="store_true", help="compare the precisions' speed only")
+    for hidden in ("corpus", "targets", "out", "run", "vectors", "cache"):
         parser.add_argument(f"--{hidden}", help=argparse.SUPPRESS)
     parser.add_argument("--precision", default="auto", help="wsd's precision (auto = its default)")
     args = parser.parse_args()
@@ -229,7 +254,16 @@ def main() -> None:
                 "wsd", args.threads, corpus=big, targets=targets, out=folder / f"run-{size}", precision=args.precision
             )
             memory.append((size, report))
-    text = render(results, agreement, memory, args, command)
+        precisions = {}
+        for precision in [p.strip() for p in args.precisions.split(",") if p.strip()]:
+            out = folder / f"run-{precision}"
+            speed = run_worker("wsd", args.threads, corpus=corpus, targets=targets, out=out, precision=precision)
+            if not args.no_scores:
+                speed["score"] = run_worker(
+                    "score", args.threads, data_dir=args.data_dir, precision=precision, cache=folder / "cache"
+                )
+            precisions[precision] = speed
+    text = render(results, agreement, memory, args, command) + "\n" + render_precisions(precisions)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(text, encoding="utf-8")
     print(text)
@@ -330,6 +364,31 @@ def render(results: dict, agreement: dict, memory: list, args: argparse.Namespac
         )
         lines.append("")
     return "\n".join(lines)
+
+
+def render_precisions(precisions: dict) -> str:
+    """The precision table: wsd's throughput on the same corpus, and the SemEval-2013 score of the default."""
+    if not precisions:
+        return ""
+    base = precisions.get("fp32") or next(iter(precisions.values()))
+    base_rate = base["occurrences"] / base["seconds"]
+    lines = [
+        "## Precision: speed and SemEval-2013 score",
+        "",
+        "wsd with `--precision P` on the corpus above (each in its own process), and the SemEval-2013 scores of "
+        "the default recipe (one seed) on vectors computed in that precision (`wsd evaluate --dataset "
+        "semeval2013 --precision P`).",
+        "",
+        "| precision | seconds | occurrences/s | speed-up vs fp32 | FNMI | FBC | AVG |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, r in precisions.items():
+        rate = r["occurrences"] / r["seconds"]
+        score = r.get("score", {}).get("overall", {})
+        cells = [f"{100 * score[m]:.2f}" if m in score else "–" for m in ("fnmi", "fbc_f", "avg")]
+        timing = f"| {name} | {r['seconds']:.2f} | {rate:.0f} | {rate / base_rate:.2f}× | "
+        lines.append(timing + " | ".join(cells) + " |")
+    return "\n".join([*lines, ""])
 
 
 def yes(flag: bool) -> str:

@@ -146,6 +146,19 @@ def test_run_and_demo_commands(tmp_path, capsys):
     assert metrics["overall"]["ari"] > metrics["baselines"]["random"]["ari"] + 0.1
     gold = pd.read_parquet(tmp_path / "demo" / "gold.parquet")
     assert (gold["sense"] != "").sum() == 351
+    run_meta = json.loads((tmp_path / "demo" / "run" / "meta.json").read_text())
+    assert run_meta["embedding"]["context_vector"] == "20:last:0.5", "the demo runs the default recipe"
+    senses_meta = json.loads((tmp_path / "demo" / "senses" / "meta.json").read_text())
+    assert senses_meta["inducer"]["method"] == "ward" and senses_meta["inducer"]["center_forms"] == 0.5
+
+
+def test_run_with_the_textbook_recipe_has_no_context_vector(tmp_path, capsys):
+    argv = ["run", "--corpus", str(DEMO_DIR / "corpus.txt"), "--targets", "mouse:mice", "--out", str(tmp_path)]
+    assert main([*argv, "--recipe", "textbook", "--precision", "fp32", "--no-progress"]) == 0
+    assert "mouse" in capsys.readouterr().out
+    run_meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert "context_vector" not in run_meta["embedding"] and run_meta["embedding"]["dim"] == 384
+    assert json.loads((tmp_path / "senses" / "meta.json").read_text())["inducer"]["method"] == "kmeans"
 
 
 def test_bad_sense_options_fail_before_any_work(tmp_path, capsys):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from wsd import __version__
+from wsd.corpus.shards import DEFAULT_SHARD_BYTES
 from wsd.errors import WsdError
 
 EXIT_USAGE = 2
@@ -50,8 +51,13 @@ def non_negative_int(text: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- options
-def add_encoder_options(parser: argparse.ArgumentParser, defaults: bool = True) -> None:
-    """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None)."""
+def add_encoder_options(
+    parser: argparse.ArgumentParser, defaults: bool = True, context_default: str = "none (the word's own vector)"
+) -> None:
+    """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None).
+
+    ``context_default`` says in the help what an unset ``--context-vector`` means for this command.
+    """
     from wsd.embed.layers import NAMED_SPECS
     from wsd.embed.models import PRECISIONS
     from wsd.embed.pooling import POOLINGS
@@ -99,6 +105,12 @@ def add_encoder_options(parser: argparse.ArgumentParser, defaults: bool = True) 
         type=non_negative_int,
         default=None,
         help="at most N subword tokens either side of the target (default: as many as fit)",
+    )
+    group.add_argument(
+        "--context-vector",
+        default=None,
+        help="append a pooled vector of the tokens around each occurrence: TOKENS[:LAYERS[:WEIGHT]], e.g. "
+        "20:last:0.5, or none. Default: " + context_default,
     )
 
 
@@ -232,9 +244,17 @@ def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
     return params
 
 
-def add_distribution_options(parser: argparse.ArgumentParser) -> None:
-    """Options that run the work on a Dask cluster."""
+def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = False) -> None:
+    """Options that run the work on a Dask cluster (``shards``: also the corpus shard size)."""
     group = parser.add_argument_group("scale-out (Dask)")
+    if shards:
+        group.add_argument(
+            "--shard-bytes",
+            type=positive_int,
+            default=DEFAULT_SHARD_BYTES,
+            help="with --scheduler/--workers: corpus bytes per shard, the unit of work and of resumption "
+            f"(default: {DEFAULT_SHARD_BYTES // 2**20} MiB)",
+        )
     group.add_argument("--scheduler", default=None, help="address of a running Dask scheduler (tcp://host:8786)")
     group.add_argument("--workers", type=positive_int, default=None, help="start a local Dask cluster of N processes")
     group.add_argument(
@@ -253,21 +273,33 @@ def map_function_for(args: argparse.Namespace):
 
 # ---------------------------------------------------------------------------------------------- commands
 def command_embed(args: argparse.Namespace) -> int:
-    """``wsd embed``: scan a corpus and store a vector for every occurrence."""
-    from wsd.pipeline import embed_corpus
-
-    run = embed_corpus(
-        args.corpus,
-        args.targets,
-        args.out,
-        forms=args.forms,
-        vector_dtype=args.vector_dtype,
-        chunk_size=args.chunk_size,
-        overwrite=args.overwrite,
-        progress=not args.no_progress,
+    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked)."""
+    options = {
+        "forms": args.forms,
+        "vector_dtype": args.vector_dtype,
+        "chunk_size": args.chunk_size,
+        "overwrite": args.overwrite,
+        "progress": not args.no_progress,
         **scan_kwargs(args),
         **encoder_kwargs(args),
-    )
+    }
+    if args.scheduler is not None or args.workers is not None:
+        from wsd.distributed import embed_corpus_distributed
+
+        run = embed_corpus_distributed(
+            args.corpus,
+            args.targets,
+            args.out,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            threads_per_worker=args.threads_per_worker,
+            shard_bytes=args.shard_bytes,
+            **options,
+        )
+    else:
+        from wsd.pipeline import embed_corpus
+
+        run = embed_corpus(args.corpus, args.targets, args.out, **options)
     _print_run_summary(run)
     return 0
 
@@ -313,7 +345,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
         "data": args.data or args.data_dir,
         "seeds": args.seeds,
         "targets": [t.strip() for t in args.targets.split(",") if t.strip()] if args.targets else None,
-        "graded": True if args.graded else None,
+        "graded": args.graded,
         "cache_dir": args.cache_dir,
         "recipe": args.recipe,
         **encoder_kwargs(args),
@@ -383,6 +415,7 @@ def command_run(args: argparse.Namespace) -> int:
         args.out,
         forms=args.forms,
         gold=args.gold,
+        recipe=args.recipe or "default",
         senses=params,
         seed=args.seed,
         report=args.report,
@@ -470,6 +503,7 @@ def build_parser() -> OneLineParser:
     )
     store.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
     store.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_distribution_options(embed, shards=True)
     embed.set_defaults(handler=command_embed)
 
     cluster = commands.add_parser(
@@ -523,13 +557,17 @@ def build_parser() -> OneLineParser:
     evaluate.add_argument("--config", default=None, help="TOML or YAML file describing the run (flags override it)")
     evaluate.add_argument("--seeds", type=positive_int, default=None, help="number of seeds (mean ± std; default 1)")
     evaluate.add_argument(
-        "--graded", action="store_true", help="write graded (soft) system keys from the sense memberships"
+        "--graded",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="graded (soft) system keys from the sense memberships, or hard labels with --no-graded "
+        "(default: from --recipe; the default recipe is graded)",
     )
     evaluate.add_argument("--out", default=None, help="output folder for metrics.json, keys and per-target CSV")
     evaluate.add_argument("--cache-dir", default=None, help="vector cache (default: $WSD_CACHE_DIR or ~/.cache/wsd)")
     evaluate.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_encoder_options(evaluate, defaults=False)
+    add_encoder_options(evaluate, defaults=False, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(evaluate)
     add_distribution_options(evaluate)
     evaluate.set_defaults(handler=command_evaluate)
@@ -596,7 +634,7 @@ def build_parser() -> OneLineParser:
         "given --gold labels in the generic format, score them; --report writes report.html.",
     )
     add_scan_options(run)
-    add_encoder_options(run)
+    add_encoder_options(run, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(run)
     run.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
     run.add_argument("--gold", default=None, help="gold labels (generic labelled format, .tsv or .jsonl)")

@@ -11,13 +11,16 @@ A configuration file is TOML (or YAML when PyYAML is installed) with top-level s
     [embedding]
     layers = "sum-last-4"
     pooling = "mean"
+    context_vector = "20:last:0.5"     # or "none"
 
     [senses]
     method = "agglomerative"
     k = "auto"
 
-Flags given on the command line override the file. The resolved configuration is recorded beside every
-result, so any table can be regenerated from it.
+Flags given on the command line override the file; ``recipe`` (``default`` or ``textbook``, see
+:mod:`wsd.senses.recipes`) supplies every embedding option, sense parameter and output setting (``graded``,
+``min_weight``, ``top``) that neither gives. The resolved configuration is recorded beside every result, so
+any table can be regenerated from it.
 """
 
 from __future__ import annotations
@@ -30,9 +33,20 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError, InputError
-from wsd.senses.recipes import recipe
+from wsd.senses.recipes import DEFAULT_EMBEDDING, DEFAULT_OUTPUT, embedding_recipe, output_recipe, recipe
 
-EMBEDDING_KEYS = ("model", "layers", "pooling", "precision", "device", "batch_size", "max_length", "window_tokens")
+#: Encoder options a configuration (and every command line: ``wsd.cli.encoder_kwargs``) may set.
+EMBEDDING_KEYS = (
+    "model",
+    "layers",
+    "pooling",
+    "precision",
+    "device",
+    "batch_size",
+    "max_length",
+    "window_tokens",
+    "context_vector",
+)
 
 
 @dataclass
@@ -40,13 +54,14 @@ class EmbeddingOptions:
     """How occurrences become vectors (the parameters of :class:`wsd.Encoder`)."""
 
     model: str | None = None
-    layers: str = "sum-last-4"
-    pooling: str = "mean"
+    layers: str = DEFAULT_EMBEDDING["layers"]
+    pooling: str = DEFAULT_EMBEDDING["pooling"]
     precision: str = "auto"
     device: str | None = None
     batch_size: int | None = None
     max_length: int | None = None
     window_tokens: int | None = None
+    context_vector: str | None = DEFAULT_EMBEDDING["context_vector"]
 
     def encoder_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for :class:`wsd.Encoder`."""
@@ -63,9 +78,9 @@ class EvaluationConfig:
     targets: list[str] | None = None
     embedding: EmbeddingOptions = field(default_factory=EmbeddingOptions)
     senses: dict[str, Any] = field(default_factory=lambda: recipe("default"))
-    graded: bool = False
-    min_weight: float = 0.0
-    top: int | None = None
+    graded: bool = DEFAULT_OUTPUT["graded"]
+    min_weight: float = DEFAULT_OUTPUT["min_weight"]
+    top: int | None = DEFAULT_OUTPUT["top"]
     seeds: int = 1
     cache_dir: str | None = None
 
@@ -109,16 +124,21 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     """Merge file settings and overrides (``None`` means "not given") into an :class:`EvaluationConfig`.
 
     Overrides may name embedding options (``layers="last"``) or sense parameters (``method="ward"``)
-    directly; ``recipe="textbook"`` starts the sense parameters from a named recipe.
+    directly; ``recipe="textbook"`` starts the embedding options, sense parameters and output settings
+    from a named recipe.
 
-    >>> build_evaluation_config({"dataset": "semeval2010", "senses": {"method": "ward"}}, seeds=3).senses["method"]
-    'ward'
+    >>> build_evaluation_config({"dataset": "semeval2010", "senses": {"method": "kmeans"}}, seeds=3).senses["method"]
+    'kmeans'
+    >>> build_evaluation_config(recipe="textbook").embedding.context_vector is None
+    True
     """
     settings = dict(file_settings or {})
-    embedding = dict(settings.pop("embedding", {}) or {})
+    embedding_from_file = dict(settings.pop("embedding", {}) or {})
     senses_from_file = dict(settings.pop("senses", {}) or {})
     base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None) or "default"
     senses = recipe(base_recipe) | senses_from_file
+    embedding = embedding_recipe(base_recipe) | embedding_from_file
+    settings = output_recipe(base_recipe) | settings
     known = {f.name for f in dataclasses.fields(EvaluationConfig)} - {"embedding", "senses"}
     for name, value in overrides.items():
         if value is None:

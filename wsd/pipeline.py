@@ -46,6 +46,7 @@ def embed_corpus(
     batch_size: int | None = None,
     max_length: int | None = None,
     window_tokens: int | None = None,
+    context_vector: str | None = None,
     vector_dtype: str = "float16",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     overwrite: bool = False,
@@ -60,7 +61,8 @@ def embed_corpus(
 
     Parameters are those of :func:`wsd.scan` (``forms``, ``lemmatizer``, ``case_sensitive``, ``context``,
     ``context_chars``, ``text_field``) and of :class:`wsd.Encoder` (``model``, ``layers``, ``pooling``,
-    ``device``, ``precision``, ``batch_size``, ``max_length``, ``window_tokens``); ``vector_dtype`` is the
+    ``device``, ``precision``, ``batch_size``, ``max_length``, ``window_tokens``, ``context_vector``: off by
+    default, so the stored vectors are :meth:`wsd.Encoder.embed_spans`'s); ``vector_dtype`` is the
     storage type (``float16`` or ``float32``); ``chunk_size`` the number of occurrences per stored part
     (the unit of resumption); ``encoder`` an already loaded encoder to reuse.
     """
@@ -83,19 +85,9 @@ def embed_corpus(
             batch_size=batch_size,
             max_length=max_length,
             window_tokens=window_tokens,
+            context_vector=context_vector,
         )
-    spec = parse_layers(layers)
-    spec.resolve(encoder.loaded.num_layers)
-    embed_config = {
-        "model": encoder.loaded.name,
-        "model_fingerprint": encoder.loaded.fingerprint,
-        "layers": spec.name,
-        "pooling": check_pooling(pooling),
-        "precision": encoder.loaded.precision,
-        "batch_size": encoder.batch_size,
-        "max_length": encoder.loaded.max_length,
-        "window_tokens": encoder.window_tokens,
-    }
+    embed_config = encoder.run_identity(layers, pooling)
     config = {
         "corpus": str(Path(corpus).resolve()),
         "corpus_fingerprint": corpus_fingerprint(corpus),
@@ -175,7 +167,7 @@ def _embed_parts(
             plan = pending.result() if pending is not None else prepare(index)
             pending = pool.submit(prepare, todo[position + 1]) if position + 1 < len(todo) else None
             clock = time.perf_counter()
-            (vectors,) = encoder.encode_plan(plan, config)
+            (vectors,) = encoder.encode_words(plan, config)
             timings["encode_s"] += time.perf_counter() - clock
             clock = time.perf_counter()
             store.write_vectors_part(index, vectors)
@@ -229,6 +221,7 @@ def run_pipeline(
     *,
     forms: str | os.PathLike[str] | None = None,
     gold: str | os.PathLike[str] | None = None,
+    recipe: str = "default",
     senses: dict[str, Any] | None = None,
     seed: int = 0,
     report: bool = False,
@@ -241,16 +234,23 @@ def run_pipeline(
     ``gold`` (a labelled file in the generic format), ``out/metrics.json`` and ``out/gold.parquet`` (id,
     target, sense of every occurrence; ``""`` where unlabelled); with ``report``, ``out/report.html``.
     Returns a summary: occurrences and senses per target, and the scores.
+
+    ``recipe`` (:mod:`wsd.senses.recipes`) supplies the sense parameters ``senses`` does not give and, unless
+    ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector; the other
+    ``embed_options`` are those of :func:`embed_corpus`.
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
-    from wsd.senses.recipes import make_inducer, recipe
+    from wsd.senses.recipes import embedding_recipe, make_inducer
+    from wsd.senses.recipes import recipe as recipe_params
     from wsd.senses.run import cluster_run
     from wsd.store import load_run, write_json, write_parquet
 
     out = Path(out)
-    inducer = make_inducer((senses if senses is not None else recipe("default")) | {"random_state": seed})
+    inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
+    if embed_options.get("context_vector") is None:
+        embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
     run = embed_corpus(corpus, targets, out / "run", forms=forms, progress=progress, **embed_options)
     senses_dir = cluster_run(run, out / "senses", inducer=inducer)
     occurrences, _ = load_run(run)

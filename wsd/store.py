@@ -232,20 +232,27 @@ class RunStore:
         shapes = [np.load(p, mmap_mode="r").shape for p in vector_files]
         rows = sum(s[0] for s in shapes)
         dim = shapes[0][1] if shapes else 0
-        target = self.path / VECTORS_FILE
-        tmp = target.with_name(f".{target.name}.tmp")
-        matrix = np.lib.format.open_memmap(tmp, mode="w+", dtype=self.meta["vector_dtype"], shape=(rows, dim))
-        position = 0
-        for file in vector_files:
-            block = np.load(file, mmap_mode="r")
-            matrix[position : position + len(block)] = block
-            position += len(block)
-        matrix.flush()
-        del matrix
-        tables = [pq.read_table(p) for p in occurrence_files]
-        table = pa.concat_tables(tables) if tables else pa.table({})
-        _atomic_write_bytes(self.path / OCCURRENCES_FILE, lambda tmp_path: pq.write_table(table, tmp_path))
-        os.replace(tmp, target)
+        dtype = np.dtype(self.meta["vector_dtype"])
+
+        def join_vectors(tmp: Path) -> None:
+            # streamed through a file handle one part at a time, so memory stays flat whatever the run's size
+            with open(tmp, "wb") as handle:
+                header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": (rows, dim)}
+                np.lib.format.write_array_header_2_0(handle, header)
+                for file in vector_files:
+                    handle.write(np.ascontiguousarray(np.load(file), dtype=dtype).tobytes())
+
+        def join_occurrences(tmp: Path) -> None:
+            if not occurrence_files:
+                pq.write_table(pa.table({}), tmp)
+                return
+            schema = pa.unify_schemas([pq.read_schema(p) for p in occurrence_files])
+            with pq.ParquetWriter(tmp, schema) as writer:
+                for file in occurrence_files:
+                    writer.write_table(pq.read_table(file).cast(schema))
+
+        _atomic_write_bytes(self.path / OCCURRENCES_FILE, join_occurrences)
+        _atomic_write_bytes(self.path / VECTORS_FILE, join_vectors)
         self.meta.update(extra_meta or {})
         self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
         self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")

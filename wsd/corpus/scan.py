@@ -90,31 +90,14 @@ def iter_occurrence_chunks(
         found = matcher.find(document.text)
         if not found:
             continue
-        shared = Counter((m.start, m.end) for m in found)
-        for passage in passages(document.text, found, options.context, options.context_chars):
-            text = document.text[passage.start : passage.end]
-            for m in passage.matches:
-                occurrence_id = f"{document.doc_id}@{m.start}"
-                if shared[(m.start, m.end)] > 1:
-                    occurrence_id += f"/{m.target}"
-                rows.append(
-                    (
-                        occurrence_id,
-                        m.target,
-                        m.form,
-                        text,
-                        m.start - passage.start,
-                        m.end - passage.start,
-                        document.doc_id,
-                        passage.start,
-                    )
-                )
-                stats.occurrences[m.target] += 1
+        for row in document_rows(document.doc_id, document.text, found, options):
+            rows.append(row)
+            stats.occurrences[row[1]] += 1
         if len(rows) >= chunk_size:
-            yield _frame(rows)
+            yield rows_frame(rows)
             rows = []
     if rows:
-        yield _frame(rows)
+        yield rows_frame(rows)
     _check_findings(corpus, options, stats)
 
 
@@ -149,7 +132,33 @@ def scan(
     return pd.concat(chunks, ignore_index=True) if chunks else empty_occurrences()
 
 
-def _frame(rows: list[tuple]) -> pd.DataFrame:
+def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -> Iterator[tuple]:
+    """The occurrence rows (in ``REQUIRED_COLUMNS`` order) of one document's ``matches``: each in its passage.
+
+    An occurrence's id is ``<doc_id>@<start>``, with ``/<target>`` added when two targets match the same span.
+    Used by the single-process scan and by the distributed one, so both give the same rows.
+    """
+    shared = Counter((m.start, m.end) for m in matches)
+    for passage in passages(text, matches, options.context, options.context_chars):
+        passage_text = text[passage.start : passage.end]
+        for m in passage.matches:
+            occurrence_id = f"{doc_id}@{m.start}"
+            if shared[(m.start, m.end)] > 1:
+                occurrence_id += f"/{m.target}"
+            yield (
+                occurrence_id,
+                m.target,
+                m.form,
+                passage_text,
+                m.start - passage.start,
+                m.end - passage.start,
+                doc_id,
+                passage.start,
+            )
+
+
+def rows_frame(rows: list[tuple]) -> pd.DataFrame:
+    """An occurrence table from rows built by :func:`document_rows`."""
     frame = pd.DataFrame.from_records(rows, columns=list(REQUIRED_COLUMNS))
     for name in ("start", "end", "doc_start"):
         frame[name] = frame[name].astype("int64")

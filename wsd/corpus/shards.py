@@ -134,7 +134,7 @@ def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator
 
     >>> shard = plan_shards("data/demo/corpus.txt", shard_bytes=10_000)[1]   # doctest: +SKIP
     >>> next(iter_shard_documents(shard)).doc_id                            # doctest: +SKIP
-    'corpus.txt:108'
+    'corpus.txt:120'
     """
     for piece in shard.pieces:
         file = Path(piece.path)
@@ -168,16 +168,6 @@ def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
     except OSError as exc:
         raise InputError(f"cannot read corpus file {path}: {exc}") from exc
     return count
-
-
-def shard_plan_to_json(shards: Sequence[Shard]) -> str:
-    """The shard plan as JSON text (kept beside a distributed run, so that resuming it does not re-plan)."""
-    return json.dumps([shard.to_dict() for shard in shards], ensure_ascii=False)
-
-
-def shard_plan_from_json(text: str) -> list[Shard]:
-    """The shard plan written by :func:`shard_plan_to_json`."""
-    return [Shard.from_dict(item) for item in json.loads(text)]
 
 
 # ---------------------------------------------------------------------------------------------- planning

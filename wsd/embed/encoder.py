@@ -23,6 +23,7 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
+from wsd.embed.context import ContextSpec, encode_with_context, parse_context
 from wsd.embed.layers import LayerSpec, parse_layers
 from wsd.embed.models import LoadedEncoder, load_encoder
 from wsd.embed.pooling import check_pooling, pool_pieces, pooled_dim
@@ -65,6 +66,10 @@ class Encoder:
         At most this many subword tokens either side of the occurrence (default: as many as fit).
     progress : bool
         Show a tqdm progress bar.
+    context_vector : str, optional
+        Append a pooled vector of the tokens around each occurrence (:mod:`wsd.embed.context`):
+        ``"10"`` (±10 tokens, last layer, weight 0.5) or ``"TOKENS:LAYERS:WEIGHT"``; each word vector is
+        then ``[target/‖target‖, weight·context/‖context‖]``. ``None`` (default): the target vector alone.
 
     Examples
     --------
@@ -84,6 +89,7 @@ class Encoder:
         max_length: int | None = None,
         window_tokens: int | None = None,
         progress: bool = False,
+        context_vector: str | ContextSpec | None = None,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1, not {batch_size}")
@@ -96,25 +102,34 @@ class Encoder:
         if batch_size is None and self.loaded.device.type == "cuda":
             self.batch_size = DEFAULT_GPU_BATCH_SIZE
         self.layers.resolve(self.loaded.num_layers)
+        self.context_vector = parse_context(context_vector)
+        if self.context_vector is not None:
+            self.context_vector.layers.resolve(self.loaded.num_layers)
 
     # ----------------------------------------------------------------- identity
     @property
     def dim(self) -> int:
-        """Dimension of the word vectors with the default layers and pooling."""
-        return self.output_dim(self.layers, self.pooling)
+        """Dimension of the word vectors with the default layers and pooling (and the context, if any)."""
+        return self.word_dim(self.layers, self.pooling)
 
     def output_dim(self, layers: str | LayerSpec, pooling: str) -> int:
-        """Dimension of the word vectors for a layers/pooling choice."""
+        """Dimension of the target vector alone for a layers/pooling choice (without the context)."""
         return pooled_dim(pooling, parse_layers(layers).output_dim(self.loaded.hidden_size))
+
+    def word_dim(self, layers: str | LayerSpec, pooling: str) -> int:
+        """Dimension of the word vectors this encoder returns for a layers/pooling choice."""
+        extra = self.context_vector.output_dim(self.loaded.hidden_size) if self.context_vector is not None else 0
+        return self.output_dim(layers, pooling) + extra
 
     def metadata(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
         """What identifies these vectors: model, its fingerprint, layers, pooling, window, precision, dim.
 
         Vectors with different metadata must never be mixed (a sense model checks it before predicting).
+        With a context vector, ``context_vector`` (its canonical string) is added and ``dim`` includes it.
         """
         spec = parse_layers(layers) if layers is not None else self.layers
         pool = check_pooling(pooling) if pooling is not None else self.pooling
-        return {
+        meta = {
             "model": self.loaded.name,
             "model_fingerprint": self.loaded.fingerprint,
             "layers": spec.name,
@@ -122,7 +137,30 @@ class Encoder:
             "max_length": self.loaded.max_length,
             "window_tokens": self.window_tokens,
             "precision": self.loaded.precision,
-            "dim": self.output_dim(spec, pool),
+            "dim": self.word_dim(spec, pool),
+        }
+        if self.context_vector is not None:
+            meta["context_vector"] = self.context_vector.name
+        return meta
+
+    def run_identity(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
+        """What a run store records as its ``embed`` configuration: everything that changes the vectors
+        (model and fingerprint, layers, pooling, precision, windows, context vector) and the batch size.
+
+        Resuming a run with an encoder whose identity differs is refused.
+        """
+        spec = parse_layers(layers) if layers is not None else self.layers
+        spec.resolve(self.loaded.num_layers)
+        return {
+            "model": self.loaded.name,
+            "model_fingerprint": self.loaded.fingerprint,
+            "layers": spec.name,
+            "pooling": check_pooling(pooling) if pooling is not None else self.pooling,
+            "precision": self.loaded.precision,
+            "batch_size": self.batch_size,
+            "max_length": self.loaded.max_length,
+            "window_tokens": self.window_tokens,
+            "context_vector": None if self.context_vector is None else self.context_vector.name,
         }
 
     # ----------------------------------------------------------------- public embedding API
@@ -157,13 +195,14 @@ class Encoder:
     ) -> list[np.ndarray]:
         """Vectors for several (layers, pooling) choices from ONE forward pass over the windows.
 
-        Used by ablations: ``embed_configs(texts, spans, [("last", "mean"), ("static", "mean")])``.
+        Used by ablations: ``embed_configs(texts, spans, [("last", "mean"), ("static", "mean")])``. With a
+        ``context_vector`` every result is the target + context vector (:mod:`wsd.embed.context`).
         """
         parsed = [(parse_layers(layers), check_pooling(pooling)) for layers, pooling in configs]
         for spec, _ in parsed:
             spec.resolve(self.loaded.num_layers)
-        plan = self.plan(texts, spans)
-        return self.encode_plan(plan, parsed, progress=self.progress if progress is None else progress)
+        show = self.progress if progress is None else progress
+        return self.encode_words(self.plan(texts, spans), parsed, progress=show)
 
     # ----------------------------------------------------------------- the two steps
     def plan(self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray) -> WindowPlan:
@@ -172,8 +211,16 @@ class Encoder:
         budget = loaded.max_length - len(loaded.prefix_ids) - len(loaded.suffix_ids)
         return plan_windows(loaded.backend, texts, spans, budget, self.window_tokens)
 
+    def encode_words(self, plan: WindowPlan, configs: Sequence[Config], progress: bool = False) -> list[np.ndarray]:
+        """The word vectors of the planned occurrences for each parsed config: :meth:`encode_plan`, plus the
+        context vector beside each when the encoder has one (still one forward pass per window)."""
+        if self.context_vector is None:
+            return self.encode_plan(plan, configs, progress=progress)
+        return encode_with_context(self, plan, configs, self.context_vector, progress=progress)
+
     def encode_plan(self, plan: WindowPlan, configs: Sequence[Config], progress: bool = False) -> list[np.ndarray]:
-        """Run the model over the planned windows and pool one vector per occurrence for each config."""
+        """Run the model over the planned windows and pool one vector per occurrence for each config
+        (the target's own vector, without any context vector: see :meth:`encode_words`)."""
         count = len(plan.window_of)
         outputs = [np.empty((count, self.output_dim(spec, pool)), dtype=np.float32) for spec, pool in configs]
         if count == 0:

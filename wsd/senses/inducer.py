@@ -27,7 +27,7 @@ from wsd.senses.methods import (
     cluster_hdbscan,
     cluster_k,
 )
-from wsd.senses.preprocess import EPSILON, Preprocessor
+from wsd.senses.preprocess import EPSILON, Preprocessor, check_center_forms
 from wsd.senses.selection import HDBSCAN_SIZE_GRID, SELECTIONS, candidate_ks, check_k_range, is_better, score
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
@@ -107,6 +107,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten
         Per-word preprocessing, see :class:`~wsd.senses.preprocess.Preprocessor`.
+    center_forms : float
+        Fraction in [0, 1] of each surface form's offset from the word's mean vector to remove before
+        everything else (0: off). Needs the forms: ``fit(X, forms=...)``; ``predict(X, forms=...)`` moves new
+        occurrences of known forms the same way. :class:`~wsd.senses.SenseModel` passes the ``form``
+        column of the occurrence table.
     min_cluster_size : int or None
         Merge senses with fewer occurrences into the sense with the nearest mean among those at
         least this large (if none is, everything becomes one sense).
@@ -176,6 +181,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         n_neighbors: int = 10,
         hdbscan_min_cluster_size: int = 5,
         hdbscan_min_samples: int | None = None,
+        center_forms: float = 0.0,
     ):
         self.method = method
         self.k = k
@@ -195,6 +201,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.n_neighbors = n_neighbors
         self.hdbscan_min_cluster_size = hdbscan_min_cluster_size
         self.hdbscan_min_samples = hdbscan_min_samples
+        self.center_forms = center_forms
 
     # ------------------------------------------------------------------ validation
 
@@ -245,6 +252,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         positive_int("pca", self.pca, allow_none=True)
+        check_center_forms(self.center_forms)
 
     def _check_X(self, X: Any, fitting: bool) -> np.ndarray:
         """A dense, finite float64 matrix (scikit-learn's checks, raised as InputError)."""
@@ -261,8 +269,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
 
-    def fit(self, X: Any, y: Any = None) -> SenseInducer:
+    def fit(self, X: Any, y: Any = None, forms: Any = None) -> SenseInducer:
         """Induce senses from occurrence vectors ``X`` (n × dim); ``y`` is ignored.
+
+        ``forms`` (n surface forms) is needed when ``center_forms`` is set.
 
         Returns
         -------
@@ -272,8 +282,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         X = self._check_X(X, fitting=True)
         self.n_features_in_ = int(X.shape[1])
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        self.preprocessor_ = Preprocessor(self.center, self.normalize, self.pca, self.whiten).fit(X)
-        Xt = self.preprocessor_.transform(X)
+        self.preprocessor_ = self._preprocessor().fit(X, forms)
+        Xt = self.preprocessor_.transform(X, forms)
         self.distance_ = METHOD_METRIC[self.method] if self.distance == "auto" else self.distance
         self.k_scores_: dict[int, float] = {}
         if self.method == "random":
@@ -311,6 +321,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.temperature_ = self._auto_temperature(Xt, sense_labels, n_senses)
         self._finalise(Xt, sense_labels, keep_noise_mask=noise if keep_noise else None)
         return self
+
+    def _preprocessor(self) -> Preprocessor:
+        return Preprocessor(self.center, self.normalize, self.pca, self.whiten, self.center_forms)
 
     def _cluster(self, Xt: np.ndarray, seed: int) -> Clustering:
         """Raw labels from the method (with k chosen when asked); records ``k_scores_``."""
@@ -479,8 +492,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             return proba
         return distance_softmax(centroid_distances(Xt, self.cluster_centers_, self.distance_), self.temperature_)
 
-    def predict_proba(self, X: Any) -> np.ndarray:
+    def predict_proba(self, X: Any, forms: Any = None) -> np.ndarray:
         """Soft sense memberships of occurrences, shape (n, n_senses_); rows sum to 1.
+
+        ``forms`` (their surface forms) matter only with ``center_forms``; unknown forms are not moved.
 
         ``gmm``: native posteriors; ``random``: one-hot; otherwise ``softmax(-d / temperature_)`` over
         the distances ``d`` (``distance_``) to ``cluster_centers_`` in the transformed space.
@@ -489,14 +504,14 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         X = self._check_X(X, fitting=False)
         if len(X) == 0:
             return np.zeros((0, self.n_senses_))
-        return self._proba_transformed(self.preprocessor_.transform(X), X)
+        return self._proba_transformed(self.preprocessor_.transform(X, forms), X)
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self, X: Any, forms: Any = None) -> np.ndarray:
         """Assign occurrences to the induced senses: ``argmax(predict_proba(X))`` (never -1).
 
         For the training vectors this reproduces ``labels_`` (noise kept as -1 aside).
         """
-        return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)
+        return np.argmax(self.predict_proba(X, forms), axis=1).astype(np.int64)
 
     # ------------------------------------------------------------------ state without pickle
 
@@ -553,7 +568,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             preprocess = {
                 key[len("preprocess_") :]: value for key, value in arrays.items() if key.startswith("preprocess_")
             }
-            model.preprocessor_ = Preprocessor(model.center, model.normalize, model.pca, model.whiten)
+            model.preprocessor_ = model._preprocessor()
             model.preprocessor_.set_arrays(preprocess, where)
             model.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
             model.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)

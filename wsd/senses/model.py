@@ -46,14 +46,21 @@ def _target_rows(occurrences: pd.DataFrame) -> dict[str, np.ndarray]:
     return {str(t): order[bounds[i] : bounds[i + 1]] for i, t in enumerate(targets)}
 
 
-def fit_target(task: tuple[str, SenseInducer, np.ndarray]) -> SenseInducer:
+def _forms(occurrences: pd.DataFrame) -> np.ndarray | None:
+    """The surface forms of the rows (lower-cased by the inducer), or ``None`` without a ``form`` column."""
+    return occurrences["form"].astype(str).to_numpy() if "form" in occurrences.columns else None
+
+
+def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     """Fit a clone of the template inducer on one target's vectors; errors name the target.
 
-    ``task`` is ``(target, template, vectors)``; this is the unit of work ``SenseModel.fit`` maps.
+    ``task`` is ``(target, template, vectors)`` or ``(target, template, vectors, forms)``; this is the unit
+    of work ``SenseModel.fit`` maps.
     """
-    target, template, vectors = task
+    target, template, vectors, *rest = task
+    forms = rest[0] if rest else None
     try:
-        return clone(template).fit(vectors)
+        return clone(template).fit(vectors, forms=forms)
     except WsdError as error:
         raise type(error)(f"target {target!r}: {error}") from None
 
@@ -73,6 +80,9 @@ class SenseModel:
     dim (:class:`~wsd.errors.InputError`) and, when given the new vectors' ``embedding_meta``,
     compares every field present on either side (except the run bookkeeping fields in
     ``UNCHECKED_META_FIELDS``); a difference is a :class:`~wsd.errors.ModelError` naming the field.
+
+    **Surface forms.** Each inducer also receives its rows' ``form`` column (for
+    ``center_forms``), in ``fit`` and in ``predict``.
 
     **Unknown targets** (not seen in ``fit``): ``unknown="error"`` (default) raises InputError
     listing them; ``unknown="skip"`` warns and labels their rows -1 with all-zero memberships.
@@ -122,7 +132,7 @@ class SenseModel:
 
         ``embedding_meta`` overrides the one given to the constructor. ``map_function(func, items)``
         (like the builtin ``map``; e.g. a Dask client's or a process pool's) runs the per-target fits;
-        each item is a picklable ``(target, template, vectors)`` tuple and ``func`` a module-level
+        each item is a picklable ``(target, template, vectors, forms)`` tuple and ``func`` a module-level
         function, so the fits can run elsewhere. Default: one after another in this process.
         """
         occurrences = validate_occurrences(occurrences, "occurrences to induce senses from")
@@ -132,7 +142,10 @@ class SenseModel:
             raise InputError(f"embedding_meta says dim={meta['dim']!r}, but the vectors have {X.shape[1]} columns")
         template = self.inducer if self.inducer is not None else SenseInducer()
         rows = _target_rows(occurrences)
-        tasks = [(target, template, X[index]) for target, index in rows.items()]
+        forms = _forms(occurrences)
+        tasks = [
+            (target, template, X[index], None if forms is None else forms[index]) for target, index in rows.items()
+        ]
         fitted = list((map_function or map)(fit_target, tasks))
         if len(fitted) != len(tasks):
             raise ConfigError(f"map_function returned {len(fitted)} results for {len(tasks)} targets")
@@ -233,9 +246,10 @@ class SenseModel:
         For the training table this reproduces ``labels_`` (HDBSCAN noise kept as -1 aside).
         """
         X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
+        forms = _forms(occurrences)
         labels = np.full(len(occurrences), -1, dtype=np.int64)
         for target, index in rows.items():
-            labels[index] = self.inducers_[target].predict(X[index])
+            labels[index] = self.inducers_[target].predict(X[index], None if forms is None else forms[index])
         return labels
 
     @property
@@ -257,9 +271,10 @@ class SenseModel:
         unknown targets) and its argmax is ``predict``'s label.
         """
         X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
+        forms = _forms(occurrences)
         proba = np.zeros((len(occurrences), self.max_senses_))
         for target, index in rows.items():
-            target_proba = self.inducers_[target].predict_proba(X[index])
+            target_proba = self.inducers_[target].predict_proba(X[index], None if forms is None else forms[index])
             proba[index, : target_proba.shape[1]] = target_proba
         return proba
 

@@ -1,8 +1,24 @@
-"""Named sense-induction recipes: the parameters of :class:`~wsd.senses.SenseInducer` in one place.
+"""Named recipes: how word vectors are made, how senses are induced, how they are written as a key.
 
-``textbook`` is the baseline every result is compared with (k-means per word, k chosen by silhouette
-over 2..7, on the raw vectors). ``default`` is what ``wsd cluster``, ``wsd evaluate`` and ``wsd run``
-use when no method is given.
+A recipe has three parts, each a plain dict: the *embedding* (options of :class:`wsd.Encoder`), the *senses*
+(parameters of :class:`~wsd.senses.SenseInducer`) and the *output* (how ``wsd evaluate`` turns senses into a
+system key: hard labels, or graded memberships). ``recipe(name)`` returns the senses part, as before.
+
+``textbook`` is the baseline every result is compared with: the sum of the last four layers, mean of the
+subword pieces, k-means per word with k chosen by silhouette over 2..7, on the raw vectors, hard labels.
+
+``default`` is what ``wsd cluster``, ``wsd evaluate`` and ``wsd run`` use when nothing else is asked
+(chosen on SemEval-2010 and half of the SemEval-2013 words; see ``experiments/results/quality.md``):
+
+- embedding: the target vector (sum of the last four layers, mean of the pieces) beside a *context vector*,
+  the mean of the last layer over the 20 subword tokens either side of the occurrence, each L2-normalised,
+  the context weighted 0.5 (:mod:`wsd.embed.context`);
+- senses: half of each surface form's offset from the word mean removed (``center_forms=0.5``: *mice* and
+  *mouse* no longer split a word by form), L2 normalisation, Ward clustering with k chosen by silhouette
+  over 2..7, sharp soft memberships (``temperature=0.04``);
+- output: graded keys, each occurrence's senses with relative membership > 0.2, at most 2. Scorers of
+  single-sense golds (SemEval-2010, RUSSE) read an occurrence's highest-weighted sense, so on them this is
+  the hard labelling.
 """
 
 from __future__ import annotations
@@ -12,9 +28,25 @@ from typing import Any
 from wsd.errors import ConfigError
 
 TEXTBOOK: dict[str, Any] = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
-DEFAULT: dict[str, Any] = dict(TEXTBOOK)
+DEFAULT: dict[str, Any] = {
+    "method": "ward",
+    "k": "auto",
+    "selection": "silhouette",
+    "k_range": (2, 7),
+    "normalize": True,
+    "center_forms": 0.5,
+    "temperature": 0.04,
+}
+
+TEXTBOOK_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}
+DEFAULT_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": "20:last:0.5"}
+
+TEXTBOOK_OUTPUT: dict[str, Any] = {"graded": False, "min_weight": 0.0, "top": None}
+DEFAULT_OUTPUT: dict[str, Any] = {"graded": True, "min_weight": 0.2, "top": 2}
 
 RECIPES: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK, "default": DEFAULT}
+EMBEDDINGS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_EMBEDDING, "default": DEFAULT_EMBEDDING}
+OUTPUTS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_OUTPUT, "default": DEFAULT_OUTPUT}
 
 
 def recipe(name: str) -> dict[str, Any]:
@@ -26,6 +58,26 @@ def recipe(name: str) -> dict[str, Any]:
     if name not in RECIPES:
         raise ConfigError(f"unknown recipe {name!r} (choose one of {', '.join(RECIPES)})")
     return dict(RECIPES[name])
+
+
+def embedding_recipe(name: str) -> dict[str, Any]:
+    """A copy of the embedding options (:class:`wsd.Encoder` keywords) of a named recipe.
+
+    >>> embedding_recipe("textbook")["context_vector"] is None
+    True
+    """
+    recipe(name)  # the same error for an unknown name
+    return dict(EMBEDDINGS[name])
+
+
+def output_recipe(name: str) -> dict[str, Any]:
+    """A copy of the output settings (``graded``, ``min_weight``, ``top``) of a named recipe.
+
+    >>> output_recipe("default")["graded"]
+    True
+    """
+    recipe(name)
+    return dict(OUTPUTS[name])
 
 
 def make_inducer(params: dict[str, Any]):

@@ -1,0 +1,355 @@
+"""Shared code of the experiment scripts: benchmarks, cached vectors, scoring over seeds, result files.
+
+Every experiment evaluates a list of *settings* (a representation and a sense-induction recipe) on one
+benchmark, over seeds, and writes ``experiments/results/<name>.md`` (a Markdown table, mean ± std in
+percent, beside the trivial baselines and the published results) and ``<name>.json`` (the same numbers as
+fractions, in the structure ``experiments/report`` plots)::
+
+    {"experiment": "layers", "dataset": "semeval2013", "metric": "avg", "command": "...",
+     "rows": [{"setting": "layer 3", "layers": "3", "pooling": "mean", "method": "kmeans",
+               "selection": "silhouette", "overall": {...}, "overall_std": {...}}, ...],
+     "baselines": {"one-sense": {...}, "one-per-instance": {...}, "random": {...}},
+     "published": {"PolyLM-large": {"fnmi": 0.237, "fbc_f": 0.667, "avg": 0.397}, ...}}
+
+Vectors come from :func:`wsd.embed.cache.embed_cached` (``$WSD_CACHE_DIR``), so a representation is
+computed once per machine and every setting that shares it reuses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _datetime
+import json
+import math
+import os
+import platform
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+RESULTS_DIR = HERE / "results"
+DEFAULT_DATA_DIR = HERE.parent.parent / "shared" / "datasets"
+
+#: Sub-datasets of RUSSE 2018 whose train sets carry gold senses.
+RUSSE_TRAIN_SETS = ("wiki-wiki", "bts-rnc", "active-dict")
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark: how to load it, its main metric, the metrics shown, the published results.
+
+    ``family`` names the occurrence table that is embedded (the three RUSSE train sets are embedded
+    together once and sliced by id).
+    """
+
+    name: str
+    dataset: str
+    options: dict[str, Any] = field(default_factory=dict)
+    metric: str = "avg"
+    columns: tuple[str, ...] = ("avg",)
+    published: dict[str, dict[str, float]] = field(default_factory=dict)
+    family: str = ""
+
+
+PUBLISHED_2013: dict[str, dict[str, float]] = {
+    "PolyLM-large": {"fnmi": 0.237, "fbc_f": 0.667, "avg": 0.397},
+    "BERT-large substitutes (Amrami & Goldberg 2019)": {"fnmi": 0.214, "fbc_f": 0.640, "avg": 0.370},
+    "substitutes + Louvain (Eyal et al. 2022)": {"fnmi": 0.194, "fbc_f": 0.620, "avg": 0.347},
+    "ELMo substitutes (2018)": {"fnmi": 0.113, "fbc_f": 0.575, "avg": 0.254},
+    "AutoSense": {"fnmi": 0.080, "fbc_f": 0.617, "avg": 0.222},
+    "AI-KU (best 2013 participant)": {"fnmi": 0.065, "fbc_f": 0.390, "avg": 0.159},
+}
+PUBLISHED_2010: dict[str, dict[str, float]] = {
+    "PolyLM-large": {"paired_f": 0.675, "v_measure": 0.436, "avg": 0.543},
+    "substitutes + Louvain (Eyal et al. 2022)": {"paired_f": 0.710, "v_measure": 0.408, "avg": 0.538},
+    "BERT-large substitutes (Amrami & Goldberg 2019)": {"paired_f": 0.713, "v_measure": 0.404, "avg": 0.536},
+}
+#: The AdaGram baseline of the RUSSE 2018 organisers on the train sets (ARI).
+PUBLISHED_RUSSE: dict[str, float] = {"wiki-wiki": 0.392, "bts-rnc": 0.224, "active-dict": 0.160}
+
+BENCHMARKS: dict[str, Benchmark] = {
+    "semeval2013": Benchmark(
+        "semeval2013", "semeval2013", metric="avg", columns=("fnmi", "fbc_f", "avg"), published=PUBLISHED_2013
+    ),
+    "semeval2010": Benchmark(
+        "semeval2010",
+        "semeval2010",
+        metric="avg",
+        columns=("paired_f", "v_measure", "avg", "supervised_recall"),
+        published=PUBLISHED_2010,
+    ),
+    **{
+        f"russe-{name}": Benchmark(
+            f"russe-{name}",
+            "russe2018",
+            options={"splits": f"{name}/train"},
+            metric="ari",
+            columns=("ari", "nmi"),
+            published={"AdaGram (organisers' baseline)": {"ari": PUBLISHED_RUSSE[name]}},
+            family="russe2018-train",
+        )
+        for name in RUSSE_TRAIN_SETS
+    },
+}
+#: Names accepted by ``--dataset`` that stand for several benchmarks.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "russe": tuple(f"russe-{name}" for name in RUSSE_TRAIN_SETS),
+    "all": ("semeval2013", "semeval2010", *(f"russe-{name}" for name in RUSSE_TRAIN_SETS)),
+}
+
+
+def resolve_benchmarks(names: str) -> list[Benchmark]:
+    """Benchmarks named in a comma-separated list (``semeval2013,russe``; groups ``russe`` and ``all``).
+
+    >>> [b.name for b in resolve_benchmarks("semeval2010,russe")][:2]
+    ['semeval2010', 'russe-wiki-wiki']
+    """
+    chosen: list[str] = []
+    for item in (part.strip() for part in names.split(",") if part.strip()):
+        expanded = GROUPS.get(item, (item,))
+        for name in expanded:
+            if name not in BENCHMARKS:
+                known = ", ".join([*BENCHMARKS, *GROUPS])
+                raise SystemExit(f"unknown dataset {name!r} (choose from {known})")
+            if name not in chosen:
+                chosen.append(name)
+    return [BENCHMARKS[name] for name in chosen]
+
+
+# ------------------------------------------------------------------------------------------ data
+def evaluation_config(
+    benchmark: Benchmark, data_dir: Path, seeds: int, senses: dict[str, Any], output: dict[str, Any] | None = None
+):
+    """The :class:`wsd.config.EvaluationConfig` that scores ``senses`` (inducer parameters) on a benchmark.
+
+    ``senses`` are used exactly as given (no recipe fills in what they leave out); ``output`` holds the key
+    settings (``graded``, ``min_weight``, ``top``), unset ones come from the default recipe.
+    """
+    from wsd.config import build_evaluation_config
+
+    config = build_evaluation_config(
+        dict(output or {}),
+        dataset=benchmark.dataset,
+        data=str(data_dir),
+        dataset_options=dict(benchmark.options),
+        seeds=seeds,
+    )
+    config.senses = {k: tuple(v) if k == "k_range" else v for k, v in senses.items()}
+    return config
+
+
+def labelled_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
+    """The labelled occurrence table of a benchmark (as :func:`wsd.runner.evaluate` sees it)."""
+    from wsd.runner import load_labelled
+
+    _, occurrences = load_labelled(evaluation_config(benchmark, data_dir, 1, {}))
+    return occurrences
+
+
+def family_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
+    """The table that is embedded for a benchmark: its own, or its family's (all RUSSE train sets)."""
+    if benchmark.family == "russe2018-train":
+        from wsd.config import build_evaluation_config
+        from wsd.runner import load_labelled
+
+        config = build_evaluation_config(
+            dataset="russe2018",
+            data=str(data_dir),
+            dataset_options={"splits": [f"{name}/train" for name in RUSSE_TRAIN_SETS]},
+        )
+        return load_labelled(config)[1]
+    return labelled_occurrences(benchmark, data_dir)
+
+
+def align_rows(family: pd.DataFrame, occurrences: pd.DataFrame) -> np.ndarray:
+    """Row numbers in ``family`` of each row of ``occurrences`` (matched by id)."""
+    position = pd.Series(np.arange(len(family)), index=family["id"].to_numpy())
+    return position.loc[occurrences["id"].to_numpy()].to_numpy()
+
+
+# ------------------------------------------------------------------------------------------ scoring
+def evaluate_vectors(
+    benchmark: Benchmark,
+    data_dir: Path,
+    vectors: np.ndarray,
+    senses: dict[str, Any],
+    seeds: int,
+    threads: int = 1,
+    output: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Induce senses from ``vectors`` (row-aligned with the benchmark's labelled occurrences) and score them.
+
+    Returns :func:`wsd.runner.evaluate`'s result (``overall``, ``overall_std``, ``baselines``, ...).
+    Clustering runs with ``threads`` BLAS/OpenMP threads: on small per-word matrices more threads only add
+    overhead (eight times slower on a busy two-core machine).
+    """
+    from threadpoolctl import threadpool_limits
+
+    from wsd.runner import evaluate
+
+    config = evaluation_config(benchmark, data_dir, seeds, senses, output)
+    with threadpool_limits(limits=threads):
+        return evaluate(config, vectors=vectors, progress=False)
+
+
+# ------------------------------------------------------------------------------------------ results
+@dataclass
+class Row:
+    """One line of a results table: a setting, how it was made, and its scores (fractions)."""
+
+    setting: str
+    layers: str
+    pooling: str
+    method: str
+    selection: str
+    overall: dict[str, float]
+    overall_std: dict[str, float]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the JSON structure of the results files."""
+        return {
+            "setting": self.setting,
+            "layers": self.layers,
+            "pooling": self.pooling,
+            "method": self.method,
+            "selection": self.selection,
+            "overall": _plain(self.overall),
+            "overall_std": _plain(self.overall_std),
+            **self.extra,
+        }
+
+
+def selection_name(senses: dict[str, Any]) -> str:
+    """How the number of senses was chosen: ``silhouette``..., or ``k=3`` for a fixed number."""
+    if senses.get("method") in ("one-sense", "one-per-instance"):
+        return "-"
+    k = senses.get("k", "auto")
+    return str(senses.get("selection", "silhouette")) if k == "auto" else f"k={k}"
+
+
+def command_line() -> str:
+    """The command that is running, as a user would type it (relative to the repository root)."""
+    script = Path(sys.argv[0])
+    with contextlib.suppress(ValueError):
+        script = script.resolve().relative_to(HERE.parent)
+    return " ".join(["python", shlex.quote(str(script)), *(shlex.quote(a) for a in sys.argv[1:])])
+
+
+def machine() -> str:
+    """``N cores (CPU model)``, for the header of a results file."""
+    cpu = platform.processor() or "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return f"{os.cpu_count()} cores ({cpu})"
+
+
+def _plain(scores: dict[str, Any]) -> dict[str, float]:
+    return {k: float(v) for k, v in scores.items() if isinstance(v, (int, float, np.floating, np.integer))}
+
+
+def _percent(value: float | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{100 * value:.1f}"
+
+
+def markdown_table(
+    rows: Sequence[Row],
+    baselines: dict[str, dict[str, float]],
+    published: dict[str, dict[str, float]],
+    columns: Sequence[str],
+    metric: str,
+    seeds: int,
+) -> str:
+    """The Markdown table of a results file: settings (mean ± std), baselines, published results.
+
+    The best setting on the main ``metric`` is in bold.
+    """
+    best = max(range(len(rows)), key=lambda i: rows[i].overall.get(metric, -math.inf)) if rows else -1
+    head = ["setting", "layers", "pooling", "method", "k", *columns]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for index, row in enumerate(rows):
+        cells = []
+        for column in columns:
+            mean = row.overall.get(column)
+            std = row.overall_std.get(column, 0.0)
+            cell = "–" if mean is None else f"{_percent(mean)} ± {_percent(std)}" if seeds > 1 else _percent(mean)
+            cells.append(f"**{cell}**" if index == best and column == metric else cell)
+        lines.append(
+            "| " + " | ".join([row.setting, row.layers, row.pooling, row.method, row.selection, *cells]) + " |"
+        )
+    for name, scores in baselines.items():
+        cells = [_percent(scores.get(column)) for column in columns]
+        lines.append("| " + " | ".join([f"*baseline: {name}*", "", "", "", "", *cells]) + " |")
+    for name, scores in published.items():
+        cells = [_percent(scores.get(column)) for column in columns]
+        lines.append("| " + " | ".join([f"*published: {name}*", "", "", "", "", *cells]) + " |")
+    return "\n".join(lines)
+
+
+def header_lines(command: str, seeds: int, encoder_meta: dict[str, Any] | None, extra: Sequence[str] = ()) -> list[str]:
+    """Provenance lines for a results file: command, date, machine, versions, encoder, seeds."""
+    import wsd
+
+    lines = [
+        f"- Command: `{command}`",
+        f"- Date: {_datetime.date.today().isoformat()}; machine: {machine()}; wsd {wsd.__version__}, "
+        f"Python {platform.python_version()}",
+        f"- Seeds: {seeds} (mean ± std over seeds; scores in percent)",
+    ]
+    if encoder_meta:
+        lines.append(
+            f"- Encoder: {encoder_meta.get('model')} ({encoder_meta.get('precision')}; "
+            f"fingerprint {encoder_meta.get('model_fingerprint')})"
+        )
+    return lines + list(extra)
+
+
+def write_results(
+    name: str,
+    experiment: str,
+    benchmark: Benchmark,
+    rows: Sequence[Row],
+    baselines: dict[str, dict[str, float]],
+    command: str,
+    markdown: str,
+    results_dir: Path = RESULTS_DIR,
+    extra: dict[str, Any] | None = None,
+) -> tuple[Path, Path]:
+    """Write ``<name>.md`` (``markdown``) and ``<name>.json`` (the fixed structure) into ``results_dir``."""
+    results_dir.mkdir(parents=True, exist_ok=True)
+    document = {
+        "experiment": experiment,
+        "dataset": benchmark.name,
+        "metric": benchmark.metric,
+        "command": command,
+        "rows": [row.to_json() for row in rows],
+        "baselines": {k: _plain(v) for k, v in baselines.items()},
+        "published": benchmark.published,
+        **(extra or {}),
+    }
+    json_path = results_dir / f"{name}.json"
+    json_path.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+    md_path = results_dir / f"{name}.md"
+    md_path.write_text(markdown.rstrip() + "\n", encoding="utf-8")
+    return md_path, json_path
+
+
+def log(message: str) -> None:
+    """Progress on stderr, flushed (experiments run for minutes in the background)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+Callback = Callable[[str], None]

@@ -1,0 +1,65 @@
+"""Recipes: the textbook baseline and the default (embedding, senses, output), and how a configuration uses them."""
+
+from __future__ import annotations
+
+import pytest
+
+from wsd.config import EmbeddingOptions, EvaluationConfig, build_evaluation_config
+from wsd.errors import ConfigError
+from wsd.senses.recipes import (
+    DEFAULT,
+    DEFAULT_EMBEDDING,
+    DEFAULT_OUTPUT,
+    TEXTBOOK,
+    embedding_recipe,
+    make_inducer,
+    output_recipe,
+    recipe,
+)
+
+
+def test_textbook_is_the_unchanged_baseline() -> None:
+    assert TEXTBOOK == {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
+    assert embedding_recipe("textbook") == {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}
+    assert output_recipe("textbook")["graded"] is False
+
+
+def test_default_recipe_is_valid_and_differs_from_the_textbook() -> None:
+    inducer = make_inducer(recipe("default"))
+    assert inducer.method == DEFAULT["method"] == "ward"
+    assert inducer.center_forms == 0.5 and inducer.normalize is True
+    assert DEFAULT_EMBEDDING["context_vector"] and DEFAULT_OUTPUT["graded"] is True
+
+
+def test_copies_are_returned_and_unknown_names_fail() -> None:
+    recipe("default")["method"] = "changed"
+    embedding_recipe("default")["layers"] = "changed"
+    assert DEFAULT["method"] == "ward" and DEFAULT_EMBEDDING["layers"] == "sum-last-4"
+    for function in (recipe, embedding_recipe, output_recipe):
+        with pytest.raises(ConfigError, match="unknown recipe"):
+            function("fancy")
+
+
+def test_configuration_defaults_come_from_the_default_recipe() -> None:
+    config = EvaluationConfig()
+    assert config.embedding == EmbeddingOptions()
+    assert config.embedding.context_vector == DEFAULT_EMBEDDING["context_vector"]
+    assert (config.graded, config.min_weight, config.top) == tuple(
+        DEFAULT_OUTPUT[k] for k in ("graded", "min_weight", "top")
+    )
+    assert config.senses == recipe("default")
+    assert EmbeddingOptions().encoder_kwargs()["context_vector"] == DEFAULT_EMBEDDING["context_vector"]
+
+
+def test_a_named_recipe_sets_embedding_senses_and_output_and_flags_override_it() -> None:
+    textbook = build_evaluation_config(recipe="textbook")
+    assert textbook.senses == TEXTBOOK
+    assert textbook.embedding.context_vector is None and textbook.graded is False and textbook.top is None
+    mixed = build_evaluation_config(
+        {"embedding": {"context_vector": "5:last:1"}, "graded": False}, recipe="default", method="kmeans"
+    )
+    assert mixed.embedding.context_vector == "5:last:1" and mixed.graded is False
+    assert mixed.senses["method"] == "kmeans" and mixed.senses["center_forms"] == 0.5
+    assert build_evaluation_config(context_vector="none").embedding.context_vector == "none"
+    with pytest.raises(ConfigError, match=r"unknown \[embedding\]"):
+        build_evaluation_config({"embedding": {"contxt": "10"}})
