@@ -93,6 +93,14 @@ def test_evaluate_generic_writes_valid_metrics(tmp_path, capsys):
     assert pd.read_csv(out / "per_target.csv")["target"].tolist() == ["bank", "cell"]
     occurrences, vectors = load_run(out / "run")
     assert len(occurrences) == vectors.shape[0] == metrics["n_instances"]
+    assert metrics["config"]["graded"] is True, "the default recipe writes graded keys"
+    assert metrics["config"]["embedding"]["context_vector"] == "20:last:0.5"
+
+    hard = tmp_path / "hard"
+    code = main([*args, "--out", str(hard), "--no-progress", "--precision", "fp32", "--no-graded"])
+    assert code == 0
+    assert json.loads((hard / "metrics.json").read_text())["config"]["graded"] is False
+    assert "/" not in (hard / "system.seed0.key").read_text(), "hard labels: one sense per line, no weights"
 
 
 @pytest.mark.usefixtures("datasets_dir")

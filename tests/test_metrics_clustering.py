@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import numpy as np
@@ -122,3 +123,16 @@ def test_score_generic_reports_every_metric():
     fuzzy = score_semeval2013(gold, system)
     assert result["overall"]["fnmi"] == fuzzy["overall"]["fnmi"]
     assert result["per_target"]["b.v"]["fbc_f"] == fuzzy["per_target"]["b.v"]["fbc_f"]
+
+
+def test_generic_fnmi_leaves_out_targets_where_it_is_undefined():
+    gold = {
+        "bank": {"b1": {"river": 1.0}, "b2": {"river": 1.0}, "b3": {"money": 1.0}, "b4": {"money": 1.0}},
+        "walk": {"w1": {"go": 1.0}, "w2": {"go": 1.0}},  # one gold sense
+    }
+    system = {"bank": {f"b{i}": {"one": 1.0} for i in range(1, 5)}, "walk": {"w1": {"x": 1.0}, "w2": {"x": 1.0}}}
+    result = score_generic(gold, system)
+    assert math.isnan(result["per_target"]["walk"]["fnmi"]), "zero entropy on both sides, as the official scorer"
+    assert result["overall"]["fnmi"] == pytest.approx(result["per_target"]["bank"]["fnmi"]) == 0.0
+    only_walk = score_generic({"walk": gold["walk"]}, {"walk": system["walk"]})
+    assert math.isnan(only_walk["overall"]["fnmi"])

@@ -264,7 +264,9 @@ def score_generic(gold: Key, system: Key) -> dict:
 
     Hard metrics (ARI, NMI, V-measure, paired F, B-Cubed F, purity) use :func:`key_labels` and are
     averaged over targets weighted by gold instances; ``fnmi`` and ``fbc_f`` are the official
-    SemEval-2013 fuzzy metrics with their own aggregation (:mod:`wsd.evaluate.metrics.semeval2013`).
+    SemEval-2013 fuzzy metrics with their own aggregation (:mod:`wsd.evaluate.metrics.semeval2013`),
+    except that targets whose FNMI is undefined (gold and system both a single sense: zero entropy, which
+    the official scorer prints as NaN) are left out of the ``fnmi`` mean; it is NaN only if all are.
 
     Parameters
     ----------
@@ -296,7 +298,8 @@ def score_generic(gold: Key, system: Key) -> dict:
     overall: dict[str, float] = {
         name: weighted_mean([scores[name] for scores in per_target.values()], weights) for name in HARD_METRICS
     }
-    overall["fnmi"] = fuzzy["overall"]["fnmi"]
+    defined = [scores["fnmi"] for scores in per_target.values() if not math.isnan(scores["fnmi"])]
+    overall["fnmi"] = float(np.mean(defined)) if defined else math.nan
     overall["fbc_f"] = fuzzy["overall"]["fbc_f"]
     overall["n_instances"] = int(sum(weights))
     return {"overall": overall, "per_target": per_target}
