@@ -109,3 +109,12 @@ def test_a_folder_without_experiments(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps({"a": 1}), encoding="utf-8")
     with pytest.raises(InputError, match="no experiment result files"):
         load_experiments(tmp_path)
+
+
+def test_a_variant_of_an_experiment_is_named_in_its_title(tmp_path):
+    shutil.copy(FIXTURES / "experiment_layers.json", tmp_path / "layers-semeval2013-textbook.json")
+    variant = read_experiment(tmp_path / "layers-semeval2013-textbook.json")
+    assert variant.variant == "textbook" and variant.label == "layers, textbook"
+    assert read_experiment(FIXTURES / "experiment_layers.json").label == "layers", "fixture names carry no variant"
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "Experiment: layers, textbook (semeval2013)" in page

@@ -379,7 +379,7 @@ class _Builder:
             baseline = _best_reference(experiment.baselines, experiment.metric)
             rows.append(
                 [
-                    experiment.name,
+                    experiment.label,
                     experiment.dataset,
                     experiment.metric,
                     str(len(experiment.rows)),
@@ -419,14 +419,15 @@ class _Builder:
                 paragraphs.append(f"Command: {experiment.command}")
             sections.append(
                 Section(
-                    title=f"Experiment: {experiment.name}" + (f" ({experiment.dataset})" if experiment.dataset else ""),
+                    title=f"Experiment: {experiment.label}"
+                    + (f" ({experiment.dataset})" if experiment.dataset else ""),
                     anchor=f"experiment-{number}",
                     paragraphs=paragraphs,
                     tables=[Table(["setting", *metrics], rows, [False, *[True] * len(metrics)], css="scores")],
                     images=[
                         Image(
                             path,
-                            f"{experiment.name}: {experiment.metric} per setting",
+                            f"{experiment.label}: {experiment.metric} per setting",
                             "experiment",
                             f"{experiment.metric} per setting ({kind}); horizontal lines: trivial baselines"
                             + (" and published systems." if experiment.published else "."),

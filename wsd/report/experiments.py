@@ -63,6 +63,19 @@ class Experiment:
     source: Path = Path()
 
     @property
+    def variant(self) -> str:
+        """What sets this file apart from others of the same experiment and dataset: the suffix of its name
+        after ``<experiment>-<dataset>`` (``layers-semeval2013-textbook.json`` → ``textbook``), else ``""``."""
+        prefix = f"{self.name}-{self.dataset}" if self.dataset else self.name
+        stem = self.source.stem
+        return stem[len(prefix) :].lstrip("-") if stem.startswith(prefix) else ""
+
+    @property
+    def label(self) -> str:
+        """The experiment's name with its variant, for titles: ``layers, textbook``."""
+        return f"{self.name}, {self.variant}" if self.variant else self.name
+
+    @property
     def kind(self) -> str:
         """``line`` for ordered settings (layer ablation), else ``bar``."""
         return "line" if self.name in LINE_EXPERIMENTS else "bar"

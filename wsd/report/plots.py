@@ -501,7 +501,7 @@ def experiment_plot(experiment: Experiment, path: Path) -> set[str]:
     finite = values[np.isfinite(values)]
     ax.set_ylim(min(0.0, low), max(high, float(finite.max(initial=0.0)) * 1.12, 0.05))
     dataset = f" on {experiment.dataset}" if experiment.dataset else ""
-    ax.set_title(f"{experiment.name}{dataset}: {experiment.metric} per setting")
+    ax.set_title(f"{experiment.label}{dataset}: {experiment.metric} per setting")
     ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.6)
     ax.set_axisbelow(True)
     handles, labels = ax.get_legend_handles_labels()
