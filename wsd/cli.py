@@ -92,7 +92,7 @@ def add_encoder_options(
         "--batch-size",
         type=positive_int,
         default=None,
-        help="windows per forward pass (default: 64 on a CPU, 256 on a GPU)",
+        help="windows per forward pass (default: 32 on a CPU, 256 on a GPU)",
     )
     group.add_argument(
         "--max-length",

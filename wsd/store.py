@@ -46,24 +46,33 @@ STATUS_COMPLETE = "complete"
 STATUS_RUNNING = "running"
 
 
+#: Libraries whose versions a run records: import name -> distribution name.
+RECORDED_LIBRARIES = {
+    "wsd": "wsd",
+    "torch": "torch",
+    "transformers": "transformers",
+    "tokenizers": "tokenizers",
+    "numpy": "numpy",
+    "pandas": "pandas",
+    "pyarrow": "pyarrow",
+    "sklearn": "scikit-learn",
+    "hdbscan": "hdbscan",
+}
+
+
 def library_versions() -> dict[str, str]:
-    """Versions of Python and the libraries that shape the numbers, for a run's metadata."""
+    """Versions of Python and the libraries that shape the numbers, for a run's metadata.
+
+    Read from the installed distributions' metadata, without importing them (importing scikit-learn and
+    hdbscan alone takes most of a second); a library that is not installed is left out.
+    """
+    from importlib import metadata
+
     versions = {"python": platform.python_version()}
-    for name in (
-        "wsd",
-        "torch",
-        "transformers",
-        "tokenizers",
-        "numpy",
-        "pandas",
-        "pyarrow",
-        "sklearn",
-        "hdbscan",
-    ):
+    for name, distribution in RECORDED_LIBRARIES.items():
         try:
-            module = __import__(name)
-            versions[name] = str(getattr(module, "__version__", "unknown"))
-        except ImportError:
+            versions[name] = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
             continue
     return versions
 

@@ -32,8 +32,9 @@ from wsd.errors import ConfigError
 
 DEFAULT_LAYERS = "sum-last-4"
 DEFAULT_POOLING = "mean"
-DEFAULT_BATCH_SIZE = 64
-"""Windows per forward pass on a CPU (larger batches are slower on 2 cores: shared/PERF-NOTES.md)."""
+DEFAULT_BATCH_SIZE = 32
+"""Windows per forward pass on a CPU: 32 was fastest of 16/32/64/256 on 2 cores in bf16 and fp32
+(the levers table of experiments/results/bench_embed.md; larger batches are slower: shared/PERF-NOTES.md)."""
 DEFAULT_GPU_BATCH_SIZE = 256
 """Windows per forward pass on a GPU (fastest of 64/256/1024 on an H200: experiments/results/bench_gpu.md)."""
 
@@ -59,7 +60,7 @@ class Encoder:
         ``auto`` (bf16 where the hardware computes it natively, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU),
         ``int8`` (CPU dynamic quantisation).
     batch_size : int, optional
-        Windows per forward pass (default: 64 on a CPU, 256 on a GPU).
+        Windows per forward pass (default: 32 on a CPU, 256 on a GPU).
     max_length : int, optional
         Longest window in tokens including special tokens (default: the model's limit, at most 512).
     window_tokens : int, optional
