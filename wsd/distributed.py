@@ -47,7 +47,15 @@ from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
 from wsd.corpus.matcher import make_matcher
-from wsd.corpus.scan import DEFAULT_CHUNK_SIZE, ScanOptions, build_scan_options, document_rows, rows_frame
+from wsd.corpus.scan import (
+    DEFAULT_CHUNK_SIZE,
+    ScanOptions,
+    ScanStats,
+    build_scan_options,
+    check_findings,
+    document_rows,
+    rows_frame,
+)
 from wsd.corpus.shards import (
     DEFAULT_SHARD_BYTES,
     Shard,
@@ -58,7 +66,8 @@ from wsd.corpus.shards import (
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
-from wsd.errors import ConfigError, InputError
+from wsd.errors import ConfigError
+from wsd.pipeline import warn_missing
 from wsd.store import PARTS_DIR, VECTOR_DTYPES, RunStore, read_meta, write_json
 
 DEFAULT_RETRIES = 3
@@ -313,7 +322,7 @@ def embed_corpus_distributed(
         }
         store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
         if store.complete:
-            _warn_missing(store.meta["scan"]["occurrences"], corpus)
+            warn_missing(store.meta["scan"])
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, client)
@@ -415,32 +424,19 @@ def _finish(
 ) -> None:
     """Check what the scan found (as the single-process scan does) and mark the sharded store complete."""
     ordered = [results[shard.index] for shard in shards]
-    documents = sum(r["documents"] for r in ordered)
-    found = Counter()
+    stats = ScanStats(documents=sum(r["documents"] for r in ordered))
     for result in ordered:
-        found.update(result["occurrences"])
-    if documents == 0:
-        raise InputError(f"corpus {corpus} is empty: no documents with text")
-    if not any(found[t] for t in options.targets):
-        raise InputError(
-            f"none of the targets ({', '.join(options.targets)}) occurs in {corpus} ({documents} documents searched)"
-        )
-    occurrences = {t: int(found[t]) for t in options.targets}
-    _warn_missing(occurrences, corpus)
+        stats.occurrences.update(result["occurrences"])
+    check_findings(corpus, options, stats)
+    occurrences = {t: int(stats.occurrences[t]) for t in options.targets}
     sizes = [r["rows"] for r in ordered if r["rows"]]
     store.meta["scan"] = {
         "parts": len(sizes),
         "part_sizes": sizes,
-        "documents": documents,
+        "documents": stats.documents,
         "occurrences": occurrences,
     }
     store.finish_sharded({"embedding": embedding})
-
-
-def _warn_missing(occurrences: Mapping[str, int], corpus: str | os.PathLike[str]) -> None:
-    for target, count in occurrences.items():
-        if count == 0:
-            warnings.warn(f"target {target!r} was not found in {corpus}", stacklevel=3)
 
 
 def _marker_path(run: Path, index: int) -> Path:

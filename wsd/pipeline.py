@@ -97,7 +97,7 @@ def embed_corpus(
     }
     store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
     if store.complete:
-        _warn_missing(store.meta["scan"])
+        warn_missing(store.meta["scan"])
         return store.path
     timings: dict[str, float] = {"scan_s": 0.0, "tokenize_s": 0.0, "encode_s": 0.0, "write_s": 0.0}
     started = time.perf_counter()
@@ -122,7 +122,7 @@ def embed_corpus(
         store.save_meta()
         timings["scan_s"] = time.perf_counter() - started - timings["write_s"]
     else:
-        _warn_missing(store.meta["scan"])
+        warn_missing(store.meta["scan"])
     scan_meta = store.meta["scan"]
     _embed_parts(store, encoder, scan_meta["part_sizes"], progress, layers, pooling, timings)
     clock = time.perf_counter()
@@ -176,7 +176,8 @@ def _embed_parts(
     bar.close()
 
 
-def _warn_missing(scan_meta: dict[str, Any]) -> None:
+def warn_missing(scan_meta: dict[str, Any]) -> None:
+    """Warn about each target a finished run's scan never found (when a finished run is reused as it is)."""
     for target, count in scan_meta.get("occurrences", {}).items():
         if count == 0:
             warnings.warn(f"target {target!r} was not found in the corpus", stacklevel=3)

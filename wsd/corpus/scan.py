@@ -98,7 +98,7 @@ def iter_occurrence_chunks(
             rows = []
     if rows:
         yield rows_frame(rows)
-    _check_findings(corpus, options, stats)
+    check_findings(corpus, options, stats)
 
 
 def scan(
@@ -165,7 +165,9 @@ def rows_frame(rows: list[tuple]) -> pd.DataFrame:
     return frame
 
 
-def _check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
+def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
+    """After a scan: an :class:`InputError` when the corpus had no documents or none of the targets occurs;
+    a warning for each target that was never found (the single-process and the distributed scan both call it)."""
     if stats.documents == 0:
         raise InputError(f"corpus {corpus} is empty: no documents with text")
     missing = [t for t in options.targets if stats.occurrences[t] == 0]

@@ -152,17 +152,8 @@ class Encoder:
         """
         spec = parse_layers(layers) if layers is not None else self.layers
         spec.resolve(self.loaded.num_layers)
-        return {
-            "model": self.loaded.name,
-            "model_fingerprint": self.loaded.fingerprint,
-            "layers": spec.name,
-            "pooling": check_pooling(pooling) if pooling is not None else self.pooling,
-            "precision": self.loaded.precision,
-            "batch_size": self.batch_size,
-            "max_length": self.loaded.max_length,
-            "window_tokens": self.window_tokens,
-            "context_vector": None if self.context_vector is None else self.context_vector.name,
-        }
+        identity = {key: value for key, value in self.metadata(spec, pooling).items() if key != "dim"}
+        return identity | {"batch_size": self.batch_size, "context_vector": identity.get("context_vector")}
 
     # ----------------------------------------------------------------- public embedding API
     def embed_spans(
