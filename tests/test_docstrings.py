@@ -122,6 +122,14 @@ def _own_constructor(cls: type):
     return None
 
 
+def _is_function(value) -> bool:
+    """Whether ``value`` is a plain function, also behind ``functools.wraps`` (``lru_cache``, decorators)."""
+    try:
+        return inspect.isfunction(inspect.unwrap(value))
+    except ValueError:  # a __wrapped__ chain that loops
+        return False
+
+
 def _generated(cls: type) -> bool:
     """Whether the constructor of ``cls`` is generated from its fields (a dataclass or a NamedTuple)."""
     return dataclasses.is_dataclass(cls) or (issubclass(cls, tuple) and hasattr(cls, "_fields"))
@@ -141,7 +149,7 @@ def _check_class(module: ModuleType, cls: type, offenders: list[str]) -> None:
         if name.startswith("_") or isinstance(member, property):
             continue
         function = member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
-        if inspect.isfunction(inspect.unwrap(function)) and function.__module__ == module.__name__:
+        if _is_function(function) and function.__module__ == module.__name__:
             _check_function(f"{qualname}.{name}", function, offenders)
 
 
@@ -153,7 +161,7 @@ def offenders_in(module: ModuleType) -> list[str]:
             continue
         if inspect.isclass(value):
             _check_class(module, value, offenders)
-        elif inspect.isfunction(inspect.unwrap(value)):  # also through functools.wraps (lru_cache, ...)
+        elif _is_function(value):
             _check_function(f"{module.__name__}.{name}", value, offenders)
     return offenders
 

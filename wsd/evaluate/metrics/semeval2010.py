@@ -145,6 +145,11 @@ def supervised_recall(
         ``{"overall": float, "nouns": float, "verbs": float, "per_target": {target: float},
         "splits": [float, ...]}`` (``splits``: the pooled recall of each split).
 
+    Raises
+    ------
+    ConfigError
+        For a ``test_fraction`` outside (0, 1) or ``n_splits`` below 1.
+
     Examples
     --------
     >>> gold = {"w.n": {f"i{k}": {"a" if k % 2 else "b": 1.0} for k in range(10)}}
