@@ -1,10 +1,10 @@
 """Ablations and the sense-quality table: regenerate ``experiments/results/<experiment>-<dataset>.{md,json}``.
 
-    python experiments/ablate.py layers  --dataset semeval2013 --seeds 3
-    python experiments/ablate.py pooling --dataset all --seeds 3
-    python experiments/ablate.py methods --dataset semeval2010,russe --seeds 3
-    python experiments/ablate.py quality --dataset all --seeds 5                        # → quality.md
-    python experiments/ablate.py quality --dataset russe --seeds 5 --model PATH/multilingual-e5-small-q4
+    python -m experiments.ablate layers  --dataset semeval2013 --seeds 3
+    python -m experiments.ablate pooling --dataset all --seeds 3
+    python -m experiments.ablate methods --dataset semeval2010,russe --seeds 3
+    python -m experiments.ablate quality --dataset all --seeds 5                        # → quality.md
+    python -m experiments.ablate quality --dataset russe --seeds 5 --model PATH/multilingual-e5-small-q4
 
 Experiments (each varies ONE thing of a recipe, ``--recipe default`` unless asked, and keeps the rest):
 
@@ -35,9 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import (
+from experiments.common import (
     DEFAULT_DATA_DIR,
     RESULTS_DIR,
     Benchmark,
@@ -247,7 +245,7 @@ class VectorSource:
         for (context_vector, transform), members in groups.items():
             configs = [(settings[i].embedding["layers"], settings[i].embedding["pooling"]) for i in members]
             if transform == "masked":
-                from directions import MaskedEncoder
+                from experiments.directions import MaskedEncoder
 
                 computed = embed_cached(
                     MaskedEncoder(self.encoder(context_vector)), family, configs, progress=sys.stderr.isatty()
@@ -259,8 +257,7 @@ class VectorSource:
         return [r for r in results if r is not None]
 
     def _transform(self, setting: Setting, family: pd.DataFrame, vectors: np.ndarray) -> np.ndarray:
-        from directions import standardise, substitute_vectors
-
+        from experiments.directions import standardise, substitute_vectors
         from wsd.embed.cache import embed_cached
         from wsd.embed.context import combine, parse_context
 

@@ -11,7 +11,7 @@ the same vectors. For comparison it also times the single-process ``wsd.embed_co
 intra-op threads on all cores), unless ``--no-single``. The 1-minute load average after each run is
 recorded: on a shared machine, other processes' load shows there.
 
-    python experiments/bench_distributed.py            # writes experiments/results/bench_distributed.md
+    python -m experiments.bench_distributed            # writes experiments/results/bench_distributed.md
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from wsd import machine
 
 HERE = Path(__file__).resolve().parent
 DEMO = HERE.parent / "data" / "demo"
@@ -137,16 +139,6 @@ def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace)
     return {"times": times, "loads": loads, "threads": torch.get_num_threads()}
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--copies", type=int, default=30, help="copies of the demo corpus in the benchmark file")
@@ -163,7 +155,6 @@ def main() -> None:
 
     args.torch_threads = torch.get_num_threads()  # before any Dask cluster changes this process's environment
 
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="wsd-bench-dist-") as tmp, contextlib.ExitStack() as stack:
         folder = Path(tmp)
@@ -199,10 +190,10 @@ def main() -> None:
     lines = [
         "# Distributed embedding: 1 vs 2 Dask worker processes",
         "",
-        f"Command: `python experiments/bench_distributed.py --copies {args.copies} --shard-bytes {args.shard_bytes} "
+        f"Command: `python -m experiments.bench_distributed --copies {args.copies} --shard-bytes {args.shard_bytes} "
         f"--repeats {args.repeats} --precision {args.precision}`",
         "",
-        f"Machine: {cores} cores available ({os.cpu_count()} logical CPUs), {cpu_model()}; Python "
+        f"Machine: {machine.describe()}; Python "
         f"{platform.python_version()}, {sys.platform}. Load average before / after: "
         f"{load_before[0]:.2f} / {load_after[0]:.2f} (1 min).",
         "",

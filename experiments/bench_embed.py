@@ -16,7 +16,7 @@ Each contender runs in its own subprocess (model loading excluded from the timin
 It checks that wsd's vectors match the naive loop's where both saw the same window (cosine ≥ 0.999), measures
 peak RSS of wsd at two corpus sizes, and writes ``experiments/results/bench_embed.md``.
 
-    python experiments/bench_embed.py --data-dir ../shared/datasets
+    python -m experiments.bench_embed --data-dir ../shared/datasets
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -33,6 +32,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from wsd import machine
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "datasets"
@@ -267,7 +268,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("WSD_DATASETS", DEFAULT_DATA)))
     parser.add_argument("--lines", type=int, default=4664, help="corpus lines for the side-by-side run")
     parser.add_argument("--memory-lines", default="10000,100000", help="two corpus sizes for the RSS check ('' skips)")
-    parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--threads", type=int, default=min(2, machine.usable_cores()))
     parser.add_argument("--repeats", type=int, default=3, help="runs of wsd and of the floor (the fastest counts)")
     parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_embed.md")
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
@@ -292,7 +293,7 @@ def main() -> None:
         print(json.dumps(report))
         return
 
-    command = "python experiments/bench_embed.py " + " ".join(sys.argv[1:])
+    command = "python -m experiments.bench_embed " + " ".join(sys.argv[1:])
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         corpus, targets = build_corpus(args.data_dir, args.lines, folder)
@@ -352,14 +353,6 @@ def render(results: dict, agreement: dict, memory: list, args: argparse.Namespac
     import torch
     import transformers
 
-    cpu = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     rate = {name: r["occurrences"] / r["seconds"] for name, r in results.items()}
     wsd = results["wsd"]
     lines = [
@@ -367,7 +360,7 @@ def render(results: dict, agreement: dict, memory: list, args: argparse.Namespac
         "",
         f"Command: `{command}`",
         "",
-        f"Machine: {os.cpu_count()} cores ({cpu}), torch {torch.__version__} with {args.threads} threads, "
+        f"Machine: {machine.describe()}, torch {torch.__version__} with {args.threads} threads, "
         f"transformers {transformers.__version__}, bundled all-MiniLM-L6-v2; wsd precision "
         f"`{wsd['precision']}` (its default on this machine); {wsd['occurrences']} occurrences of the 50 "
         f"SemEval-2013 target lemmas in {args.lines} lines (the SemEval-2013 contexts).",

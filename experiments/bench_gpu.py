@@ -4,7 +4,7 @@ Runs ``wsd.embed_corpus`` with default settings (device auto → CUDA, precision
 transfers) and with each explicit ``--precision`` on a corpus made of the bundled demo sentences (each copy made
 unique), then compares the vectors with a CPU fp32 computation of the same model. Writes a Markdown table.
 
-    python experiments/bench_gpu.py --model PATH --lines 20000 --results experiments/results/bench_gpu.md
+    python -m experiments.bench_gpu --model PATH --lines 20000 --results experiments/results/bench_gpu.md
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def main() -> None:
     lines = [
         "# Embedding on a GPU",
         "",
-        f"Command: `python experiments/bench_gpu.py --lines {args.lines}` ({checks['gpu']}, torch {checks['torch']}).",
+        f"Command: `python -m experiments.bench_gpu --lines {args.lines}` ({checks['gpu']}, torch {checks['torch']}).",
         f"With no flags wsd chose device `{checks['device (default)']}` and precision `{checks['precision (auto)']}`.",
         "Cosine: against the same model in fp32 on the CPU, first 2000 occurrences.",
         "",

@@ -21,7 +21,6 @@ import contextlib
 import datetime as _datetime
 import json
 import math
-import os
 import platform
 import shlex
 import sys
@@ -236,23 +235,20 @@ def selection_name(senses: dict[str, Any]) -> str:
 
 
 def command_line() -> str:
-    """The command that is running, as a user would type it (relative to the repository root)."""
-    script = Path(sys.argv[0])
-    with contextlib.suppress(ValueError):
-        script = script.resolve().relative_to(HERE.parent)
-    return " ".join(["python", shlex.quote(str(script)), *(shlex.quote(a) for a in sys.argv[1:])])
+    """The command that is running, as a user would type it in the repository root.
 
-
-def machine() -> str:
-    """``N cores (CPU model)``, for the header of a results file."""
-    cpu = platform.processor() or "unknown CPU"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        for line in cpuinfo.read_text(errors="replace").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    return f"{os.cpu_count()} cores ({cpu})"
+    ``python -m experiments.ablate ...`` for a module run with ``-m`` (how the experiments run), else
+    ``python <script> ...`` with the script's path relative to the repository root.
+    """
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name:
+        program = ["-m", spec.name]
+    else:
+        script = Path(sys.argv[0])
+        with contextlib.suppress(ValueError):
+            script = script.resolve().relative_to(HERE.parent)
+        program = [str(script)]
+    return " ".join(["python", *(shlex.quote(a) for a in [*program, *sys.argv[1:]])])
 
 
 def _plain(scores: dict[str, Any]) -> dict[str, float]:
@@ -302,10 +298,11 @@ def markdown_table(
 def header_lines(command: str, seeds: int, encoder_meta: dict[str, Any] | None, extra: Sequence[str] = ()) -> list[str]:
     """Provenance lines for a results file: command, date, machine, versions, encoder, seeds."""
     import wsd
+    from wsd.machine import describe
 
     lines = [
         f"- Command: `{command}`",
-        f"- Date: {_datetime.date.today().isoformat()}; machine: {machine()}; wsd {wsd.__version__}, "
+        f"- Date: {_datetime.date.today().isoformat()}; machine: {describe()}; wsd {wsd.__version__}, "
         f"Python {platform.python_version()}",
         f"- Seeds: {seeds} (mean ± std over seeds; scores in percent)",
     ]

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+import types
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-
-import ablate
-import common
+from experiments import ablate, common
+from wsd import machine
 
 
 def test_benchmark_names_and_groups_resolve_in_order() -> None:
@@ -67,3 +65,20 @@ def test_results_files_have_the_fixed_structure(tmp_path) -> None:
     assert set(data) == {"experiment", "dataset", "metric", "command", "rows", "baselines", "published"}
     assert data["rows"][0]["setting"] == "layer 3" and data["rows"][0]["overall"]["avg"] == pytest.approx(0.2236)
     assert md.read_text(encoding="utf-8").startswith("| setting")
+
+
+def test_the_command_line_is_the_module_run(monkeypatch) -> None:
+    main = types.ModuleType("__main__")
+    main.__spec__ = types.SimpleNamespace(name="experiments.ablate")
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    monkeypatch.setattr(sys, "argv", ["/repo/experiments/ablate.py", "layers", "--dataset", "semeval2013,russe"])
+    assert common.command_line() == "python -m experiments.ablate layers --dataset semeval2013,russe"
+    main.__spec__ = None
+    monkeypatch.setattr(sys, "argv", [str(common.HERE / "ablate.py"), "quality", "--model", "a b"])
+    assert common.command_line() == "python experiments/ablate.py quality --model 'a b'"
+
+
+def test_results_headers_describe_the_machine() -> None:
+    lines = common.header_lines("python -m experiments.ablate layers", 3, None)
+    assert lines[0] == "- Command: `python -m experiments.ablate layers`"
+    assert f"machine: {machine.describe()};" in lines[1]

@@ -118,3 +118,14 @@ def test_a_variant_of_an_experiment_is_named_in_its_title(tmp_path):
     assert read_experiment(FIXTURES / "experiment_layers.json").label == "layers", "fixture names carry no variant"
     page = write_report(tmp_path).read_text(encoding="utf-8")
     assert "Experiment: layers, textbook (semeval2013)" in page
+
+
+def test_the_repository_results_read_and_name_their_module_command():
+    results = Path(__file__).resolve().parents[1] / "experiments" / "results"
+    experiments = load_experiments(results)
+    assert len(experiments) >= 20
+    for experiment in experiments:
+        assert experiment.command.startswith("python -m experiments."), experiment.source
+    for page in results.glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "python experiments/" not in text, f"{page} runs a script by its path (use python -m experiments.X)"

@@ -34,6 +34,13 @@ INT_COLUMNS: tuple[str, ...] = ("start", "end", "doc_start")
 def empty_occurrences() -> pd.DataFrame:
     """An occurrence table with the required columns and no rows.
 
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of ``REQUIRED_COLUMNS`` (strings as ``object``, offsets as ``int64``), no rows.
+
+    Examples
+    --------
     >>> empty_occurrences().columns.tolist()[:3]
     ['id', 'target', 'form']
     """
@@ -46,9 +53,26 @@ def empty_occurrences() -> pd.DataFrame:
 def validate_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -> pd.DataFrame:
     """Check that ``frame`` is a well-formed occurrence table and return it with canonical dtypes.
 
-    Raises :class:`~wsd.errors.InputError` naming ``where`` and the first bad row when a column is
-    missing, an id repeats, or a span does not lie inside its text.
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table to check (not modified).
+    where : str
+        What the table is, for error messages (a file name, ``"dataset semeval2013"``).
 
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with ``int64`` offsets, string ids and texts, and a fresh 0..n-1 index.
+
+    Raises
+    ------
+    InputError
+        Naming ``where`` and the first bad row when a column is missing, an id repeats, or a span does
+        not lie inside its text.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> t = pd.DataFrame({"id": ["a"], "target": ["bank"], "form": ["bank"], "text": ["a bank"],
     ...                   "start": [2], "end": [6], "doc_id": ["d"], "doc_start": [0]})

@@ -27,7 +27,15 @@ DEFAULT_CONTEXT_CHARS = 1000
 
 @dataclass(frozen=True)
 class Passage:
-    """A slice ``[start, end)`` of a document that is the context of one or more matches."""
+    """A slice ``[start, end)`` of a document that is the context of one or more matches.
+
+    Parameters
+    ----------
+    start, end : int
+        Character offsets of the passage in its document (end exclusive).
+    matches : tuple of Match
+        The matches that the passage is the context of, in document order.
+    """
 
     start: int
     end: int
@@ -62,6 +70,19 @@ def _window(text: str, first: Match, last: Match, lo: int, hi: int, chars: int) 
 def sentence_bounds(text: str) -> list[int]:
     """Start offsets of the sentences of ``text`` (always begins with 0).
 
+    Parameters
+    ----------
+    text : str
+        A document.
+
+    Returns
+    -------
+    list of int
+        The character offset where each sentence starts, in order; a sentence ends after ``.``, ``!``,
+        ``?`` or ``…`` (and closing quotes or brackets) followed by white space, and at a line break.
+
+    Examples
+    --------
     >>> sentence_bounds("One. Two! Three")
     [0, 5, 10]
     """
@@ -73,6 +94,30 @@ def passages(
 ) -> list[Passage]:
     """Group the matches of one document into context passages.
 
+    Parameters
+    ----------
+    text : str
+        The document.
+    matches : list of Match
+        The target matches found in ``text``.
+    mode : {"sentence", "window"}
+        ``sentence``: the sentence of each match (cut to a window when longer than ``2 * context_chars``);
+        ``window``: ``context_chars`` characters either side, nearby matches sharing one window.
+    context_chars : int
+        Characters of context either side of a match, at most (a positive number).
+
+    Returns
+    -------
+    list of Passage
+        The passages, each with the matches it covers; empty when there are no matches.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown ``mode`` or a ``context_chars`` below 1.
+
+    Examples
+    --------
     >>> from wsd.corpus.matcher import FormMatcher
     >>> doc = "A mouse ran. The bank was closed. Another mouse."
     >>> found = FormMatcher({"mouse": ["mouse"], "bank": ["bank"]}).find(doc)

@@ -38,7 +38,16 @@ ID_FIELD = "id"
 
 @dataclass(frozen=True)
 class Document:
-    """One document of a corpus: its id and its text."""
+    """One document of a corpus: its id and its text.
+
+    Parameters
+    ----------
+    doc_id : str
+        The document's id: ``<relative path>:<line number>`` for text files, else the record's ``id`` (or
+        ``<relative path>:<line or row number>`` when it has none).
+    text : str
+        The document's text.
+    """
 
     doc_id: str
     text: str
@@ -47,8 +56,24 @@ class Document:
 def corpus_files(path: str | os.PathLike[str]) -> list[Path]:
     """The corpus files under ``path`` (itself if it is a file), in a stable sorted order.
 
-    Raises :class:`InputError` if the path does not exist, is unreadable, or holds no corpus file.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A corpus file, or a folder searched recursively for files with a suffix of ``CORPUS_SUFFIXES``.
 
+    Returns
+    -------
+    list of Path
+        The corpus files, sorted.
+
+    Raises
+    ------
+    InputError
+        If the path does not exist, is a file of an unsupported type, holds no corpus file, or a file is
+        not readable.
+
+    Examples
+    --------
     >>> corpus_files("data/demo/corpus.txt")  # doctest: +SKIP
     [PosixPath('data/demo/corpus.txt')]
     """
@@ -74,6 +99,21 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
 
     It changes when a file is added, removed, or rewritten, which is what decides whether an earlier run's
     work can be reused.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A corpus file or folder (as for :func:`corpus_files`).
+
+    Returns
+    -------
+    str
+        16 hexadecimal digits of a SHA-256 over each file's relative name, size and modification time.
+
+    Raises
+    ------
+    InputError
+        As :func:`corpus_files`.
     """
     root = Path(path)
     digest = hashlib.sha256()
@@ -87,6 +127,27 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
 def iter_documents(path: str | os.PathLike[str], text_field: str = TEXT_FIELD) -> Iterator[Document]:
     """Stream the documents of a corpus file or folder, in a stable order.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A corpus file or folder (as for :func:`corpus_files`).
+    text_field : str
+        The field (JSON lines) or column (CSV/TSV, Parquet) that holds the text.
+
+    Yields
+    ------
+    Document
+        One document at a time: files in sorted order, lines or rows in file order; empty lines and
+        empty texts are skipped.
+
+    Raises
+    ------
+    InputError
+        As :func:`corpus_files`; and for a file that cannot be read, a JSON line that is not valid JSON or
+        lacks ``text_field``, or a table without a ``text_field`` column.
+
+    Examples
+    --------
     >>> docs = iter_documents("data/demo/corpus.txt")  # doctest: +SKIP
     >>> next(docs).doc_id  # doctest: +SKIP
     'corpus.txt:1'

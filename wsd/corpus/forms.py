@@ -166,6 +166,18 @@ def spelling_variants(word: str) -> set[str]:
     (``center``, ``fiber``) and ``-ense``/``-ence`` (``defense``). Variants that nobody writes are harmless
     for matching; the rules avoid turning one common word into another.
 
+    Parameters
+    ----------
+    word : str
+        One lower-case English word.
+
+    Returns
+    -------
+    set of str
+        ``word`` and its variants.
+
+    Examples
+    --------
     >>> sorted(spelling_variants("analyze")), sorted(spelling_variants("colour")), spelling_variants("four")
     (['analyse', 'analyze'], ['color', 'colour'], {'four'})
     """
@@ -223,6 +235,12 @@ def english_forms(lemma: str, pos: str | None = None, *, spelling: bool = True) 
     Returns
     -------
     set of str
+        The lemma and its forms (with ``spelling``, those of its spelling variants too).
+
+    Raises
+    ------
+    ConfigError
+        For an unknown ``pos`` or an empty lemma.
 
     Examples
     --------
@@ -253,6 +271,18 @@ def english_forms(lemma: str, pos: str | None = None, *, spelling: bool = True) 
 def normalize_word(word: str) -> str:
     """Lower-case ``word`` (``casefold``), drop stress accents (U+0300, U+0301) and read ``ё`` as ``е``.
 
+    Parameters
+    ----------
+    word : str
+        A word (or any text).
+
+    Returns
+    -------
+    str
+        The normalised word.
+
+    Examples
+    --------
     >>> normalize_word("За́мок"), normalize_word("Ёлка")
     ('замок', 'елка')
     """
@@ -262,6 +292,18 @@ def normalize_word(word: str) -> str:
 def word_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the words of ``text`` (letters/digits and combining marks; hyphens and apostrophes split).
 
+    Parameters
+    ----------
+    text : str
+        The text to split.
+
+    Returns
+    -------
+    list of (start, end)
+        Character offsets of each word, end exclusive, left to right.
+
+    Examples
+    --------
     >>> word_spans("за́мок, air-bag")
     [(0, 6), (8, 11), (12, 15)]
     """
@@ -288,6 +330,25 @@ def compile_forms(forms: frozenset[str], ignore_case: bool = True) -> re.Pattern
 
     Longer forms are tried first; stress accents may follow any letter; ``е`` also matches ``ё``.
 
+    Parameters
+    ----------
+    forms : frozenset of str
+        Surface forms (blank ones are ignored); a frozenset, so that the compiled pattern can be cached.
+    ignore_case : bool
+        Case-insensitive matching.
+
+    Returns
+    -------
+    re.Pattern
+        The compiled pattern; ``finditer`` gives the matches left to right.
+
+    Raises
+    ------
+    ConfigError
+        When no form is left after dropping blank ones.
+
+    Examples
+    --------
     >>> bool(compile_forms(frozenset({"lie", "lain"})).search("had Lain there"))
     True
     """
@@ -319,6 +380,11 @@ def find_word(text: str, forms: Iterable[str], *, ignore_case: bool = True) -> l
     list of (start, end)
         Character offsets, end exclusive.
 
+    Raises
+    ------
+    ConfigError
+        When ``forms`` holds no non-empty form.
+
     Examples
     --------
     >>> find_word("He lay down; the layer had lain.", english_forms("lie", "v"))
@@ -347,6 +413,25 @@ def _simplemma():  # returns the simplemma module
 def lemmatize(word: str, lang: str) -> str:
     """The lemma of one word (``simplemma``, normalised with :func:`normalize_word`).
 
+    Parameters
+    ----------
+    word : str
+        An inflected word.
+    lang : str
+        Its language, as a code that ``simplemma`` knows (``"ru"``, ``"en"``, ...).
+
+    Returns
+    -------
+    str
+        The normalised lemma (calls are cached).
+
+    Raises
+    ------
+    ConfigError
+        When the optional package ``simplemma`` is not installed.
+
+    Examples
+    --------
     >>> lemmatize("сучьев", "ru")
     'сук'
     """
@@ -361,6 +446,18 @@ def stem_prefixes(lemma: str) -> set[str]:
     ending (``дежурная`` → ``дежурн``); for a fleeting vowel also the stem without it (``кабачок`` →
     ``кабачк``, ``отец`` → ``отц``). Stems shorter than :data:`MIN_STEM_LENGTH` are left out.
 
+    Parameters
+    ----------
+    lemma : str
+        A Russian lemma (normalised with :func:`normalize_word` first).
+
+    Returns
+    -------
+    set of str
+        The stem prefixes (possibly empty, when every stem is too short).
+
+    Examples
+    --------
     >>> sorted(stem_prefixes("дорога")), sorted(stem_prefixes("кабачок")), sorted(stem_prefixes("дежурная"))
     (['дорог'], ['кабачк', 'кабачок'], ['дежурн'])
     """
@@ -379,6 +476,18 @@ def stem_prefixes(lemma: str) -> set[str]:
 def fleeting_vowel_forms(lemma: str) -> set[str]:
     """Genitive plurals with an inserted vowel that no stem prefix covers (``двойка`` → ``двоек``).
 
+    Parameters
+    ----------
+    lemma : str
+        A Russian lemma (normalised with :func:`normalize_word` first).
+
+    Returns
+    -------
+    set of str
+        The forms with ``-ок``/``-ек`` for a lemma in ``-ка`` (``-ек`` after ``й`` or ``ь``); empty otherwise.
+
+    Examples
+    --------
     >>> sorted(fleeting_vowel_forms("десятка")), sorted(fleeting_vowel_forms("байка"))
     (['десятек', 'десяток'], ['баек'])
     """
@@ -399,6 +508,29 @@ def match_lemma(words: Sequence[str], lemma: str, *, lang: str = "ru", method: s
     the ``lemma`` matches if there are any among ``words``, otherwise the ``stem`` matches (precision of the
     lemmatiser, recall of the stem for words it does not know or gets wrong, such as ``банка`` → ``банк``).
 
+    Parameters
+    ----------
+    words : sequence of str
+        The words to test (e.g. all words of one context).
+    lemma : str
+        The target lemma.
+    lang : str
+        Language code for ``simplemma`` (methods ``lemma`` and ``lemma+stem``).
+    method : {"exact", "lemma", "stem", "lemma+stem"}
+        How a word is matched (see above).
+
+    Returns
+    -------
+    list of bool
+        One flag per word, in order.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown ``method``, or when a lemma method needs ``simplemma`` and it is not installed.
+
+    Examples
+    --------
     >>> match_lemma(["Сучья", "сухих", "сук"], "сук")
     [True, False, True]
     """
@@ -424,6 +556,29 @@ def match_lemma(words: Sequence[str], lemma: str, *, lang: str = "ru", method: s
 def find_lemma(text: str, lemma: str, *, lang: str = "ru", method: str = "lemma+stem") -> list[tuple[int, int]]:
     """Spans of the words of ``text`` that are forms of ``lemma`` (see :func:`match_lemma` for ``method``).
 
+    Parameters
+    ----------
+    text : str
+        The text to search (split with :func:`word_spans`).
+    lemma : str
+        The target lemma.
+    lang : str
+        Language code for ``simplemma``.
+    method : {"exact", "lemma", "stem", "lemma+stem"}
+        How a word is matched.
+
+    Returns
+    -------
+    list of (start, end)
+        Character offsets of the matching words, end exclusive, left to right.
+
+    Raises
+    ------
+    ConfigError
+        As :func:`match_lemma`.
+
+    Examples
+    --------
     >>> find_lemma("Цепляясь за сучья деревьев", "сук")
     [(12, 17)]
     """

@@ -23,7 +23,17 @@ DEFAULT_LANGUAGES: tuple[str, ...] = ("en", "ru")
 
 @dataclass(frozen=True)
 class Match:
-    """A target found in a text: character span (end exclusive), the matched form, and the target."""
+    """A target found in a text: character span (end exclusive), the matched form, and the target.
+
+    Parameters
+    ----------
+    start, end : int
+        Character offsets of the match in the text (end exclusive).
+    form : str
+        The text as it appears there (``Mice``).
+    target : str
+        The target it is a form of (``mouse``).
+    """
 
     start: int
     end: int
@@ -34,6 +44,21 @@ class Match:
 class FormMatcher:
     """Match listed word forms as whole words, case-insensitively unless ``case_sensitive``.
 
+    Parameters
+    ----------
+    targets : dict of str to list of str
+        Each target and its forms (as :func:`wsd.corpus.targets.parse_targets` gives them); a form listed
+        under two targets matches both.
+    case_sensitive : bool
+        Match the forms' case exactly.
+
+    Raises
+    ------
+    ConfigError
+        When there is no form to search for.
+
+    Examples
+    --------
     >>> m = FormMatcher({"mouse": ["mouse", "mice"]})
     >>> [(x.start, x.form, x.target) for x in m.find("Mice and a MOUSE; mousetrap.")]
     [(0, 'Mice', 'mouse'), (11, 'MOUSE', 'mouse')]
@@ -58,7 +83,18 @@ class FormMatcher:
         return form if self.case_sensitive else form.casefold()
 
     def find(self, text: str) -> list[Match]:
-        """All target occurrences in ``text``, in order of position."""
+        """All target occurrences in ``text``, in order of position.
+
+        Parameters
+        ----------
+        text : str
+            The text to search.
+
+        Returns
+        -------
+        list of Match
+            One per (position, target); a form of two targets gives two matches.
+        """
         found: list[Match] = []
         for hit in self._pattern.finditer(text):
             form = hit.group()
@@ -73,6 +109,22 @@ class LemmaMatcher:
     ``languages`` are tried in order (``("en", "ru")`` by default). Lemmas are cached per word form, so a
     corpus costs one lemmatizer call per distinct word.
 
+    Parameters
+    ----------
+    targets : dict of str to list of str
+        Each target and its listed forms; the target itself is the lemma looked for.
+    languages : tuple of str
+        ``simplemma`` language codes, tried in order.
+    case_sensitive : bool
+        Match the listed forms' case exactly (lemma matches ignore case).
+
+    Raises
+    ------
+    ConfigError
+        When the optional package ``simplemma`` is not installed, or there is no form to search for.
+
+    Examples
+    --------
     >>> m = LemmaMatcher({"шагать": ["шагать"]})  # doctest: +SKIP
     >>> [x.form for x in m.find("Они шагали домой.")]  # doctest: +SKIP
     ['шагали']
@@ -106,7 +158,19 @@ class LemmaMatcher:
         return cached
 
     def find(self, text: str) -> list[Match]:
-        """All target occurrences in ``text``: listed forms first, then lemma matches, in position order."""
+        """All target occurrences in ``text``: listed forms first, then lemma matches, in position order.
+
+        Parameters
+        ----------
+        text : str
+            The text to search.
+
+        Returns
+        -------
+        list of Match
+            One per (position, target), sorted by position and target; where a listed form and a lemma match
+            start at the same place, the listed form's match is kept.
+        """
         found = {(m.start, m.target): m for m in self._forms.find(text)}
         for hit in WORD_PATTERN.finditer(text):
             for target in self._targets_for(hit.group()):
@@ -120,7 +184,29 @@ def make_matcher(
     case_sensitive: bool = False,
     languages: tuple[str, ...] = DEFAULT_LANGUAGES,
 ) -> FormMatcher | LemmaMatcher:
-    """Build the matcher a scan asks for: ``lemmatizer=None`` (listed forms) or ``"simplemma"``."""
+    """Build the matcher a scan asks for: ``lemmatizer=None`` (listed forms) or ``"simplemma"``.
+
+    Parameters
+    ----------
+    targets : dict of str to list of str
+        Each target and its forms.
+    lemmatizer : {None, "none", "simplemma"}
+        ``None`` (or ``""``, ``"none"``) for a :class:`FormMatcher`, ``"simplemma"`` for a :class:`LemmaMatcher`.
+    case_sensitive : bool
+        Match the listed forms' case exactly.
+    languages : tuple of str
+        Languages of the lemmatizer (``simplemma`` only).
+
+    Returns
+    -------
+    FormMatcher or LemmaMatcher
+        The matcher.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown ``lemmatizer``, and as the matchers raise.
+    """
     if lemmatizer in (None, "", "none"):
         return FormMatcher(targets, case_sensitive=case_sensitive)
     if lemmatizer == "simplemma":

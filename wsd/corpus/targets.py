@@ -21,6 +21,24 @@ def parse_targets(spec: str | Iterable[str] | Mapping[str, Iterable[str]]) -> Ta
     ``spec`` is a comma-separated string (``"mouse:mice,bank"``), a list of such items, a mapping of target to
     forms, or the path of a file with one item per line.
 
+    Parameters
+    ----------
+    spec : str, iterable of str, or mapping of str to iterable of str
+        The targets: ``"mouse:mice,bank"``, ``["mouse:mice", "bank"]``, ``{"mouse": ["mice"]}``, or the path
+        of a file of items (blank lines and lines starting with ``#`` skipped).
+
+    Returns
+    -------
+    dict of str to list of str
+        Each target with its forms, the target itself first, duplicate forms (ignoring case) dropped.
+
+    Raises
+    ------
+    ConfigError
+        For an item with an empty target name, or when no target is given.
+
+    Examples
+    --------
     >>> parse_targets("mouse:mice,bank")
     {'mouse': ['mouse', 'mice'], 'bank': ['bank']}
     """
@@ -50,6 +68,23 @@ def parse_targets(spec: str | Iterable[str] | Mapping[str, Iterable[str]]) -> Ta
 def read_forms_file(path: str | os.PathLike[str]) -> TargetForms:
     """Read a forms file: lines ``target<TAB>form1,form2,...``; ``#`` starts a comment line.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The forms file (UTF-8).
+
+    Returns
+    -------
+    dict of str to list of str
+        Each target with its forms, the target itself first.
+
+    Raises
+    ------
+    InputError
+        If the file does not exist, or a line is not ``target<TAB>forms`` (naming the file and line).
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "forms.tsv"
     >>> _ = p.write_text("mouse\\tmice\\n", encoding="utf-8")
@@ -74,6 +109,20 @@ def read_forms_file(path: str | os.PathLike[str]) -> TargetForms:
 def merge_forms(targets: TargetForms, extra: TargetForms) -> TargetForms:
     """Add the forms in ``extra`` to the targets that ``targets`` names (other entries of ``extra`` are ignored).
 
+    Parameters
+    ----------
+    targets : dict of str to list of str
+        The targets and their forms.
+    extra : dict of str to list of str
+        More forms, e.g. from :func:`read_forms_file`.
+
+    Returns
+    -------
+    dict of str to list of str
+        A new mapping with the same targets, each with its forms and the extra ones (duplicates dropped).
+
+    Examples
+    --------
     >>> merge_forms({"mouse": ["mouse"]}, {"mouse": ["mouse", "mice"], "cat": ["cat"]})
     {'mouse': ['mouse', 'mice']}
     """

@@ -80,10 +80,9 @@ def resolve_device(device: str | torch.device | None) -> torch.device:
 
 def cpu_has_fast_bf16() -> bool:
     """True when this CPU computes bf16 matrix products natively (AVX512-BF16 or AMX), via oneDNN."""
-    try:
-        return bool(torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported())
-    except (AttributeError, RuntimeError):  # pragma: no cover - older torch builds
-        return False
+    from wsd.machine import fast_bf16
+
+    return fast_bf16()
 
 
 def resolve_precision(precision: str, device: torch.device) -> str:

@@ -104,6 +104,11 @@ def parse_senses(text: str, where: str) -> dict[str, float]:
     dict[str, float]
         Sense -> weight, in the order of first appearance.
 
+    Raises
+    ------
+    InputError
+        For a weight that is not a non-negative number, or when all weights are zero (naming ``where``).
+
     Examples
     --------
     >>> parse_senses("s1/0.7 s2/0.35", "example")
@@ -178,6 +183,22 @@ def _format_weight(weight: float) -> str:
 def format_key_line(target: str, instance: str, senses: dict[str, float]) -> str:
     """One key-file line; weights are omitted when every weight is 1.0.
 
+    Parameters
+    ----------
+    target : str
+        The target (``add.v``).
+    instance : str
+        The instance id.
+    senses : dict of str to float
+        Sense -> weight, written in this order.
+
+    Returns
+    -------
+    str
+        ``target instance sense[/weight] ...``, without a line end.
+
+    Examples
+    --------
     >>> format_key_line("add.v", "add.v.1", {"s1": 1.0, "s2": 0.5})
     'add.v add.v.1 s1/1.0 s2/0.5'
     >>> format_key_line("add.v", "add.v.2", {"s1": 1.0})
@@ -207,6 +228,12 @@ def write_key(key: Key, path: str | Path) -> Path:
     -------
     Path
         The written file.
+
+    Raises
+    ------
+    InputError
+        When a target, instance or sense name is empty or holds whitespace or ``/``, or an instance has no
+        sense.
 
     Examples
     --------
@@ -272,6 +299,15 @@ def key_from_labels(
     Returns
     -------
     Key
+        target -> instance id -> {``<target>.<label>``: 1.0}.
+
+    Raises
+    ------
+    InputError
+        When the inputs differ in length, labels are not one integer per occurrence, or an instance id
+        repeats within a target.
+    ConfigError
+        For an unknown ``noise``.
 
     Examples
     --------
@@ -329,6 +365,15 @@ def key_from_memberships(
     Returns
     -------
     Key
+        target -> instance id -> sense -> relative weight (largest 1.0), senses by decreasing weight.
+
+    Raises
+    ------
+    InputError
+        When ``memberships`` is not a finite non-negative matrix row-aligned with ``targets`` and ``ids``,
+        or an instance id repeats within a target.
+    ConfigError
+        For a ``min_weight`` outside [0, 1).
 
     Examples
     --------
@@ -379,6 +424,12 @@ def key_from_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -
     Returns
     -------
     Key
+        target -> instance id -> sense -> normalised weight.
+
+    Raises
+    ------
+    InputError
+        When a column is missing, a ``sense`` is malformed or an instance id repeats within a target.
 
     Examples
     --------
@@ -405,6 +456,18 @@ def key_from_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -
 def key_instances(key: Key) -> int:
     """Number of instances in ``key``.
 
+    Parameters
+    ----------
+    key : Key
+        target -> instance id -> sense -> weight.
+
+    Returns
+    -------
+    int
+        The number of (target, instance) entries.
+
+    Examples
+    --------
     >>> key_instances({"a.n": {"a.1": {"s": 1.0}, "a.2": {"s": 1.0}}})
     2
     """

@@ -37,14 +37,43 @@ SCORERS = {
 
 
 def scorer_for(dataset: str):
-    """The scoring function of a dataset name (``generic`` for anything else that is labelled)."""
+    """The scoring function of a dataset name (``generic`` for anything else that is labelled).
+
+    Parameters
+    ----------
+    dataset : str
+        One of ``SCORERS``: ``semeval2013``, ``semeval2010``, ``russe2018`` or ``generic``.
+
+    Returns
+    -------
+    callable
+        ``scorer(gold, system) -> {"overall": {...}, "per_target": {...}, ...}``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown dataset name.
+    """
     if dataset not in SCORERS:
         raise ConfigError(f"unknown dataset {dataset!r} (choose one of {', '.join(SCORERS)})")
     return SCORERS[dataset]
 
 
 def restrict_key(key: Key, ids: frozenset[str] | set[str]) -> Key:
-    """The part of ``key`` whose instance ids are in ``ids`` (targets left empty are dropped)."""
+    """The part of ``key`` whose instance ids are in ``ids`` (targets left empty are dropped).
+
+    Parameters
+    ----------
+    key : Key
+        target -> instance id -> sense -> weight.
+    ids : set of str
+        The instance ids to keep.
+
+    Returns
+    -------
+    Key
+        A new key with the kept instances (the sense dicts are shared, not copied).
+    """
     restricted: Key = {}
     for target, instances in key.items():
         kept = {i: s for i, s in instances.items() if i in ids}
@@ -56,6 +85,29 @@ def restrict_key(key: Key, ids: frozenset[str] | set[str]) -> Key:
 def score_keys(dataset: str, gold: Key, system: Key, subsets: Mapping[str, frozenset[str]] | None = None) -> dict:
     """``{"overall", "per_target", "subsets": {name: overall}}`` for a system key against the gold.
 
+    Parameters
+    ----------
+    dataset : str
+        The dataset name that chooses the metrics (:func:`scorer_for`).
+    gold, system : Key
+        target -> instance id -> sense -> weight.
+    subsets : mapping of str to set of str, optional
+        Named subsets of instance ids (``nouns``, ``verbs``, ...) scored apart; a subset that covers
+        every gold instance, or none, is left out.
+
+    Returns
+    -------
+    dict
+        ``overall`` and ``per_target`` as the dataset's scorer gives them, and ``subsets``: name ->
+        overall scores of that subset.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown dataset name.
+
+    Examples
+    --------
     >>> gold = {"w.n": {"1": {"a": 1.0}, "2": {"b": 1.0}}}
     >>> score_keys("generic", gold, {"w.n": {"1": {"x": 1.0}, "2": {"y": 1.0}}})["overall"]["ari"]
     1.0
@@ -71,7 +123,21 @@ def score_keys(dataset: str, gold: Key, system: Key, subsets: Mapping[str, froze
 
 
 def baseline_keys(occurrences: pd.DataFrame, seeds: int = 1) -> dict[str, list[Key]]:
-    """The trivial baselines' keys for an occurrence table (one key, or one per seed for ``random``)."""
+    """The trivial baselines' keys for an occurrence table (one key, or one per seed for ``random``).
+
+    Parameters
+    ----------
+    occurrences : pandas.DataFrame
+        A table with ``target`` and ``id`` columns.
+    seeds : int
+        Number of ``random`` keys (seeds 0, 1, ...).
+
+    Returns
+    -------
+    dict of str to list of Key
+        ``one-sense`` and ``one-per-instance`` (one key each) and ``random`` (``seeds`` keys, each
+        occurrence one of 3 senses).
+    """
     targets, ids = occurrences["target"], occurrences["id"]
     one_sense = key_from_labels(targets, ids, np.zeros(len(occurrences), dtype=np.int64))
     per_instance = key_from_labels(targets, ids, np.arange(len(occurrences)))
@@ -83,7 +149,20 @@ def baseline_keys(occurrences: pd.DataFrame, seeds: int = 1) -> dict[str, list[K
 
 
 def baseline_keys_from_gold(gold: Key, seeds: int = 1) -> dict[str, list[Key]]:
-    """The trivial baselines' keys for the instances of a gold key (used when scoring key files)."""
+    """The trivial baselines' keys for the instances of a gold key (used when scoring key files).
+
+    Parameters
+    ----------
+    gold : Key
+        The gold key whose targets and instance ids the baselines label.
+    seeds : int
+        Number of ``random`` keys.
+
+    Returns
+    -------
+    dict of str to list of Key
+        As :func:`baseline_keys`.
+    """
     targets = [t for t, instances in gold.items() for _ in instances]
     ids = [i for instances in gold.values() for i in instances]
     return baseline_keys(pd.DataFrame({"target": targets, "id": ids}), seeds)

@@ -90,6 +90,13 @@ def write_report(
     Path
         ``report_dir/report.html``.
 
+    Raises
+    ------
+    ConfigError
+        For an unknown ``projection`` or ``max_points``/``n_examples`` out of range.
+    InputError
+        When ``out_dir`` does not exist or what it holds cannot be read as a run or as experiment results.
+
     Examples
     --------
     >>> write_report("out/demo", projection="tsne")     # doctest: +SKIP
@@ -449,7 +456,19 @@ def _legend_name(card: SenseCard) -> str:
 
 
 def run_facts(data: RunData) -> list[str]:
-    """One-line facts about the run: data, encoder, clustering, evaluation."""
+    """One-line facts about the run: data, encoder, clustering, evaluation.
+
+    Parameters
+    ----------
+    data : RunData
+        The run's outputs.
+
+    Returns
+    -------
+    list of str
+        ``Encoder: ...``, ``Senses: ...``, ``Corpus: ...`` or ``Dataset: ...`` and ``Evaluated with ...``,
+        each only where the run's metadata says it.
+    """
     facts = []
     embedding = data.run_meta.get("embedding") or data.senses_meta.get("embedding") or {}
     if embedding:
@@ -476,7 +495,19 @@ def run_facts(data: RunData) -> list[str]:
 
 
 def summary_table(data: RunData) -> Table:
-    """Per target: occurrences, induced senses, gold senses and labelled occurrences, headline scores; totals."""
+    """Per target: occurrences, induced senses, gold senses and labelled occurrences, headline scores; totals.
+
+    Parameters
+    ----------
+    data : RunData
+        The run's outputs.
+
+    Returns
+    -------
+    Table
+        One row per target and an ``all`` row; the gold columns only with gold labels, the score columns
+        only with metrics.
+    """
     senses = data.senses.groupby(data.senses["target"].astype(str))["sense"].nunique()
     per_target = (data.metrics or {}).get("per_target") or {}
     overall = (data.metrics or {}).get("overall") or {}

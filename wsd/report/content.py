@@ -21,6 +21,19 @@ class Image:
 
     ``kind`` is a CSS class (``sense-map``, ``confusion``, ``scores``, ``experiment``); ``target`` the
     target word it shows, if any.
+
+    Parameters
+    ----------
+    path : Path
+        The PNG file.
+    alt : str
+        Alternative text.
+    kind : str
+        CSS class of the figure.
+    caption : str
+        Caption under the figure (may be empty).
+    target : str or None
+        The target word the figure shows.
     """
 
     path: Path
@@ -32,7 +45,21 @@ class Image:
 
 @dataclass
 class Table:
-    """A table of text cells; ``numeric[i]`` right-aligns column i."""
+    """A table of text cells; ``numeric[i]`` right-aligns column i.
+
+    Parameters
+    ----------
+    header : list of str
+        Column titles.
+    rows : list of list of str
+        The cells, row by row (as long as ``header``).
+    numeric : list of bool
+        Per column, whether it is right-aligned (missing entries: left-aligned).
+    caption : str
+        Caption above the table (may be empty).
+    css : str
+        CSS classes of the HTML table.
+    """
 
     header: list[str]
     rows: list[list[str]]
@@ -43,7 +70,15 @@ class Table:
 
 @dataclass
 class Example:
-    """One context of a sense card: the text before the target, the target as written, the text after."""
+    """One context of a sense card: the text before the target, the target as written, the text after.
+
+    Parameters
+    ----------
+    id : str
+        The occurrence id.
+    before, word, after : str
+        The context split at the target (see :func:`example_parts`).
+    """
 
     id: str
     before: str
@@ -53,7 +88,27 @@ class Example:
 
 @dataclass
 class SenseCard:
-    """An induced sense: its size, distinguishing words, examples and (with gold labels) its gold make-up."""
+    """An induced sense: its size, distinguishing words, examples and (with gold labels) its gold make-up.
+
+    Parameters
+    ----------
+    target : str
+        The target word.
+    sense : int
+        The sense's label.
+    size : int
+        Its number of occurrences.
+    share : float
+        Its share of the target's occurrences.
+    colour : str
+        Its colour in the figures (``#rrggbb``).
+    keywords : list of str
+        Words that set it apart from the target's other senses.
+    examples : list of Example
+        Example contexts.
+    gold : list of (str, int)
+        Gold senses among its occurrences and their counts, most frequent first (empty without gold).
+    """
 
     target: str
     sense: int
@@ -72,7 +127,23 @@ class SenseCard:
 
 @dataclass
 class TargetSection:
-    """Everything about one target word: facts line, sense map, confusion heatmap, sense cards."""
+    """Everything about one target word: facts line, sense map, confusion heatmap, sense cards.
+
+    Parameters
+    ----------
+    target : str
+        The target word.
+    anchor : str
+        HTML id of the section.
+    facts : list of str
+        One-line facts (occurrences, senses, scores).
+    images : list of Image
+        Its figures.
+    cards : list of SenseCard
+        One per induced sense.
+    notes : list of str
+        Remarks shown under the figures (e.g. a figure that could not be drawn).
+    """
 
     target: str
     anchor: str
@@ -84,7 +155,21 @@ class TargetSection:
 
 @dataclass
 class Section:
-    """A general section (evaluation, experiments): paragraphs, tables and figures in that order."""
+    """A general section (evaluation, experiments): paragraphs, tables and figures in that order.
+
+    Parameters
+    ----------
+    title : str
+        The section heading.
+    anchor : str
+        HTML id of the section.
+    paragraphs : list of str
+        Text paragraphs.
+    tables : list of Table
+        Tables.
+    images : list of Image
+        Figures.
+    """
 
     title: str
     anchor: str
@@ -95,7 +180,23 @@ class Section:
 
 @dataclass
 class Report:
-    """A whole report: title, facts about the run, the summary table, sections, then one section per target."""
+    """A whole report: title, facts about the run, the summary table, sections, then one section per target.
+
+    Parameters
+    ----------
+    title : str
+        The report's title.
+    facts : list of str
+        One-line facts about the run (:func:`wsd.report.build.run_facts`).
+    summary : Table or None
+        The per-target summary table (None for an experiments report).
+    sections : list of Section
+        General sections (evaluation, experiments).
+    targets : list of TargetSection
+        One per target word.
+    notes : list of str
+        Remarks at the end of the report.
+    """
 
     title: str
     facts: list[str]
@@ -108,6 +209,20 @@ class Report:
 def fmt_score(value: Any, digits: int = 3) -> str:
     """A score for a table: fixed decimals, ``–`` when missing or NaN.
 
+    Parameters
+    ----------
+    value : Any
+        The score (a number; anything else, booleans and non-finite numbers show as ``–``).
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+        The formatted score.
+
+    Examples
+    --------
     >>> fmt_score(0.12345), fmt_score(float("nan")), fmt_score(None)
     ('0.123', '–', '–')
     """
@@ -121,6 +236,22 @@ def example_parts(text: str, start: int, end: int, context_chars: int = EXAMPLE_
 
     Whitespace runs become single spaces; cut ends get an ellipsis.
 
+    Parameters
+    ----------
+    text : str
+        The context.
+    start, end : int
+        The target's span in ``text`` (end exclusive).
+    context_chars : int
+        Characters kept on each side, at most (plus the ellipsis).
+
+    Returns
+    -------
+    before, word, after : str
+        The text before the target, the target as written, the text after.
+
+    Examples
+    --------
     >>> example_parts("a  long text with the bank in it", 22, 26, context_chars=9)
     ('…with the ', 'bank', ' in it')
     """
@@ -137,6 +268,22 @@ def example_parts(text: str, start: int, end: int, context_chars: int = EXAMPLE_
 def example_from_marked(text: str, mark: tuple[str, str] = ("[[", "]]")) -> tuple[str, int, int]:
     """Text and target span from a marked example (``"the [[bank]] closed"``); the whole text if unmarked.
 
+    Parameters
+    ----------
+    text : str
+        The example, the target between the two marks.
+    mark : (str, str)
+        The opening and closing marks.
+
+    Returns
+    -------
+    text : str
+        The example without the marks.
+    start, end : int
+        The target's span in it; ``(0, 0)`` (and the text unchanged) when it is not marked.
+
+    Examples
+    --------
     >>> example_from_marked("the [[bank]] closed")
     ('the bank closed', 4, 8)
     """
@@ -152,6 +299,20 @@ def example_from_marked(text: str, mark: tuple[str, str] = ("[[", "]]")) -> tupl
 def plural(count: int, word: str) -> str:
     """``count`` and ``word``, with an ``s`` unless the count is one.
 
+    Parameters
+    ----------
+    count : int
+        How many.
+    word : str
+        What, in the singular.
+
+    Returns
+    -------
+    str
+        ``"<count> <word>[s]"``.
+
+    Examples
+    --------
     >>> plural(1, "gold sense"), plural(3, "occurrence")
     ('1 gold sense', '3 occurrences')
     """
@@ -161,6 +322,21 @@ def plural(count: int, word: str) -> str:
 def slug(text: str, limit: int = 40) -> str:
     """An ASCII file-name fragment (letters, digits, ``-``), possibly empty for other scripts.
 
+    Parameters
+    ----------
+    text : str
+        Any text (a target word).
+    limit : int
+        Maximum length of the result.
+
+    Returns
+    -------
+    str
+        ASCII letters and digits of ``text``, other runs of characters replaced by one ``-``, no ``-`` at
+        either end.
+
+    Examples
+    --------
     >>> slug("add.v"), slug("замок")
     ('add-v', '')
     """

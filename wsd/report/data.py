@@ -99,7 +99,18 @@ class RunData:
         return self.gold is not None and bool((self.gold != "").any())
 
     def rows_of(self, target: str) -> np.ndarray:
-        """Row positions of ``target``'s occurrences (ascending)."""
+        """Row positions of ``target``'s occurrences (ascending).
+
+        Parameters
+        ----------
+        target : str
+            A target of the run.
+
+        Returns
+        -------
+        numpy.ndarray of int
+            Row positions in :attr:`occurrences`; empty for a target the run lacks.
+        """
         return self.target_rows.get(target, np.zeros(0, dtype=np.int64))
 
     @property
@@ -111,7 +122,20 @@ class RunData:
 def resolve_layout(out_dir: str | os.PathLike[str]) -> tuple[Path, Path]:
     """The run directory and the senses directory of an output folder (see the module docstring).
 
-    Raises :class:`~wsd.errors.InputError` naming the folder when either is missing.
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, or a clustered ``wsd embed`` run.
+
+    Returns
+    -------
+    run_dir, senses_dir : Path
+        The folder with the run's ``meta.json`` (``OUT/run`` or ``OUT`` itself) and ``OUT/senses``.
+
+    Raises
+    ------
+    InputError
+        Naming the folder when it, its run or its induced senses are missing.
     """
     root = Path(out_dir)
     if not root.is_dir():
@@ -145,6 +169,13 @@ def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
     Returns
     -------
     RunData
+        Occurrences, vectors, induced labels and senses, gold senses and metrics where present, metadata.
+
+    Raises
+    ------
+    InputError
+        When the folder is not a clustered run (see :func:`resolve_layout`), or a labels, gold or metrics
+        file is malformed.
 
     Examples
     --------
@@ -185,6 +216,31 @@ def align_column(
 
     The common case, a table written in the same row order, is detected and costs no join.
 
+    Parameters
+    ----------
+    occurrences : pandas.DataFrame
+        The run's occurrence table (``target``, ``id``).
+    table : pandas.DataFrame
+        A table with ``target``, ``id`` and ``column`` (where ids repeat, the last row wins).
+    column : str
+        The column to align.
+    missing : Any
+        The value of occurrences that ``table`` lacks.
+    where : str or os.PathLike
+        The table's file, for error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per occurrence, in the order of ``occurrences``.
+
+    Raises
+    ------
+    InputError
+        When ``table`` lacks ``id``, ``target`` or ``column``.
+
+    Examples
+    --------
     >>> occ = pd.DataFrame({"target": ["a", "a"], "id": ["1", "2"]})
     >>> align_column(occ, pd.DataFrame({"target": ["a"], "id": ["2"], "sense": [5]}), "sense", -1, "x").tolist()
     [-1, 5]
@@ -211,6 +267,25 @@ def top_senses(values: np.ndarray | pd.Series, where: str = "gold senses") -> np
 
     Ties go to the sense listed first. Each distinct label is parsed once.
 
+    Parameters
+    ----------
+    values : numpy.ndarray or pandas.Series
+        Gold labels (``label`` or ``label/weight ...``; None and blank for unlabelled).
+    where : str
+        Where they come from, for error messages.
+
+    Returns
+    -------
+    numpy.ndarray of object
+        The top sense of each label, ``""`` where there is none.
+
+    Raises
+    ------
+    InputError
+        For a malformed label (a bad weight).
+
+    Examples
+    --------
     >>> top_senses(np.array(["s1/0.3 s2/0.7", "s3", "", None], dtype=object)).tolist()
     ['s2', 's3', '', '']
     """
@@ -225,7 +300,25 @@ def top_senses(values: np.ndarray | pd.Series, where: str = "gold senses") -> np
 
 
 def read_gold(root: Path, occurrences: pd.DataFrame) -> np.ndarray | None:
-    """Top gold sense per occurrence from ``gold.parquet`` or the occurrences' ``sense`` column; else None."""
+    """Top gold sense per occurrence from ``gold.parquet`` or the occurrences' ``sense`` column; else None.
+
+    Parameters
+    ----------
+    root : Path
+        The output folder (where ``gold.parquet`` may be).
+    occurrences : pandas.DataFrame
+        The run's occurrence table.
+
+    Returns
+    -------
+    numpy.ndarray of str or None
+        The top-weighted gold sense of each occurrence (``""``: unlabelled), or None without gold.
+
+    Raises
+    ------
+    InputError
+        When ``gold.parquet`` lacks a column or holds a malformed label.
+    """
     gold_file = root / GOLD_FILE
     if gold_file.is_file():
         table = pd.read_parquet(gold_file)
@@ -237,7 +330,23 @@ def read_gold(root: Path, occurrences: pd.DataFrame) -> np.ndarray | None:
 
 
 def read_metrics(path: Path) -> dict[str, Any]:
-    """A ``metrics.json`` written by the evaluation (NaN scores are kept as NaN)."""
+    """A ``metrics.json`` written by the evaluation (NaN scores are kept as NaN).
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+
+    Returns
+    -------
+    dict
+        Its content, with an ``overall`` dict of scores.
+
+    Raises
+    ------
+    InputError
+        When the file is not valid JSON or has no ``overall`` scores.
+    """
     try:
         metrics = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -250,6 +359,18 @@ def read_metrics(path: Path) -> dict[str, Any]:
 def score_names(scores: dict[str, Any]) -> list[str]:
     """The score entries of a metrics dictionary: numeric values, without counts (``n_*``).
 
+    Parameters
+    ----------
+    scores : dict
+        Name -> value (``overall`` of ``metrics.json``, one row of an experiment file).
+
+    Returns
+    -------
+    list of str
+        The names of the numeric entries (NaN included, booleans not), in dictionary order.
+
+    Examples
+    --------
     >>> score_names({"ari": 0.5, "n_instances": 10, "note": "x"})
     ['ari']
     """
@@ -263,6 +384,20 @@ def score_names(scores: dict[str, Any]) -> list[str]:
 def headline_metrics(dataset: str | None, scores: dict[str, Any]) -> list[str]:
     """The scores to show first for ``dataset``: its usual metrics that ``scores`` has, else the first three.
 
+    Parameters
+    ----------
+    dataset : str or None
+        The metric family (``semeval2013``, ``generic``, ...).
+    scores : dict
+        Name -> value.
+
+    Returns
+    -------
+    list of str
+        Score names, in the order of ``HEADLINE_METRICS`` (else of ``scores``).
+
+    Examples
+    --------
     >>> headline_metrics("semeval2013", {"fnmi": 0.1, "fbc_p": 0.2, "fbc_f": 0.3, "avg": 0.2})
     ['fnmi', 'fbc_f', 'avg']
     """
@@ -274,6 +409,18 @@ def headline_metrics(dataset: str | None, scores: dict[str, Any]) -> list[str]:
 def is_number(value: Any) -> bool:
     """True for a finite int/float (not bool, not NaN).
 
+    Parameters
+    ----------
+    value : Any
+        Anything.
+
+    Returns
+    -------
+    bool
+        Whether ``value`` is a finite number.
+
+    Examples
+    --------
     >>> is_number(0.5), is_number(float("nan")), is_number(None)
     (True, False, False)
     """

@@ -94,11 +94,33 @@ class Experiment:
         return names
 
     def values(self, metric: str | None = None) -> list[float]:
-        """The score ``metric`` (default: the experiment's metric) of every row; NaN where missing."""
+        """The score ``metric`` (default: the experiment's metric) of every row; NaN where missing.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A score name of the rows (default: :attr:`metric`).
+
+        Returns
+        -------
+        list of float
+            One value per row, in row order.
+        """
         return [_float(row["overall"].get(metric or self.metric)) for row in self.rows]
 
     def errors(self, metric: str | None = None) -> list[float]:
-        """The standard deviation over seeds of every row's score; 0 where not given."""
+        """The standard deviation over seeds of every row's score; 0 where not given.
+
+        Parameters
+        ----------
+        metric : str, optional
+            A score name of the rows (default: :attr:`metric`).
+
+        Returns
+        -------
+        list of float
+            One value per row, from its ``overall_std``; 0.0 where missing or NaN.
+        """
         stds = [_float((row.get("overall_std") or {}).get(metric or self.metric)) for row in self.rows]
         return [0.0 if value != value else value for value in stds]
 
@@ -112,8 +134,26 @@ def _float(value: Any) -> float:
 def read_experiment(path: str | os.PathLike[str]) -> Experiment:
     """Read and check one experiment file.
 
-    Raises :class:`~wsd.errors.InputError` naming the file and the first problem found.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A JSON file in the format of the module docstring.
 
+    Returns
+    -------
+    Experiment
+        The experiment; its metric is the file's ``metric``, else ``avg`` where rows have it, else the
+        first score of the rows.
+
+    Raises
+    ------
+    InputError
+        Naming the file and the first problem found: unreadable or invalid JSON, no ``experiment`` or
+        ``rows``, no rows, a row without ``overall`` or ``setting``, malformed ``baselines``/``published``,
+        or a ``metric`` that no row has.
+
+    Examples
+    --------
     >>> read_experiment("tests/fixtures/report/experiment_layers.json").kind   # doctest: +SKIP
     'line'
     """
@@ -159,6 +199,18 @@ def read_experiment(path: str | os.PathLike[str]) -> Experiment:
 def is_experiment(data: Any) -> bool:
     """Whether parsed JSON looks like an experiment result (``experiment`` and a list of ``rows``).
 
+    Parameters
+    ----------
+    data : Any
+        Parsed JSON.
+
+    Returns
+    -------
+    bool
+        Whether it is a dict with an ``experiment`` key and a list of ``rows``.
+
+    Examples
+    --------
     >>> is_experiment({"experiment": "layers", "rows": []}), is_experiment({"overall": {}})
     (True, False)
     """
@@ -169,6 +221,16 @@ def experiment_files(path: str | os.PathLike[str]) -> list[Path]:
     """The experiment result files of ``path``: the file itself, or the ``*.json`` experiments of a folder.
 
     JSON files in the folder that are not experiment results are skipped.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A result file, or a folder of them.
+
+    Returns
+    -------
+    list of Path
+        ``[path]`` for a file (not checked here); else the folder's experiment files, sorted by name.
     """
     path = Path(path)
     if path.is_file():
@@ -187,8 +249,23 @@ def experiment_files(path: str | os.PathLike[str]) -> list[Path]:
 def load_experiments(path: str | os.PathLike[str]) -> list[Experiment]:
     """Every experiment of a result file or folder, in file-name order.
 
-    Raises :class:`~wsd.errors.InputError` when ``path`` holds none.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A result file, or a folder of them.
 
+    Returns
+    -------
+    list of Experiment
+        One per file (see :func:`read_experiment`).
+
+    Raises
+    ------
+    InputError
+        When ``path`` does not exist or holds no experiment result, or a file is malformed.
+
+    Examples
+    --------
     >>> load_experiments("experiments/results")   # doctest: +SKIP
     [Experiment(name='layers', ...), ...]
     """

@@ -59,6 +59,18 @@ footer { margin-top: 36px; color: var(--muted); font-size: 13px; }
 def esc(text: object) -> str:
     """HTML-escape any value (quotes too, so it is safe in attributes).
 
+    Parameters
+    ----------
+    text : object
+        Any value (turned into ``str`` first).
+
+    Returns
+    -------
+    str
+        The escaped text.
+
+    Examples
+    --------
     >>> esc('<b title="x">&')
     '&lt;b title=&quot;x&quot;&gt;&amp;'
     """
@@ -66,12 +78,34 @@ def esc(text: object) -> str:
 
 
 def data_uri(path: Path) -> str:
-    """A PNG file as a ``data:image/png;base64,...`` URI."""
+    """A PNG file as a ``data:image/png;base64,...`` URI.
+
+    Parameters
+    ----------
+    path : Path
+        The PNG file.
+
+    Returns
+    -------
+    str
+        The URI, the whole file base64-encoded.
+    """
     return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
 def png_size(path: Path) -> tuple[int, int] | None:
-    """Width and height of a PNG file from its header, or None if it is not a PNG."""
+    """Width and height of a PNG file from its header, or None if it is not a PNG.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+
+    Returns
+    -------
+    (width, height) or None
+        In pixels, from the ``IHDR`` header.
+    """
     header = Path(path).read_bytes()[:24]
     if len(header) < 24 or header[:8] != b"\x89PNG\r\n\x1a\n":
         return None
@@ -80,7 +114,19 @@ def png_size(path: Path) -> tuple[int, int] | None:
 
 
 def render_image(image: Image) -> str:
-    """A ``<figure>`` with the embedded PNG and its caption."""
+    """A ``<figure>`` with the embedded PNG and its caption.
+
+    Parameters
+    ----------
+    image : Image
+        The figure.
+
+    Returns
+    -------
+    str
+        HTML: ``<figure class=kind [data-target=...]>`` with the ``<img>`` (size from the PNG header) and an
+        optional ``<figcaption>``.
+    """
     target = f' data-target="{esc(image.target)}"' if image.target is not None else ""
     size = png_size(image.path)
     dimensions = f' width="{size[0]}" height="{size[1]}"' if size else ""
@@ -92,7 +138,18 @@ def render_image(image: Image) -> str:
 
 
 def render_table(table: Table) -> str:
-    """An HTML table; numeric columns right-aligned."""
+    """An HTML table; numeric columns right-aligned.
+
+    Parameters
+    ----------
+    table : Table
+        The table.
+
+    Returns
+    -------
+    str
+        HTML of the ``<table>`` with its caption, head and body.
+    """
     numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
 
     def cell(tag: str, text: str, index: int) -> str:
@@ -112,7 +169,18 @@ def render_table(table: Table) -> str:
 
 
 def render_card(card: SenseCard) -> str:
-    """A sense card: colour swatch, id and size, distinguishing words, gold make-up, examples."""
+    """A sense card: colour swatch, id and size, distinguishing words, gold make-up, examples.
+
+    Parameters
+    ----------
+    card : SenseCard
+        The sense.
+
+    Returns
+    -------
+    str
+        HTML: ``<section class="sense-card" data-target=... data-sense=...>``.
+    """
     colour = esc(card.colour)
     parts = [
         f'<section class="sense-card" data-target="{esc(card.target)}" data-sense="{card.sense}" '
@@ -139,7 +207,18 @@ def render_card(card: SenseCard) -> str:
 
 
 def render_target(section: TargetSection) -> str:
-    """One target's section: heading, facts, figures, notes, sense cards."""
+    """One target's section: heading, facts, figures, notes, sense cards.
+
+    Parameters
+    ----------
+    section : TargetSection
+        The target's content.
+
+    Returns
+    -------
+    str
+        HTML: ``<section class="target" id=anchor data-target=...>``.
+    """
     parts = [
         f'<section class="target" id="{esc(section.anchor)}" data-target="{esc(section.target)}">',
         f"<h2>{esc(section.target)}</h2>",
@@ -153,7 +232,18 @@ def render_target(section: TargetSection) -> str:
 
 
 def render_section(section: Section) -> str:
-    """A general section: heading, paragraphs, tables, figures."""
+    """A general section: heading, paragraphs, tables, figures.
+
+    Parameters
+    ----------
+    section : Section
+        The section's content.
+
+    Returns
+    -------
+    str
+        HTML: ``<section class="report-section" id=anchor>``.
+    """
     parts = [f'<section class="report-section" id="{esc(section.anchor)}">', f"<h2>{esc(section.title)}</h2>"]
     parts += [f"<p>{esc(p)}</p>" for p in section.paragraphs]
     parts += [render_table(t) for t in section.tables]
@@ -164,7 +254,19 @@ def render_section(section: Section) -> str:
 
 
 def render_html(report: Report) -> str:
-    """The whole page as a string (UTF-8 text; no external resource of any kind)."""
+    """The whole page as a string (UTF-8 text; no external resource of any kind).
+
+    Parameters
+    ----------
+    report : Report
+        The report's content.
+
+    Returns
+    -------
+    str
+        The HTML document: header with facts, a table of contents (for more than one section), the
+        summary table, the sections, one section per target, the notes.
+    """
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',

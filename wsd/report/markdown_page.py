@@ -13,6 +13,18 @@ _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
 def md(text: object) -> str:
     """Markdown-escape inline text (emphasis, links, HTML, table pipes) and fold it onto one line.
 
+    Parameters
+    ----------
+    text : object
+        Any value (turned into ``str`` first).
+
+    Returns
+    -------
+    str
+        The text with white-space runs folded to single spaces and Markdown's special characters escaped.
+
+    Examples
+    --------
     >>> md("a_b | <c>")
     'a\\\\_b \\\\| \\\\<c\\\\>'
     """
@@ -20,7 +32,18 @@ def md(text: object) -> str:
 
 
 def render_table(table: Table) -> list[str]:
-    """A pipe table; numeric columns right-aligned."""
+    """A pipe table; numeric columns right-aligned.
+
+    Parameters
+    ----------
+    table : Table
+        The table.
+
+    Returns
+    -------
+    list of str
+        Lines: the caption in italics (if any), the header, the alignment row, the rows, a blank line.
+    """
     numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
     lines = [f"*{md(table.caption)}*", ""] if table.caption else []
     lines.append("| " + " | ".join(md(h) for h in table.header) + " |")
@@ -31,7 +54,20 @@ def render_table(table: Table) -> list[str]:
 
 
 def render_image(image: Image, base: Path) -> list[str]:
-    """An image line (path relative to the report folder) and its caption."""
+    """An image line (path relative to the report folder) and its caption.
+
+    Parameters
+    ----------
+    image : Image
+        The figure.
+    base : Path
+        The folder of ``report.md``; the link is relative to it.
+
+    Returns
+    -------
+    list of str
+        Lines: the image, the caption in italics (if any), with blank lines between.
+    """
     relative = Path(os.path.relpath(image.path, base)).as_posix()
     lines = [f"![{md(image.alt)}]({relative})", ""]
     if image.caption:
@@ -40,7 +76,18 @@ def render_image(image: Image, base: Path) -> list[str]:
 
 
 def render_card(card: SenseCard) -> list[str]:
-    """A sense card as a heading, its words, gold make-up and numbered examples (target in bold)."""
+    """A sense card as a heading, its words, gold make-up and numbered examples (target in bold).
+
+    Parameters
+    ----------
+    card : SenseCard
+        The sense.
+
+    Returns
+    -------
+    list of str
+        Lines of Markdown.
+    """
     lines = [f"#### {md(card.name)} — {plural(card.size, 'occurrence')} ({100 * card.share:.0f}%)", ""]
     words = ", ".join(md(w) for w in card.keywords) or "none"
     lines.append(f"Distinguishing words: {words}")
@@ -53,7 +100,20 @@ def render_card(card: SenseCard) -> list[str]:
 
 
 def render_target(section: TargetSection, base: Path) -> list[str]:
-    """One target: heading, facts, figures, notes, cards."""
+    """One target: heading, facts, figures, notes, cards.
+
+    Parameters
+    ----------
+    section : TargetSection
+        The target's content.
+    base : Path
+        The folder of ``report.md`` (figure links are relative to it).
+
+    Returns
+    -------
+    list of str
+        Lines of Markdown.
+    """
     lines = [f"## {md(section.target)}", "", " · ".join(md(f) for f in section.facts), ""]
     for image in section.images:
         lines += render_image(image, base)
@@ -66,7 +126,20 @@ def render_target(section: TargetSection, base: Path) -> list[str]:
 
 
 def render_section(section: Section, base: Path) -> list[str]:
-    """A general section: heading, paragraphs, tables, figures."""
+    """A general section: heading, paragraphs, tables, figures.
+
+    Parameters
+    ----------
+    section : Section
+        The section's content.
+    base : Path
+        The folder of ``report.md`` (figure links are relative to it).
+
+    Returns
+    -------
+    list of str
+        Lines of Markdown.
+    """
     lines = [f"## {md(section.title)}", ""]
     for paragraph in section.paragraphs:
         lines += [md(paragraph), ""]
@@ -78,7 +151,20 @@ def render_section(section: Section, base: Path) -> list[str]:
 
 
 def render_markdown(report: Report, base: str | os.PathLike[str]) -> str:
-    """The whole report as Markdown; figure links are relative to ``base`` (the folder of ``report.md``)."""
+    """The whole report as Markdown; figure links are relative to ``base`` (the folder of ``report.md``).
+
+    Parameters
+    ----------
+    report : Report
+        The report's content.
+    base : str or os.PathLike
+        The folder that ``report.md`` is written to.
+
+    Returns
+    -------
+    str
+        The Markdown document, ending with one newline.
+    """
     base = Path(base)
     lines = [f"# {md(report.title)}", ""]
     lines += [f"- {md(fact)}" for fact in report.facts]

@@ -56,7 +56,13 @@ _MISSING_GLYPH = re.compile(r"Glyph (\d+) .*missing from")
 
 @lru_cache(maxsize=1)
 def font_families() -> tuple[str, ...]:
-    """DejaVu Sans followed by the fallback fonts that are installed (matplotlib uses them per glyph)."""
+    """DejaVu Sans followed by the fallback fonts that are installed (matplotlib uses them per glyph).
+
+    Returns
+    -------
+    tuple of str
+        Font family names, :data:`BASE_FONT` first (looked up once per process).
+    """
     from matplotlib import font_manager
 
     installed = {entry.name for entry in font_manager.fontManager.ttflist}
@@ -64,7 +70,13 @@ def font_families() -> tuple[str, ...]:
 
 
 def style() -> dict[str, Any]:
-    """The rcParams every figure is drawn with."""
+    """The rcParams every figure is drawn with.
+
+    Returns
+    -------
+    dict
+        matplotlib rcParams: fonts (:func:`font_families`), sizes, spines.
+    """
     return {
         "font.family": "sans-serif",
         "font.sans-serif": list(font_families()),
@@ -82,6 +94,20 @@ def style() -> dict[str, Any]:
 def font_covers(text: str, family: str = BASE_FONT) -> bool:
     """Whether the font file that matplotlib picks for ``family`` has a glyph for every character of ``text``.
 
+    Parameters
+    ----------
+    text : str
+        The text to draw (white space is not checked).
+    family : str
+        A font family name.
+
+    Returns
+    -------
+    bool
+        True when the font has every glyph.
+
+    Examples
+    --------
     >>> font_covers("Замок mouse")
     True
     """
@@ -96,6 +122,18 @@ def font_covers(text: str, family: str = BASE_FONT) -> bool:
 def palette(n: int) -> list[str]:
     """``n`` distinct colours (hex): tab10 up to ten, tab20 beyond (repeating after twenty).
 
+    Parameters
+    ----------
+    n : int
+        How many colours.
+
+    Returns
+    -------
+    list of str
+        ``n`` colours as ``#rrggbb``.
+
+    Examples
+    --------
     >>> palette(2)
     ['#1f77b4', '#ff7f0e']
     """
@@ -107,13 +145,40 @@ def palette(n: int) -> list[str]:
 
 
 def sense_colour(sense: int, n_senses: int) -> str:
-    """The colour of induced sense ``sense`` of a target with ``n_senses`` senses (grey if unassigned)."""
+    """The colour of induced sense ``sense`` of a target with ``n_senses`` senses (grey if unassigned).
+
+    Parameters
+    ----------
+    sense : int
+        The induced sense (negative: unassigned).
+    n_senses : int
+        The target's number of senses (chooses the palette).
+
+    Returns
+    -------
+    str
+        A colour as ``#rrggbb``.
+    """
     return GREY if sense < 0 else palette(max(n_senses, sense + 1))[sense]
 
 
 def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis.
 
+    Parameters
+    ----------
+    text : str
+        A label (turned into ``str`` first).
+    limit : int
+        Maximum length, the ellipsis included.
+
+    Returns
+    -------
+    str
+        ``text`` itself when short enough, else its first ``limit - 1`` characters and ``…``.
+
+    Examples
+    --------
     >>> shorten("abcdefghij", 6)
     'abcde…'
     """
@@ -122,7 +187,20 @@ def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
 
 
 def save_figure(figure: Figure, path: Path) -> set[str]:
-    """Write ``figure`` as PNG; return the characters no installed font could draw (normally none)."""
+    """Write ``figure`` as PNG; return the characters no installed font could draw (normally none).
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The figure.
+    path : Path
+        The PNG file (its folder is created if needed).
+
+    Returns
+    -------
+    set of str
+        Characters whose glyph was missing; other warnings are passed on.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -138,7 +216,18 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
 
 
 def styled(function: Callable[..., set[str]]) -> Callable[..., set[str]]:
-    """Run a plotting function entirely under :func:`style` (artists read rcParams when created and drawn)."""
+    """Run a plotting function entirely under :func:`style` (artists read rcParams when created and drawn).
+
+    Parameters
+    ----------
+    function : callable
+        A plotting function that returns the missing glyphs (see :func:`save_figure`).
+
+    Returns
+    -------
+    callable
+        The same function, run inside ``matplotlib.rc_context(style())``.
+    """
 
     @wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> set[str]:
@@ -198,7 +287,22 @@ def _scatter_groups(
 
 
 def induced_groups(induced: np.ndarray, names: Mapping[int, str], n_senses: int) -> list[tuple[str, np.ndarray, str]]:
-    """Scatter groups (legend label, row mask, colour) of induced senses; unassigned rows last, in grey."""
+    """Scatter groups (legend label, row mask, colour) of induced senses; unassigned rows last, in grey.
+
+    Parameters
+    ----------
+    induced : numpy.ndarray of int
+        Induced sense per point (negative: unassigned).
+    names : mapping of int to str
+        Legend label of each sense (default: its number).
+    n_senses : int
+        The target's number of senses.
+
+    Returns
+    -------
+    list of (str, numpy.ndarray of bool, str)
+        One group per sense, then senses beyond ``n_senses``, then the unassigned points.
+    """
     groups = [(names.get(int(s), str(s)), induced == s, sense_colour(int(s), n_senses)) for s in range(n_senses)]
     groups += [
         (names.get(int(s), str(s)), induced == s, sense_colour(int(s), n_senses))
@@ -211,7 +315,19 @@ def induced_groups(induced: np.ndarray, names: Mapping[int, str], n_senses: int)
 
 
 def gold_groups(gold: np.ndarray) -> list[tuple[str, np.ndarray, str]]:
-    """Scatter groups of gold senses, most frequent first; the rarest pooled as *other*, unlabelled in light grey."""
+    """Scatter groups of gold senses, most frequent first; the rarest pooled as *other*, unlabelled in light grey.
+
+    Parameters
+    ----------
+    gold : numpy.ndarray of str
+        Top gold sense per point (``""``: unlabelled).
+
+    Returns
+    -------
+    list of (str, numpy.ndarray of bool, str)
+        Legend label (with counts), row mask and colour: unlabelled points first, then at most
+        ``MAX_LEGEND_ENTRIES`` senses (the rest pooled as *other*).
+    """
     labelled = gold[gold != ""]
     counts = pd.Series(labelled, dtype=object).value_counts(sort=True)
     shown = list(counts.index[: MAX_LEGEND_ENTRIES - 1]) if len(counts) > MAX_LEGEND_ENTRIES else list(counts.index)
@@ -290,6 +406,22 @@ def confusion_heatmap(gold: np.ndarray, induced: np.ndarray, target: str, path: 
     """Gold × induced counts of a target's labelled occurrences; colour = the share of each gold sense.
 
     Rows are gold senses (most frequent first; beyond 20 pooled as *other*), columns induced senses.
+
+    Parameters
+    ----------
+    gold : numpy.ndarray of str
+        Top gold sense per occurrence (``""``: unlabelled, left out).
+    induced : numpy.ndarray of int
+        Induced sense per occurrence (negative: ``unassigned`` column).
+    target : str
+        For the title.
+    path : Path
+        The PNG to write.
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
     """
     gold = np.asarray(gold, dtype=object)
     induced = np.asarray(induced, dtype=np.int64)
@@ -343,7 +475,22 @@ def _bar_labels(
 
 @styled
 def per_target_scores(per_target: Mapping[str, Mapping[str, Any]], metrics: Sequence[str], path: Path) -> set[str]:
-    """Horizontal grouped bars: each target's scores (one colour per metric), targets top to bottom."""
+    """Horizontal grouped bars: each target's scores (one colour per metric), targets top to bottom.
+
+    Parameters
+    ----------
+    per_target : mapping of str to mapping
+        Target -> score name -> value (missing values drawn as 0).
+    metrics : sequence of str
+        The scores to draw.
+    path : Path
+        The PNG to write.
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
+    """
     targets = list(per_target)
     metrics = list(metrics)
     colours = palette(len(metrics))
@@ -376,7 +523,26 @@ def scores_vs_baselines(
     path: Path,
     overall_std: Mapping[str, Any] | None = None,
 ) -> set[str]:
-    """Grouped bars per metric: the system (with its std over seeds) beside each trivial baseline."""
+    """Grouped bars per metric: the system (with its std over seeds) beside each trivial baseline.
+
+    Parameters
+    ----------
+    overall : mapping of str to float
+        The system's scores.
+    baselines : mapping of str to mapping
+        Baseline name -> scores.
+    metrics : sequence of str
+        The scores to draw.
+    path : Path
+        The PNG to write.
+    overall_std : mapping of str to float, optional
+        Standard deviation over seeds of the system's scores (error bars).
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
+    """
     metrics = list(metrics)
     names = ["wsd", *baselines]
     colours = [SYSTEM_COLOUR, *[BASELINE_STYLES.get(b, (GREY, "-"))[0] for b in baselines]]
@@ -439,6 +605,18 @@ def experiment_plot(experiment: Experiment, path: Path) -> set[str]:
 
     The settings are on the x axis in file order, the experiment's ``metric`` on the y axis with the std
     over seeds as error bars; the trivial baselines (and published systems) are horizontal lines.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The experiment result.
+    path : Path
+        The PNG to write.
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
     """
     settings = experiment.settings
     values = np.array(experiment.values(), dtype=float)

@@ -23,6 +23,23 @@ for busy cores can make a t-SNE of 20 points take half a minute on a loaded mach
 def check_projection(name: str) -> str:
     """Validate a projection name (and that UMAP is installed when asked for); return it lowercased.
 
+    Parameters
+    ----------
+    name : str
+        ``pca``, ``tsne`` or ``umap`` (any case).
+
+    Returns
+    -------
+    str
+        The name in lower case.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown name, or ``umap`` without the ``umap-learn`` package.
+
+    Examples
+    --------
     >>> check_projection("PCA")
     'pca'
     """
@@ -57,7 +74,14 @@ def project(
     Returns
     -------
     points : ndarray (n, 2)
+        The 2-D coordinates (zeros for an empty ``X`` or one without variance; PCA below 5 points).
     axes : (str, str)
+        The axis names (``PC 1 (42% of variance)``, ``t-SNE 1``, ``UMAP 1``).
+
+    Raises
+    ------
+    ConfigError
+        As :func:`check_projection`.
 
     Examples
     --------

@@ -85,7 +85,20 @@ class DatasetBundle:
     def select(self, subset: str) -> pd.DataFrame:
         """The occurrences of one named subset (rows in table order).
 
-        Raises :class:`~wsd.errors.ConfigError` for an unknown subset name.
+        Parameters
+        ----------
+        subset : str
+            A name of :attr:`subsets` (``"nouns"``, ``"wiki-wiki/train"``, ...).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The subset's rows of :attr:`occurrences`, with a fresh 0..n-1 index.
+
+        Raises
+        ------
+        ConfigError
+            For an unknown subset name (the message lists the known ones).
         """
         if subset not in self.subsets:
             known = ", ".join(sorted(self.subsets)) or "none"
@@ -97,6 +110,13 @@ class DatasetBundle:
 def available_datasets() -> tuple[str, ...]:
     """Names accepted by :func:`load_dataset`.
 
+    Returns
+    -------
+    tuple of str
+        The registered dataset names, in registry order.
+
+    Examples
+    --------
     >>> available_datasets()
     ('semeval2013', 'semeval2010', 'russe2018', 'generic')
     """
@@ -120,6 +140,7 @@ def load_dataset(name: str, path: str | Path, **options: object) -> DatasetBundl
     Returns
     -------
     DatasetBundle
+        The occurrence table with gold senses, the gold files, named subsets and the reader's counts.
 
     Raises
     ------

@@ -75,6 +75,26 @@ def _open(path: Path, mode: str) -> io.TextIOBase:
 def detect_format(path: str | Path, format: str | None = None) -> str:
     """``"tsv"`` or ``"jsonl"``: ``format`` if given, else from the file name, else from the first character.
 
+    Parameters
+    ----------
+    path : str or Path
+        The file (read only when neither ``format`` nor its name decides: a first non-blank line starting
+        with ``{`` is JSON Lines).
+    format : {"tsv", "jsonl", None}
+        The format, when the caller knows it.
+
+    Returns
+    -------
+    str
+        ``"tsv"`` or ``"jsonl"``.
+
+    Raises
+    ------
+    ConfigError
+        For a ``format`` that is not one of ``FORMATS``.
+
+    Examples
+    --------
     >>> detect_format("occurrences.jsonl.gz")
     'jsonl'
     """
@@ -165,6 +185,25 @@ def _string(value: Any, name: str, where: str, *, required: bool) -> str:
 def check_sense(sense: str, where: str = "sense") -> str:
     """Check a gold label string (``label`` or ``label/weight ...``) and return it with single spaces.
 
+    Parameters
+    ----------
+    sense : str
+        The label string, e.g. ``"s1/0.7 s2/0.3"``.
+    where : str
+        Where it comes from, for the error message (``file:line``).
+
+    Returns
+    -------
+    str
+        The same items joined by single spaces.
+
+    Raises
+    ------
+    InputError
+        When a weight is not a finite non-negative number, or an item has a weight but no label.
+
+    Examples
+    --------
     >>> check_sense("s1/0.7   s2/0.3")
     's1/0.7 s2/0.3'
     >>> check_sense("s1/x")
@@ -228,6 +267,14 @@ def read_generic(path: str | Path, format: str | None = None) -> pd.DataFrame:
     pandas.DataFrame
         The occurrence table, with ``sense`` when at least one record has a label.
 
+    Raises
+    ------
+    InputError
+        When the file is missing, or a record is malformed (a missing field, a span outside its text, a
+        ``form`` that is not the span, a repeated id, a bad weight), naming the file and line.
+    ConfigError
+        For an unknown ``format``.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -258,9 +305,26 @@ def read_generic(path: str | Path, format: str | None = None) -> pd.DataFrame:
 def load(path: str | Path, format: str | None = None) -> DatasetBundle:
     """Load a generic TSV/JSONL file as a dataset (see :func:`read_generic`).
 
-    Returns a :class:`DatasetBundle` named after the file, ``gold=(path,)`` when labelled, no subsets, and
-    ``stats`` ``records``, ``labelled``, ``targets``.
+    Parameters
+    ----------
+    path : str or Path
+        The TSV or JSON Lines file (``.gz`` allowed).
+    format : {"tsv", "jsonl", None}
+        Force a format; by default it follows the file name or content.
 
+    Returns
+    -------
+    DatasetBundle
+        Named after the file, ``gold=(path,)`` when labelled, no subsets, and ``stats`` ``records``,
+        ``labelled``, ``targets``.
+
+    Raises
+    ------
+    InputError, ConfigError
+        As :func:`read_generic`.
+
+    Examples
+    --------
     >>> load("my_data.jsonl").stats                                # doctest: +SKIP
     {'records': 120, 'labelled': 120, 'targets': 3}
     """
@@ -289,6 +353,14 @@ def write_generic(frame: pd.DataFrame, path: str | Path, format: str | None = No
     Returns
     -------
     Path
+        The file written.
+
+    Raises
+    ------
+    InputError
+        When ``frame`` is not a valid occurrence table.
+    ConfigError
+        For an unknown ``format``.
 
     Examples
     --------

@@ -148,9 +148,26 @@ def _whole_word(text: str, span: tuple[int, int]) -> bool:
 def locate(text: str, word: str, given: list[tuple[int, int]]) -> tuple[tuple[int, int] | None, str]:
     """The target's span in one context and how it was decided (see the module docstring).
 
-    Returns ``(span, status)`` with status ``given``, ``repaired``, ``located``, ``unverified`` or
-    ``(None, "not_found")``.
+    Parameters
+    ----------
+    text : str
+        The context.
+    word : str
+        The target word (a Russian lemma).
+    given : list of (start, end)
+        The spans the file gives for it (end exclusive; may be empty or wrong).
 
+    Returns
+    -------
+    span : (start, end) or None
+        The target's span, or None when no form of ``word`` is found and no given span is a whole word.
+    status : str
+        ``given`` (a given span is a form of the word), ``repaired`` (the form nearest a given span),
+        ``located`` (no usable position: the first form found), ``unverified`` (a given whole word that
+        is not recognised as a form) or ``not_found``.
+
+    Examples
+    --------
     >>> locate("Цепляясь за сучья деревьев", "сук", [(11, 16)])
     ((12, 17), 'repaired')
     """
@@ -187,7 +204,16 @@ def read_russe_csv(
     Returns
     -------
     rows : list of dict
+        One occurrence row per context whose target was found (``id``, ``target``, ``form``, ``text``,
+        ``start``, ``end``, ``sense``).
     stats : collections.Counter
+        ``rows``, ``invalid_positions``, ``several_positions``, ``positions_<status>`` and ``not_found``.
+
+    Raises
+    ------
+    InputError
+        When the file is missing, its header lacks a required field, or a line has the wrong number of
+        fields (naming the file and line).
     """
     path = Path(path)
     if not path.is_file():
@@ -247,6 +273,13 @@ def load(path: str | Path, splits: str | Sequence[str] = "main") -> DatasetBundl
     -------
     DatasetBundle
         ``name="russe2018"``; ``gold`` = the labelled files read.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown split or group.
+    InputError
+        When the folder or a file is missing or malformed.
 
     Examples
     --------

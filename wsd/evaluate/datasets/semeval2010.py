@@ -111,6 +111,13 @@ def load(path: str | Path, context: str = "instance") -> DatasetBundle:
     DatasetBundle
         ``name="semeval2010"``, ``gold=(keys/all.key,)``.
 
+    Raises
+    ------
+    ConfigError
+        For an unknown ``context``.
+    InputError
+        When the folder, the key or the instance files are missing or malformed.
+
     Examples
     --------
     >>> bundle = load("../shared/datasets")                              # doctest: +SKIP

@@ -106,6 +106,11 @@ def load(path: str | Path, key: str | Path = "all.key") -> DatasetBundle:
     DatasetBundle
         ``name="semeval2013"``, ``gold=(key path,)``.
 
+    Raises
+    ------
+    InputError
+        When the folder, the key or the context files are missing or malformed.
+
     Examples
     --------
     >>> bundle = load("../shared/datasets")                          # doctest: +SKIP

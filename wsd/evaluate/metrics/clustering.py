@@ -30,6 +30,23 @@ TIE_JOINER = "+"
 def contingency(gold: Sequence, system: Sequence) -> np.ndarray:
     """Contingency table ``n[c, k]`` of gold classes (rows) by system clusters (columns).
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item (any hashable, sortable labels), equally long.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_classes, n_clusters)
+        Counts of items per (class, cluster); classes and clusters in sorted label order.
+
+    Raises
+    ------
+    InputError
+        When the label sequences are not 1-D or differ in length.
+
+    Examples
+    --------
     >>> contingency(["a", "a", "b"], [0, 1, 1]).tolist()
     [[1, 1], [0, 1]]
     """
@@ -56,9 +73,19 @@ def paired_f(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     recall the share of same-class pairs put in one cluster. A labelling without such pairs
     (e.g. one cluster per instance) has precision (or recall) 0.
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+
     Returns
     -------
     (precision, recall, f) : tuple of float
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
 
     Examples
     --------
@@ -106,9 +133,21 @@ def v_measure(gold: Sequence, system: Sequence, beta: float = 1.0) -> tuple[floa
     As in scikit-learn, homogeneity is 1 when the gold has a single class and completeness is 1 when
     the system has a single cluster.
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+    beta : float
+        Weight of homogeneity against completeness in the harmonic mean (1: balanced).
+
     Returns
     -------
     (homogeneity, completeness, v_measure) : tuple of float
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
 
     Examples
     --------
@@ -130,6 +169,24 @@ def v_measure(gold: Sequence, system: Sequence, beta: float = 1.0) -> tuple[floa
 def normalized_mutual_info(gold: Sequence, system: Sequence) -> float:
     """NMI with arithmetic-mean normalisation (scikit-learn's default).
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 1.0 when both labellings are a single cluster (or empty), 0.0 when they share no
+        information.
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
+
+    Examples
+    --------
     >>> normalized_mutual_info(["a", "a", "b", "b"], [1, 1, 0, 0])
     1.0
     """
@@ -146,6 +203,24 @@ def normalized_mutual_info(gold: Sequence, system: Sequence) -> float:
 def adjusted_rand(gold: Sequence, system: Sequence) -> float:
     """Adjusted Rand Index (Hubert & Arabie 1985), as scikit-learn computes it.
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+
+    Returns
+    -------
+    float
+        1.0 for identical partitions (and in scikit-learn's degenerate cases), about 0 for chance,
+        negative below chance.
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
+
+    Examples
+    --------
     >>> adjusted_rand(["a", "a", "b", "b"], [0, 0, 1, 1])
     1.0
     """
@@ -169,6 +244,23 @@ def adjusted_rand(gold: Sequence, system: Sequence) -> float:
 def bcubed(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     """B-Cubed precision, recall and F (Bagga & Baldwin 1998; each item counts itself).
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+
+    Returns
+    -------
+    (precision, recall, f) : tuple of float
+        All 0.0 for empty labellings.
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
+
+    Examples
+    --------
     >>> bcubed(["a", "a", "b", "b"], [0, 0, 0, 0])
     (0.5, 1.0, 0.6666666666666666)
     """
@@ -187,6 +279,23 @@ def bcubed(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
 def purity(gold: Sequence, system: Sequence) -> float:
     """Purity: share of instances that belong to their cluster's majority class.
 
+    Parameters
+    ----------
+    gold, system : sequence
+        Gold class and system cluster of each item, equally long.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.0 for empty labellings.
+
+    Raises
+    ------
+    InputError
+        As :func:`contingency`.
+
+    Examples
+    --------
     >>> purity(["a", "a", "b"], [0, 0, 0])
     0.6666666666666666
     """
@@ -198,6 +307,18 @@ def purity(gold: Sequence, system: Sequence) -> float:
 def hard_label(senses: dict[str, float]) -> str:
     """The hard label of a graded annotation: the highest-weighted sense, ties joined by ``+``.
 
+    Parameters
+    ----------
+    senses : dict of str to float
+        Sense -> weight of one instance.
+
+    Returns
+    -------
+    str
+        The label (tied senses sorted and joined by ``+``); ``"<unanswered>"`` for no senses.
+
+    Examples
+    --------
     >>> hard_label({"s1": 0.5, "s2": 1.0})
     's2'
     >>> hard_label({"s2": 1.0, "s1": 1.0})
@@ -213,6 +334,14 @@ def key_labels(
     gold_instances: dict[str, dict[str, float]], system_instances: dict[str, dict[str, float]] | None
 ) -> tuple[list[str], list[str], list[str]]:
     """Hard gold and system labels of one target, aligned on the gold's instances.
+
+    Parameters
+    ----------
+    gold_instances : dict
+        Instance id -> sense -> weight, from the gold key of one target.
+    system_instances : dict or None
+        The same from the system key (None when the system did not answer the target); instances that
+        the gold lacks are ignored.
 
     Returns
     -------
@@ -234,6 +363,20 @@ def key_labels(
 def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
     """Mean of ``values`` weighted by ``weights`` (NaN when the weights sum to 0).
 
+    Parameters
+    ----------
+    values : sequence of float
+        The values (per-target scores).
+    weights : sequence of float
+        Their weights (numbers of gold instances), as long as ``values``.
+
+    Returns
+    -------
+    float
+        The weighted mean, or NaN when the weights do not sum to a positive number.
+
+    Examples
+    --------
     >>> weighted_mean([1.0, 0.0], [3, 1])
     0.75
     """

@@ -70,8 +70,24 @@ def map_clusters_to_senses(
 ) -> dict[str, str | None]:
     """Label ``test_ids`` with gold senses through the cluster→sense matrix estimated on ``mapping_ids``.
 
-    See the module docstring for the definition. Returns test id -> predicted sense (``None`` when
-    no sense scores above 0).
+    See the module docstring for the definition.
+
+    Parameters
+    ----------
+    gold_instances : dict
+        Instance id -> sense -> weight, the gold key of one target (every id of ``mapping_ids`` in it).
+    system_instances : dict
+        Instance id -> cluster -> weight, the system key of the same target (missing ids have no cluster).
+    mapping_ids : list of str
+        The instances the cluster→sense matrix is estimated on.
+    test_ids : list of str
+        The instances to label.
+
+    Returns
+    -------
+    dict of str to str or None
+        Test id -> predicted sense (``None`` when no sense scores above 0, or when the mapping part has no
+        sense or there is no cluster).
 
     Examples
     --------
@@ -128,6 +144,11 @@ def supervised_recall(
     dict
         ``{"overall": float, "nouns": float, "verbs": float, "per_target": {target: float},
         "splits": [float, ...]}`` (``splits``: the pooled recall of each split).
+
+    Raises
+    ------
+    ConfigError
+        For a ``test_fraction`` outside (0, 1) or ``n_splits`` below 1.
 
     Examples
     --------
