@@ -221,7 +221,7 @@ class VectorSource:
             self._encoders[context_vector] = (
                 Encoder(model=self.model, precision=self.precision, context_vector=context_vector)
                 if base is None
-                else _with_context(base, context_vector)
+                else base.with_options(context_vector=context_vector)  # the model is loaded once
             )
         return self._encoders[context_vector]
 
@@ -280,19 +280,6 @@ def _default_context() -> str:
     return DEFAULT_EMBEDDING["context_vector"]
 
 
-def _with_context(base, context_vector: str | None):
-    """A shallow copy of a loaded encoder with another context vector (the model is loaded once)."""
-    import copy
-
-    from wsd.embed.context import parse_context
-
-    encoder = copy.copy(base)
-    encoder.context_vector = parse_context(context_vector)
-    if encoder.context_vector is not None:
-        encoder.context_vector.layers.resolve(encoder.loaded.num_layers)
-    return encoder
-
-
 # ------------------------------------------------------------------------------------------ running
 def run_settings(
     benchmark: Benchmark,
@@ -336,7 +323,7 @@ def run_settings(
             )
         )
         log(f"    {benchmark.metric} = {100 * result['overall'][benchmark.metric]:.2f}")
-    encoder_meta = source.encoder(None).metadata()
+    encoder_meta = source.encoder(None).identity().embedding_meta()
     return rows, baselines, encoder_meta
 
 

@@ -152,25 +152,16 @@ def worker_floor(args: argparse.Namespace) -> dict:
 
     encoder = wsd.Encoder(precision=args.precision)
     occurrences, _ = load_run(args.run)
-    plan = encoder.plan(occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy())
+    # wsd's own batches: unique windows with special tokens, longest first, wsd's batch size
+    batches = encoder.model_inputs(occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy())
     loaded = encoder.loaded
-    windows = [np.concatenate([loaded.prefix_ids, w, loaded.suffix_ids]).astype(np.int64) for w in plan.windows]
-    order = np.argsort([-len(w) for w in windows], kind="stable")
-    batches = []
-    for begin in range(0, len(order), encoder.batch_size):
-        chosen = [windows[k] for k in order[begin : begin + encoder.batch_size]]
-        ids = torch.zeros((len(chosen), len(chosen[0])), dtype=torch.long)
-        mask = torch.zeros_like(ids)
-        for row, window in enumerate(chosen):
-            ids[row, : len(window)] = torch.from_numpy(window)
-            mask[row, : len(window)] = 1
-        batches.append((ids, mask))
+    windows = sum(len(ids) for ids, _ in batches)
     started = time.perf_counter()
     with torch.inference_mode():
         for ids, mask in batches:
             loaded.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "occurrences": len(occurrences), "windows": len(windows)}
+    return {"seconds": seconds, "occurrences": len(occurrences), "windows": windows}
 
 
 def worker_score(args: argparse.Namespace) -> dict:
@@ -188,26 +179,31 @@ def worker_score(args: argparse.Namespace) -> dict:
 
 def worker_levers(args: argparse.Namespace) -> dict:
     """wsd's embedding step (plan + encode, the occurrences of the run) with one lever changed at a time."""
+    import pandas as pd
+
     import wsd
-    from wsd.embed.layers import parse_layers
     from wsd.embed.windows import WindowPlan
     from wsd.store import load_run
 
     occurrences, _ = load_run(args.run)
     texts, spans = occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy()
-    config = [(parse_layers("sum-last-4"), "mean")]
+    config = [("sum-last-4", "mean")]
+    windows: list[int] = []
+
+    def counted(plan: WindowPlan) -> WindowPlan:  # the plan as wsd chose it; its windows counted
+        windows.append(len(plan.windows))
+        return plan
 
     def unshared(plan: WindowPlan) -> WindowPlan:  # every occurrence its own copy of its window
-        return WindowPlan([plan.windows[w] for w in plan.window_of], np.arange(len(plan.window_of)),
-                          plan.piece_start, plan.piece_end)  # fmt: skip
+        return counted(WindowPlan([plan.windows[w] for w in plan.window_of], np.arange(len(plan.window_of)),
+                                  plan.piece_start, plan.piece_end))  # fmt: skip
 
-    def unsorted_batches(encoder, plan: WindowPlan) -> None:  # batches of windows in corpus order
-        for begin in range(0, len(plan.windows), encoder.batch_size):
-            chosen = np.arange(begin, min(begin + encoder.batch_size, len(plan.windows)))
-            members = np.flatnonzero(np.isin(plan.window_of, chosen))
-            sub = WindowPlan([plan.windows[w] for w in chosen], plan.window_of[members] - begin,
-                             plan.piece_start[members], plan.piece_end[members])  # fmt: skip
-            encoder.encode_words(sub, config)
+    def unsorted_batches(encoder) -> None:  # batches of windows in corpus order
+        # one window per line here (every line fits the model), so a batch of windows in corpus order is
+        # the occurrences of batch_size consecutive distinct lines, embedded by one call
+        block = pd.factorize(pd.Series(texts))[0] // encoder.batch_size
+        for members in np.split(np.arange(len(texts)), np.flatnonzero(np.diff(block)) + 1):
+            encoder.embed_configs([texts[i] for i in members], spans[members], config, rewrite_plan=counted)
 
     variants = {
         "wsd defaults (shared windows, length-sorted batches of 32)": ({}, None),
@@ -219,22 +215,21 @@ def worker_levers(args: argparse.Namespace) -> dict:
     }
     encoders = {label: wsd.Encoder(precision=args.precision, **options) for label, (options, _) in variants.items()}
     for encoder in encoders.values():  # warm-up: the model, and the kernels of a few shapes
-        encoder.encode_words(encoder.plan(texts[:256], spans[:256]), config)
+        encoder.embed_configs(texts[:256], spans[:256], config)
     report: dict[str, dict] = {label: {"runs": []} for label in variants}
     for _ in range(max(1, args.repeats)):  # variants alternate; the fastest run of each counts
         for label, (_, change) in variants.items():
             encoder = encoders[label]
+            windows.clear()
             started = time.perf_counter()
-            plan = encoder.plan(texts, spans)
             if change == "unsorted":
-                unsorted_batches(encoder, plan)
+                unsorted_batches(encoder)
             elif change == "unshared":
-                plan = unshared(plan)
-                encoder.encode_words(plan, config)
+                encoder.embed_configs(texts, spans, config, rewrite_plan=unshared)
             else:
-                encoder.encode_words(plan, config)
+                encoder.embed_configs(texts, spans, config, rewrite_plan=counted)
             report[label]["runs"].append(time.perf_counter() - started)
-            report[label]["windows"] = len(plan.windows)
+            report[label]["windows"] = sum(windows)
     for entry in report.values():
         entry["seconds"] = min(entry["runs"])
     return {"variants": report, "occurrences": len(occurrences)}

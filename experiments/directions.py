@@ -1,9 +1,9 @@
 """Representations measured in the quality experiment that did not become the default (kept to regenerate them).
 
 - :class:`MaskedEncoder`: the vector of a mask token put in place of the occurrence (what the context
-  expects there), through :meth:`wsd.Encoder.plan` / :meth:`~wsd.Encoder.encode_plan`; it quacks like an
-  encoder for :func:`wsd.embed.cache.embed_cached`, so its vectors are cached apart (``representation``
-  is part of its metadata).
+  expects there), through :meth:`wsd.Encoder.embed_configs`'s ``rewrite_plan`` (:func:`mask_plan`); it quacks
+  like an encoder for :func:`wsd.embed.cache.embed_cached`, so its vectors are cached apart
+  (``representation`` is part of its metadata).
 - :func:`substitute_vectors`: substitute-like features without an MLM head: the contextual vector of a layer
   is ranked against the model's (tied) input embeddings, and the embeddings of the top-k vocabulary items
   (the target's own pieces excluded) are averaged with rank weights.
@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from wsd.embed.layers import parse_layers
-from wsd.embed.pooling import check_pooling
+from wsd.embed.identity import EncoderIdentity
 from wsd.embed.windows import WindowPlan
 
 
@@ -38,6 +38,17 @@ def mask_plan(plan: WindowPlan, mask_id: int) -> WindowPlan:
     return WindowPlan(windows, window_of, plan.piece_start.copy(), plan.piece_start + 1)
 
 
+@dataclass(frozen=True)
+class MaskedIdentity(EncoderIdentity):
+    """The wrapped encoder's identity plus what makes masked vectors different."""
+
+    representation: str = ""
+
+    def embedding_meta(self) -> dict[str, Any]:
+        """The wrapped encoder's vector metadata with ``representation`` (and the masked vectors' ``dim``)."""
+        return super().embedding_meta() | {"representation": self.representation}
+
+
 class MaskedEncoder:
     """Wraps a :class:`wsd.Encoder`: vectors of a mask token in place of each occurrence (no context vector).
 
@@ -49,23 +60,26 @@ class MaskedEncoder:
         self.combine_with_target = combine_with_target
         self.weight = weight
 
-    def metadata(self, layers: str, pooling: str) -> dict[str, Any]:
-        """The wrapped encoder's metadata plus what makes these vectors different."""
-        meta = self.encoder.metadata(layers, pooling)
+    def identity(self, layers: str, pooling: str) -> MaskedIdentity:
+        """The wrapped encoder's identity plus what makes these vectors different."""
+        identity = self.encoder.identity(layers, pooling)
         masked = self.encoder.loaded.hidden_size
-        return meta | {
+        fields = {name: getattr(identity, name) for name in identity.__dataclass_fields__}
+        changes = {
+            "dim": identity.dim + masked if self.combine_with_target else masked,
             "representation": f"masked{'+target' if self.combine_with_target else ''}:{self.weight:g}",
-            "dim": meta["dim"] + masked if self.combine_with_target else masked,
         }
+        return MaskedIdentity(**(fields | changes))
 
     def embed_configs(
         self, texts: Sequence[str], spans: Any, configs: Sequence[tuple[str, str]], progress: bool = False
     ) -> list[np.ndarray]:
         """Masked-position vectors (the layers of each config, one position so no pooling), optionally combined."""
         loaded = self.encoder.loaded
-        parsed = [(parse_layers(layers), check_pooling(pooling)) for layers, pooling in configs]
-        plan = self.encoder.plan(texts, spans)
-        masked = self.encoder.encode_plan(mask_plan(plan, loaded.tokenizer.mask_token_id), parsed, progress)
+        mask_id = loaded.tokenizer.mask_token_id
+        masked = self.encoder.with_options(context_vector=None).embed_configs(
+            texts, spans, configs, progress, rewrite_plan=lambda plan: mask_plan(plan, mask_id)
+        )
         if not self.combine_with_target:
             return masked
         own = self.encoder.embed_configs(texts, spans, configs, progress=progress)

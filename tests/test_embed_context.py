@@ -8,7 +8,6 @@ import torch
 
 from wsd.embed.cache import embed_cached
 from wsd.embed.context import combine, context_plan, parse_context
-from wsd.embed.encoder import Encoder
 from wsd.embed.windows import WindowPlan
 from wsd.errors import ConfigError
 
@@ -19,7 +18,7 @@ SPANS = [(29, 33), (14, 18)]
 @pytest.fixture(scope="module")
 def context_encoder(encoder):
     """The bundled encoder (fp32) with a ±3-token context vector from the last layer, weight 0.5."""
-    return Encoder(precision="fp32", context_vector="3")
+    return encoder.with_options(context_vector="3")
 
 
 def test_specifications_parse_to_a_canonical_name() -> None:
@@ -78,8 +77,8 @@ def test_vectors_match_a_plain_transformers_computation(encoder, context_encoder
 def test_metadata_names_the_context_and_the_cache_keeps_them_apart(encoder, context_encoder, tmp_path) -> None:
     import pandas as pd
 
-    assert "context_vector" not in encoder.metadata()
-    meta = context_encoder.metadata()
+    assert "context_vector" not in encoder.identity().embedding_meta()
+    meta = context_encoder.identity().embedding_meta()
     assert meta["context_vector"] == "3:last:0.5" and meta["dim"] == 768 == context_encoder.dim
     starts, ends = zip(*SPANS, strict=True)
     table = pd.DataFrame({"id": ["a", "b"], "text": TEXTS, "start": starts, "end": ends})

@@ -37,6 +37,13 @@ def reference_pool(pieces: torch.Tensor, pooling: str) -> torch.Tensor:
     }[pooling](pieces)
 
 
+def plan_of(encoder, texts, spans):
+    """The window plan the encoder chooses (seen through ``rewrite_plan``; static vectors: no forward pass)."""
+    seen = []
+    encoder.embed_configs(texts, spans, [("static", "mean")], rewrite_plan=lambda plan: seen.append(plan) or plan)
+    return seen[0]
+
+
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
 
@@ -128,7 +135,7 @@ def test_target_deep_in_a_long_document_gets_a_window_that_contains_it(encoder):
     text = filler[:20000] + " mouse " + filler[:8000]
     start = text.index(" mouse ") + 1
     assert start > 20000
-    plan = encoder.plan([text], [(start, start + 5)])
+    plan = plan_of(encoder, [text], [(start, start + 5)])
     window = plan.windows[plan.window_of[0]]
     pieces = window[plan.piece_start[0] : plan.piece_end[0]]
     assert encoder.loaded.tokenizer.convert_ids_to_tokens(pieces.tolist()) == ["mouse"]
@@ -151,7 +158,7 @@ def test_target_deep_in_a_long_document_gets_a_window_that_contains_it(encoder):
 def test_several_targets_in_one_text_share_one_window(encoder):
     text = "The mouse sat by the bank while another mouse watched."
     spans = [(4, 9), (21, 25), (40, 45)]
-    plan = encoder.plan([text] * 3, spans)
+    plan = plan_of(encoder, [text] * 3, spans)
     assert len(plan.windows) == 1
     together = encoder.embed_spans([text] * 3, spans)
     alone = np.stack([encoder.embed_spans([text], [s])[0] for s in spans])
@@ -163,7 +170,7 @@ def test_long_text_targets_share_windows_only_when_well_inside(encoder):
     text = " ".join(words[(i * 7) % len(words)] + words[i % 4] for i in range(2000))
     starts = [text.index(" ", n) + 1 for n in (0, 200, 8000, 20000)]
     spans = [(s, text.index(" ", s)) for s in starts]
-    plan = encoder.plan([text] * 4, spans)
+    plan = plan_of(encoder, [text] * 4, spans)
     assert plan.window_of[0] == plan.window_of[1], "a target well inside the first window shares it"
     assert len({int(w) for w in plan.window_of}) == 3
     for i in range(4):
@@ -173,22 +180,15 @@ def test_long_text_targets_share_windows_only_when_well_inside(encoder):
 def test_window_tokens_limits_context_either_side(encoder):
     text = " ".join(["alpha"] * 100 + ["mouse"] + ["omega"] * 100)
     start = text.index("mouse")
-    encoder.window_tokens = 5
-    try:
-        plan = encoder.plan([text], [(start, start + 5)])
-    finally:
-        encoder.window_tokens = None
+    plan = plan_of(encoder.with_options(window_tokens=5), [text], [(start, start + 5)])
+    assert encoder.window_tokens is None, "with_options leaves the encoder as it was"
     assert len(plan.windows[0]) == 11 and plan.piece_start[0] == 5
 
 
 def test_order_is_restored_after_length_sorting(encoder):
     texts = ["bank"] + ["a " * n + "bank of the river" for n in (40, 3, 17, 60)] + ["the bank"]
     spans = [(t.index("bank"), t.index("bank") + 4) for t in texts]
-    encoder.batch_size = 2
-    try:
-        batched = encoder.embed_spans(texts, spans)
-    finally:
-        encoder.batch_size = 64
+    batched = encoder.with_options(batch_size=2).embed_spans(texts, spans)
     one_by_one = np.stack([encoder.embed_spans([t], [s])[0] for t, s in zip(texts, spans, strict=True)])
     np.testing.assert_allclose(batched, one_by_one, rtol=1e-4, atol=1e-4)
 

