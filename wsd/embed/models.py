@@ -26,6 +26,7 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 import torch
 
+from wsd import machine
 from wsd.errors import ConfigError, ModelError
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
@@ -140,10 +141,14 @@ def resolve_device(device: str | torch.device | None) -> torch.device:
 
 
 def cpu_has_fast_bf16() -> bool:
-    """True when this CPU computes bf16 matrix products natively (AVX512-BF16 or AMX), via oneDNN."""
-    from wsd.machine import fast_bf16
+    """Whether this CPU computes bf16 matrix products natively (AVX512-BF16 or AMX), as oneDNN reports it.
 
-    return fast_bf16()
+    Returns
+    -------
+    bool
+        True where ``precision="auto"`` chooses bf16 on the CPU (:func:`wsd.machine.fast_bf16`).
+    """
+    return machine.fast_bf16()
 
 
 def resolve_precision(precision: str, device: torch.device) -> str:
