@@ -92,5 +92,5 @@ def make_inducer(params: dict[str, Any]):
         inducer = SenseInducer(**params)
     except TypeError as exc:
         raise ConfigError(f"unknown sense-induction parameter: {exc}") from None
-    inducer._check_params()
+    inducer._validate_params()
     return inducer
