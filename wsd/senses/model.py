@@ -18,9 +18,12 @@ from wsd.senses.persistence import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MODEL_FILE,
+    inducer_from_state,
+    inducer_params,
+    inducer_state,
     json_ready,
-    load_sense_model,
-    save_sense_model,
+    read_sense_model,
+    write_sense_model,
 )
 from wsd.senses.validation import NotFittedModelError
 
@@ -389,7 +392,16 @@ class SenseModel(BaseEstimator):
         Path
             ``directory``.
         """
-        return save_sense_model(self, directory)
+        self._check_fitted()
+        template = self.inducer if self.inducer is not None else SenseInducer()
+        return write_sense_model(
+            directory,
+            inducer_params=template.get_params(deep=False),
+            dim=self.dim_,
+            n_rows=len(self.labels_),
+            embedding_meta=self.embedding_meta_,
+            targets=((t, *inducer_state(self.inducers_[t]), self.rows_[t]) for t in self.targets_),
+        )
 
     @classmethod
     def load(cls, directory: str | Path) -> SenseModel:
@@ -405,4 +417,27 @@ class SenseModel(BaseEstimator):
         SenseModel
             A fitted model.
         """
-        return load_sense_model(directory)
+        document, saved = read_sense_model(directory)
+        where = f"{Path(directory) / MODEL_FILE}"
+        try:
+            params = inducer_params(document["inducer_params"])
+            model = cls(SenseInducer(**params), embedding_meta=document["embedding_meta"])
+            model.dim_ = int(document["dim"])
+            model.embedding_meta_ = dict(document["embedding_meta"])
+            labels = np.full(int(document["n_rows"]), -1, dtype=np.int64)
+        except KeyError as missing:
+            raise InputError(f"{where}: missing field {missing.args[0]!r}") from None
+        except TypeError as error:
+            raise InputError(f"{where}: malformed sense model: {error}") from None
+        inducers, rows_of = {}, {}
+        for entry in saved:
+            inducer = inducer_from_state(SenseInducer(**params), entry.state, entry.arrays, entry.where)
+            if inducer.n_features_in_ != model.dim_:
+                raise InputError(f"{entry.where}: fitted on {inducer.n_features_in_} dims, the model says {model.dim_}")
+            rows = entry.rows
+            if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(labels)):
+                raise InputError(f"{entry.where}: rows do not match its {len(inducer.labels_)} labels")
+            inducers[entry.target], rows_of[entry.target] = inducer, rows
+            labels[rows] = inducer.labels_
+        model.labels_, model.rows_, model.targets_, model.inducers_ = labels, rows_of, list(inducers), inducers
+        return model

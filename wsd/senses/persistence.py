@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
     from wsd.senses.inducer import SenseInducer
-    from wsd.senses.model import SenseModel
     from wsd.senses.preprocess import Preprocessor
 
 MODEL_FILE = "sense_model.json"
@@ -153,8 +154,6 @@ def inducer_state(inducer: SenseInducer) -> tuple[dict[str, Any], dict[str, np.n
     arrays : dict of str to ndarray
         Arrays, the preprocessing ones prefixed ``preprocess_``.
     """
-    from sklearn.utils.validation import check_is_fitted
-
     check_is_fitted(inducer, "labels_")
     scalars = {
         "assignment": inducer.assignment_,
@@ -200,17 +199,17 @@ def inducer_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def inducer_from_state(
-    params: Mapping[str, Any],
+    inducer: SenseInducer,
     scalars: Mapping[str, Any],
     arrays: Mapping[str, np.ndarray],
     where: str = "saved state",
 ) -> SenseInducer:
-    """Rebuild a fitted inducer from :func:`inducer_state` output, checking that the arrays fit together.
+    """Give an unfitted inducer the state written by :func:`inducer_state`, checking that the arrays fit together.
 
     Parameters
     ----------
-    params : mapping
-        The inducer's parameters.
+    inducer : SenseInducer
+        An inducer with the saved parameters (modified in place).
     scalars : mapping
         Its saved scalars.
     arrays : mapping of str to ndarray
@@ -221,44 +220,38 @@ def inducer_from_state(
     Returns
     -------
     SenseInducer
-        A fitted inducer.
+        ``inducer``, now fitted.
     """
-    from wsd.senses.inducer import SenseInducer
-
+    inducer._validate_params()
     try:
-        model = SenseInducer(**inducer_params(params))
-    except TypeError as error:
-        raise InputError(f"{where}: unknown inducer parameter: {error}") from None
-    model._validate_params()
-    try:
-        model.assignment_ = str(scalars["assignment"])
-        model.distance_ = str(scalars["distance"])
-        model.temperature_ = float(scalars["temperature"])
-        model.n_features_in_ = int(scalars["n_features_in"])
-        model.n_senses_ = int(scalars["n_senses"])
-        model.n_clusters_ = int(scalars["n_clusters"])
-        model.n_reassigned_ = int(scalars["n_reassigned"])
-        model.k_scores_ = {int(k): float("nan") if v is None else float(v) for k, v in scalars["k_scores"]}
+        inducer.assignment_ = str(scalars["assignment"])
+        inducer.distance_ = str(scalars["distance"])
+        inducer.temperature_ = float(scalars["temperature"])
+        inducer.n_features_in_ = int(scalars["n_features_in"])
+        inducer.n_senses_ = int(scalars["n_senses"])
+        inducer.n_clusters_ = int(scalars["n_clusters"])
+        inducer.n_reassigned_ = int(scalars["n_reassigned"])
+        inducer.k_scores_ = {int(k): float("nan") if v is None else float(v) for k, v in scalars["k_scores"]}
         preprocess = {
             key[len(PREPROCESS_PREFIX) :]: value for key, value in arrays.items() if key.startswith(PREPROCESS_PREFIX)
         }
-        model.preprocessor_ = restore_preprocessor(model.make_preprocessor(), preprocess, where)
-        model.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
-        model.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
-        if model.assignment_ == "gaussian":
-            model.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)
-            model.mixture_means_ = np.asarray(arrays["mixture_means"], dtype=np.float64)
-            model.mixture_precisions_cholesky_ = np.asarray(arrays["mixture_precisions_cholesky"], dtype=np.float64)
-            model.component_senses_ = np.asarray(arrays["component_senses"], dtype=np.int64)
-        elif model.assignment_ == "random":
-            model.random_seed_ = int(scalars["random_seed"])
-            model.bucket_senses_ = np.asarray(arrays["bucket_senses"], dtype=np.int64)
-        elif model.assignment_ != "centroid":
-            raise InputError(f"{where}: unknown assignment {model.assignment_!r}")
+        inducer.preprocessor_ = restore_preprocessor(inducer.make_preprocessor(), preprocess, where)
+        inducer.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
+        inducer.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
+        if inducer.assignment_ == "gaussian":
+            inducer.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)
+            inducer.mixture_means_ = np.asarray(arrays["mixture_means"], dtype=np.float64)
+            inducer.mixture_precisions_cholesky_ = np.asarray(arrays["mixture_precisions_cholesky"], dtype=np.float64)
+            inducer.component_senses_ = np.asarray(arrays["component_senses"], dtype=np.int64)
+        elif inducer.assignment_ == "random":
+            inducer.random_seed_ = int(scalars["random_seed"])
+            inducer.bucket_senses_ = np.asarray(arrays["bucket_senses"], dtype=np.int64)
+        elif inducer.assignment_ != "centroid":
+            raise InputError(f"{where}: unknown assignment {inducer.assignment_!r}")
     except KeyError as missing:
         raise InputError(f"{where}: missing {missing.args[0]!r}") from None
-    _check_inducer_state(model, where)
-    return model
+    _check_inducer_state(inducer, where)
+    return inducer
 
 
 def _check_inducer_state(inducer: SenseInducer, where: str) -> None:
@@ -296,34 +289,70 @@ def _check_inducer_state(inducer: SenseInducer, where: str) -> None:
 # ---------------------------------------------------------------------------------------------- many words
 
 
-def save_sense_model(model: SenseModel, directory: str | Path) -> Path:
-    """Write a fitted :class:`~wsd.senses.SenseModel` to ``directory`` (created if needed).
+@dataclass
+class SavedTarget:
+    """One target's saved state, as read from disk.
 
     Parameters
     ----------
-    model : SenseModel
-        A fitted model.
+    target : str
+        The target word.
+    where : str
+        Its folder and name, for error messages.
+    state : dict
+        Its scalars (see :func:`inducer_state`).
+    arrays : dict of str to ndarray
+        Its arrays (without ``rows``).
+    rows : ndarray of int64
+        Its row positions in the fitted table.
+    """
+
+    target: str
+    where: str
+    state: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+    rows: np.ndarray
+
+
+def write_sense_model(
+    directory: str | Path,
+    *,
+    inducer_params: Mapping[str, Any],
+    dim: int,
+    n_rows: int,
+    embedding_meta: Mapping[str, Any],
+    targets: Iterable[tuple[str, dict[str, Any], dict[str, np.ndarray], np.ndarray]],
+) -> Path:
+    """Write a sense model folder: ``sense_model.json`` and one folder of ``.npy`` arrays per target.
+
+    Parameters
+    ----------
     directory : str or Path
-        The folder to write.
+        The folder to write (created if needed).
+    inducer_params : mapping
+        The template inducer's parameters (``random_state`` an int or None).
+    dim : int
+        Width of the vectors.
+    n_rows : int
+        Number of rows of the fitted table.
+    embedding_meta : mapping
+        The embedding identity.
+    targets : iterable of (target, scalars, arrays, rows)
+        Each target's :func:`inducer_state` and row positions, in order.
 
     Returns
     -------
     Path
         ``directory``.
     """
-    from wsd.senses.inducer import SenseInducer
-
-    model._check_fitted()
     directory = Path(directory)
-    template = model.inducer if model.inducer is not None else SenseInducer()
-    params = template.get_params(deep=False)
-    if not (params["random_state"] is None or isinstance(params["random_state"], (int, np.integer))):
+    random_state = inducer_params.get("random_state")
+    if not (random_state is None or isinstance(random_state, (int, np.integer))):
         raise ConfigError("random_state must be an int or None to save a SenseModel")
-    params = json_ready(params, "inducer parameters")
+    params = json_ready(inducer_params, "inducer parameters")
     entries = []
-    for number, target in enumerate(model.targets_):
-        scalars, arrays = inducer_state(model.inducers_[target])
-        arrays = arrays | {"rows": model.rows_[target]}
+    for number, (target, scalars, arrays, rows) in enumerate(targets):
+        arrays = arrays | {"rows": rows}
         folder = Path("senses") / f"{number:05d}"
         (directory / folder).mkdir(parents=True, exist_ok=True)
         for name, array in arrays.items():
@@ -332,9 +361,9 @@ def save_sense_model(model: SenseModel, directory: str | Path) -> Path:
     document = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
-        "dim": model.dim_,
-        "n_rows": len(model.labels_),
-        "embedding_meta": model.embedding_meta_,
+        "dim": dim,
+        "n_rows": n_rows,
+        "embedding_meta": embedding_meta,
         "inducer_params": params,
         "targets": entries,
     }
@@ -342,8 +371,8 @@ def save_sense_model(model: SenseModel, directory: str | Path) -> Path:
     return directory
 
 
-def load_sense_model(directory: str | Path) -> SenseModel:
-    """Read a model written by :func:`save_sense_model`, validating the format and every array's shape.
+def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedTarget]]:
+    """Read a sense model folder: the checked document and each target's arrays (``allow_pickle=False``).
 
     Parameters
     ----------
@@ -352,12 +381,11 @@ def load_sense_model(directory: str | Path) -> SenseModel:
 
     Returns
     -------
-    SenseModel
-        A fitted model.
+    document : dict
+        ``sense_model.json`` (format and version checked).
+    targets : list of SavedTarget
+        Each target's saved state, in order.
     """
-    from wsd.senses.inducer import SenseInducer
-    from wsd.senses.model import SenseModel
-
     directory = Path(directory)
     path = directory / MODEL_FILE
     if not path.is_file():
@@ -371,13 +399,8 @@ def load_sense_model(directory: str | Path) -> SenseModel:
             f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
             f"found {document.get('format')!r} version {document.get('format_version')!r}"
         )
+    targets = []
     try:
-        params = document["inducer_params"]
-        model = SenseModel(SenseInducer(**inducer_params(params)), embedding_meta=document["embedding_meta"])
-        model.dim_ = int(document["dim"])
-        model.embedding_meta_ = dict(document["embedding_meta"])
-        labels = np.full(int(document["n_rows"]), -1, dtype=np.int64)
-        inducers, rows_of = {}, {}
         for entry in document["targets"]:
             target, folder = str(entry["target"]), directory / entry["folder"]
             where = f"{folder} (target {target!r})"
@@ -387,20 +410,12 @@ def load_sense_model(directory: str | Path) -> SenseModel:
                     arrays[name] = np.load(folder / f"{name}.npy", allow_pickle=False)
                 except (OSError, ValueError) as error:
                     raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
+            if "rows" not in arrays:
+                raise InputError(f"{where}: missing 'rows'")
             rows = np.asarray(arrays.pop("rows"), dtype=np.int64)
-            inducer = inducer_from_state(params, entry["state"], arrays, where)
-            if inducer.n_features_in_ != model.dim_:
-                raise InputError(f"{where}: fitted on {inducer.n_features_in_} dims, the model says {model.dim_}")
-            if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(labels)):
-                raise InputError(f"{where}: rows do not match its {len(inducer.labels_)} labels")
-            inducers[target], rows_of[target] = inducer, rows
-            labels[rows] = inducer.labels_
+            targets.append(SavedTarget(target, where, entry["state"], arrays, rows))
     except KeyError as missing:
         raise InputError(f"{path}: missing field {missing.args[0]!r}") from None
     except TypeError as error:
         raise InputError(f"{path}: malformed sense model: {error}") from None
-    model.labels_ = labels
-    model.rows_ = rows_of
-    model.targets_ = list(inducers)
-    model.inducers_ = inducers
-    return model
+    return document, targets

@@ -66,7 +66,17 @@ class Integer(Constraint):
         self.description = f"an int >= {minimum}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return (
             isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and value >= self.minimum
         )
@@ -78,7 +88,17 @@ class PositiveReal(Constraint):
     description = "a positive number"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return (
             isinstance(value, (int, float, np.integer, np.floating))
             and not isinstance(value, (bool, np.bool_))
@@ -93,7 +113,17 @@ class Fraction(Constraint):
     description = "a number between 0 and 1"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         if isinstance(value, (bool, np.bool_)):
             return True
         return isinstance(value, (int, float, np.integer, np.floating)) and 0.0 <= float(value) <= 1.0
@@ -105,7 +135,17 @@ class Boolean(Constraint):
     description = "True or False"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return isinstance(value, (bool, np.bool_))
 
 
@@ -126,7 +166,17 @@ class Options(Constraint):
         self.description = f"one of {', '.join(self.options)}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return isinstance(value, str) and value in self.options
 
 
@@ -136,7 +186,17 @@ class RandomStateLike(Constraint):
     description = "None, an int or a numpy RandomState"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return value is None or Integer(0).is_satisfied_by(value) or isinstance(value, np.random.RandomState)
 
 
@@ -154,7 +214,17 @@ class HasMethods(Constraint):
         self.description = f"an object with {', '.join(self.methods)}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """See :meth:`Constraint.is_satisfied_by`."""
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
         return all(callable(getattr(value, method, None)) for method in self.methods)
 
 
