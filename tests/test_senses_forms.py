@@ -8,6 +8,7 @@ import pytest
 
 from wsd.errors import ConfigError, InputError
 from wsd.senses import SenseInducer, SenseModel
+from wsd.senses.persistence import preprocessor_arrays, restore_preprocessor
 from wsd.senses.preprocess import Preprocessor, check_center_forms
 
 DIM = 8
@@ -27,21 +28,21 @@ def _senses_and_forms(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def test_full_centring_puts_every_form_on_the_word_mean() -> None:
     X, forms, _ = _senses_and_forms()
-    out = Preprocessor(center_forms=1.0).fit_transform(X, forms)
+    out = Preprocessor(center_forms=1.0).fit_transform(X, forms=forms)
     for form in ("mouse", "Mice"):
         np.testing.assert_allclose(out[forms == form].mean(axis=0), X.mean(axis=0), atol=1e-12)
 
 
 def test_partial_centring_removes_that_fraction_of_the_offset() -> None:
     X, forms, _ = _senses_and_forms()
-    half = Preprocessor(center_forms=0.5).fit_transform(X, forms)
+    half = Preprocessor(center_forms=0.5).fit_transform(X, forms=forms)
     offset = X[forms == "Mice"].mean(axis=0) - X.mean(axis=0)
     np.testing.assert_allclose(half[forms == "Mice"], X[forms == "Mice"] - 0.5 * offset, atol=1e-12)
 
 
 def test_forms_are_compared_lower_cased_and_unknown_forms_stay_put() -> None:
     X, forms, _ = _senses_and_forms()
-    prep = Preprocessor(center_forms=1.0).fit(X, forms)
+    prep = Preprocessor(center_forms=1.0).fit(X, forms=forms)
     assert prep.forms_.tolist() == ["mice", "mouse"]
     new = X[:3]
     np.testing.assert_allclose(prep.transform(new, ["MICE"] * 3), prep.transform(new, ["mice"] * 3))
@@ -51,12 +52,12 @@ def test_forms_are_compared_lower_cased_and_unknown_forms_stay_put() -> None:
 
 def test_off_by_default_and_state_round_trips_without_pickle(tmp_path) -> None:
     X, forms, _ = _senses_and_forms()
-    np.testing.assert_array_equal(Preprocessor().fit_transform(X, forms), X)
-    prep = Preprocessor(center_forms=0.75, normalize=True).fit(X, forms)
-    for name, array in prep.get_arrays().items():
+    np.testing.assert_array_equal(Preprocessor().fit_transform(X, forms=forms), X)
+    prep = Preprocessor(center_forms=0.75, normalize=True).fit(X, forms=forms)
+    for name, array in preprocessor_arrays(prep).items():
         np.save(tmp_path / f"{name}.npy", array, allow_pickle=False)
     loaded = {p.stem: np.load(p, allow_pickle=False) for p in tmp_path.glob("*.npy")}
-    again = Preprocessor(center_forms=0.75, normalize=True).set_arrays(loaded)
+    again = restore_preprocessor(Preprocessor(center_forms=0.75, normalize=True), loaded)
     np.testing.assert_array_equal(again.transform(X, forms), prep.transform(X, forms))
 
 
@@ -64,13 +65,13 @@ def test_bad_strength_missing_forms_and_bad_state_are_clear_errors() -> None:
     X, forms, _ = _senses_and_forms()
     assert check_center_forms(True) == 1.0
     with pytest.raises(ConfigError, match="between 0 and 1"):
-        Preprocessor(center_forms=1.5).fit(X, forms)
+        Preprocessor(center_forms=1.5).fit(X, forms=forms)
     with pytest.raises(ConfigError, match="needs the surface form"):
         Preprocessor(center_forms=1.0).fit(X)
     with pytest.raises(InputError, match="one surface form per vector"):
-        Preprocessor(center_forms=1.0).fit(X, forms[:5])
+        Preprocessor(center_forms=1.0).fit(X, forms=forms[:5])
     with pytest.raises(InputError, match=r"missing .forms."):
-        Preprocessor(center_forms=1.0).set_arrays({"mean": np.zeros(DIM)})
+        restore_preprocessor(Preprocessor(center_forms=1.0), {"mean": np.zeros(DIM)})
     with pytest.raises(ConfigError, match="center_forms"):
         SenseInducer(center_forms=-0.1).fit(X, forms=forms)
 

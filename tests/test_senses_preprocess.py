@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from wsd.errors import ConfigError, InputError
+from wsd.senses.persistence import preprocessor_arrays, restore_preprocessor
 from wsd.senses.preprocess import Preprocessor
 
 
@@ -57,7 +58,9 @@ def test_pca_signs_are_deterministic(vectors) -> None:
 
 def test_state_round_trips_through_plain_arrays(vectors) -> None:
     prep = Preprocessor(center=True, normalize=True, pca=5, whiten=True).fit(vectors)
-    twin = Preprocessor(center=True, normalize=True, pca=5, whiten=True).set_arrays(prep.get_arrays())
+    twin = restore_preprocessor(
+        Preprocessor(center=True, normalize=True, pca=5, whiten=True), preprocessor_arrays(prep)
+    )
     assert twin.transform(vectors).tobytes() == prep.transform(vectors).tobytes()
 
 

@@ -26,6 +26,18 @@ TABLE_COLUMNS: tuple[str, ...] = (
 def token_pattern(min_token_length: int = 3) -> str:
     """The Unicode word regex used for context words: runs of letters (no digits, no ``_``).
 
+    Parameters
+    ----------
+    min_token_length : int
+        Shortest word kept.
+
+    Returns
+    -------
+    str
+        A regular expression for :class:`~sklearn.feature_extraction.text.CountVectorizer`.
+
+    Examples
+    --------
     >>> import re
     >>> re.findall(token_pattern(3), "Río-bank 42 ab Берег")
     ['Río', 'bank', 'Берег']
@@ -36,6 +48,21 @@ def token_pattern(min_token_length: int = 3) -> str:
 def mark_target(text: str, start: int, end: int, mark: tuple[str, str] = DEFAULT_MARK) -> str:
     """``text`` with the span ``start:end`` wrapped in ``mark``.
 
+    Parameters
+    ----------
+    text : str
+        The context.
+    start, end : int
+        The target's character span.
+    mark : (str, str)
+        Opening and closing marks.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> mark_target("the bank closed", 4, 8)
     'the [[bank]] closed'
     """
@@ -55,6 +82,20 @@ def log_odds_dirichlet(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
     Returns z (k, V): how strongly each word marks group i rather than the others, in standard
     deviations; positive means over-represented in i.
 
+    Parameters
+    ----------
+    counts : ndarray of shape (k, V)
+        Word counts per group.
+    prior : ndarray of shape (V,)
+        Dirichlet prior (e.g. the overall counts).
+
+    Returns
+    -------
+    ndarray of shape (k, V)
+        The z-scores.
+
+    Examples
+    --------
     >>> z = log_odds_dirichlet(np.array([[9.0, 1.0], [1.0, 9.0]]), np.array([1.0, 1.0]))
     >>> bool(z[0, 0] > 0 > z[0, 1])
     True
@@ -78,6 +119,17 @@ def class_tf_idf(counts: np.ndarray) -> np.ndarray:
     ``tf_iw`` is word w's share of group i's tokens, ``f_w`` its count over all groups and ``A`` the
     average number of tokens per group.
 
+    Parameters
+    ----------
+    counts : ndarray of shape (k, V)
+        Word counts per group.
+
+    Returns
+    -------
+    ndarray of shape (k, V)
+
+    Examples
+    --------
     >>> class_tf_idf(np.array([[2.0, 0.0], [1.0, 1.0]])).round(3)
     array([[0.511, 0.   ],
            [0.255, 0.549]])
@@ -275,6 +327,21 @@ def _shorten(text: str, mark: tuple[str, str], max_chars: int) -> str:
 def senses_to_markdown(table: pd.DataFrame, max_example_chars: int = 240, mark: tuple[str, str] = DEFAULT_MARK) -> str:
     """Render a :func:`describe_senses` table as Markdown: one section and table per target.
 
+    Parameters
+    ----------
+    table : DataFrame
+        The output of :func:`describe_senses`.
+    max_example_chars : int
+        Examples are shortened around the target to this many characters.
+    mark : (str, str)
+        The marks around the target in the examples.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> t = pd.DataFrame([{"target": "bank", "sense": 0, "size": 2, "example_ids": ["a"],
     ...                    "examples": ["the [[bank]]"], "keywords": ["river"], "keyword_scores": [1.0]}])
     >>> print(senses_to_markdown(t))

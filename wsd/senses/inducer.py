@@ -1,9 +1,15 @@
-"""SenseInducer: a scikit-learn clusterer that induces one word's senses from its occurrence vectors."""
+"""SenseInducer: the front door of sense induction, one word's occurrence vectors in, its senses out.
+
+It composes the parts, each a scikit-learn estimator of its own: :class:`~wsd.senses.preprocess.Preprocessor`
+(the per-word transform), a clusterer from :data:`~wsd.senses.clusterers.CLUSTERERS` or the
+:class:`~wsd.senses.dummy.DummyClusterer` baselines, :class:`~wsd.senses.selection.SelectK` when k is chosen,
+then the assignment rule (noise, small senses, soft memberships) that makes ``predict`` agree with ``labels_``.
+Saving and loading: :mod:`wsd.senses.persistence`.
+"""
 
 from __future__ import annotations
 
-import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
@@ -11,6 +17,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from wsd.errors import ConfigError, InputError
+from wsd.senses.clusterers import CLUSTERERS
+from wsd.senses.dummy import DummyClusterer, random_senses
 from wsd.senses.labels import (
     UNASSIGNED,
     assign_noise,
@@ -19,16 +27,9 @@ from wsd.senses.labels import (
     merge_small_senses,
     size_order,
 )
-from wsd.senses.methods import (
-    CLUSTERING_METHODS,
-    METHOD_METRIC,
-    METHODS,
-    Clustering,
-    cluster_hdbscan,
-    cluster_k,
-)
-from wsd.senses.preprocess import EPSILON, Preprocessor, check_center_forms
-from wsd.senses.selection import HDBSCAN_SIZE_GRID, SELECTIONS, candidate_ks, check_k_range, is_better, score
+from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
+from wsd.senses.preprocess import EPSILON, Preprocessor
+from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
     DISTANCES,
@@ -37,6 +38,7 @@ from wsd.senses.soft import (
     gaussian_posteriors,
     merge_columns,
 )
+from wsd.senses.validation import Boolean, Fraction, Integer, Options, PositiveReal, RandomStateLike, validate_params
 
 NOISE_POLICIES: tuple[str, ...] = ("nearest", "keep")
 #: How a fitted inducer turns vectors into memberships.
@@ -73,8 +75,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     nothing; for agglomerative, spectral and HDBSCAN a few boundary occurrences may move,
     ``n_reassigned_`` counts them. So ``predict(X_train)`` equals ``labels_`` (except HDBSCAN noise
     kept as -1 with ``noise="keep"``: ``predict`` always assigns a sense), also after save/load.
-    The ``random`` baseline draws each occurrence's sense from a seeded hash of its vector bytes, so
-    the same vector always gets the same random sense.
+    The ``random`` baseline draws each occurrence's sense from a seeded hash of its vector bytes
+    (:func:`~wsd.senses.dummy.hash_rows`), so the same vector always gets the same random sense.
 
     **Label numbering** is deterministic: senses are numbered 0, 1, ... by decreasing size, ties by
     first occurrence; -1 marks unassigned HDBSCAN noise (``noise="keep"`` only).
@@ -102,10 +104,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         run whose number of clusters (noise assigned to the nearest cluster) lies in ``k_range`` wins;
         if none does, the native run is used.
     k_range : (int, int)
-        Inclusive range of candidate k for ``k="auto"``.
+        Inclusive range of candidate k for ``k="auto"`` (validated only where k is chosen).
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
-    center, normalize, pca, whiten
+    center, normalize, pca, whiten : bool, bool, int or None, bool
         Per-word preprocessing, see :class:`~wsd.senses.preprocess.Preprocessor`.
     center_forms : float
         Fraction in [0, 1] of each surface form's offset from the word's mean vector to remove before
@@ -136,6 +138,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     labels_ : ndarray of int64 (n,)
         Sense of each training occurrence (-1: unassigned noise).
     n_senses_ : int
+        Number of senses.
     cluster_centers_ : ndarray (n_senses_, m)
         Sense centres in the transformed space (the centroids of the centroid rule; for ``gmm`` and
         ``random`` the means of the training members).
@@ -146,11 +149,15 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     n_reassigned_ : int
         Training occurrences whose sense the assignment rule changed (see above).
     temperature_ : float
+        Softmax temperature of the centroid rule.
     distance_ : str
+        Distance of the centroid rule.
     assignment_ : str
         ``centroid``, ``gaussian`` or ``random``.
     preprocessor_ : Preprocessor
+        The fitted per-word transform.
     n_features_in_ : int
+        Width of the training vectors.
 
     Examples
     --------
@@ -161,8 +168,30 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     (3, (60, 3))
     """
 
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "method": [Options(METHODS, "unknown sense induction method {value!r}; choose from {options}")],
+        "selection": [Options(SELECTIONS, "unknown selection {value!r}; choose from {options}")],
+        "k": [Integer(1), "auto"],
+        "random_state": [RandomStateLike()],
+        "center": [Boolean()],
+        "normalize": [Boolean()],
+        "pca": [Integer(1), None],
+        "whiten": [Boolean()],
+        "min_cluster_size": [Integer(1), None],
+        "noise": [Options(NOISE_POLICIES)],
+        "temperature": [PositiveReal(), "auto"],
+        "distance": [Options(("auto", *DISTANCES))],
+        "n_init": [Integer(1)],
+        "covariance_type": [Options(COVARIANCE_TYPES)],
+        "n_neighbors": [Integer(1)],
+        "hdbscan_min_cluster_size": [Integer(2)],
+        "hdbscan_min_samples": [Integer(1), None],
+        "center_forms": [Fraction()],
+    }
+
     def __init__(
         self,
+        *,
         method: str = "kmeans",
         k: int | str = "auto",
         selection: str = "silhouette",
@@ -205,54 +234,31 @@ class SenseInducer(ClusterMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ validation
 
-    def _check_params(self) -> None:
-        def positive_int(name: str, value: object, minimum: int = 1, allow_none: bool = False) -> None:
-            if value is None and allow_none:
-                return
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-                raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
+    @property
+    def selects_k(self) -> bool:
+        """Whether ``fit`` chooses the number of senses (``k="auto"`` with a clustering method).
 
-        if self.method not in METHODS:
-            raise ConfigError(f"unknown sense induction method {self.method!r}; choose from {', '.join(METHODS)}")
-        if self.selection not in SELECTIONS:
-            raise ConfigError(f"unknown selection {self.selection!r}; choose from {', '.join(SELECTIONS)}")
-        if self.k != "auto":
-            positive_int("k", self.k)
-        check_k_range(self.k_range, self.selection)
-        auto = self.k == "auto" and self.method in CLUSTERING_METHODS
+        Returns
+        -------
+        bool
+        """
+        return self.k == "auto" and self.method in CLUSTERING_METHODS
+
+    def _validate_params(self) -> None:
+        """Check each parameter against ``_parameter_constraints``, then the combinations (ConfigError)."""
+        validate_params(self)
         if self.method == "hdbscan" and self.k != "auto":
             raise ConfigError("method='hdbscan' chooses the number of senses itself; use k='auto'")
         if self.method == "random" and self.k == "auto":
             raise ConfigError("method='random' needs an int k (the number of random senses)")
-        if auto and self.selection == "bic" and self.method != "gmm":
+        if not self.selects_k:
+            return
+        if not (self.method == "hdbscan" and self.selection == "native"):
+            check_k_range(self.k_range, self.selection)
+        if self.selection == "bic" and self.method != "gmm":
             raise ConfigError(f"selection='bic' needs a mixture model (method='gmm'), not method={self.method!r}")
-        if auto and self.selection == "native" and self.method != "hdbscan":
+        if self.selection == "native" and self.method != "hdbscan":
             raise ConfigError(f"selection='native' is HDBSCAN's own choice (method='hdbscan'), not {self.method!r}")
-        positive_int("min_cluster_size", self.min_cluster_size, allow_none=True)
-        if self.noise not in NOISE_POLICIES:
-            raise ConfigError(f"noise must be one of {', '.join(NOISE_POLICIES)}, got {self.noise!r}")
-        if self.temperature != "auto" and not (
-            isinstance(self.temperature, (int, float, np.floating))
-            and not isinstance(self.temperature, bool)
-            and math.isfinite(self.temperature)
-            and self.temperature > 0
-        ):
-            raise ConfigError(f"temperature must be a positive number or 'auto', got {self.temperature!r}")
-        if self.distance != "auto" and self.distance not in DISTANCES:
-            raise ConfigError(f"distance must be 'auto' or one of {', '.join(DISTANCES)}, got {self.distance!r}")
-        positive_int("n_init", self.n_init)
-        positive_int("n_neighbors", self.n_neighbors)
-        positive_int("hdbscan_min_cluster_size", self.hdbscan_min_cluster_size, minimum=2)
-        positive_int("hdbscan_min_samples", self.hdbscan_min_samples, allow_none=True)
-        if self.covariance_type not in COVARIANCE_TYPES:
-            raise ConfigError(
-                f"covariance_type must be one of {', '.join(COVARIANCE_TYPES)}, got {self.covariance_type!r}"
-            )
-        for name in ("center", "normalize", "whiten"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        positive_int("pca", self.pca, allow_none=True)
-        check_center_forms(self.center_forms)
 
     def _check_X(self, X: Any, fitting: bool) -> np.ndarray:
         """A dense, finite float64 matrix (scikit-learn's checks, raised as InputError)."""
@@ -270,19 +276,27 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     # ------------------------------------------------------------------ fitting
 
     def fit(self, X: Any, y: Any = None, forms: Any = None) -> SenseInducer:
-        """Induce senses from occurrence vectors ``X`` (n × dim); ``y`` is ignored.
+        """Induce senses from occurrence vectors.
 
-        ``forms`` (n surface forms) is needed when ``center_forms`` is set.
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            One word's occurrence vectors.
+        y : None
+            Ignored.
+        forms : sequence of str or None
+            The surface form of each occurrence; needed when ``center_forms`` is set.
 
         Returns
         -------
-        self
+        SenseInducer
+            This inducer, fitted.
         """
-        self._check_params()
+        self._validate_params()
         X = self._check_X(X, fitting=True)
         self.n_features_in_ = int(X.shape[1])
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        self.preprocessor_ = self._preprocessor().fit(X, forms)
+        self.preprocessor_ = self.make_preprocessor().fit(X, forms=forms)
         Xt = self.preprocessor_.transform(X, forms)
         self.distance_ = METHOD_METRIC[self.method] if self.distance == "auto" else self.distance
         self.k_scores_: dict[int, float] = {}
@@ -322,93 +336,79 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self._finalise(Xt, sense_labels, keep_noise_mask=noise if keep_noise else None)
         return self
 
-    def _preprocessor(self) -> Preprocessor:
-        return Preprocessor(self.center, self.normalize, self.pca, self.whiten, self.center_forms)
+    def make_preprocessor(self) -> Preprocessor:
+        """The (unfitted) per-word transform these parameters describe.
+
+        Returns
+        -------
+        Preprocessor
+        """
+        return Preprocessor(
+            center=self.center,
+            normalize=self.normalize,
+            pca=self.pca,
+            whiten=self.whiten,
+            center_forms=self.center_forms,
+        )
+
+    def make_clusterer(self, random_state: Any = None) -> Any:
+        """The (unfitted) clusterer of ``method``: an estimator from the registry, or a ``DummyClusterer``.
+
+        Parameters
+        ----------
+        random_state : int, RandomState or None
+            Seed for the clusterer (``fit`` passes one drawn from ``self.random_state``).
+
+        Returns
+        -------
+        estimator
+            A clusterer with ``fit`` and ``labels_``; the fixed-k ones get ``n_clusters=k`` (or, with
+            ``k="auto"``, the number :class:`~wsd.senses.selection.SelectK` chooses).
+        """
+        if self.method not in CLUSTERERS:
+            n_clusters = int(self.k) if self.k != "auto" else 1
+            return DummyClusterer(strategy=self.method, n_clusters=n_clusters, random_state=random_state)
+        options = {
+            "n_init": self.n_init,
+            "random_state": random_state,
+            "covariance_type": self.covariance_type,
+            "n_neighbors": self.n_neighbors,
+            "min_cluster_size": self.hdbscan_min_cluster_size,
+            "min_samples": self.hdbscan_min_samples,
+        }
+        if self.k != "auto":
+            options["n_clusters"] = int(self.k)
+        cls = CLUSTERERS[self.method]
+        accepted = cls().get_params(deep=False)
+        return cls(**{name: value for name, value in options.items() if name in accepted})
 
     def _cluster(self, Xt: np.ndarray, seed: int) -> Clustering:
         """Raw labels from the method (with k chosen when asked); records ``k_scores_``."""
         n = len(Xt)
         if self.method == "one-sense" or n == 1:
-            return Clustering(labels=np.zeros(n, dtype=np.int64))
+            return Clustering.of(DummyClusterer(strategy="one-sense").fit(Xt))
         if self.method == "one-per-instance":
-            return Clustering(labels=np.arange(n, dtype=np.int64))
-        if self.method == "hdbscan":
-            return self._cluster_hdbscan(Xt)
-        if self.k != "auto":
-            return self._cluster_fixed(Xt, min(int(self.k), n), seed)
-        k_range = check_k_range(self.k_range, self.selection)
-        candidates = candidate_ks(k_range, n, self.selection)
-        if not candidates:
-            return self._cluster_fixed(Xt, min(k_range[0], n), seed)
-        best_score: float | None = None
-        best: Clustering | None = None
-        for k in candidates:
-            clustering = self._cluster_fixed(Xt, k, seed, force_method=self.selection == "bic")
-            value = score(self.selection, Xt, clustering, METHOD_METRIC[self.method])
-            self.k_scores_[k] = value
-            if best is None or is_better(self.selection, value, best_score):
-                best, best_score = clustering, value
-        return best
-
-    def _cluster_fixed(self, Xt: np.ndarray, k: int, seed: int, force_method: bool = False) -> Clustering:
-        n = len(Xt)
-        if not force_method and k <= 1:
-            return Clustering(labels=np.zeros(n, dtype=np.int64))
-        if not force_method and k >= n:
-            return Clustering(labels=np.arange(n, dtype=np.int64))
-        return cluster_k(
-            self.method,
-            Xt,
-            k,
-            seed,
-            n_init=self.n_init,
-            covariance_type=self.covariance_type,
-            n_neighbors=self.n_neighbors,
-        )
-
-    def _cluster_hdbscan(self, Xt: np.ndarray) -> Clustering:
-        native = cluster_hdbscan(Xt, self.hdbscan_min_cluster_size, self.hdbscan_min_samples)
-        if self.selection == "native":
-            found = len(np.unique(native.labels[native.labels >= 0]))
-            self.k_scores_[found] = native.validity
-            return native
-        low, high = check_k_range(self.k_range, self.selection)
-        sizes = sorted({s for s in HDBSCAN_SIZE_GRID if s <= max(2, len(Xt) // 2)} | {self.hdbscan_min_cluster_size})
-        best: Clustering | None = None
-        best_score: float | None = None
-        for size in sizes:
-            run = cluster_hdbscan(Xt, size, self.hdbscan_min_samples)
-            assigned = Clustering(labels=assign_noise(Xt, run.labels, "euclidean"))
-            found = len(np.unique(assigned.labels))
-            if not low <= found <= high:
-                continue
-            value = score(self.selection, Xt, assigned, "euclidean")
-            if is_better(self.selection, value, self.k_scores_.get(found)):
-                self.k_scores_[found] = value
-            if is_better(self.selection, value, best_score):
-                best, best_score = run, value
-        self.k_scores_ = dict(sorted(self.k_scores_.items()))
-        return best if best is not None else native
+            return Clustering.of(DummyClusterer(strategy="one-per-instance").fit(Xt))
+        clusterer = self.make_clusterer(seed)
+        if self.selects_k:
+            selector = SelectK(
+                clusterer, selection=self.selection, k_range=self.k_range, metric=METHOD_METRIC[self.method]
+            )
+            self.k_scores_ = selector.fit(Xt).k_scores_
+            return Clustering.of(selector.best_estimator_)
+        return Clustering.of(fit_k(clusterer, Xt, min(int(self.k), n)))
 
     def _fit_random(self, X: np.ndarray, Xt: np.ndarray, seed: int) -> None:
-        n = len(X)
-        n_buckets = min(int(self.k), n)
-        buckets = _hash_rows(X, seed) % np.uint64(n_buckets)
-        buckets = buckets.astype(np.int64)
-        new_id = size_order(buckets, n_buckets)
-        sizes = np.bincount(buckets, minlength=n_buckets)
-        n_senses = int((sizes > 0).sum())
-        bucket_senses = new_id.copy()
-        empty = sizes == 0
-        bucket_senses[empty] = np.flatnonzero(empty) % n_senses
+        """The ``random`` baseline: senses hashed from the raw vectors, centres in the transformed space."""
+        dummy = self.make_clusterer(seed).fit(X)
         self.assignment_ = "random"
-        self.random_seed_ = seed
-        self.bucket_senses_ = bucket_senses
-        self.n_clusters_ = n_senses
+        self.random_seed_ = dummy.random_seed_
+        self.bucket_senses_ = dummy.bucket_senses_
+        self.n_clusters_ = dummy.n_clusters_
         self.temperature_ = 1.0
-        self.labels_ = bucket_senses[buckets]
-        self.n_senses_ = n_senses
-        self.cluster_centers_ = cluster_means(Xt, self.labels_, n_senses)
+        self.labels_ = dummy.labels_
+        self.n_senses_ = dummy.n_clusters_
+        self.cluster_centers_ = cluster_means(Xt, self.labels_, self.n_senses_)
         self.n_reassigned_ = 0
 
     def _auto_temperature(self, Xt: np.ndarray, sense_labels: np.ndarray, n_senses: int) -> float:
@@ -486,19 +486,27 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             )
             return merge_columns(posteriors, self.component_senses_, int(self.component_senses_.max()) + 1)
         if self.assignment_ == "random":
-            buckets = (_hash_rows(X, self.random_seed_) % np.uint64(len(self.bucket_senses_))).astype(np.int64)
             proba = np.zeros((len(X), int(self.bucket_senses_.max()) + 1))
-            proba[np.arange(len(X)), self.bucket_senses_[buckets]] = 1.0
+            proba[np.arange(len(X)), random_senses(X, self.random_seed_, self.bucket_senses_)] = 1.0
             return proba
         return distance_softmax(centroid_distances(Xt, self.cluster_centers_, self.distance_), self.temperature_)
 
     def predict_proba(self, X: Any, forms: Any = None) -> np.ndarray:
-        """Soft sense memberships of occurrences, shape (n, n_senses_); rows sum to 1.
-
-        ``forms`` (their surface forms) matter only with ``center_forms``; unknown forms are not moved.
+        """Soft sense memberships of occurrences; rows sum to 1.
 
         ``gmm``: native posteriors; ``random``: one-hot; otherwise ``softmax(-d / temperature_)`` over
         the distances ``d`` (``distance_``) to ``cluster_centers_`` in the transformed space.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            Occurrence vectors of the training width.
+        forms : sequence of str or None
+            Their surface forms (matter only with ``center_forms``; unknown forms are not moved).
+
+        Returns
+        -------
+        ndarray of shape (n_occurrences, n_senses_)
         """
         check_is_fitted(self, "labels_")
         X = self._check_X(X, fitting=False)
@@ -510,125 +518,16 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         """Assign occurrences to the induced senses: ``argmax(predict_proba(X))`` (never -1).
 
         For the training vectors this reproduces ``labels_`` (noise kept as -1 aside).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            Occurrence vectors of the training width.
+        forms : sequence of str or None
+            Their surface forms (see :meth:`predict_proba`).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_occurrences,)
         """
         return np.argmax(self.predict_proba(X, forms), axis=1).astype(np.int64)
-
-    # ------------------------------------------------------------------ state without pickle
-
-    def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        """The fitted state as JSON-ready scalars and plain NumPy arrays (everything ``predict`` needs)."""
-        check_is_fitted(self, "labels_")
-        scalars = {
-            "assignment": self.assignment_,
-            "distance": self.distance_,
-            "temperature": self.temperature_,
-            "n_features_in": self.n_features_in_,
-            "n_senses": self.n_senses_,
-            "n_clusters": self.n_clusters_,
-            "n_reassigned": self.n_reassigned_,
-            "k_scores": [[k, None if math.isnan(v) else v] for k, v in self.k_scores_.items()],
-        }
-        arrays = {f"preprocess_{name}": value for name, value in self.preprocessor_.get_arrays().items()}
-        arrays |= {"labels": self.labels_, "cluster_centers": self.cluster_centers_}
-        if self.assignment_ == "gaussian":
-            arrays |= {
-                "mixture_weights": self.mixture_weights_,
-                "mixture_means": self.mixture_means_,
-                "mixture_precisions_cholesky": self.mixture_precisions_cholesky_,
-                "component_senses": self.component_senses_,
-            }
-        if self.assignment_ == "random":
-            scalars["random_seed"] = self.random_seed_
-            arrays["bucket_senses"] = self.bucket_senses_
-        return scalars, arrays
-
-    @classmethod
-    def from_state(
-        cls,
-        params: dict[str, Any],
-        scalars: dict[str, Any],
-        arrays: dict[str, np.ndarray],
-        where: str = "saved state",
-    ) -> SenseInducer:
-        """Rebuild a fitted inducer from :meth:`get_state` output, checking that the arrays fit together."""
-        params = dict(params)
-        if isinstance(params.get("k_range"), list):
-            params["k_range"] = tuple(params["k_range"])
-        model = cls(**params)
-        model._check_params()
-        try:
-            model.assignment_ = str(scalars["assignment"])
-            model.distance_ = str(scalars["distance"])
-            model.temperature_ = float(scalars["temperature"])
-            model.n_features_in_ = int(scalars["n_features_in"])
-            model.n_senses_ = int(scalars["n_senses"])
-            model.n_clusters_ = int(scalars["n_clusters"])
-            model.n_reassigned_ = int(scalars["n_reassigned"])
-            model.k_scores_ = {int(k): float("nan") if v is None else float(v) for k, v in scalars["k_scores"]}
-            preprocess = {
-                key[len("preprocess_") :]: value for key, value in arrays.items() if key.startswith("preprocess_")
-            }
-            model.preprocessor_ = model._preprocessor()
-            model.preprocessor_.set_arrays(preprocess, where)
-            model.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
-            model.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
-            if model.assignment_ == "gaussian":
-                model.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)
-                model.mixture_means_ = np.asarray(arrays["mixture_means"], dtype=np.float64)
-                model.mixture_precisions_cholesky_ = np.asarray(arrays["mixture_precisions_cholesky"], dtype=np.float64)
-                model.component_senses_ = np.asarray(arrays["component_senses"], dtype=np.int64)
-            elif model.assignment_ == "random":
-                model.random_seed_ = int(scalars["random_seed"])
-                model.bucket_senses_ = np.asarray(arrays["bucket_senses"], dtype=np.int64)
-            elif model.assignment_ != "centroid":
-                raise InputError(f"{where}: unknown assignment {model.assignment_!r}")
-        except KeyError as missing:
-            raise InputError(f"{where}: missing {missing.args[0]!r}") from None
-        model._check_state(where)
-        return model
-
-    def _check_state(self, where: str) -> None:
-        dims = self.preprocessor_.output_dim_
-        if self.preprocessor_.dim_ != self.n_features_in_:
-            raise InputError(
-                f"{where}: transform expects {self.preprocessor_.dim_} dims, state says {self.n_features_in_}"
-            )
-        if self.cluster_centers_.shape != (self.n_senses_, dims):
-            raise InputError(
-                f"{where}: cluster_centers has shape {self.cluster_centers_.shape}, expected ({self.n_senses_}, {dims})"
-            )
-        if self.labels_.ndim != 1 or (len(self.labels_) and self.labels_.max() >= self.n_senses_):
-            raise InputError(f"{where}: labels do not fit {self.n_senses_} senses")
-        if self.assignment_ == "gaussian":
-            c = len(self.mixture_weights_)
-            expected = {
-                "full": (c, dims, dims),
-                "tied": (dims, dims),
-                "diag": (c, dims),
-                "spherical": (c,),
-            }[self.covariance_type]
-            if (
-                self.mixture_means_.shape != (c, dims)
-                or self.mixture_precisions_cholesky_.shape != expected
-                or self.component_senses_.shape != (c,)
-                or int(self.component_senses_.max()) + 1 != self.n_senses_
-            ):
-                raise InputError(f"{where}: the Gaussian mixture arrays do not fit together")
-        if self.assignment_ == "random" and int(self.bucket_senses_.max()) + 1 != self.n_senses_:
-            raise InputError(f"{where}: bucket_senses do not fit {self.n_senses_} senses")
-
-
-def _hash_rows(X: np.ndarray, seed: int) -> np.ndarray:
-    """A seeded 64-bit hash of each row's float64 bytes (FNV-style mixing, splitmix64 finaliser)."""
-    bits = np.ascontiguousarray(X, dtype=np.float64).view(np.uint64)
-    h = np.full(len(bits), np.uint64(seed) ^ np.uint64(0x9E3779B97F4A7C15), dtype=np.uint64)
-    prime = np.uint64(0x100000001B3)
-    with np.errstate(over="ignore"):
-        for column in bits.T:  # one vector operation per dimension, not per occurrence
-            h = (h ^ column) * prime
-        h ^= h >> np.uint64(30)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(27)
-        h *= np.uint64(0x94D049BB133111EB)
-        h ^= h >> np.uint64(31)
-    return h

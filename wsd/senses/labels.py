@@ -13,6 +13,17 @@ UNASSIGNED = -1
 def compact_labels(labels: np.ndarray) -> np.ndarray:
     """Renumber the non-negative labels 0..k-1 in order of first occurrence; -1 stays -1.
 
+    Parameters
+    ----------
+    labels : ndarray of int
+        Labels, -1 for unassigned.
+
+    Returns
+    -------
+    ndarray of int64
+
+    Examples
+    --------
     >>> compact_labels(np.array([5, 5, -1, 2, 5]))
     array([ 0,  0, -1,  1,  0])
     """
@@ -32,6 +43,19 @@ def size_order(labels: np.ndarray, n_senses: int) -> np.ndarray:
 
     Senses with no occurrence come last. Returns ``new_id`` with ``new_id[old] = new``.
 
+    Parameters
+    ----------
+    labels : ndarray of int
+        Sense of each occurrence (-1 ignored).
+    n_senses : int
+        Number of senses.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_senses,)
+
+    Examples
+    --------
     >>> size_order(np.array([0, 1, 1, 2, 2]), 3)
     array([2, 0, 1])
     """
@@ -48,7 +72,21 @@ def size_order(labels: np.ndarray, n_senses: int) -> np.ndarray:
 
 
 def cluster_means(X: np.ndarray, labels: np.ndarray, n_senses: int) -> np.ndarray:
-    """Mean vector of each sense 0..n_senses-1 (rows labelled -1 are ignored), shape (n_senses, dim)."""
+    """Mean vector of each sense 0..n_senses-1 (rows labelled -1 are ignored), shape (n_senses, dim).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    labels : ndarray of int
+        Sense of each row (-1 ignored).
+    n_senses : int
+        Number of senses (senses without rows get a zero mean).
+
+    Returns
+    -------
+    ndarray of shape (n_senses, m)
+    """
     labels = np.asarray(labels, dtype=np.int64)
     assigned = labels >= 0
     indicator = np.zeros((n_senses, len(labels)))
@@ -60,6 +98,22 @@ def cluster_means(X: np.ndarray, labels: np.ndarray, n_senses: int) -> np.ndarra
 def assign_noise(X: np.ndarray, labels: np.ndarray, distance: str) -> np.ndarray:
     """Give every -1 row the label of the nearest cluster mean; all-noise input becomes one sense (0).
 
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    labels : ndarray of int
+        Labels, -1 for noise.
+    distance : str
+        ``euclidean`` or ``cosine``.
+
+    Returns
+    -------
+    ndarray of int64
+        Compact labels 0..k-1, no -1.
+
+    Examples
+    --------
     >>> X = np.array([[0.0], [0.1], [5.0], [4.0]])
     >>> assign_noise(X, np.array([0, 0, 1, -1]), "euclidean")
     array([0, 0, 1, 1])
@@ -83,6 +137,23 @@ def merge_small_senses(X: np.ndarray, labels: np.ndarray, min_size: int, distanc
     Returns ``target`` with ``target[old_sense] = sense it is merged into`` (itself when it is large
     enough). When no sense is large enough, everything merges into the largest one (ties: first seen).
 
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    labels : ndarray of int
+        Sense of each row (-1 ignored).
+    min_size : int
+        Smallest sense kept on its own.
+    distance : str
+        ``euclidean`` or ``cosine`` (between sense means).
+
+    Returns
+    -------
+    ndarray of int64, shape (n_senses,)
+
+    Examples
+    --------
     >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [9.0], [9.1], [9.2]])
     >>> merge_small_senses(X, np.array([0, 0, 0, 1, 2, 2, 2]), 2, "euclidean")
     array([0, 2, 2])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -10,15 +9,25 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 
 from wsd.errors import ConfigError, InputError, ModelError, WsdError
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
+from wsd.senses.persistence import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MODEL_FILE,
+    inducer_from_state,
+    inducer_params,
+    inducer_state,
+    json_ready,
+    read_sense_model,
+    write_sense_model,
+)
+from wsd.senses.validation import NotFittedModelError
 
-MODEL_FILE = "sense_model.json"
-FORMAT_NAME = "wsd-sense-model"
-FORMAT_VERSION = 1
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
 #: Embedding-meta fields that describe a run rather than the vectors' identity; never compared.
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
 #: computation of the same model, layers and pooling are interchangeable), and run bookkeeping.
@@ -28,14 +37,6 @@ UNCHECKED_META_FIELDS: frozenset[str] = frozenset(
 UNKNOWN_POLICIES: tuple[str, ...] = ("error", "skip")
 #: ``map_function(func, items) -> results in order``, like the builtin ``map``.
 MapFunction = Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]
-
-
-def _json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
-    """A JSON round trip of ``meta`` (tuples become lists), so fresh and loaded metas compare equal."""
-    try:
-        return json.loads(json.dumps(dict(meta or {}), sort_keys=True))
-    except (TypeError, ValueError) as error:
-        raise ConfigError(f"{what} must be JSON-serialisable: {error}") from None
 
 
 def _target_rows(occurrences: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -54,8 +55,17 @@ def _forms(occurrences: pd.DataFrame) -> np.ndarray | None:
 def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     """Fit a clone of the template inducer on one target's vectors; errors name the target.
 
-    ``task`` is ``(target, template, vectors)`` or ``(target, template, vectors, forms)``; this is the unit
-    of work ``SenseModel.fit`` maps.
+    This is the unit of work ``SenseModel.fit`` maps.
+
+    Parameters
+    ----------
+    task : tuple
+        ``(target, template, vectors)`` or ``(target, template, vectors, forms)``.
+
+    Returns
+    -------
+    SenseInducer
+        The fitted clone.
     """
     target, template, vectors, *rest = task
     forms = rest[0] if rest else None
@@ -65,15 +75,18 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
         raise type(error)(f"target {target!r}: {error}") from None
 
 
-class SenseModel:
-    """The induced senses of many words: one fitted :class:`SenseInducer` per target.
+class SenseModel(BaseEstimator):
+    """The induced senses of many words: one fitted :class:`SenseInducer` per target (a scikit-learn estimator).
 
     ``fit`` clones ``inducer`` (the template estimator) once per target and fits it on that
     target's rows of ``X``. ``predict``/``predict_proba`` route new occurrences to their target's
     inducer. ``save`` writes a folder of ``sense_model.json`` (parameters, embedding meta, per-target
     scalars) and plain ``.npy`` arrays (preprocessing means/PCA components, centroids, mixture
     parameters, labels) under ``senses/<n>/`` — no pickle anywhere; ``load`` reads them back with
-    ``allow_pickle=False`` and checks every shape.
+    ``allow_pickle=False`` and checks every shape (:mod:`wsd.senses.persistence`). ``SenseModel`` is a
+    ``BaseEstimator``: ``get_params``/``set_params``/``clone`` work, and using it before ``fit`` or ``load``
+    raises :class:`~wsd.senses.validation.NotFittedModelError` (both wsd's ``ModelError`` and
+    scikit-learn's ``NotFittedError``).
 
     **Embedding identity.** ``embedding_meta`` (e.g. ``{"model": ..., "layers": ..., "pooling": ...,
     "dim": 384}``) is stored with the model. ``predict`` checks the vectors' width against the fitted
@@ -99,10 +112,15 @@ class SenseModel:
     targets_ : list[str]
         Targets in order of first appearance in the fitted table.
     inducers_ : dict[str, SenseInducer]
+        The fitted inducer of each target.
+    rows_ : dict[str, ndarray]
+        Each target's row positions in the fitted table.
     labels_ : ndarray of int64
         Sense of each training row (per-target sense ids 0..n-1; -1 unassigned).
     dim_ : int
+        Width of the vectors.
     embedding_meta_ : dict
+        The embedding identity, JSON-normalised.
 
     Examples
     --------
@@ -115,7 +133,7 @@ class SenseModel:
     array([0, 0, 1])
     """
 
-    def __init__(self, inducer: SenseInducer | None = None, embedding_meta: Mapping[str, Any] | None = None):
+    def __init__(self, inducer: SenseInducer | None = None, *, embedding_meta: Mapping[str, Any] | None = None):
         self.inducer = inducer
         self.embedding_meta = embedding_meta
 
@@ -130,14 +148,28 @@ class SenseModel:
     ) -> SenseModel:
         """Fit one inducer per target on its rows of ``X`` (row-aligned with ``occurrences``).
 
-        ``embedding_meta`` overrides the one given to the constructor. ``map_function(func, items)``
-        (like the builtin ``map``; e.g. a Dask client's or a process pool's) runs the per-target fits;
-        each item is a picklable ``(target, template, vectors, forms)`` tuple and ``func`` a module-level
-        function, so the fits can run elsewhere. Default: one after another in this process.
+        Parameters
+        ----------
+        occurrences : DataFrame
+            The occurrence table (``target`` and, for form centring, ``form`` columns).
+        X : ndarray of shape (n_occurrences, dim)
+            Their vectors, row-aligned.
+        embedding_meta : mapping or None
+            Overrides the one given to the constructor.
+        map_function : callable or None
+            ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
+            pool's) runs the per-target fits; each item is a picklable ``(target, template, vectors, forms)``
+            tuple and ``func`` a module-level function, so the fits can run elsewhere. Default: one after
+            another in this process.
+
+        Returns
+        -------
+        SenseModel
+            This model, fitted.
         """
         occurrences = validate_occurrences(occurrences, "occurrences to induce senses from")
         X = self._check_vectors(X, len(occurrences), dim=None)
-        meta = _json_ready(embedding_meta if embedding_meta is not None else self.embedding_meta, "embedding_meta")
+        meta = json_ready(embedding_meta if embedding_meta is not None else self.embedding_meta, "embedding_meta")
         if "dim" in meta and meta["dim"] != X.shape[1]:
             raise InputError(f"embedding_meta says dim={meta['dim']!r}, but the vectors have {X.shape[1]} columns")
         template = self.inducer if self.inducer is not None else SenseInducer()
@@ -167,14 +199,24 @@ class SenseModel:
         embedding_meta: Mapping[str, Any] | None = None,
         map_function: MapFunction | None = None,
     ) -> np.ndarray:
-        """``fit`` and return ``labels_``."""
+        """``fit`` and return ``labels_``.
+
+        Parameters
+        ----------
+        occurrences, X, embedding_meta, map_function
+            As for :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_occurrences,)
+        """
         return self.fit(occurrences, X, embedding_meta, map_function).labels_
 
     # ------------------------------------------------------------------ prediction
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "inducers_"):
-            raise ModelError("this SenseModel is not fitted yet; call fit() or SenseModel.load()")
+            raise NotFittedModelError("this SenseModel is not fitted yet; call fit() or SenseModel.load()")
 
     @staticmethod
     def _check_vectors(X: Any, n_rows: int, dim: int | None) -> np.ndarray:
@@ -193,11 +235,20 @@ class SenseModel:
         """Raise :class:`~wsd.errors.ModelError` naming the first field where ``embedding_meta`` differs.
 
         Every field present in either meta is compared, except ``UNCHECKED_META_FIELDS``.
+
+        Parameters
+        ----------
+        embedding_meta : mapping or None
+            The new vectors' identity (``None``: nothing to compare).
+
+        Returns
+        -------
+        None
         """
         self._check_fitted()
         if embedding_meta is None:
             return
-        new = _json_ready(embedding_meta, "embedding_meta")
+        new = json_ready(embedding_meta, "embedding_meta")
         mine = self.embedding_meta_
         for field in sorted((set(mine) | set(new)) - UNCHECKED_META_FIELDS):
             if mine.get(field, "<missing>") != new.get(field, "<missing>"):
@@ -244,6 +295,21 @@ class SenseModel:
         """Sense of each occurrence (per-target ids, -1 for skipped unknown targets), row-aligned.
 
         For the training table this reproduces ``labels_`` (HDBSCAN noise kept as -1 aside).
+
+        Parameters
+        ----------
+        occurrences : DataFrame
+            Occurrences with a ``target`` column (and ``form`` for form centring).
+        X : array-like of shape (n_occurrences, dim)
+            Their vectors, row-aligned.
+        embedding_meta : mapping or None
+            Their embedding identity, checked against the model's.
+        unknown : str
+            ``error`` or ``skip`` (warn, label -1) for targets the model has not seen.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_occurrences,)
         """
         X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
         forms = _forms(occurrences)
@@ -254,7 +320,12 @@ class SenseModel:
 
     @property
     def max_senses_(self) -> int:
-        """The largest number of senses of any target (the width of ``predict_proba``)."""
+        """The largest number of senses of any target (the width of ``predict_proba``).
+
+        Returns
+        -------
+        int
+        """
         self._check_fitted()
         return max((inducer.n_senses_ for inducer in self.inducers_.values()), default=0)
 
@@ -269,6 +340,15 @@ class SenseModel:
 
         Columns beyond a target's number of senses are 0, so each row sums to 1 (0 for skipped
         unknown targets) and its argmax is ``predict``'s label.
+
+        Parameters
+        ----------
+        occurrences, X, embedding_meta, unknown
+            As for :meth:`predict`.
+
+        Returns
+        -------
+        ndarray of shape (n_occurrences, max_senses_)
         """
         X, rows, _ = self._route(occurrences, X, embedding_meta, unknown)
         forms = _forms(occurrences)
@@ -279,7 +359,12 @@ class SenseModel:
         return proba
 
     def summary(self) -> pd.DataFrame:
-        """One row per target: n_occurrences, n_senses, n_clusters, n_reassigned, k_scores_."""
+        """One row per target: n_occurrences, n_senses, n_clusters, n_reassigned, k_scores_.
+
+        Returns
+        -------
+        DataFrame
+        """
         self._check_fitted()
         return pd.DataFrame(
             {
@@ -295,78 +380,64 @@ class SenseModel:
     # ------------------------------------------------------------------ persistence
 
     def save(self, directory: str | Path) -> Path:
-        """Write the model to ``directory`` (created if needed) as JSON + ``.npy`` files; return its path."""
+        """Write the model to ``directory`` (created if needed) as JSON + ``.npy`` files.
+
+        Parameters
+        ----------
+        directory : str or Path
+            The folder to write.
+
+        Returns
+        -------
+        Path
+            ``directory``.
+        """
         self._check_fitted()
-        directory = Path(directory)
         template = self.inducer if self.inducer is not None else SenseInducer()
-        params = template.get_params(deep=False)
-        if not (params["random_state"] is None or isinstance(params["random_state"], (int, np.integer))):
-            raise ConfigError("random_state must be an int or None to save a SenseModel")
-        params = _json_ready(params, "inducer parameters")
-        entries = []
-        for number, target in enumerate(self.targets_):
-            scalars, arrays = self.inducers_[target].get_state()
-            arrays = arrays | {"rows": self.rows_[target]}
-            folder = Path("senses") / f"{number:05d}"
-            (directory / folder).mkdir(parents=True, exist_ok=True)
-            for name, array in arrays.items():
-                np.save(directory / folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
-            entries.append({"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)})
-        document = {
-            "format": FORMAT_NAME,
-            "format_version": FORMAT_VERSION,
-            "dim": self.dim_,
-            "n_rows": len(self.labels_),
-            "embedding_meta": self.embedding_meta_,
-            "inducer_params": params,
-            "targets": entries,
-        }
-        (directory / MODEL_FILE).write_text(json.dumps(document, indent=1, allow_nan=False), encoding="utf-8")
-        return directory
+        return write_sense_model(
+            directory,
+            inducer_params=template.get_params(deep=False),
+            dim=self.dim_,
+            n_rows=len(self.labels_),
+            embedding_meta=self.embedding_meta_,
+            targets=((t, *inducer_state(self.inducers_[t]), self.rows_[t]) for t in self.targets_),
+        )
 
     @classmethod
     def load(cls, directory: str | Path) -> SenseModel:
-        """Read a model written by :meth:`save`, validating the format and every array's shape."""
-        directory = Path(directory)
-        path = directory / MODEL_FILE
-        if not path.is_file():
-            raise InputError(f"{directory}: no {MODEL_FILE}; not a saved sense model")
+        """Read a model written by :meth:`save`, validating the format and every array's shape.
+
+        Parameters
+        ----------
+        directory : str or Path
+            The saved model's folder.
+
+        Returns
+        -------
+        SenseModel
+            A fitted model.
+        """
+        document, saved = read_sense_model(directory)
+        where = f"{Path(directory) / MODEL_FILE}"
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise InputError(f"{path}: cannot read the sense model: {error}") from None
-        if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
-            raise InputError(
-                f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
-                f"found {document.get('format')!r} version {document.get('format_version')!r}"
-            )
-        try:
-            params = document["inducer_params"]
-            model = cls(SenseInducer(**(params | {"k_range": tuple(params["k_range"])})), document["embedding_meta"])
+            params = inducer_params(document["inducer_params"])
+            model = cls(SenseInducer(**params), embedding_meta=document["embedding_meta"])
             model.dim_ = int(document["dim"])
             model.embedding_meta_ = dict(document["embedding_meta"])
-            model.labels_ = np.full(int(document["n_rows"]), -1, dtype=np.int64)
-            model.inducers_, model.rows_ = {}, {}
-            for entry in document["targets"]:
-                target, folder = str(entry["target"]), directory / entry["folder"]
-                where = f"{folder} (target {target!r})"
-                arrays = {}
-                for name in entry["arrays"]:
-                    try:
-                        arrays[name] = np.load(folder / f"{name}.npy", allow_pickle=False)
-                    except (OSError, ValueError) as error:
-                        raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
-                rows = np.asarray(arrays.pop("rows"), dtype=np.int64)
-                inducer = SenseInducer.from_state(params, entry["state"], arrays, where)
-                if inducer.n_features_in_ != model.dim_:
-                    raise InputError(f"{where}: fitted on {inducer.n_features_in_} dims, the model says {model.dim_}")
-                if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(model.labels_)):
-                    raise InputError(f"{where}: rows do not match its {len(inducer.labels_)} labels")
-                model.inducers_[target], model.rows_[target] = inducer, rows
-                model.labels_[rows] = inducer.labels_
+            labels = np.full(int(document["n_rows"]), -1, dtype=np.int64)
         except KeyError as missing:
-            raise InputError(f"{path}: missing field {missing.args[0]!r}") from None
+            raise InputError(f"{where}: missing field {missing.args[0]!r}") from None
         except TypeError as error:
-            raise InputError(f"{path}: malformed sense model: {error}") from None
-        model.targets_ = list(model.inducers_)
+            raise InputError(f"{where}: malformed sense model: {error}") from None
+        inducers, rows_of = {}, {}
+        for entry in saved:
+            inducer = inducer_from_state(SenseInducer(**params), entry.state, entry.arrays, entry.where)
+            if inducer.n_features_in_ != model.dim_:
+                raise InputError(f"{entry.where}: fitted on {inducer.n_features_in_} dims, the model says {model.dim_}")
+            rows = entry.rows
+            if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(labels)):
+                raise InputError(f"{entry.where}: rows do not match its {len(inducer.labels_)} labels")
+            inducers[entry.target], rows_of[entry.target] = inducer, rows
+            labels[rows] = inducer.labels_
+        model.labels_, model.rows_, model.targets_, model.inducers_ = labels, rows_of, list(inducers), inducers
         return model

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from wsd.errors import ConfigError, InputError
+from wsd.senses.validation import Boolean, Fraction, Integer, validate_params
 
 #: Norms (and variances) at or below this are treated as zero, so a zero vector stays zero.
 EPSILON = 1e-12
@@ -15,6 +19,18 @@ EPSILON = 1e-12
 def check_center_forms(value: object) -> float:
     """Validate a form-centring strength: a number in [0, 1] (``True`` is 1, ``False`` is 0).
 
+    Parameters
+    ----------
+    value : object
+        The strength to check.
+
+    Returns
+    -------
+    float
+        The strength as a float.
+
+    Examples
+    --------
     >>> check_center_forms(0.5), check_center_forms(True)
     (0.5, 1.0)
     """
@@ -26,19 +42,32 @@ def check_center_forms(value: object) -> float:
 
 
 def normalise_forms(forms: Sequence[str] | np.ndarray, count: int) -> np.ndarray:
-    """Surface forms as a lower-cased string array of length ``count`` (``Mouse`` and ``mouse`` are one form)."""
+    """Surface forms as a lower-cased string array of length ``count`` (``Mouse`` and ``mouse`` are one form).
+
+    Parameters
+    ----------
+    forms : sequence of str
+        One surface form per vector.
+    count : int
+        The number of vectors.
+
+    Returns
+    -------
+    ndarray of str, shape (count,)
+    """
     array = np.char.lower(np.asarray(forms, dtype=str))
     if array.shape != (count,):
         raise InputError(f"got {array.size} forms for {count} vectors; give one surface form per vector")
     return array
 
 
-class Preprocessor:
+class Preprocessor(TransformerMixin, BaseEstimator):
     """Learn and apply one word's vector transform: form-centre → centre → L2-normalise → PCA/whiten, each optional.
 
-    The steps run in that order. **Form centring** removes (a fraction ``center_forms`` of) what the
-    surface form alone contributes: the vectors of *mice* and of *mouse* differ in every context, so a
-    clusterer would otherwise split a word by form before it splits it by sense. Each vector moves by
+    A scikit-learn transformer (``fit``/``transform``, learned state ending in ``_``, clonable). The steps
+    run in that order. **Form centring** removes (a fraction ``center_forms`` of) what the surface form
+    alone contributes: the vectors of *mice* and of *mouse* differ in every context, so a clusterer would
+    otherwise split a word by form before it splits it by sense. Each vector moves by
     ``-center_forms * (mean of its form - mean of the word)``; forms are compared lower-cased, and a form
     not seen in ``fit`` (or no forms at all) is not moved. ``fit`` stores everything ``transform`` needs
     (the form shifts, the word's mean vector, the PCA mean, components and scales), so new occurrences get
@@ -47,7 +76,7 @@ class Preprocessor:
     loading of each component is positive); the number of components is capped at
     ``min(pca, dim, max(n - 1, 1))``. Whitening divides each component by its standard deviation
     (components with zero variance are left unscaled); ``whiten=True`` without ``pca`` keeps all
-    components the data supports.
+    components the data supports. Saving and loading the learned state: :mod:`wsd.senses.persistence`.
 
     Parameters
     ----------
@@ -63,6 +92,17 @@ class Preprocessor:
         Fraction in [0, 1] of each form's offset from the word mean to remove (0: off; 1: every form
         centred on the word mean). Needs the occurrences' surface forms in ``fit``.
 
+    Attributes
+    ----------
+    n_features_in_ : int
+        Width of the vectors seen in ``fit`` (``dim_`` is the same number).
+    mean_ : ndarray (dim,)
+        The word's mean vector after form centring (zeros without ``center``).
+    forms_, form_shifts_ : ndarray
+        The known (lower-cased, sorted) forms and each one's shift (only with ``center_forms``).
+    pca_mean_, components_, scale_, explained_variance_ : ndarray
+        The projection (only with ``pca`` or ``whiten``).
+
     Examples
     --------
     >>> import numpy as np
@@ -73,8 +113,17 @@ class Preprocessor:
     array([3., 6., 3., 6.])
     """
 
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "center": [Boolean()],
+        "normalize": [Boolean()],
+        "pca": [Integer(1), None],
+        "whiten": [Boolean()],
+        "center_forms": [Fraction()],
+    }
+
     def __init__(
         self,
+        *,
         center: bool = False,
         normalize: bool = False,
         pca: int | None = None,
@@ -89,19 +138,47 @@ class Preprocessor:
 
     @property
     def uses_projection(self) -> bool:
-        """Whether the transform ends with a PCA projection."""
+        """Whether the transform ends with a PCA projection.
+
+        Returns
+        -------
+        bool
+        """
         return self.pca is not None or bool(self.whiten)
 
-    def fit(self, X: np.ndarray, forms: Sequence[str] | np.ndarray | None = None) -> Preprocessor:
-        """Learn the transform from the rows of ``X`` (n occurrences × dim) and their surface ``forms``."""
-        if self.pca is not None and (isinstance(self.pca, bool) or not isinstance(self.pca, (int, np.integer))):
-            raise ConfigError(f"pca must be a positive int or None, got {self.pca!r}")
-        if self.pca is not None and self.pca < 1:
-            raise ConfigError(f"pca must be a positive int or None, got {self.pca!r}")
+    @property
+    def uses_forms(self) -> bool:
+        """Whether the transform moves vectors by their surface form.
+
+        Returns
+        -------
+        bool
+        """
+        return check_center_forms(self.center_forms) > 0.0
+
+    def fit(self, X: Any, y: Any = None, *, forms: Sequence[str] | np.ndarray | None = None) -> Preprocessor:
+        """Learn the transform from the rows of ``X`` and their surface ``forms``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            One word's occurrence vectors.
+        y : None
+            Ignored (scikit-learn's signature).
+        forms : sequence of str or None
+            The surface form of each row; needed when ``center_forms`` is set.
+
+        Returns
+        -------
+        Preprocessor
+            This transformer, fitted.
+        """
+        validate_params(self)
         strength = check_center_forms(self.center_forms)
-        X = np.asarray(X, dtype=np.float64)
+        X = _check_vectors(X)
         n, dim = X.shape
         self.dim_ = dim
+        self.n_features_in_ = dim
         if strength > 0.0:
             if forms is None:
                 raise ConfigError("center_forms needs the surface form of every vector: fit(X, forms=...)")
@@ -134,11 +211,6 @@ class Preprocessor:
             Y = Y / np.where(norms > EPSILON, norms, 1.0)
         return Y
 
-    @property
-    def uses_forms(self) -> bool:
-        """Whether the transform moves vectors by their surface form."""
-        return check_center_forms(self.center_forms) > 0.0
-
     def _shift_forms(self, X: np.ndarray, forms: Sequence[str] | np.ndarray | None) -> np.ndarray:
         """Subtract the learned shift of each vector's form (unknown forms and ``forms=None``: none)."""
         if not self.uses_forms or forms is None or len(self.forms_) == 0:
@@ -148,57 +220,64 @@ class Preprocessor:
         known = self.forms_[index] == wanted
         return X - np.where(known[:, None], self.form_shifts_[index], 0.0)
 
-    def transform(self, X: np.ndarray, forms: Sequence[str] | np.ndarray | None = None) -> np.ndarray:
-        """Apply the learned transform to occurrence vectors (any number of rows) with their ``forms``."""
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.dim_:
-            raise InputError(f"vectors have shape {X.shape}, but the transform was fitted on {self.dim_}-dim vectors")
+    def transform(self, X: Any, forms: Sequence[str] | np.ndarray | None = None) -> np.ndarray:
+        """Apply the learned transform to occurrence vectors (any number of rows) with their ``forms``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            Vectors of the same width as in ``fit``.
+        forms : sequence of str or None
+            Their surface forms (used only with ``center_forms``; unknown forms are not moved).
+
+        Returns
+        -------
+        ndarray of shape (n_occurrences, output_dim_)
+        """
+        check_is_fitted(self, "mean_")
+        X = _check_vectors(X, min_samples=0)
+        if X.shape[1] != self.dim_:
+            raise InputError(
+                f"X has {X.shape[1]} features, but Preprocessor is expecting {self.dim_} features as input "
+                f"(the transform was fitted on {self.dim_}-dim vectors)"
+            )
         Y = self._center_normalize(self._shift_forms(X, forms))
         if self.uses_projection:
             Y = ((Y - self.pca_mean_) @ self.components_.T) / self.scale_
         return Y
 
-    def fit_transform(self, X: np.ndarray, forms: Sequence[str] | np.ndarray | None = None) -> np.ndarray:
-        """``fit(X, forms)`` then ``transform(X, forms)`` (the same code path as for new vectors)."""
-        return self.fit(X, forms).transform(X, forms)
+    def fit_transform(self, X: Any, y: Any = None, *, forms: Sequence[str] | np.ndarray | None = None) -> np.ndarray:
+        """``fit(X, forms=forms)`` then ``transform(X, forms)`` (the same code path as for new vectors).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_occurrences, dim)
+            One word's occurrence vectors.
+        y : None
+            Ignored.
+        forms : sequence of str or None
+            Their surface forms.
+
+        Returns
+        -------
+        ndarray of shape (n_occurrences, output_dim_)
+        """
+        return self.fit(X, forms=forms).transform(X, forms)
 
     @property
     def output_dim_(self) -> int:
-        """Number of columns ``transform`` returns."""
+        """Number of columns ``transform`` returns.
+
+        Returns
+        -------
+        int
+        """
         return int(self.components_.shape[0]) if self.uses_projection else int(self.dim_)
 
-    def get_arrays(self) -> dict[str, np.ndarray]:
-        """The learned state as plain arrays (for saving without pickle)."""
-        arrays = {"mean": self.mean_}
-        if self.uses_forms:
-            arrays |= {"forms": self.forms_, "form_shifts": self.form_shifts_}
-        if self.uses_projection:
-            arrays |= {"pca_mean": self.pca_mean_, "components": self.components_, "scale": self.scale_}
-        return arrays
 
-    def set_arrays(self, arrays: dict[str, np.ndarray], where: str = "saved transform") -> Preprocessor:
-        """Restore the state written by :meth:`get_arrays`, checking the shapes."""
-        mean = np.asarray(arrays["mean"], dtype=np.float64)
-        if mean.ndim != 1:
-            raise InputError(f"{where}: mean must be a vector, got shape {mean.shape}")
-        self.dim_ = int(mean.shape[0])
-        self.mean_ = mean
-        if self.uses_forms:
-            try:
-                forms = np.asarray(arrays["forms"])
-                shifts = np.asarray(arrays["form_shifts"], dtype=np.float64)
-            except KeyError as missing:
-                raise InputError(f"{where}: missing {missing.args[0]!r} (the model centres forms)") from None
-            if forms.dtype.kind != "U" or forms.ndim != 1 or shifts.shape != (len(forms), self.dim_):
-                raise InputError(f"{where}: forms/form_shifts shapes {forms.shape}/{shifts.shape} do not fit")
-            self.forms_, self.form_shifts_ = forms, shifts
-        if self.uses_projection:
-            components = np.asarray(arrays["components"], dtype=np.float64)
-            pca_mean = np.asarray(arrays["pca_mean"], dtype=np.float64)
-            scale = np.asarray(arrays["scale"], dtype=np.float64)
-            if components.ndim != 2 or components.shape[1] != self.dim_:
-                raise InputError(f"{where}: components have shape {components.shape}, expected (m, {self.dim_})")
-            if pca_mean.shape != (self.dim_,) or scale.shape != (components.shape[0],):
-                raise InputError(f"{where}: pca_mean/scale shapes {pca_mean.shape}/{scale.shape} do not fit")
-            self.components_, self.pca_mean_, self.scale_ = components, pca_mean, scale
-        return self
+def _check_vectors(X: Any, min_samples: int = 1) -> np.ndarray:
+    """A dense, finite, 2-D float64 matrix (scikit-learn's checks, raised as InputError)."""
+    try:
+        return check_array(X, dtype=np.float64, ensure_min_samples=min_samples)
+    except ValueError as error:
+        raise InputError(f"occurrence vectors: {error}") from None

@@ -52,6 +52,17 @@ OUTPUTS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_OUTPUT, "default": DE
 def recipe(name: str) -> dict[str, Any]:
     """A copy of the inducer parameters of a named recipe.
 
+    Parameters
+    ----------
+    name : str
+        ``textbook`` or ``default``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
     >>> recipe("textbook")["method"]
     'kmeans'
     """
@@ -63,6 +74,17 @@ def recipe(name: str) -> dict[str, Any]:
 def embedding_recipe(name: str) -> dict[str, Any]:
     """A copy of the embedding options (:class:`wsd.Encoder` keywords) of a named recipe.
 
+    Parameters
+    ----------
+    name : str
+        ``textbook`` or ``default``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
     >>> embedding_recipe("textbook")["context_vector"] is None
     True
     """
@@ -73,6 +95,17 @@ def embedding_recipe(name: str) -> dict[str, Any]:
 def output_recipe(name: str) -> dict[str, Any]:
     """A copy of the output settings (``graded``, ``min_weight``, ``top``) of a named recipe.
 
+    Parameters
+    ----------
+    name : str
+        ``textbook`` or ``default``.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
     >>> output_recipe("default")["graded"]
     True
     """
@@ -83,6 +116,18 @@ def output_recipe(name: str) -> dict[str, Any]:
 def make_inducer(params: dict[str, Any]):
     """A :class:`~wsd.senses.SenseInducer` from parameters, validated now (bad values fail before any work).
 
+    Parameters
+    ----------
+    params : dict
+        :class:`~wsd.senses.SenseInducer` keywords.
+
+    Returns
+    -------
+    SenseInducer
+        Unfitted, its parameters checked.
+
+    Examples
+    --------
     >>> make_inducer({"method": "ward", "k": 3}).method
     'ward'
     """
@@ -92,5 +137,5 @@ def make_inducer(params: dict[str, Any]):
         inducer = SenseInducer(**params)
     except TypeError as exc:
         raise ConfigError(f"unknown sense-induction parameter: {exc}") from None
-    inducer._check_params()
+    inducer._validate_params()
     return inducer

@@ -1,13 +1,30 @@
-"""Choosing the number of senses per word: candidate k values and the criteria that score them."""
+"""Choosing the number of senses per word: the ``SelectK`` meta-estimator, candidate k values and the criteria.
+
+``SelectK(estimator, selection=..., k_range=...)`` wraps any clusterer with an ``n_clusters`` parameter (it
+fits one clone per candidate k and keeps the best-scoring one) or HDBSCAN (a grid over ``min_cluster_size``).
+
+>>> from sklearn.datasets import make_blobs
+>>> from wsd.senses.clusterers import WardClusterer
+>>> X, _ = make_blobs(60, centers=3, n_features=4, random_state=0)
+>>> SelectK(WardClusterer(), k_range=(2, 5)).fit(X).n_clusters_
+3
+"""
 
 from __future__ import annotations
 
 import math
+from typing import Any, ClassVar
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, clone
+from sklearn.utils.validation import check_array
 
 from wsd.errors import ConfigError
+from wsd.senses.clusterers import GaussianMixtureClusterer, KMeansClusterer
+from wsd.senses.dummy import DummyClusterer
+from wsd.senses.labels import assign_noise
 from wsd.senses.methods import Clustering
+from wsd.senses.validation import HasMethods, Options, validate_params
 
 SELECTIONS: tuple[str, ...] = ("silhouette", "calinski_harabasz", "bic", "native")
 
@@ -21,6 +38,20 @@ def check_k_range(k_range: object, selection: str) -> tuple[int, int]:
     ``low`` may be 1 only for ``selection="bic"``: silhouette and Calinski–Harabasz are undefined
     for a single cluster.
 
+    Parameters
+    ----------
+    k_range : object
+        The value to check.
+    selection : str
+        The criterion that will score the candidates.
+
+    Returns
+    -------
+    tuple of int
+        ``(low, high)``.
+
+    Examples
+    --------
     >>> check_k_range([2, 5], "silhouette")
     (2, 5)
     """
@@ -45,6 +76,21 @@ def check_k_range(k_range: object, selection: str) -> tuple[int, int]:
 def candidate_ks(k_range: tuple[int, int], n: int, selection: str) -> list[int]:
     """The k values that can be scored on ``n`` occurrences: k ≤ n - 1 (and k ≥ 2 unless ``bic``).
 
+    Parameters
+    ----------
+    k_range : tuple of int
+        Inclusive ``(low, high)``.
+    n : int
+        Number of occurrences.
+    selection : str
+        The criterion.
+
+    Returns
+    -------
+    list of int
+
+    Examples
+    --------
     >>> candidate_ks((2, 7), 4, "silhouette")
     [2, 3]
     """
@@ -60,6 +106,21 @@ def score(selection: str, X: np.ndarray, clustering: Clustering, metric: str = "
     ``silhouette`` (mean silhouette, with ``metric``; higher is better), ``calinski_harabasz``
     (variance ratio, higher is better), ``bic`` (Bayesian information criterion of the fitted
     Gaussian mixture, lower is better), ``native`` (HDBSCAN's relative validity, higher is better).
+
+    Parameters
+    ----------
+    selection : str
+        The criterion.
+    X : ndarray of shape (n, m)
+        The clustered vectors.
+    clustering : Clustering
+        Labels (and mixture or validity) of one clustering of ``X``.
+    metric : str
+        Distance of the silhouette.
+
+    Returns
+    -------
+    float
     """
     from sklearn.metrics import calinski_harabasz_score, silhouette_score
 
@@ -79,9 +140,191 @@ def score(selection: str, X: np.ndarray, clustering: Clustering, metric: str = "
 
 
 def is_better(selection: str, new: float, best: float | None) -> bool:
-    """Whether score ``new`` beats ``best`` (NaN never wins; equal scores keep the earlier, smaller k)."""
+    """Whether score ``new`` beats ``best`` (NaN never wins; equal scores keep the earlier, smaller k).
+
+    Parameters
+    ----------
+    selection : str
+        The criterion (``bic`` is lower-is-better, the others higher-is-better).
+    new : float
+        The challenger's score.
+    best : float or None
+        The score to beat (``None``: nothing yet).
+
+    Returns
+    -------
+    bool
+    """
     if math.isnan(new):
         return False
     if best is None or math.isnan(best):
         return True
     return new < best if selection == "bic" else new > best
+
+
+def fit_k(estimator: Any, X: np.ndarray, k: int, run_trivial: bool = False) -> Any:
+    """A clone of ``estimator`` fitted with ``n_clusters=k``; k ≤ 1 and k ≥ n are answered without running it.
+
+    One cluster is every row in sense 0 and n clusters one row each (as fitted
+    :class:`~wsd.senses.dummy.DummyClusterer` baselines), unless ``run_trivial`` (``bic`` needs the mixture
+    even for one component).
+
+    Parameters
+    ----------
+    estimator : estimator with an ``n_clusters`` parameter
+        The template (not modified).
+    X : ndarray of shape (n, m)
+        Vectors to cluster.
+    k : int
+        Number of clusters.
+    run_trivial : bool
+        Run the estimator even when k ≤ 1 or k ≥ n.
+
+    Returns
+    -------
+    estimator
+        A fitted estimator with ``labels_``.
+    """
+    if not run_trivial and k <= 1:
+        return DummyClusterer(strategy="one-sense").fit(X)
+    if not run_trivial and k >= len(X):
+        return DummyClusterer(strategy="one-per-instance").fit(X)
+    return clone(estimator).set_params(n_clusters=k).fit(X)
+
+
+class SelectK(ClusterMixin, BaseEstimator):
+    """Choose the number of clusters of any clusterer by an internal criterion (a meta-estimator).
+
+    With an estimator that takes ``n_clusters``, every candidate k in ``k_range`` (inclusive) that the
+    criterion can score on n rows (2 ≤ k ≤ n − 1; ``bic``: 1 ≤ k ≤ n − 1) is fitted (a clone each) and
+    scored; the best wins, ties keep the smaller k. With no candidate (n ≤ 2), ``min(k_range[0], n)``
+    clusters are fitted. With HDBSCAN (an estimator that takes ``min_cluster_size`` instead), ``native``
+    keeps HDBSCAN's own run; ``silhouette`` or ``calinski_harabasz`` run it over a grid of
+    ``min_cluster_size`` values and keep the best-scoring run whose number of clusters (noise assigned to
+    the nearest cluster) lies in ``k_range``, or the native run if none does.
+
+    Parameters
+    ----------
+    estimator : clusterer or None
+        The template (default :class:`~wsd.senses.clusterers.KMeansClusterer`).
+    selection : str
+        ``silhouette``, ``calinski_harabasz`` (higher is better), ``bic`` (a Gaussian mixture only; lower is
+        better) or ``native`` (HDBSCAN only).
+    k_range : (int, int)
+        Inclusive range of candidate numbers of clusters (not used by ``native``).
+    metric : str
+        Distance of the silhouette: ``auto`` (the estimator's ``clustering_metric``, else Euclidean),
+        ``euclidean`` or ``cosine``.
+
+    Attributes
+    ----------
+    best_estimator_ : estimator
+        The winning fitted clusterer.
+    labels_ : ndarray of int64 (n,)
+        Its labels (-1: HDBSCAN noise).
+    n_clusters_ : int
+        Number of clusters it found (noise aside).
+    k_scores_ : dict[int, float]
+        Score of every candidate k (NaN where undefined).
+    n_features_in_ : int
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "estimator": [HasMethods(("fit", "get_params", "set_params")), None],
+        "selection": [Options(SELECTIONS)],
+        "metric": [Options(("auto", "euclidean", "cosine"))],
+    }
+
+    def __init__(
+        self, estimator: Any = None, *, selection: str = "silhouette", k_range: Any = (2, 7), metric: str = "auto"
+    ):
+        self.estimator = estimator
+        self.selection = selection
+        self.k_range = k_range
+        self.metric = metric
+
+    def fit(self, X: Any, y: Any = None) -> SelectK:
+        """Fit the candidates on ``X`` and keep the best.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Vectors to cluster.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            Fitted, with ``best_estimator_``, ``labels_`` and ``k_scores_``.
+        """
+        validate_params(self)
+        X = check_array(X, dtype=np.float64)
+        self.n_features_in_ = int(X.shape[1])
+        estimator = self.estimator if self.estimator is not None else KMeansClusterer()
+        params = estimator.get_params(deep=False)
+        self.k_scores_: dict[int, float] = {}
+        if "n_clusters" in params:
+            if self.selection == "native":
+                raise ConfigError(
+                    f"selection='native' is HDBSCAN's own choice (method='hdbscan'), not {type(estimator).__name__}"
+                )
+            if self.selection == "bic" and not isinstance(estimator, GaussianMixtureClusterer):
+                raise ConfigError(
+                    f"selection='bic' needs a mixture model (method='gmm'), not {type(estimator).__name__}"
+                )
+            best = self._select_k(estimator, X)
+        elif "min_cluster_size" in params:
+            if self.selection == "bic":
+                raise ConfigError("selection='bic' needs a mixture model (method='gmm'), not HDBSCAN")
+            best = self._select_density(estimator, X)
+        else:
+            raise ConfigError(f"{type(estimator).__name__} takes neither n_clusters nor min_cluster_size")
+        self.best_estimator_ = best
+        self.labels_ = np.asarray(best.labels_, dtype=np.int64)
+        self.n_clusters_ = len(np.unique(self.labels_[self.labels_ >= 0]))
+        return self
+
+    def _metric(self, estimator: Any) -> str:
+        return getattr(estimator, "clustering_metric", "euclidean") if self.metric == "auto" else self.metric
+
+    def _select_k(self, estimator: Any, X: np.ndarray) -> Any:
+        k_range = check_k_range(self.k_range, self.selection)
+        candidates = candidate_ks(k_range, len(X), self.selection)
+        if not candidates:
+            return fit_k(estimator, X, min(k_range[0], len(X)))
+        metric = self._metric(estimator)
+        best_score: float | None = None
+        best = None
+        for k in candidates:
+            fitted = fit_k(estimator, X, k, run_trivial=self.selection == "bic")
+            value = score(self.selection, X, Clustering.of(fitted), metric)
+            self.k_scores_[k] = value
+            if best is None or is_better(self.selection, value, best_score):
+                best, best_score = fitted, value
+        return best
+
+    def _select_density(self, estimator: Any, X: np.ndarray) -> Any:
+        native = clone(estimator).fit(X)
+        if self.selection == "native":
+            labels = native.labels_
+            self.k_scores_[len(np.unique(labels[labels >= 0]))] = float(getattr(native, "relative_validity_", math.nan))
+            return native
+        low, high = check_k_range(self.k_range, self.selection)
+        own_size = int(estimator.get_params()["min_cluster_size"])
+        sizes = sorted({s for s in HDBSCAN_SIZE_GRID if s <= max(2, len(X) // 2)} | {own_size})
+        best = None
+        best_score: float | None = None
+        for size in sizes:
+            run = clone(estimator).set_params(min_cluster_size=size).fit(X)
+            assigned = Clustering(labels=assign_noise(X, run.labels_, "euclidean"))
+            found = len(np.unique(assigned.labels))
+            if not low <= found <= high:
+                continue
+            value = score(self.selection, X, assigned, "euclidean")
+            if is_better(self.selection, value, self.k_scores_.get(found)):
+                self.k_scores_[found] = value
+            if is_better(self.selection, value, best_score):
+                best, best_score = run, value
+        self.k_scores_ = dict(sorted(self.k_scores_.items()))
+        return best if best is not None else native

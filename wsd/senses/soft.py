@@ -17,6 +17,21 @@ def centroid_distances(X: np.ndarray, centroids: np.ndarray, distance: str = "eu
     ``euclidean`` is the L2 distance; ``cosine`` is ``1 - cos(x, c)`` (a zero vector is at
     distance 1 from everything).
 
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    centroids : ndarray of shape (k, m)
+        Centroids.
+    distance : str
+        ``euclidean`` or ``cosine``.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+
+    Examples
+    --------
     >>> centroid_distances(np.array([[0.0, 0.0]]), np.array([[3.0, 4.0]]))
     array([[5.]])
     """
@@ -37,6 +52,17 @@ def centroid_distances(X: np.ndarray, centroids: np.ndarray, distance: str = "eu
 def softmax_rows(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax, computed stably; every row sums to 1 and its argmax is the argmax of ``logits``.
 
+    Parameters
+    ----------
+    logits : ndarray of shape (n, k)
+        Scores.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+
+    Examples
+    --------
     >>> softmax_rows(np.array([[0.0, 0.0]]))
     array([[0.5, 0.5]])
     """
@@ -51,6 +77,19 @@ def distance_softmax(distances: np.ndarray, temperature: float) -> np.ndarray:
 
     A smaller temperature gives sharper memberships; the nearest centroid always gets the largest.
 
+    Parameters
+    ----------
+    distances : ndarray of shape (n, k)
+        Distances to the centroids.
+    temperature : float
+        Positive temperature.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+
+    Examples
+    --------
     >>> distance_softmax(np.array([[0.0, np.log(3.0)]]), 1.0).round(2)
     array([[0.75, 0.25]])
     """
@@ -66,6 +105,21 @@ def gaussian_log_densities(
 
     Uses scikit-learn's parametrisation (``precisions_cholesky_`` of ``GaussianMixture``):
     ``full`` (c, m, m), ``tied`` (m, m), ``diag`` (c, m), ``spherical`` (c,).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    means : ndarray of shape (c, m)
+        Component means.
+    precisions_cholesky : ndarray
+        Cholesky factors of the precisions (shape by ``covariance_type``).
+    covariance_type : str
+        ``full``, ``tied``, ``diag`` or ``spherical``.
+
+    Returns
+    -------
+    ndarray of shape (n, c)
     """
     X = np.asarray(X, dtype=np.float64)
     n, m = X.shape
@@ -107,7 +161,21 @@ def gaussian_posteriors(
     precisions_cholesky: np.ndarray,
     covariance_type: str,
 ) -> np.ndarray:
-    """Component posteriors ``p(component | x)`` of a Gaussian mixture, shape (n, c); rows sum to 1."""
+    """Component posteriors ``p(component | x)`` of a Gaussian mixture, shape (n, c); rows sum to 1.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+    weights : ndarray of shape (c,)
+        Mixture weights.
+    means, precisions_cholesky, covariance_type
+        As for :func:`gaussian_log_densities`.
+
+    Returns
+    -------
+    ndarray of shape (n, c)
+    """
     log_joint = gaussian_log_densities(X, means, precisions_cholesky, covariance_type) + np.log(weights)[None, :]
     return softmax_rows(log_joint)
 
@@ -115,6 +183,21 @@ def gaussian_posteriors(
 def merge_columns(proba: np.ndarray, column_groups: np.ndarray, n_groups: int) -> np.ndarray:
     """Sum the columns of ``proba`` that belong to the same group: (n, c) → (n, n_groups).
 
+    Parameters
+    ----------
+    proba : ndarray of shape (n, c)
+        Memberships per column.
+    column_groups : ndarray of int, shape (c,)
+        The group of each column.
+    n_groups : int
+        Number of groups.
+
+    Returns
+    -------
+    ndarray of shape (n, n_groups)
+
+    Examples
+    --------
     >>> merge_columns(np.array([[0.2, 0.3, 0.5]]), np.array([0, 1, 0]), 2)
     array([[0.7, 0.3]])
     """

@@ -1,0 +1,83 @@
+"""The on-disk sense model format: models saved by earlier versions load and predict bit for bit; saving is unchanged.
+
+``fixtures/senses_model_v1`` was written by the code before the senses were split into estimators (format
+version 1): four models over three targets, with every assignment kind (Gaussian, random, centroid),
+form centring, PCA/whitening and kept noise, plus the labels and memberships that code predicted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wsd.senses import SenseInducer, SenseModel
+from wsd.senses.persistence import MODEL_FILE, preprocessor_arrays, read_sense_model, restore_preprocessor
+
+FIXTURE = Path(__file__).parent / "fixtures" / "senses_model_v1"
+#: The inducers the fixture models were fitted with (same parameters, same data).
+INDUCERS = {
+    "gmm_bic": SenseInducer(method="gmm", selection="bic", k_range=(1, 4), min_cluster_size=2),
+    "random_pca_forms": SenseInducer(method="random", k=3, pca=3, center_forms=0.5, random_state=4),
+    "kmeans_whiten_forms": SenseInducer(
+        method="kmeans", center=True, normalize=True, whiten=True, pca=4, center_forms=1.0, temperature=0.3
+    ),
+    "hdbscan_keep": SenseInducer(method="hdbscan", selection="native", noise="keep", hdbscan_min_cluster_size=3),
+}
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[pd.DataFrame, np.ndarray]:
+    X = np.load(FIXTURE / "vectors.npy", allow_pickle=False)
+    forms = np.load(FIXTURE / "forms.npy", allow_pickle=False)
+    occurrences = pd.DataFrame(
+        {
+            "id": [f"d:{i}" for i in range(len(X))],
+            "target": np.load(FIXTURE / "targets.npy", allow_pickle=False),
+            "form": forms,
+            "text": [f"a {f} here" for f in forms],
+            "start": 2,
+            "end": [2 + len(f) for f in forms],
+            "doc_id": "d",
+            "doc_start": 0,
+        }
+    )
+    return occurrences, X
+
+
+@pytest.mark.parametrize("name", sorted(INDUCERS))
+def test_models_saved_by_the_previous_code_predict_the_same(name: str, table) -> None:
+    occurrences, X = table
+    model = SenseModel.load(FIXTURE / name)
+    np.testing.assert_array_equal(model.labels_, np.load(FIXTURE / f"{name}.labels.npy"))
+    np.testing.assert_array_equal(model.predict(occurrences, X), np.load(FIXTURE / f"{name}.predict.npy"))
+    assert model.predict_proba(occurrences, X).tobytes() == np.load(FIXTURE / f"{name}.proba.npy").tobytes()
+
+
+@pytest.mark.parametrize("name", sorted(INDUCERS))
+def test_fitting_again_writes_the_same_files(name: str, table, tmp_path: Path) -> None:
+    occurrences, X = table
+    SenseModel(INDUCERS[name], embedding_meta={"dim": 5, "model": "fixture"}).fit(occurrences, X).save(tmp_path)
+    old = json.loads((FIXTURE / name / MODEL_FILE).read_text(encoding="utf-8"))
+    new = json.loads((tmp_path / MODEL_FILE).read_text(encoding="utf-8"))
+    assert new == old
+    _, old_targets = read_sense_model(FIXTURE / name)
+    _, new_targets = read_sense_model(tmp_path)
+    for before, after in zip(old_targets, new_targets, strict=True):
+        assert sorted(before.arrays) == sorted(after.arrays)
+        for key, array in before.arrays.items():
+            assert after.arrays[key].dtype == array.dtype and after.arrays[key].tobytes() == array.tobytes(), key
+        np.testing.assert_array_equal(after.rows, before.rows)
+
+
+def test_preprocessor_state_round_trips_through_the_persistence_functions(table) -> None:
+    occurrences, X = table
+    model = SenseModel.load(FIXTURE / "kmeans_whiten_forms")
+    prep = model.inducers_["mouse"].preprocessor_
+    again = restore_preprocessor(model.inducer.make_preprocessor(), preprocessor_arrays(prep))
+    rows = (occurrences["target"] == "mouse").to_numpy()
+    forms = occurrences["form"].to_numpy()[rows]
+    assert again.transform(X[rows], forms).tobytes() == prep.transform(X[rows], forms).tobytes()

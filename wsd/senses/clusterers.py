@@ -1,0 +1,284 @@
+"""The clustering methods of sense induction, one scikit-learn estimator each, and the registry that names them.
+
+Each estimator clusters the rows of ``X`` (one word's transformed occurrence vectors) and sets ``labels_``;
+the fixed-k ones take ``n_clusters`` (so :class:`~wsd.senses.selection.SelectK` can choose it), HDBSCAN picks
+the number itself. ``gmm`` also keeps the fitted mixture (``mixture_``), HDBSCAN its validity score
+(``relative_validity_``). The baselines are one estimator, :class:`~wsd.senses.dummy.DummyClusterer`.
+
+>>> import numpy as np
+>>> X = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+>>> CLUSTERERS["ward"](n_clusters=2).fit(X).labels_.tolist()
+[0, 0, 1, 1]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from typing import Any, ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.utils.validation import check_array
+
+from wsd.senses.soft import COVARIANCE_TYPES
+from wsd.senses.validation import Integer, Options, RandomStateLike, validate_params
+
+
+class _Clusterer(ClusterMixin, BaseEstimator):
+    """Shared ``fit``: validate the parameters and ``X``, then ``_fit_labels``."""
+
+    #: The metric the method clusters with (silhouette scores and the default centroid distance use it).
+    clustering_metric = "euclidean"
+    _parameter_constraints: ClassVar[dict[str, list]] = {}
+
+    def fit(self, X: Any, y: Any = None) -> _Clusterer:
+        """Cluster the rows of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Vectors to cluster.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            Fitted, with ``labels_``.
+        """
+        validate_params(self)
+        X = check_array(X, dtype=np.float64)
+        self.n_features_in_ = int(X.shape[1])
+        self.labels_ = np.asarray(self._fit_labels(X), dtype=np.int64)
+        return self
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class KMeansClusterer(_Clusterer):
+    """k-means (k-means++ initialisation, ``n_init`` restarts, scikit-learn's ``KMeans``).
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of clusters.
+    n_init : int
+        Restarts; the best inertia wins.
+    random_state : int, RandomState or None
+        Seeds the initialisation.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "n_clusters": [Integer(1)],
+        "n_init": [Integer(1)],
+        "random_state": [RandomStateLike()],
+    }
+
+    def __init__(self, *, n_clusters: int = 3, n_init: int = 5, random_state: Any = None):
+        self.n_clusters = n_clusters
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        from sklearn.cluster import KMeans
+
+        return KMeans(n_clusters=self.n_clusters, n_init=self.n_init, random_state=self.random_state).fit_predict(X)
+
+
+class CosineAverageClusterer(_Clusterer):
+    """Agglomerative clustering by cosine distance, average linkage (the ``agglomerative`` method).
+
+    The distances are precomputed so that zero vectors (e.g. a centred occurrence equal to the mean) are
+    allowed: they lie at cosine distance 1 from everything, as in the centroid rule.
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of clusters.
+    """
+
+    clustering_metric = "cosine"
+    _parameter_constraints: ClassVar[dict[str, list]] = {"n_clusters": [Integer(1)]}
+
+    def __init__(self, *, n_clusters: int = 3):
+        self.n_clusters = n_clusters
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        from sklearn.cluster import AgglomerativeClustering
+        from sklearn.metrics.pairwise import cosine_distances
+
+        distances = cosine_distances(X)
+        np.fill_diagonal(distances, 0.0)
+        clusterer = AgglomerativeClustering(n_clusters=self.n_clusters, metric="precomputed", linkage="average")
+        return clusterer.fit_predict(distances)
+
+
+class WardClusterer(_Clusterer):
+    """Agglomerative clustering with Ward linkage (Euclidean).
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of clusters.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {"n_clusters": [Integer(1)]}
+
+    def __init__(self, *, n_clusters: int = 3):
+        self.n_clusters = n_clusters
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        from sklearn.cluster import AgglomerativeClustering
+
+        return AgglomerativeClustering(n_clusters=self.n_clusters, linkage="ward").fit_predict(X)
+
+
+class GaussianMixtureClusterer(_Clusterer):
+    """A Gaussian mixture; each row goes to its most probable component.
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of mixture components.
+    covariance_type : str
+        ``diag``, ``full``, ``tied`` or ``spherical``.
+    n_init : int
+        Restarts; the best likelihood wins.
+    random_state : int, RandomState or None
+        Seeds the initialisation.
+
+    Attributes
+    ----------
+    mixture_ : sklearn.mixture.GaussianMixture
+        The fitted mixture (its posteriors are the native soft memberships; its BIC scores k).
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "n_clusters": [Integer(1)],
+        "covariance_type": [Options(COVARIANCE_TYPES)],
+        "n_init": [Integer(1)],
+        "random_state": [RandomStateLike()],
+    }
+
+    def __init__(
+        self, *, n_clusters: int = 3, covariance_type: str = "diag", n_init: int = 5, random_state: Any = None
+    ):
+        self.n_clusters = n_clusters
+        self.covariance_type = covariance_type
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        from sklearn.mixture import GaussianMixture
+
+        self.mixture_ = GaussianMixture(
+            n_components=self.n_clusters,
+            covariance_type=self.covariance_type,
+            n_init=self.n_init,
+            random_state=self.random_state,
+        ).fit(X)
+        return self.mixture_.predict(X)
+
+
+class SpectralClusterer(_Clusterer):
+    """Spectral clustering of the symmetric k-nearest-neighbour graph (labels by ``cluster_qr``).
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of clusters.
+    n_neighbors : int
+        Neighbours of the affinity graph (capped at n - 1).
+    random_state : int, RandomState or None
+        Seeds the eigensolver.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "n_clusters": [Integer(1)],
+        "n_neighbors": [Integer(1)],
+        "random_state": [RandomStateLike()],
+    }
+
+    def __init__(self, *, n_clusters: int = 3, n_neighbors: int = 10, random_state: Any = None):
+        self.n_clusters = n_clusters
+        self.n_neighbors = n_neighbors
+        self.random_state = random_state
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        from sklearn.cluster import SpectralClustering
+
+        spectral = SpectralClustering(
+            n_clusters=self.n_clusters,
+            affinity="nearest_neighbors",
+            n_neighbors=max(1, min(self.n_neighbors, len(X) - 1)),
+            assign_labels="cluster_qr",
+            random_state=self.random_state,
+        )
+        with warnings.catch_warnings():
+            # Well-separated senses give a disconnected neighbour graph; that is the good case here.
+            warnings.filterwarnings("ignore", message="Graph is not fully connected")
+            return spectral.fit_predict(X)
+
+
+class HDBSCANClusterer(_Clusterer):
+    """HDBSCAN (the ``hdbscan`` package, Euclidean); it chooses the number of clusters, -1 marks noise.
+
+    ``min_cluster_size`` is capped at n (and at least 2); a single row comes back as noise.
+
+    Parameters
+    ----------
+    min_cluster_size : int
+        HDBSCAN's smallest cluster.
+    min_samples : int or None
+        HDBSCAN's density parameter (capped at n - 1; default: ``min_cluster_size``, or n - 1 if smaller).
+
+    Attributes
+    ----------
+    relative_validity_ : float
+        HDBSCAN's own ``relative_validity_`` (a fast DBCV approximation), NaN where it cannot be computed.
+    """
+
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "min_cluster_size": [Integer(2)],
+        "min_samples": [Integer(1), None],
+    }
+
+    def __init__(self, *, min_cluster_size: int = 5, min_samples: int | None = None):
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        import hdbscan
+
+        n = len(X)
+        self.relative_validity_ = float("nan")
+        if n < 2:
+            return np.full(n, -1, dtype=np.int64)
+        X = np.array(X, dtype=np.float64, order="C", copy=True)  # hdbscan needs a writable buffer
+        size = max(2, min(int(self.min_cluster_size), n))
+        samples = None if self.min_samples is None else max(1, min(int(self.min_samples), n - 1))
+        if samples is None and size > n - 1:
+            samples = n - 1  # hdbscan's default (min_samples = min_cluster_size) needs more points
+        model = hdbscan.HDBSCAN(min_cluster_size=size, min_samples=samples, gen_min_span_tree=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            model.fit(X)
+            labels = np.asarray(model.labels_, dtype=np.int64)
+            if labels.max() >= 1:
+                # degenerate trees (e.g. duplicate points) have no validity score
+                with contextlib.suppress(ValueError, ZeroDivisionError, IndexError):
+                    self.relative_validity_ = float(model.relative_validity_)
+        return labels
+
+
+#: The clustering methods by name (the baselines are :class:`~wsd.senses.dummy.DummyClusterer` strategies).
+CLUSTERERS: dict[str, type[_Clusterer]] = {
+    "kmeans": KMeansClusterer,
+    "agglomerative": CosineAverageClusterer,
+    "ward": WardClusterer,
+    "hdbscan": HDBSCANClusterer,
+    "gmm": GaussianMixtureClusterer,
+    "spectral": SpectralClusterer,
+}

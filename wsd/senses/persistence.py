@@ -1,0 +1,421 @@
+"""Saving and loading fitted senses as JSON + plain ``.npy`` files (never pickle), with every shape checked.
+
+A sense model folder holds ``sense_model.json`` (format name and version, dims, the embedding identity, the
+inducer's parameters and each target's scalars) and one folder ``senses/<n>/`` per target of ``.npy`` arrays
+(preprocessing state with the prefix ``preprocess_``, ``labels``, ``cluster_centers``, mixture parameters or
+hash buckets, and ``rows``). The layout and field names are those of format version 1; models saved before
+the estimators were split up load unchanged.
+
+>>> # model.save("runs/x/senses/model"); SenseModel.load("runs/x/senses/model")   (see SenseModel)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from wsd.errors import ConfigError, InputError
+
+if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
+    from wsd.senses.inducer import SenseInducer
+    from wsd.senses.preprocess import Preprocessor
+
+MODEL_FILE = "sense_model.json"
+FORMAT_NAME = "wsd-sense-model"
+FORMAT_VERSION = 1
+#: Prefix of the preprocessing arrays among a target's arrays.
+PREPROCESS_PREFIX = "preprocess_"
+
+
+def json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
+    """A JSON round trip of ``meta`` (tuples become lists), so fresh and loaded metas compare equal.
+
+    Parameters
+    ----------
+    meta : mapping or None
+        JSON-serialisable values.
+    what : str
+        What ``meta`` is, for the error message.
+
+    Returns
+    -------
+    dict
+    """
+    try:
+        return json.loads(json.dumps(dict(meta or {}), sort_keys=True))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{what} must be JSON-serialisable: {error}") from None
+
+
+# ---------------------------------------------------------------------------------------------- preprocessing
+
+
+def preprocessor_arrays(preprocessor: Preprocessor) -> dict[str, np.ndarray]:
+    """The learned state of a fitted :class:`~wsd.senses.preprocess.Preprocessor` as plain arrays.
+
+    Parameters
+    ----------
+    preprocessor : Preprocessor
+        A fitted transform.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``mean``; ``forms``/``form_shifts`` with form centring; ``pca_mean``/``components``/``scale`` with PCA.
+    """
+    arrays = {"mean": preprocessor.mean_}
+    if preprocessor.uses_forms:
+        arrays |= {"forms": preprocessor.forms_, "form_shifts": preprocessor.form_shifts_}
+    if preprocessor.uses_projection:
+        arrays |= {
+            "pca_mean": preprocessor.pca_mean_,
+            "components": preprocessor.components_,
+            "scale": preprocessor.scale_,
+        }
+    return arrays
+
+
+def restore_preprocessor(
+    preprocessor: Preprocessor, arrays: Mapping[str, np.ndarray], where: str = "saved transform"
+) -> Preprocessor:
+    """Give an unfitted transform the state written by :func:`preprocessor_arrays`, checking the shapes.
+
+    Parameters
+    ----------
+    preprocessor : Preprocessor
+        A transform with the saved parameters (modified in place).
+    arrays : mapping of str to ndarray
+        The saved state.
+    where : str
+        Where the state comes from, for error messages.
+
+    Returns
+    -------
+    Preprocessor
+        ``preprocessor``, now fitted.
+    """
+    try:
+        mean = np.asarray(arrays["mean"], dtype=np.float64)
+    except KeyError:
+        raise InputError(f"{where}: missing 'mean'") from None
+    if mean.ndim != 1:
+        raise InputError(f"{where}: mean must be a vector, got shape {mean.shape}")
+    preprocessor.dim_ = preprocessor.n_features_in_ = int(mean.shape[0])
+    preprocessor.mean_ = mean
+    dim = preprocessor.dim_
+    if preprocessor.uses_forms:
+        try:
+            forms = np.asarray(arrays["forms"])
+            shifts = np.asarray(arrays["form_shifts"], dtype=np.float64)
+        except KeyError as missing:
+            raise InputError(f"{where}: missing {missing.args[0]!r} (the model centres forms)") from None
+        if forms.dtype.kind != "U" or forms.ndim != 1 or shifts.shape != (len(forms), dim):
+            raise InputError(f"{where}: forms/form_shifts shapes {forms.shape}/{shifts.shape} do not fit")
+        preprocessor.forms_, preprocessor.form_shifts_ = forms, shifts
+    if preprocessor.uses_projection:
+        try:
+            components = np.asarray(arrays["components"], dtype=np.float64)
+            pca_mean = np.asarray(arrays["pca_mean"], dtype=np.float64)
+            scale = np.asarray(arrays["scale"], dtype=np.float64)
+        except KeyError as missing:
+            raise InputError(f"{where}: missing {missing.args[0]!r} (the model projects with PCA)") from None
+        if components.ndim != 2 or components.shape[1] != dim:
+            raise InputError(f"{where}: components have shape {components.shape}, expected (m, {dim})")
+        if pca_mean.shape != (dim,) or scale.shape != (components.shape[0],):
+            raise InputError(f"{where}: pca_mean/scale shapes {pca_mean.shape}/{scale.shape} do not fit")
+        preprocessor.components_, preprocessor.pca_mean_, preprocessor.scale_ = components, pca_mean, scale
+    return preprocessor
+
+
+# ---------------------------------------------------------------------------------------------- one word
+
+
+def inducer_state(inducer: SenseInducer) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The fitted state of a :class:`~wsd.senses.SenseInducer`: JSON-ready scalars and plain arrays.
+
+    Everything ``predict`` needs (and ``labels_``, ``k_scores_`` and the counts that ``summary`` shows).
+
+    Parameters
+    ----------
+    inducer : SenseInducer
+        A fitted inducer.
+
+    Returns
+    -------
+    scalars : dict
+        JSON-ready values.
+    arrays : dict of str to ndarray
+        Arrays, the preprocessing ones prefixed ``preprocess_``.
+    """
+    check_is_fitted(inducer, "labels_")
+    scalars = {
+        "assignment": inducer.assignment_,
+        "distance": inducer.distance_,
+        "temperature": inducer.temperature_,
+        "n_features_in": inducer.n_features_in_,
+        "n_senses": inducer.n_senses_,
+        "n_clusters": inducer.n_clusters_,
+        "n_reassigned": inducer.n_reassigned_,
+        "k_scores": [[k, None if math.isnan(v) else v] for k, v in inducer.k_scores_.items()],
+    }
+    arrays = {f"{PREPROCESS_PREFIX}{name}": value for name, value in preprocessor_arrays(inducer.preprocessor_).items()}
+    arrays |= {"labels": inducer.labels_, "cluster_centers": inducer.cluster_centers_}
+    if inducer.assignment_ == "gaussian":
+        arrays |= {
+            "mixture_weights": inducer.mixture_weights_,
+            "mixture_means": inducer.mixture_means_,
+            "mixture_precisions_cholesky": inducer.mixture_precisions_cholesky_,
+            "component_senses": inducer.component_senses_,
+        }
+    if inducer.assignment_ == "random":
+        scalars["random_seed"] = inducer.random_seed_
+        arrays["bucket_senses"] = inducer.bucket_senses_
+    return scalars, arrays
+
+
+def inducer_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Saved inducer parameters as keyword arguments (``k_range`` back to a tuple).
+
+    Parameters
+    ----------
+    params : mapping
+        The ``inducer_params`` of a saved model.
+
+    Returns
+    -------
+    dict
+    """
+    params = dict(params)
+    if isinstance(params.get("k_range"), list):
+        params["k_range"] = tuple(params["k_range"])
+    return params
+
+
+def inducer_from_state(
+    inducer: SenseInducer,
+    scalars: Mapping[str, Any],
+    arrays: Mapping[str, np.ndarray],
+    where: str = "saved state",
+) -> SenseInducer:
+    """Give an unfitted inducer the state written by :func:`inducer_state`, checking that the arrays fit together.
+
+    Parameters
+    ----------
+    inducer : SenseInducer
+        An inducer with the saved parameters (modified in place).
+    scalars : mapping
+        Its saved scalars.
+    arrays : mapping of str to ndarray
+        Its saved arrays.
+    where : str
+        Where the state comes from, for error messages.
+
+    Returns
+    -------
+    SenseInducer
+        ``inducer``, now fitted.
+    """
+    inducer._validate_params()
+    try:
+        inducer.assignment_ = str(scalars["assignment"])
+        inducer.distance_ = str(scalars["distance"])
+        inducer.temperature_ = float(scalars["temperature"])
+        inducer.n_features_in_ = int(scalars["n_features_in"])
+        inducer.n_senses_ = int(scalars["n_senses"])
+        inducer.n_clusters_ = int(scalars["n_clusters"])
+        inducer.n_reassigned_ = int(scalars["n_reassigned"])
+        inducer.k_scores_ = {int(k): float("nan") if v is None else float(v) for k, v in scalars["k_scores"]}
+        preprocess = {
+            key[len(PREPROCESS_PREFIX) :]: value for key, value in arrays.items() if key.startswith(PREPROCESS_PREFIX)
+        }
+        inducer.preprocessor_ = restore_preprocessor(inducer.make_preprocessor(), preprocess, where)
+        inducer.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
+        inducer.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
+        if inducer.assignment_ == "gaussian":
+            inducer.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)
+            inducer.mixture_means_ = np.asarray(arrays["mixture_means"], dtype=np.float64)
+            inducer.mixture_precisions_cholesky_ = np.asarray(arrays["mixture_precisions_cholesky"], dtype=np.float64)
+            inducer.component_senses_ = np.asarray(arrays["component_senses"], dtype=np.int64)
+        elif inducer.assignment_ == "random":
+            inducer.random_seed_ = int(scalars["random_seed"])
+            inducer.bucket_senses_ = np.asarray(arrays["bucket_senses"], dtype=np.int64)
+        elif inducer.assignment_ != "centroid":
+            raise InputError(f"{where}: unknown assignment {inducer.assignment_!r}")
+    except KeyError as missing:
+        raise InputError(f"{where}: missing {missing.args[0]!r}") from None
+    _check_inducer_state(inducer, where)
+    return inducer
+
+
+def _check_inducer_state(inducer: SenseInducer, where: str) -> None:
+    dims = inducer.preprocessor_.output_dim_
+    if inducer.preprocessor_.dim_ != inducer.n_features_in_:
+        raise InputError(
+            f"{where}: transform expects {inducer.preprocessor_.dim_} dims, state says {inducer.n_features_in_}"
+        )
+    if inducer.cluster_centers_.shape != (inducer.n_senses_, dims):
+        raise InputError(
+            f"{where}: cluster_centers has shape {inducer.cluster_centers_.shape}, "
+            f"expected ({inducer.n_senses_}, {dims})"
+        )
+    if inducer.labels_.ndim != 1 or (len(inducer.labels_) and inducer.labels_.max() >= inducer.n_senses_):
+        raise InputError(f"{where}: labels do not fit {inducer.n_senses_} senses")
+    if inducer.assignment_ == "gaussian":
+        c = len(inducer.mixture_weights_)
+        expected = {
+            "full": (c, dims, dims),
+            "tied": (dims, dims),
+            "diag": (c, dims),
+            "spherical": (c,),
+        }[inducer.covariance_type]
+        if (
+            inducer.mixture_means_.shape != (c, dims)
+            or inducer.mixture_precisions_cholesky_.shape != expected
+            or inducer.component_senses_.shape != (c,)
+            or int(inducer.component_senses_.max()) + 1 != inducer.n_senses_
+        ):
+            raise InputError(f"{where}: the Gaussian mixture arrays do not fit together")
+    if inducer.assignment_ == "random" and int(inducer.bucket_senses_.max()) + 1 != inducer.n_senses_:
+        raise InputError(f"{where}: bucket_senses do not fit {inducer.n_senses_} senses")
+
+
+# ---------------------------------------------------------------------------------------------- many words
+
+
+@dataclass
+class SavedTarget:
+    """One target's saved state, as read from disk.
+
+    Parameters
+    ----------
+    target : str
+        The target word.
+    where : str
+        Its folder and name, for error messages.
+    state : dict
+        Its scalars (see :func:`inducer_state`).
+    arrays : dict of str to ndarray
+        Its arrays (without ``rows``).
+    rows : ndarray of int64
+        Its row positions in the fitted table.
+    """
+
+    target: str
+    where: str
+    state: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+    rows: np.ndarray
+
+
+def write_sense_model(
+    directory: str | Path,
+    *,
+    inducer_params: Mapping[str, Any],
+    dim: int,
+    n_rows: int,
+    embedding_meta: Mapping[str, Any],
+    targets: Iterable[tuple[str, dict[str, Any], dict[str, np.ndarray], np.ndarray]],
+) -> Path:
+    """Write a sense model folder: ``sense_model.json`` and one folder of ``.npy`` arrays per target.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The folder to write (created if needed).
+    inducer_params : mapping
+        The template inducer's parameters (``random_state`` an int or None).
+    dim : int
+        Width of the vectors.
+    n_rows : int
+        Number of rows of the fitted table.
+    embedding_meta : mapping
+        The embedding identity.
+    targets : iterable of (target, scalars, arrays, rows)
+        Each target's :func:`inducer_state` and row positions, in order.
+
+    Returns
+    -------
+    Path
+        ``directory``.
+    """
+    directory = Path(directory)
+    random_state = inducer_params.get("random_state")
+    if not (random_state is None or isinstance(random_state, (int, np.integer))):
+        raise ConfigError("random_state must be an int or None to save a SenseModel")
+    params = json_ready(inducer_params, "inducer parameters")
+    entries = []
+    for number, (target, scalars, arrays, rows) in enumerate(targets):
+        arrays = arrays | {"rows": rows}
+        folder = Path("senses") / f"{number:05d}"
+        (directory / folder).mkdir(parents=True, exist_ok=True)
+        for name, array in arrays.items():
+            np.save(directory / folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        entries.append({"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)})
+    document = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "dim": dim,
+        "n_rows": n_rows,
+        "embedding_meta": embedding_meta,
+        "inducer_params": params,
+        "targets": entries,
+    }
+    (directory / MODEL_FILE).write_text(json.dumps(document, indent=1, allow_nan=False), encoding="utf-8")
+    return directory
+
+
+def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedTarget]]:
+    """Read a sense model folder: the checked document and each target's arrays (``allow_pickle=False``).
+
+    Parameters
+    ----------
+    directory : str or Path
+        The saved model's folder.
+
+    Returns
+    -------
+    document : dict
+        ``sense_model.json`` (format and version checked).
+    targets : list of SavedTarget
+        Each target's saved state, in order.
+    """
+    directory = Path(directory)
+    path = directory / MODEL_FILE
+    if not path.is_file():
+        raise InputError(f"{directory}: no {MODEL_FILE}; not a saved sense model")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read the sense model: {error}") from None
+    if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
+        raise InputError(
+            f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
+            f"found {document.get('format')!r} version {document.get('format_version')!r}"
+        )
+    targets = []
+    try:
+        for entry in document["targets"]:
+            target, folder = str(entry["target"]), directory / entry["folder"]
+            where = f"{folder} (target {target!r})"
+            arrays = {}
+            for name in entry["arrays"]:
+                try:
+                    arrays[name] = np.load(folder / f"{name}.npy", allow_pickle=False)
+                except (OSError, ValueError) as error:
+                    raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
+            if "rows" not in arrays:
+                raise InputError(f"{where}: missing 'rows'")
+            rows = np.asarray(arrays.pop("rows"), dtype=np.int64)
+            targets.append(SavedTarget(target, where, entry["state"], arrays, rows))
+    except KeyError as missing:
+        raise InputError(f"{path}: missing field {missing.args[0]!r}") from None
+    except TypeError as error:
+        raise InputError(f"{path}: malformed sense model: {error}") from None
+    return document, targets
