@@ -4,7 +4,7 @@ The corpus is the bundled demo corpus (``data/demo/corpus.txt``, English and Rus
 ``--copies`` times its size in ONE text file (each copy made unique, so no work is skipped), so the run also
 exercises the line-aligned byte-range shards of a large file; the targets are the demo's nine words with
 their forms (``data/demo/forms.tsv``). A ``LocalCluster`` of 1 and one of 2 worker processes are started and
-every worker loads the model once (timed apart); then ``embed_corpus_distributed`` runs into fresh run
+every worker loads the model once (timed apart); then ``embed_corpus`` runs on them into fresh run
 directories, alternating between the two clusters so that a passing load spike hits both alike; the best of
 ``--repeats`` runs counts. The outputs of the two cluster sizes are checked to be the same occurrences and
 the same vectors. For comparison it also times the single-process ``wsd.embed_corpus`` (PyTorch's own
@@ -53,9 +53,9 @@ def build_corpus(folder: Path, copies: int) -> tuple[Path, str]:
 
 def _load_model(options: dict) -> int:
     """Run on every worker: load (and keep) the encoder, so that timed runs start warm."""
-    from wsd.distributed import _worker_encoder
+    from wsd.pipeline import worker_encoder
 
-    _worker_encoder(options)
+    worker_encoder(options)
     return os.getpid()
 
 
@@ -69,7 +69,7 @@ def start_cluster(
     """
     from distributed import Client, LocalCluster
 
-    from wsd.distributed import local_worker_environment
+    from wsd.executors import local_worker_environment
 
     options = {
         "model": None,
@@ -80,6 +80,7 @@ def start_cluster(
         "batch_size": 64,
         "max_length": None,
         "window_tokens": None,
+        "context_vector": None,
     }
     clock = time.perf_counter()
     with contextlib.nullcontext() if dask_default_env else local_worker_environment():
@@ -104,12 +105,12 @@ def start_cluster(
 
 
 def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, args: argparse.Namespace) -> None:
-    """One timed ``embed_corpus_distributed`` run into a fresh directory; appends its time and the load."""
-    from wsd.distributed import embed_corpus_distributed
+    """One timed ``embed_corpus`` run on the cluster into a fresh directory; appends its time and the load."""
+    from wsd.pipeline import embed_corpus
 
     run = out / f"w{cluster['workers']}-{cluster['name']}-r{repeat}"
     clock = time.perf_counter()
-    embed_corpus_distributed(
+    embed_corpus(
         corpus, targets, run, scheduler=cluster["client"], shard_bytes=args.shard_bytes, precision=args.precision,
         progress=False,
     )  # fmt: skip
@@ -207,12 +208,12 @@ def main() -> None:
         f"{load_before[0]:.2f} / {load_after[0]:.2f} (1 min).",
         "",
         f"Corpus: the demo corpus × {args.copies} in one text file ({corpus_mb:.2f} MB, "
-        f"{meta['scan']['documents']} lines), cut into {meta['distributed']['shards']} shards of "
+        f"{meta['scan']['documents']} lines), cut into {meta['execution']['shards']} shards of "
         f"{args.shard_bytes // 1024} KiB (line-aligned byte ranges); {occurrences} occurrences of 9 targets; "
         f"model {meta['embedding']['model']} ({meta['embedding']['precision']}, batch 64, "
         f"{meta['embedding']['layers']}, {meta['embedding']['pooling']}), float16 storage.",
         "",
-        "Times are wall-clock seconds of `embed_corpus_distributed` (plan, scan, embed, write, finish) with warm "
+        "Times are wall-clock seconds of `embed_corpus` on the cluster (plan, scan, embed, write, finish) with warm "
         f"workers, best of {args.repeats}; cluster start and model loading are shown apart.",
         "",
         "| configuration | cluster start (s) | model load on workers (s) | run (s), best | runs (s) | occ/s "
@@ -246,7 +247,7 @@ def main() -> None:
             f"Dask's default worker environment (`MALLOC_TRIM_THRESHOLD_=65536`) makes the same 1-worker run "
             f"{min(default['times']) / best_one:.2f}× as long: it turns off glibc's adaptive mmap threshold, so "
             "PyTorch's large buffers are mapped and unmapped at every forward pass. wsd starts its local workers "
-            "without it (`wsd.distributed.local_worker_environment`).",
+            "without it (`wsd.executors.local_worker_environment`).",
             "",
         ]
     lines += [

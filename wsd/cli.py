@@ -7,14 +7,19 @@ as ``wsd <command>: error: <what and where>`` with exit code 2; warnings are pri
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wsd import __version__
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES
 from wsd.errors import WsdError
+
+if TYPE_CHECKING:
+    from wsd.executors import Executor
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -252,7 +257,7 @@ def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = Fal
             "--shard-bytes",
             type=positive_int,
             default=DEFAULT_SHARD_BYTES,
-            help="with --scheduler/--workers: corpus bytes per shard, the unit of work and of resumption "
+            help="corpus bytes per shard, the unit of work (one task on a Dask cluster) "
             f"(default: {DEFAULT_SHARD_BYTES // 2**20} MiB)",
         )
     group.add_argument("--scheduler", default=None, help="address of a running Dask scheduler (tcp://host:8786)")
@@ -262,44 +267,56 @@ def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = Fal
     )
 
 
-def map_function_for(args: argparse.Namespace):
-    """A Dask-backed ``map`` when --scheduler/--workers is given, else None (run in this process)."""
+def executor_for(args: argparse.Namespace) -> Executor | None:
+    """The executor of --scheduler/--workers (a Dask one), or None when the work runs in this process.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line with the scale-out options.
+
+    Returns
+    -------
+    Executor or None
+        Also a ``map_function`` for the per-target stages.
+    """
     if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
         return None
-    from wsd.distributed import target_mapper
+    from wsd.executors import make_executor
 
-    return target_mapper(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
+    return make_executor(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
 
 
 # ---------------------------------------------------------------------------------------------- commands
 def command_embed(args: argparse.Namespace) -> int:
-    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked)."""
-    options = {
-        "forms": args.forms,
-        "vector_dtype": args.vector_dtype,
-        "chunk_size": args.chunk_size,
-        "overwrite": args.overwrite,
-        "progress": not args.no_progress,
+    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.pipeline import embed_corpus
+
+    run = embed_corpus(
+        args.corpus,
+        args.targets,
+        args.out,
+        forms=args.forms,
+        vector_dtype=args.vector_dtype,
+        chunk_size=args.chunk_size,
+        shard_bytes=args.shard_bytes,
+        executor=executor_for(args),
+        overwrite=args.overwrite,
+        progress=not args.no_progress,
         **scan_kwargs(args),
         **encoder_kwargs(args),
-    }
-    if args.scheduler is not None or args.workers is not None:
-        from wsd.distributed import embed_corpus_distributed
-
-        run = embed_corpus_distributed(
-            args.corpus,
-            args.targets,
-            args.out,
-            scheduler=args.scheduler,
-            workers=args.workers,
-            threads_per_worker=args.threads_per_worker,
-            shard_bytes=args.shard_bytes,
-            **options,
-        )
-    else:
-        from wsd.pipeline import embed_corpus
-
-        run = embed_corpus(args.corpus, args.targets, args.out, **options)
+    )
     _print_run_summary(run)
     return 0
 
@@ -318,7 +335,7 @@ def command_cluster(args: argparse.Namespace) -> int:
         inducer=inducer,
         n_examples=args.examples,
         n_keywords=args.keywords,
-        map_function=map_function_for(args),
+        map_function=executor_for(args),
     )
     senses = json.loads((out / "meta.json").read_text(encoding="utf-8"))["senses"]
     print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
@@ -361,7 +378,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
     make_inducer(config.senses)
     if args.report and not args.out:
         raise WsdError("--report needs --out (the folder the report is written into)")
-    result = evaluate(config, out=args.out, map_function=map_function_for(args), progress=not args.no_progress)
+    executor = executor_for(args)
+    with executor or contextlib.nullcontext():  # one cluster for every seed
+        result = evaluate(config, out=args.out, map_function=executor, progress=not args.no_progress)
     print(format_table(result))
     if args.out:
         print(f"metrics, per-target scores and system keys written to {args.out}")
@@ -669,6 +688,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    previous_showwarning = warnings.showwarning
     warnings.showwarning = _one_line_warning
     try:
         return handler(args)
@@ -681,6 +701,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        warnings.showwarning = previous_showwarning
 
 
 if __name__ == "__main__":  # pragma: no cover

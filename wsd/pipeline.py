@@ -1,30 +1,69 @@
-"""Running the stages end to end: corpus → occurrences → vectors on disk (resumable).
+"""The embedding driver: a corpus cut into shards, each scanned, embedded and stored by one function.
+
+:func:`embed_corpus` is the one way a corpus becomes a run (occurrences + vectors on disk, resumable):
+
+1. the corpus is cut into shards (:mod:`wsd.corpus.shards`: files, line-aligned byte ranges of large files),
+   the units of work; the plan is recorded in the run, so a resumed run finds the same units;
+2. :func:`embed_shard` runs one unit: it scans the shard, embeds its occurrences chunk by chunk (the next
+   chunk is scanned and tokenised while the current one runs through the model), writes each chunk's
+   ``occ-SSSSS-CCCCC.parquet`` and ``vec-SSSSS-CCCCC.npy`` (atomically; a chunk with vectors is done), then
+   the shard's done-marker with what it found;
+3. the units run on an executor (:mod:`wsd.executors`): here one after another (the default), on a local
+   pool of processes, or on a Dask cluster; the run is the same whichever runs it;
+4. the findings are checked once (an empty corpus or no target found is an error, a missing target a
+   warning) and the run is marked complete, its parts joined into one file each unless they stay sharded.
+
+Re-running the same call resumes: finished shards are skipped, and in an unfinished shard the chunks that
+have vectors. On a cluster, a worker lost mid-shard loses nothing and duplicates nothing, because a part has
+a fixed name and is replaced whole when its task runs again; the run directory and the corpus must then be
+on storage that every worker reads and writes under the same path.
 
 >>> run = embed_corpus("data/demo/corpus.txt", "mouse:mice,bank", "runs/demo")  # doctest: +SKIP
+>>> run = embed_corpus("corpus/", "mouse,bank", "runs/big", scheduler="tcp://head-node:8786")  # doctest: +SKIP
 >>> occurrences, X = wsd.load_run(run)                                         # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
+import socket
 import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
-from wsd.corpus.scan import DEFAULT_CHUNK_SIZE, ScanStats, build_scan_options, iter_occurrence_chunks
+from wsd.corpus.matcher import make_matcher
+from wsd.corpus.scan import (
+    DEFAULT_CHUNK_SIZE,
+    ScanOptions,
+    ScanStats,
+    build_scan_options,
+    check_findings,
+    iter_document_chunks,
+)
+from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
-from wsd.store import RunStore, library_versions
+from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
+from wsd.store import VECTOR_DTYPES, RunStore, library_versions
+
+MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
+MAX_CHUNKS = 99_999
+STAGE_TIMINGS = ("scan_s", "tokenize_s", "encode_s", "write_s")
 
 
 def embed_corpus(
@@ -39,8 +78,8 @@ def embed_corpus(
     context_chars: int = 1000,
     text_field: str = "text",
     model: str | None = None,
-    layers: str = DEFAULT_LAYERS,
-    pooling: str = DEFAULT_POOLING,
+    layers: str | None = None,
+    pooling: str | None = None,
     device: str | None = None,
     precision: str = "auto",
     batch_size: int | None = None,
@@ -49,6 +88,13 @@ def embed_corpus(
     context_vector: str | None = None,
     vector_dtype: str = "float16",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    shard_bytes: int = DEFAULT_SHARD_BYTES,
+    executor: Executor | str | None = None,
+    scheduler: str | Any | None = None,
+    workers: int | None = None,
+    threads_per_worker: int = 1,
+    retries: int = DEFAULT_RETRIES,
+    consolidate: bool | None = None,
     overwrite: bool = False,
     progress: bool = True,
     encoder: Encoder | None = None,
@@ -56,16 +102,60 @@ def embed_corpus(
     """Scan ``corpus`` for ``targets``, embed every occurrence, and store both in the run directory ``out``.
 
     Re-running the same call on the same corpus resumes: finished parts are kept, only missing work is done.
-    A different configuration in an existing ``out`` is refused (``overwrite=True`` replaces it). Returns the
-    run directory, readable with :func:`wsd.load_run`.
+    A different configuration in an existing ``out`` is refused (``overwrite=True`` replaces it). Which
+    executor runs the shards does not change the run: the occurrences are the same rows in the same order
+    with the same ids, and the vectors the same up to float rounding (windows batched differently are padded
+    differently, and Dask workers run with one math thread; with ``batch_size=1`` and the same thread
+    settings they are bit-for-bit identical).
 
-    Parameters are those of :func:`wsd.scan` (``forms``, ``lemmatizer``, ``case_sensitive``, ``context``,
-    ``context_chars``, ``text_field``) and of :class:`wsd.Encoder` (``model``, ``layers``, ``pooling``,
-    ``device``, ``precision``, ``batch_size``, ``max_length``, ``window_tokens``, ``context_vector``: off by
-    default, so the stored vectors are :meth:`wsd.Encoder.embed_spans`'s); ``vector_dtype`` is the
-    storage type (``float16`` or ``float32``); ``chunk_size`` the number of occurrences per stored part
-    (the unit of resumption); ``encoder`` an already loaded encoder to reuse.
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder (see :func:`wsd.scan`).
+    targets : str, list or mapping
+        The target words and their forms (see :func:`wsd.scan`).
+    out : path
+        The run directory to write (or resume).
+    forms, lemmatizer, case_sensitive, context, context_chars, text_field
+        Scan options, as in :func:`wsd.scan`.
+    model, layers, pooling, device, precision, batch_size, max_length, window_tokens, context_vector
+        Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
+        or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
+        :meth:`wsd.Encoder.embed_spans`'s.
+    vector_dtype : {"float16", "float32"}
+        Storage type of the vectors.
+    chunk_size : int
+        Occurrences embedded and stored at a time (a stored part; the finest unit of resumption).
+    shard_bytes : int
+        Corpus bytes per shard, the unit of work of an executor (see :mod:`wsd.corpus.shards`).
+    executor : Executor or {"serial", "processes", "dask"}, optional
+        What runs the shards (:func:`wsd.executors.make_executor`): by default in this process, or on Dask
+        when ``scheduler`` or ``workers`` is given.
+    scheduler, workers, threads_per_worker, retries
+        Executor options: a Dask scheduler address (or client), a number of local worker processes, threads
+        of each local worker, and how many times a failed shard is retried (Dask).
+    consolidate : bool, optional
+        Join the parts into ``occurrences.parquet`` and ``vectors.npy`` at the end; default: yes when the
+        shards ran on this machine, no on a Dask cluster (the run then stays sharded; :func:`wsd.load_run`
+        reads both).
+    overwrite : bool
+        Replace a run with a different configuration in ``out``.
+    progress : bool
+        Show a progress bar.
+    encoder : Encoder, optional
+        An already loaded encoder to use (in-process executors only).
+
+    Returns
+    -------
+    Path
+        The run directory, readable with :func:`wsd.load_run`.
+
+    Examples
+    --------
+    >>> embed_corpus("corpus/", "mouse,bank", "runs/big", workers=2)   # doctest: +SKIP
+    PosixPath('runs/big')
     """
+    started = time.perf_counter()
     options = build_scan_options(
         targets,
         forms,
@@ -75,109 +165,356 @@ def embed_corpus(
         context_chars=context_chars,
         text_field=text_field,
     )
-    if encoder is None:
-        encoder = Encoder(
-            model=model,
-            layers=layers,
-            pooling=pooling,
-            device=device,
-            precision=precision,
-            batch_size=batch_size,
-            max_length=max_length,
-            window_tokens=window_tokens,
-            context_vector=context_vector,
-        )
-    embed_config = encoder.run_identity(layers, pooling)
-    config = {
-        "corpus": str(Path(corpus).resolve()),
-        "corpus_fingerprint": corpus_fingerprint(corpus),
-        "scan": options.to_dict(),
-        "embed": embed_config,
-        "chunk_size": chunk_size,
+    make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)  # checks options
+    _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
+    runner = make_executor(
+        executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
+    )
+    if encoder is not None and not runner.in_process:
+        raise ConfigError(f"an already loaded encoder runs in this process only, not on the {runner.name} executor")
+    encoder_options = {
+        "model": _absolute_if_local(model),
+        "layers": layers or DEFAULT_LAYERS,
+        "pooling": pooling or DEFAULT_POOLING,
+        "device": device,
+        "precision": precision,
+        "batch_size": batch_size,
+        "max_length": max_length,
+        "window_tokens": window_tokens,
+        "context_vector": context_vector,
     }
-    store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
-    if store.complete:
-        warn_missing(store.meta["scan"])
-        return store.path
-    timings: dict[str, float] = {"scan_s": 0.0, "tokenize_s": 0.0, "encode_s": 0.0, "write_s": 0.0}
-    started = time.perf_counter()
-    if "scan" not in store.meta:
-        stats = ScanStats()
-        sizes: list[int] = []
-        scanning = tqdm(unit="doc", desc="scanning", disable=not progress, dynamic_ncols=True)
-        for index, chunk in enumerate(iter_occurrence_chunks(corpus, options, chunk_size, stats)):
-            clock = time.perf_counter()
-            store.write_occurrences_part(index, chunk)
-            timings["write_s"] += time.perf_counter() - clock
-            sizes.append(len(chunk))
-            scanning.update(stats.documents - scanning.n)
-        scanning.update(stats.documents - scanning.n)
-        scanning.close()
-        store.meta["scan"] = {
-            "parts": len(sizes),
-            "part_sizes": sizes,
-            "documents": stats.documents,
-            "occurrences": {t: int(stats.occurrences[t]) for t in options.targets},
+    with runner:
+        if runner.in_process:
+            if encoder is None:
+                encoder = Encoder(**encoder_options)
+            encoder = _with_layers(encoder, layers, pooling)
+            identity = describe_encoder(encoder)
+        else:
+            (identity,) = runner.map(_describe_worker_encoder, [encoder_options])
+        config = {
+            "corpus": str(Path(corpus).resolve()),
+            "corpus_fingerprint": corpus_fingerprint(corpus),
+            "scan": options.to_dict(),
+            "embed": identity["embed"],
+            "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
         }
-        store.save_meta()
-        timings["scan_s"] = time.perf_counter() - started - timings["write_s"]
-    else:
-        warn_missing(store.meta["scan"])
-    scan_meta = store.meta["scan"]
-    _embed_parts(store, encoder, scan_meta["part_sizes"], progress, layers, pooling, timings)
-    clock = time.perf_counter()
-    store.consolidate(scan_meta["parts"], {"embedding": encoder.metadata(layers, pooling)})
-    timings["write_s"] += time.perf_counter() - clock
-    timings["total_s"] = time.perf_counter() - started
+        store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
+        if store.complete:
+            warn_missing(store.meta["scan"])
+            return store.path
+        clock = time.perf_counter()
+        shards = _load_or_plan(store, corpus, shard_bytes, runner)
+        plan_s = time.perf_counter() - clock
+        done = {shard.index: store.read_marker(shard.index) for shard in shards}
+        todo = [shard for shard in shards if done[shard.index] is None]
+        tasks = [
+            {"run": str(store.path.resolve()), "fingerprint": store.meta["fingerprint"], "shard": shard.to_dict()}
+            for shard in todo
+        ]
+        clock = time.perf_counter()
+        if runner.in_process:
+            bar = tqdm(unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
+            unit: Callable[[dict[str, Any]], dict[str, Any]] = functools.partial(embed_shard, encoder=encoder, bar=bar)
+            with closing(bar):
+                results = list(runner.imap(unit, tasks))
+        else:
+            unit = functools.partial(embed_shard, encoder_options=encoder_options)
+            results = list(runner.imap(unit, tasks, progress="shard" if progress else None, total=len(shards)))
+        units_s = time.perf_counter() - clock
+        for position, result in results:
+            done[todo[position].index] = result
+        worker_count = runner.workers
+    scheduler_name = scheduler if isinstance(scheduler, str) else None
+    execution = {"executor": runner.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
+    finish_s = _finish(
+        store,
+        corpus,
+        options,
+        [done[shard.index] for shard in shards],
+        identity["embedding"],
+        execution | {"shards": len(shards), "shard_bytes": shard_bytes},
+        consolidate if consolidate is not None else runner.name != "dask",
+    )
+    timings = {name: sum(done[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS}
+    timings["write_s"] += finish_s
+    timings |= {"plan_s": plan_s, "units_s": units_s, "total_s": time.perf_counter() - started}
     store.meta["timings"] = {name: round(value, 4) for name, value in timings.items()}
     store.save_meta()
     return store.path
 
 
-def _embed_parts(
-    store: RunStore,
-    encoder: Encoder,
-    part_sizes: list[int],
-    progress: bool,
-    layers: str,
-    pooling: str,
-    timings: dict[str, float],
-) -> None:
-    """Embed every part that has no vectors yet; the next part is read and tokenised while one is encoded.
+def embed_shard(
+    task: dict[str, Any],
+    *,
+    encoder: Encoder | None = None,
+    encoder_options: Mapping[str, Any] | None = None,
+    bar: Any = None,
+) -> dict[str, Any]:
+    """The unit of work: scan one shard, embed its occurrences, write its parts and its done-marker.
 
-    ``timings`` accumulates seconds: ``tokenize_s`` (reading a part and planning its windows, in a helper
-    thread, so it overlaps the forward pass), ``encode_s`` (forward passes and pooling), ``write_s``.
+    The next chunk of occurrences is scanned and tokenised in a helper thread while the current one runs
+    through the model. Chunks that already have vectors (an interrupted earlier attempt) are scanned again
+    but not embedded; a shard that is already done returns its marker.
+
+    Parameters
+    ----------
+    task : dict
+        ``run`` (the run directory), ``fingerprint`` (of the run the task belongs to), ``shard``
+        (:meth:`wsd.corpus.shards.Shard.to_dict`).
+    encoder : Encoder, optional
+        The encoder to use (in-process); else one is loaded from ``encoder_options``, once per process.
+    encoder_options : mapping, optional
+        Keyword arguments of :class:`wsd.Encoder` (when ``encoder`` is not given).
+    bar : tqdm, optional
+        A progress bar counting embedded occurrences.
+
+    Returns
+    -------
+    dict
+        What the shard found: ``shard``, ``documents``, ``occurrences`` (per target), ``part_sizes``,
+        ``rows``, ``timings``, ``seconds``, ``worker`` (as written to its done-marker).
     """
-    todo = [i for i in range(len(part_sizes)) if not store.has_part("vec", i)]
-    total = sum(part_sizes)
-    done = total - sum(part_sizes[i] for i in todo)
-    config = [(parse_layers(layers), check_pooling(pooling))]
-    bar = tqdm(total=total, initial=done, unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
+    started = time.perf_counter()
+    store = RunStore.open(task["run"])
+    shard = Shard.from_dict(task["shard"])
+    existing = store.read_marker(shard.index)
+    if existing is not None:  # done by an earlier attempt whose result was lost with its worker
+        return existing
+    if store.meta.get("fingerprint") != task["fingerprint"]:
+        raise ConfigError(f"{store.path} now holds a different run (fingerprint {store.meta.get('fingerprint')})")
+    config = store.meta["config"]
+    if encoder is None:
+        if encoder_options is None:
+            raise ConfigError("embed_shard needs an encoder or encoder options")
+        encoder = worker_encoder(encoder_options)
+        _check_identity(describe_encoder(encoder)["embed"], config["embed"])
+    options = ScanOptions.from_dict(config["scan"])
+    matcher = cached(
+        "matcher",
+        config["scan"],
+        lambda: make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages),
+    )
+    chunk_size = config["sharding"]["chunk_size"]
+    stats = ScanStats()
+    timings = dict.fromkeys(STAGE_TIMINGS, 0.0)
+    sizes: list[int] = []
+    pending: deque[tuple[int, pd.DataFrame]] = deque()
 
-    def prepare(index: int) -> Any:
+    def chunks_to_embed() -> Iterator[pd.DataFrame]:
+        documents = iter_shard_documents(shard, text_field=options.text_field)
+        chunks = iter_document_chunks(documents, matcher, options, chunk_size, stats)
+        while True:
+            clock = time.perf_counter()
+            frame = next(chunks, None)
+            timings["scan_s"] += time.perf_counter() - clock
+            if frame is None:
+                return
+            number = len(sizes)
+            if number > MAX_CHUNKS:
+                raise ConfigError(f"shard {shard.index} holds more than {MAX_CHUNKS} chunks; use a larger chunk_size")
+            sizes.append(len(frame))
+            if store.has_part("vec", (shard.index, number)):
+                if bar is not None:
+                    bar.update(len(frame))
+                continue
+            pending.append((number, frame))
+            yield frame
+
+    with closing(_embed_stream(encoder, carry_warning_capture(chunks_to_embed()), timings)) as stream:
+        for vectors in stream:
+            number, frame = pending.popleft()
+            clock = time.perf_counter()
+            store.write_occurrences_part((shard.index, number), frame)
+            store.write_vectors_part((shard.index, number), vectors)
+            timings["write_s"] += time.perf_counter() - clock
+            if bar is not None:
+                bar.update(len(frame))
+    result = {
+        "shard": shard.index,
+        "documents": stats.documents,
+        "occurrences": dict(stats.occurrences),
+        "part_sizes": sizes,
+        "rows": sum(sizes),
+        "timings": {name: round(value, 4) for name, value in timings.items()},
+        "seconds": round(time.perf_counter() - started, 4),
+        "worker": socket.gethostname(),
+    }
+    store.write_marker(shard.index, result)
+    return result
+
+
+def describe_encoder(encoder: Encoder) -> dict[str, Any]:
+    """What a run records of its encoder: ``embed`` (its identity) and ``embedding`` (its vectors' metadata).
+
+    The one place the driver asks an encoder who it is.
+
+    Parameters
+    ----------
+    encoder : Encoder
+        A loaded encoder.
+
+    Returns
+    -------
+    dict
+        ``{"embed": ..., "embedding": ...}``.
+    """
+    return {"embed": encoder.run_identity(), "embedding": encoder.metadata()}
+
+
+def _embed_stream(
+    encoder: Encoder, chunks: Iterable[pd.DataFrame], timings: dict[str, float] | None = None
+) -> Iterator[np.ndarray]:
+    """One float32 vector array per occurrence chunk; the next chunk is read and tokenised in a helper thread.
+
+    A stand-in with the signature of ``Encoder.embed_stream`` (to replace it once the encoder has it): adds
+    seconds to ``timings["tokenize_s"]`` and ``timings["encode_s"]``.
+    """
+    timings = timings if timings is not None else {}
+    configs = [(encoder.layers, encoder.pooling)]
+    iterator = iter(chunks)
+
+    def prepare() -> Any:
+        chunk = next(iterator, None)
+        if chunk is None:
+            return None
         clock = time.perf_counter()
-        chunk = store.read_occurrences_part(index)
         plan = encoder.plan(chunk["text"].tolist(), chunk[["start", "end"]].to_numpy())
-        timings["tokenize_s"] += time.perf_counter() - clock
+        timings["tokenize_s"] = timings.get("tokenize_s", 0.0) + time.perf_counter() - clock
         return plan
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(prepare, todo[0]) if todo else None
-        for position, index in enumerate(todo):
-            plan = pending.result() if pending is not None else prepare(index)
-            pending = pool.submit(prepare, todo[position + 1]) if position + 1 < len(todo) else None
+        pending = pool.submit(prepare)
+        while (plan := pending.result()) is not None:
+            pending = pool.submit(prepare)
             clock = time.perf_counter()
-            (vectors,) = encoder.encode_words(plan, config)
-            timings["encode_s"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            store.write_vectors_part(index, vectors)
-            timings["write_s"] += time.perf_counter() - clock
-            bar.update(len(vectors))
-    bar.close()
+            (vectors,) = encoder.encode_words(plan, configs)
+            timings["encode_s"] = timings.get("encode_s", 0.0) + time.perf_counter() - clock
+            yield vectors
+
+
+def _with_layers(encoder: Encoder, layers: str | None, pooling: str | None) -> Encoder:
+    """``encoder``, or a copy sharing its model that pools ``layers``/``pooling`` when they were asked for."""
+    spec = parse_layers(layers) if layers is not None else encoder.layers
+    pool = check_pooling(pooling) if pooling is not None else encoder.pooling
+    if spec.name == encoder.layers.name and pool == encoder.pooling:
+        return encoder
+    spec.resolve(encoder.loaded.num_layers)
+    derived = copy.copy(encoder)
+    derived.layers, derived.pooling = spec, pool
+    return derived
+
+
+def worker_encoder(encoder_options: Mapping[str, Any]) -> Encoder:
+    """The encoder of ``encoder_options``, loaded once per process and kept for its later shards.
+
+    Run it on every worker before timing runs, so that they start warm.
+
+    Parameters
+    ----------
+    encoder_options : mapping
+        Keyword arguments of :class:`wsd.Encoder`, as :func:`embed_corpus` passes them (every option named).
+
+    Returns
+    -------
+    Encoder
+    """
+    return cached("encoder", encoder_options, lambda: Encoder(**encoder_options))
+
+
+def _describe_worker_encoder(encoder_options: Mapping[str, Any]) -> dict[str, Any]:
+    """Task: load (and keep) the encoder on a worker; describe it."""
+    return describe_encoder(worker_encoder(encoder_options))
+
+
+def _check_identity(identity: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
+    """A worker's encoder must compute the vectors the run records (same precision, device kind...)."""
+    if dict(identity) == dict(expected):
+        return
+    different = "; ".join(
+        f"{key} {value!r} (the run has {expected.get(key)!r})"
+        for key, value in identity.items()
+        if value != expected.get(key)
+    )
+    raise ConfigError(
+        f"worker {socket.gethostname()} would embed with {different}; give --precision and --device "
+        "explicitly so that every worker computes alike"
+    )
+
+
+def _check_numbers(vector_dtype: str, **numbers: int | None) -> None:
+    if vector_dtype not in VECTOR_DTYPES:
+        raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
+    for name, value in numbers.items():
+        if value is not None and value < 1:
+            raise ConfigError(f"{name} must be at least 1, not {value}")
+
+
+def _absolute_if_local(model: str | None) -> str | None:
+    """A local model folder as an absolute path (workers may run in another directory); names unchanged."""
+    if model is None:
+        return None
+    path = Path(str(model)).expanduser()
+    return str(path.resolve()) if path.exists() else str(model)
+
+
+def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, runner: Executor) -> list[Shard]:
+    """The run's shards: read back when resuming, else planned now (newlines counted by the executor)."""
+    recorded = store.read_plan()
+    if recorded is not None:
+        return [Shard.from_dict(item) for item in recorded]
+
+    def count_lines(ranges: list[tuple[str, int, int]]) -> list[int]:
+        return runner.map(_count_range, ranges)
+
+    shards = plan_shards(corpus, shard_bytes, count_lines=count_lines)
+    if len(shards) > MAX_SHARDS:
+        raise ConfigError(
+            f"the corpus makes {len(shards)} shards of {shard_bytes} bytes, more than {MAX_SHARDS}; "
+            "choose a larger shard size"
+        )
+    store.write_plan([shard.to_dict() for shard in shards], shard_bytes)
+    return shards
+
+
+def _count_range(byte_range: tuple[str, int, int]) -> int:
+    return count_newlines(*byte_range)
+
+
+def _finish(
+    store: RunStore,
+    corpus: str | os.PathLike[str],
+    options: ScanOptions,
+    results: list[dict[str, Any]],
+    embedding: dict[str, Any],
+    execution: dict[str, Any],
+    consolidate: bool,
+) -> float:
+    """Check what the scan found (errors and warnings) and mark the run complete; return the seconds taken."""
+    clock = time.perf_counter()
+    stats = ScanStats(documents=sum(r["documents"] for r in results))
+    for result in results:
+        stats.occurrences.update(result["occurrences"])
+    check_findings(corpus, options, stats)
+    sizes = [size for result in results for size in result["part_sizes"]]
+    store.meta["scan"] = {
+        "parts": len(sizes),
+        "part_sizes": sizes,
+        "documents": stats.documents,
+        "occurrences": {t: int(stats.occurrences[t]) for t in options.targets},
+    }
+    store.meta["execution"] = execution
+    store.finish({"embedding": embedding}, consolidate=consolidate)
+    return time.perf_counter() - clock
 
 
 def warn_missing(scan_meta: dict[str, Any]) -> None:
-    """Warn about each target a finished run's scan never found (when a finished run is reused as it is)."""
+    """Warn about each target a finished run's scan never found (when a finished run is reused as it is).
+
+    Parameters
+    ----------
+    scan_meta : dict
+        The ``scan`` entry of the run's metadata.
+    """
     for target, count in scan_meta.get("occurrences", {}).items():
         if count == 0:
             warnings.warn(f"target {target!r} was not found in the corpus", stacklevel=3)

@@ -29,8 +29,9 @@ from wsd.errors import InputError
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_from_occurrences, write_key
 from wsd.evaluate.scoring import BASELINES, baseline_keys, score_keys
+from wsd.executors import MapFunction
 from wsd.senses.inducer import SenseInducer
-from wsd.senses.run import MapFunction, fit_senses, write_senses
+from wsd.senses.run import fit_senses, write_senses
 from wsd.store import library_versions, write_json, write_run
 
 METRICS_FILE = "metrics.json"

@@ -11,11 +11,12 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
-from wsd.corpus.documents import iter_documents
+from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
@@ -47,6 +48,29 @@ class ScanOptions:
             "languages": list(self.languages),
             "text_field": self.text_field,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ScanOptions:
+        """The options described by :meth:`to_dict` (as a run's metadata records them).
+
+        Parameters
+        ----------
+        data : mapping
+            A dictionary made by :meth:`to_dict`.
+
+        Returns
+        -------
+        ScanOptions
+        """
+        return cls(
+            targets={target: list(forms) for target, forms in data["targets"].items()},
+            lemmatizer=data["lemmatizer"],
+            case_sensitive=data["case_sensitive"],
+            context=data["context"],
+            context_chars=data["context_chars"],
+            languages=tuple(data["languages"]),
+            text_field=data["text_field"],
+        )
 
 
 @dataclass
@@ -81,11 +105,61 @@ def iter_occurrence_chunks(
     document's occurrences), so the chunking is the same on every run over the same corpus. At the end it warns
     about targets that were never found and raises :class:`InputError` when the corpus has no documents or
     none of the targets occurs.
+
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder.
+    options : ScanOptions
+        What to find and which context each occurrence gets.
+    chunk_size : int
+        Occurrences per table (at least; a document is never split).
+    stats : ScanStats, optional
+        Filled with what the scan saw.
+
+    Returns
+    -------
+    iterator of DataFrame
     """
     stats = stats if stats is not None else ScanStats()
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    documents = iter_documents(corpus, text_field=options.text_field)
+    yield from iter_document_chunks(documents, matcher, options, chunk_size, stats)
+    check_findings(corpus, options, stats)
+
+
+def iter_document_chunks(
+    documents: Iterable[Document],
+    matcher: Any,
+    options: ScanOptions,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    stats: ScanStats | None = None,
+) -> Iterator[pd.DataFrame]:
+    """The occurrence tables of a stream of documents, ``chunk_size`` rows each (ending at a document end).
+
+    The one scan loop: the whole-corpus scan and the scan of a corpus shard both run it, so both give the
+    same rows with the same ids.
+
+    Parameters
+    ----------
+    documents : iterable of Document
+        The documents, in corpus order.
+    matcher : object
+        Made by :func:`wsd.corpus.matcher.make_matcher` for ``options``.
+    options : ScanOptions
+        What to find and which context each occurrence gets.
+    chunk_size : int
+        Occurrences per table (at least; a document is never split).
+    stats : ScanStats, optional
+        Filled with the documents read and the occurrences found per target.
+
+    Returns
+    -------
+    iterator of DataFrame
+    """
+    stats = stats if stats is not None else ScanStats()
     rows: list[tuple] = []
-    for document in iter_documents(corpus, text_field=options.text_field):
+    for document in documents:
         stats.documents += 1
         found = matcher.find(document.text)
         if not found:
@@ -98,7 +172,6 @@ def iter_occurrence_chunks(
             rows = []
     if rows:
         yield rows_frame(rows)
-    check_findings(corpus, options, stats)
 
 
 def scan(

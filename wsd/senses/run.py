@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from wsd.executors import MapFunction
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel
@@ -30,8 +30,6 @@ MODEL_DIR = "model"
 LABELS_FILE = "labels.parquet"
 SENSES_FILE = "senses.parquet"
 SENSES_MARKDOWN = "senses.md"
-
-MapFunction = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
 
 
 def label_table(
