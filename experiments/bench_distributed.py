@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import platform
 import re
@@ -107,6 +106,7 @@ def start_cluster(
 def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, args: argparse.Namespace) -> None:
     """One timed ``embed_corpus`` run on the cluster into a fresh directory; appends its time and the load."""
     from wsd.pipeline import embed_corpus
+    from wsd.store import read_meta
 
     run = out / f"w{cluster['workers']}-{cluster['name']}-r{repeat}"
     clock = time.perf_counter()
@@ -117,7 +117,7 @@ def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, 
     cluster["times"].append(time.perf_counter() - clock)
     cluster["loads"].append(os.getloadavg()[0])
     cluster["run"] = run
-    cluster["meta"] = json.loads((run / "meta.json").read_text())
+    cluster["meta"] = read_meta(run)
 
 
 def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace) -> dict:

@@ -325,8 +325,9 @@ def command_cluster(args: argparse.Namespace) -> int:
     """``wsd cluster``: induce senses for every target of a run."""
     import json
 
+    from wsd.layout import META_FILE
     from wsd.senses.recipes import make_inducer
-    from wsd.senses.run import cluster_run
+    from wsd.senses.stage import cluster_run
 
     inducer = make_inducer(sense_params(args) | {"random_state": args.seed})
     out = cluster_run(
@@ -337,14 +338,14 @@ def command_cluster(args: argparse.Namespace) -> int:
         n_keywords=args.keywords,
         map_function=executor_for(args),
     )
-    senses = json.loads((out / "meta.json").read_text(encoding="utf-8"))["senses"]
+    senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]
     print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
     return 0
 
 
 def command_predict(args: argparse.Namespace) -> int:
     """``wsd predict``: assign the occurrences of another run to earlier induced senses."""
-    from wsd.senses.run import predict_run
+    from wsd.senses.stage import predict_run
 
     out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
     print(f"predicted senses written to {out}")
@@ -353,8 +354,9 @@ def command_predict(args: argparse.Namespace) -> int:
 
 def command_evaluate(args: argparse.Namespace) -> int:
     """``wsd evaluate``: embed, cluster and score a labelled dataset."""
+    from wsd.benchmark import evaluate
     from wsd.config import build_evaluation_config, read_config_file
-    from wsd.runner import evaluate, format_table
+    from wsd.results import format_table
 
     settings = read_config_file(args.config) if args.config else {}
     overrides = {
@@ -397,22 +399,18 @@ def command_score(args: argparse.Namespace) -> int:
 
     from wsd.evaluate.keys import read_key
     from wsd.evaluate.scoring import baseline_keys_from_gold, score_keys
-    from wsd.runner import format_table, summarise
-    from wsd.store import library_versions
+    from wsd.results import baseline_scores, format_table, metrics_document
 
     gold = read_key(args.gold)
     system = read_key(args.system)
-    scores = score_keys(args.dataset, gold, system)
-    result = {
-        "dataset": args.dataset,
-        "config": {"gold": str(args.gold), "system": str(args.system)},
-        **summarise([scores]),
-        "baselines": {
-            name: summarise([score_keys(args.dataset, gold, key) for key in keys])["overall"]
-            for name, keys in baseline_keys_from_gold(gold).items()
-        },
-        "versions": library_versions(),
-    }
+    result = metrics_document(
+        args.dataset,
+        {"gold": str(args.gold), "system": str(args.system)},
+        [score_keys(args.dataset, gold, system)],
+        baseline_scores(args.dataset, gold, baseline_keys_from_gold(gold)),
+        n_instances=sum(len(instances) for instances in gold.values()),
+        n_targets=len(gold),
+    )
     if args.format == "json":
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -423,12 +421,12 @@ def command_score(args: argparse.Namespace) -> int:
 def command_run(args: argparse.Namespace) -> int:
     """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus."""
     from wsd.demo import format_summary
-    from wsd.pipeline import run_pipeline
+    from wsd.pipeline import induce_corpus
     from wsd.senses.recipes import make_inducer
 
     params = sense_params(args)
     make_inducer(params)
-    summary = run_pipeline(
+    summary = induce_corpus(
         args.corpus,
         args.targets,
         args.out,
@@ -461,7 +459,9 @@ def command_report(args: argparse.Namespace) -> int:
         random_state=args.seed,
         title=args.title,
     )
-    print(f"report written to {path} (with report.md and report_figures/ beside it)")
+    from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
+
+    print(f"report written to {path} (with {REPORT_MARKDOWN} and {FIGURES_DIR}/ beside it)")
     return 0
 
 

@@ -34,12 +34,12 @@ def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 def run_demo(out: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None, progress: bool = True) -> str:
     """Run scan → embed → cluster → evaluate → report on the demo corpus; return a printable summary."""
-    from wsd.pipeline import run_pipeline
+    from wsd.pipeline import induce_corpus
 
     folder = demo_data_dir(data_dir)
     forms = folder / "forms.tsv"
     targets = list(read_forms_file(forms))
-    summary = run_pipeline(
+    summary = induce_corpus(
         folder / "corpus.txt",
         targets,
         out,

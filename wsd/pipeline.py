@@ -1,4 +1,4 @@
-"""The embedding driver: a corpus cut into shards, each scanned, embedded and stored by one function.
+"""From a corpus to a run, and the whole job: the embedding driver, and scan → embed → cluster → score.
 
 :func:`embed_corpus` is the one way a corpus becomes a run (occurrences + vectors on disk, resumable):
 
@@ -12,6 +12,8 @@
    pool of processes, or on a Dask cluster; the run is the same whichever runs it;
 4. the findings are checked once (an empty corpus or no target found is an error, a missing target a
    warning) and the run is marked complete, its parts joined into one file each unless they stay sharded.
+
+:func:`induce_corpus` is the whole job of ``wsd run``: a run, its senses, and their scores against gold labels.
 
 Re-running the same call resumes: finished shards are skipped, and in an unfinished shard the chunks that
 have vectors. On a cluster, a worker lost mid-shard loses nothing and duplicates nothing, because a part has
@@ -59,7 +61,8 @@ from wsd.embed.pooling import check_pooling
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
-from wsd.store import VECTOR_DTYPES, RunStore, library_versions
+from wsd.layout import GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999
@@ -167,11 +170,11 @@ def embed_corpus(
     )
     make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)  # checks options
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
-    runner = make_executor(
+    chosen = make_executor(
         executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
     )
-    if encoder is not None and not runner.in_process:
-        raise ConfigError(f"an already loaded encoder runs in this process only, not on the {runner.name} executor")
+    if encoder is not None and not chosen.in_process:
+        raise ConfigError(f"an already loaded encoder runs in this process only, not on the {chosen.name} executor")
     encoder_options = {
         "model": _absolute_if_local(model),
         "layers": layers or DEFAULT_LAYERS,
@@ -183,14 +186,14 @@ def embed_corpus(
         "window_tokens": window_tokens,
         "context_vector": context_vector,
     }
-    with runner:
-        if runner.in_process:
+    with chosen:
+        if chosen.in_process:
             if encoder is None:
                 encoder = Encoder(**encoder_options)
             encoder = _with_layers(encoder, layers, pooling)
             identity = describe_encoder(encoder)
         else:
-            (identity,) = runner.map(_describe_worker_encoder, [encoder_options])
+            (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
         config = {
             "corpus": str(Path(corpus).resolve()),
             "corpus_fingerprint": corpus_fingerprint(corpus),
@@ -203,7 +206,7 @@ def embed_corpus(
             warn_missing(store.meta["scan"])
             return store.path
         clock = time.perf_counter()
-        shards = _load_or_plan(store, corpus, shard_bytes, runner)
+        shards = _load_or_plan(store, corpus, shard_bytes, chosen)
         plan_s = time.perf_counter() - clock
         done = {shard.index: store.read_marker(shard.index) for shard in shards}
         todo = [shard for shard in shards if done[shard.index] is None]
@@ -212,20 +215,20 @@ def embed_corpus(
             for shard in todo
         ]
         clock = time.perf_counter()
-        if runner.in_process:
+        if chosen.in_process:
             bar = tqdm(unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
             unit: Callable[[dict[str, Any]], dict[str, Any]] = functools.partial(embed_shard, encoder=encoder, bar=bar)
             with closing(bar):
-                results = list(runner.imap(unit, tasks))
+                results = list(chosen.imap(unit, tasks))
         else:
             unit = functools.partial(embed_shard, encoder_options=encoder_options)
-            results = list(runner.imap(unit, tasks, progress="shard" if progress else None, total=len(shards)))
+            results = list(chosen.imap(unit, tasks, progress="shard" if progress else None, total=len(shards)))
         units_s = time.perf_counter() - clock
         for position, result in results:
             done[todo[position].index] = result
-        worker_count = runner.workers
+        worker_count = chosen.workers
     scheduler_name = scheduler if isinstance(scheduler, str) else None
-    execution = {"executor": runner.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
+    execution = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
     finish_s = _finish(
         store,
         corpus,
@@ -233,7 +236,7 @@ def embed_corpus(
         [done[shard.index] for shard in shards],
         identity["embedding"],
         execution | {"shards": len(shards), "shard_bytes": shard_bytes},
-        consolidate if consolidate is not None else runner.name != "dask",
+        consolidate if consolidate is not None else chosen.name != "dask",
     )
     timings = {name: sum(done[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS}
     timings["write_s"] += finish_s
@@ -313,7 +316,7 @@ def embed_shard(
             if number > MAX_CHUNKS:
                 raise ConfigError(f"shard {shard.index} holds more than {MAX_CHUNKS} chunks; use a larger chunk_size")
             sizes.append(len(frame))
-            if store.has_part("vec", (shard.index, number)):
+            if store.has_part(VECTORS_PART, (shard.index, number)):
                 if bar is not None:
                     bar.update(len(frame))
                 continue
@@ -457,14 +460,14 @@ def _absolute_if_local(model: str | None) -> str | None:
     return str(path.resolve()) if path.exists() else str(model)
 
 
-def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, runner: Executor) -> list[Shard]:
+def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, executor: Executor) -> list[Shard]:
     """The run's shards: read back when resuming, else planned now (newlines counted by the executor)."""
     recorded = store.read_plan()
     if recorded is not None:
         return [Shard.from_dict(item) for item in recorded]
 
     def count_lines(ranges: list[tuple[str, int, int]]) -> list[int]:
-        return runner.map(_count_range, ranges)
+        return executor.map(_count_range, ranges)
 
     shards = plan_shards(corpus, shard_bytes, count_lines=count_lines)
     if len(shards) > MAX_SHARDS:
@@ -526,6 +529,18 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
     A labelled row matches the occurrence of the same target at the same place: the same passage and span,
     or a passage that lies inside the labelled text at the labelled offset (when the scanner cut a sentence
     out of a longer labelled text). Occurrences without a label get ``""``.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        Scanned occurrences.
+    labelled : DataFrame
+        Labelled occurrences (``target``, ``text``, ``start``, ``end``, ``sense``).
+
+    Returns
+    -------
+    (Series, int)
+        The gold sense of each occurrence, and how many labelled rows matched one.
     """
     senses = pd.Series([""] * len(occurrences), index=occurrences.index, dtype=object)
     exact = {
@@ -552,7 +567,7 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
     return senses, len(exact) - len(unmatched)
 
 
-def run_pipeline(
+def induce_corpus(
     corpus: str | os.PathLike[str],
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     out: str | os.PathLike[str],
@@ -568,31 +583,60 @@ def run_pipeline(
 ) -> dict[str, Any]:
     """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
 
-    Writes ``out/run`` (occurrences and vectors), ``out/senses`` (sense model, labels, sense cards) and, with
-    ``gold`` (a labelled file in the generic format), ``out/metrics.json`` and ``out/gold.parquet`` (id,
-    target, sense of every occurrence; ``""`` where unlabelled); with ``report``, ``out/report.html``.
-    Returns a summary: occurrences and senses per target, and the scores.
+    Writes the output folder ``out`` (:mod:`wsd.layout`): ``run/`` (occurrences and vectors), ``senses/``
+    (sense model, labels, sense cards) and, with ``gold``, ``metrics.json`` (:mod:`wsd.results`) and
+    ``gold.parquet`` (id, target, sense of every occurrence; ``""`` where unlabelled); with ``report``,
+    ``report.html``.
 
-    ``recipe`` (:mod:`wsd.senses.recipes`) supplies the sense parameters ``senses`` does not give and, unless
-    ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector; the other
-    ``embed_options`` are those of :func:`embed_corpus`.
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder.
+    targets : str, list or mapping
+        The target words and their forms.
+    out : path
+        The output folder.
+    forms : path, optional
+        A forms file.
+    gold : path, optional
+        Labelled occurrences in the generic format, to score the induced senses against.
+    recipe : str
+        The recipe (:mod:`wsd.senses.recipes`) that supplies the sense parameters ``senses`` does not give
+        and, unless ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector.
+    senses : dict, optional
+        Sense-inducer parameters.
+    seed : int
+        Random state of the sense induction.
+    report : bool
+        Also write ``report.html``.
+    progress : bool
+        Show progress bars.
+    **embed_options
+        Options of :func:`embed_corpus`.
+
+    Returns
+    -------
+    dict
+        ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
+        ``gold``), ``report`` (with ``report``).
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
+    from wsd.results import baseline_scores, metrics_document
     from wsd.senses.recipes import embedding_recipe, make_inducer
     from wsd.senses.recipes import recipe as recipe_params
-    from wsd.senses.run import cluster_run
-    from wsd.store import load_run, write_json, write_parquet
+    from wsd.senses.stage import cluster_run
+    from wsd.store import load_run, read_meta, write_json, write_parquet
 
     out = Path(out)
     inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
-    run = embed_corpus(corpus, targets, out / "run", forms=forms, progress=progress, **embed_options)
-    senses_dir = cluster_run(run, out / "senses", inducer=inducer)
+    run = embed_corpus(corpus, targets, out / RUN_DIR, forms=forms, progress=progress, **embed_options)
+    senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer)
     occurrences, _ = load_run(run)
-    labels = pd.read_parquet(senses_dir / "labels.parquet")
+    labels = pd.read_parquet(senses_dir / LABELS_FILE)
     summary: dict[str, Any] = {
         "occurrences": occurrences.groupby("target", sort=False).size().astype(int).to_dict(),
         "senses": labels.groupby("target", sort=False)["sense"].nunique().astype(int).to_dict(),
@@ -612,22 +656,18 @@ def run_pipeline(
         scored = occurrences.loc[mask].assign(sense=gold_senses[mask].to_numpy())
         gold_key = key_from_occurrences(scored, where=str(gold))
         system = key_from_labels(scored["target"], scored["id"], labels["sense"].to_numpy()[mask])
-        result = score_keys("generic", gold_key, system)
-        baselines = {
-            name: score_keys("generic", gold_key, keys[0])["overall"] for name, keys in baseline_keys(scored, 1).items()
-        }
-        metrics = {
-            "dataset": "generic",
-            "config": {"gold": str(gold), "corpus": str(corpus), "senses": inducer.get_params(deep=False)},
-            "overall": result["overall"],
-            "per_target": result["per_target"],
-            "baselines": baselines,
-            "n_instances": int(mask.sum()),
-            "versions": library_versions(),
-        }
-        write_json(out / "metrics.json", metrics)
+        metrics = metrics_document(
+            "generic",
+            {"gold": str(gold), "corpus": str(corpus), "senses": inducer.get_params(deep=False)},
+            [score_keys("generic", gold_key, system)],
+            baseline_scores("generic", gold_key, baseline_keys(scored, 1)),
+            n_instances=int(mask.sum()),
+            n_targets=int(scored["target"].nunique()),
+            embedding=read_meta(run).get("embedding"),
+        )
+        write_json(out / METRICS_FILE, metrics)
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())
-        write_parquet(out / "gold.parquet", gold_table[["id", "target", "sense"]])
+        write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
     if report:
         from wsd.report import write_report

@@ -36,14 +36,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from wsd.errors import ConfigError, InputError
+from wsd.layout import (
+    META_FILE,
+    OCCURRENCES_FILE,
+    OCCURRENCES_PART,
+    PARTS_DIR,
+    PLAN_FILE,
+    VECTORS_FILE,
+    VECTORS_PART,
+    marker_name,
+    part_glob,
+    part_name,
+)
 
 FORMAT = "wsd-run/1"
-META_FILE = "meta.json"
-OCCURRENCES_FILE = "occurrences.parquet"
-VECTORS_FILE = "vectors.npy"
-PARTS_DIR = "parts"
-PLAN_FILE = "shards.json"
-SHARD_MARKER_PREFIX = "shard-"
 VECTOR_DTYPES = ("float16", "float32")
 STATUS_COMPLETE = "complete"
 STATUS_RUNNING = "running"
@@ -242,9 +248,7 @@ class RunStore:
         -------
         Path
         """
-        suffix = "parquet" if kind == "occ" else "npy"
-        shard, chunk = part
-        return self.path / PARTS_DIR / f"{kind}-{shard:05d}-{chunk:05d}.{suffix}"
+        return self.path / PARTS_DIR / part_name(kind, *part)
 
     def has_part(self, kind: str, part: PartKey) -> bool:
         """Whether ``part`` of ``kind`` was written completely.
@@ -273,7 +277,7 @@ class RunStore:
         occurrences : DataFrame
             Its occurrence table.
         """
-        write_parquet(self.part_path("occ", part), occurrences)
+        write_parquet(self.part_path(OCCURRENCES_PART, part), occurrences)
 
     def write_vectors_part(self, part: PartKey, vectors: np.ndarray) -> None:
         """Store the vectors of ``part`` (converted to the run's vector dtype); a part is done once it has them.
@@ -285,7 +289,7 @@ class RunStore:
         vectors : ndarray
             One row per occurrence of the part.
         """
-        write_array(self.part_path("vec", part), vectors.astype(self.meta["vector_dtype"], copy=False))
+        write_array(self.part_path(VECTORS_PART, part), vectors.astype(self.meta["vector_dtype"], copy=False))
 
     # -------------------------------------------------------------- shards
     def read_plan(self) -> list[dict[str, Any]] | None:
@@ -326,7 +330,7 @@ class RunStore:
         -------
         Path
         """
-        return self.path / PARTS_DIR / f"{SHARD_MARKER_PREFIX}{shard:05d}.json"
+        return self.path / PARTS_DIR / marker_name(shard)
 
     def read_marker(self, shard: int) -> dict[str, Any] | None:
         """What a finished ``shard`` found (its done-marker), or None when it is not done.
@@ -379,9 +383,9 @@ class RunStore:
         parts = self.path / PARTS_DIR
         for leftover in parts.glob(".*.tmp-*"):
             leftover.unlink(missing_ok=True)
-        vector_files = sorted(parts.glob("vec-*.npy"))
-        occurrence_files = sorted(parts.glob("occ-*.parquet"))
-        if [p.stem[4:] for p in vector_files] != [p.stem[4:] for p in occurrence_files]:
+        vector_files = sorted(parts.glob(part_glob(VECTORS_PART)))
+        occurrence_files = sorted(parts.glob(part_glob(OCCURRENCES_PART)))
+        if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
             raise InputError(f"{parts}: occurrence and vector parts do not pair up; run the same command again")
         rows, dim = 0, 0
         for vector_file, occurrence_file in zip(vector_files, occurrence_files, strict=True):
@@ -456,6 +460,11 @@ def write_run(
     return root
 
 
+def _part_number(path: Path) -> str:
+    """``SSSSS-CCCCC`` of a part file (what pairs an occurrence part with its vector part)."""
+    return path.name.split(".")[0].split("-", 1)[1]
+
+
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The ``meta.json`` of a run directory."""
     meta_path = Path(path) / META_FILE
@@ -481,13 +490,15 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
         occurrences = pd.read_parquet(root / OCCURRENCES_FILE)
         vectors = np.load(root / VECTORS_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
     else:
-        vector_files = sorted((root / PARTS_DIR).glob("vec-*.npy"))
-        occurrence_files = [p.with_name(p.name.replace("vec-", "occ-")).with_suffix(".parquet") for p in vector_files]
+        vector_files = sorted((root / PARTS_DIR).glob(part_glob(VECTORS_PART)))
+        occurrence_files = sorted((root / PARTS_DIR).glob(part_glob(OCCURRENCES_PART)))
         if meta.get("status") != STATUS_COMPLETE or not vector_files:
             raise InputError(
                 f"the run in {root} is not complete (status {meta.get('status')!r}); "
                 "run the same `wsd embed` command again to finish it"
             )
+        if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
+            raise InputError(f"{root / PARTS_DIR}: occurrence and vector parts do not pair up")
         occurrences = pd.concat([pd.read_parquet(p) for p in occurrence_files], ignore_index=True)
         vectors = np.concatenate([np.load(p, allow_pickle=False) for p in vector_files])
     if len(occurrences) != vectors.shape[0]:
