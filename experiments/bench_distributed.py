@@ -35,7 +35,20 @@ SENTENCE_END = re.compile(r"([.!?…])(?=\s|$)")
 
 
 def build_corpus(folder: Path, copies: int) -> tuple[Path, str]:
-    """One text file of ``copies`` unique copies of the demo corpus, and the demo targets with their forms."""
+    """One text file of ``copies`` unique copies of the demo corpus, and the demo targets with their forms.
+
+    Parameters
+    ----------
+    folder : Path
+        Where to write the corpus.
+    copies : int
+        Copies of the demo corpus.
+
+    Returns
+    -------
+    (Path, str)
+        The corpus file and the targets.
+    """
     lines = [line for line in (DEMO / "corpus.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     corpus = folder / "corpus.txt"
     with open(corpus, "w", encoding="utf-8") as handle:
@@ -65,6 +78,22 @@ def start_cluster(
 
     The workers start as wsd's own local clusters start them (``local_worker_environment``), or, with
     ``dask_default_env``, with Dask's default environment (which sets ``MALLOC_TRIM_THRESHOLD_``).
+
+    Parameters
+    ----------
+    workers : int
+        Worker processes.
+    stack : contextlib.ExitStack
+        Closes the cluster at the end.
+    args : argparse.Namespace
+        The benchmark's options.
+    dask_default_env : bool
+        Start the workers with Dask's default environment.
+
+    Returns
+    -------
+    dict
+        The client, start and warm-up times, and lists for the timings.
     """
     from distributed import Client, LocalCluster
 
@@ -104,7 +133,23 @@ def start_cluster(
 
 
 def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, args: argparse.Namespace) -> None:
-    """One timed ``embed_corpus`` run on the cluster into a fresh directory; appends its time and the load."""
+    """One timed ``embed_corpus`` run on the cluster into a fresh directory; appends its time and the load.
+
+    Parameters
+    ----------
+    cluster : dict
+        Made by :func:`start_cluster`.
+    corpus : Path
+        The corpus.
+    targets : str
+        The targets.
+    out : Path
+        Folder of the runs.
+    repeat : int
+        Number of this repetition.
+    args : argparse.Namespace
+        The benchmark's options.
+    """
     from wsd.pipeline import embed_corpus
     from wsd.store import read_meta
 
@@ -121,7 +166,24 @@ def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, 
 
 
 def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace) -> dict:
-    """The single-process pipeline (model loaded first, not timed), best of ``repeats``."""
+    """The single-process pipeline (model loaded first, not timed), best of ``repeats``.
+
+    Parameters
+    ----------
+    corpus : Path
+        The corpus.
+    targets : str
+        The targets.
+    out : Path
+        Folder of the runs.
+    args : argparse.Namespace
+        The benchmark's options.
+
+    Returns
+    -------
+    dict
+        Times, load averages and PyTorch threads.
+    """
     import torch
 
     from wsd.embed.encoder import Encoder
@@ -139,6 +201,12 @@ def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace)
 
 
 def cpu_model() -> str:
+    """The CPU's model name.
+
+    Returns
+    -------
+    str
+    """
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):

@@ -29,12 +29,28 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (and exit code 2), pointing to ``--help``."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        """Print ``<prog>: error: <message>`` and exit with code 2."""
+        """Print ``<prog>: error: <message>`` and exit with code 2.
+
+        Parameters
+        ----------
+        message : str
+            What is wrong.
+        """
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer ≥ 1."""
+    """argparse type: an integer ≥ 1.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int
+    """
     try:
         value = int(text)
     except ValueError:
@@ -45,7 +61,17 @@ def positive_int(text: str) -> int:
 
 
 def non_negative_int(text: str) -> int:
-    """argparse type: an integer ≥ 0."""
+    """argparse type: an integer ≥ 0.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int
+    """
     try:
         value = int(text)
     except ValueError:
@@ -62,6 +88,15 @@ def add_encoder_options(
     """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None).
 
     ``context_default`` says in the help what an unset ``--context-vector`` means for this command.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    defaults : bool
+        Give the options their defaults (else unset options are None).
+    context_default : str
+        What the help says an unset ``--context-vector`` means.
     """
     from wsd.embed.layers import NAMED_SPECS
     from wsd.embed.models import PRECISIONS
@@ -120,7 +155,13 @@ def add_encoder_options(
 
 
 def add_scan_options(parser: argparse.ArgumentParser) -> None:
-    """Options that choose what the corpus scan finds and the context of each occurrence."""
+    """Options that choose what the corpus scan finds and the context of each occurrence.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    """
     group = parser.add_argument_group("scan")
     group.add_argument(
         "--corpus",
@@ -158,7 +199,17 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
 
 
 def scan_kwargs(args: argparse.Namespace) -> dict:
-    """The scan options of a parsed command line, as keyword arguments of the Python API."""
+    """The scan options of a parsed command line, as keyword arguments of the Python API.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+    """
     return {
         "lemmatizer": None if args.lemmatizer == "none" else args.lemmatizer,
         "case_sensitive": args.case_sensitive,
@@ -169,19 +220,49 @@ def scan_kwargs(args: argparse.Namespace) -> dict:
 
 
 def encoder_kwargs(args: argparse.Namespace) -> dict:
-    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`."""
+    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+    """
     from wsd.config import EMBEDDING_KEYS
 
     return {name: getattr(args, name) for name in EMBEDDING_KEYS}
 
 
 def k_value(text: str) -> int | str:
-    """argparse type: ``auto`` or a number of senses ≥ 1."""
+    """argparse type: ``auto`` or a number of senses ≥ 1.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int or str
+    """
     return "auto" if text == "auto" else positive_int(text)
 
 
 def k_range_value(text: str) -> tuple[int, int]:
-    """argparse type: an inclusive range of k such as ``2,7`` or ``2-7``."""
+    """argparse type: an inclusive range of k such as ``2,7`` or ``2-7``.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    (int, int)
+    """
     parts = text.replace("-", ",").split(",")
     try:
         low, high = (int(p) for p in parts)
@@ -193,7 +274,13 @@ def k_range_value(text: str) -> tuple[int, int]:
 
 
 def add_sense_options(parser: argparse.ArgumentParser) -> None:
-    """Options of the sense inducer (defaults: the ``default`` recipe, see wsd.senses.recipes)."""
+    """Options of the sense inducer (defaults: the ``default`` recipe, see wsd.senses.recipes).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    """
     from wsd.senses.methods import METHODS
     from wsd.senses.recipes import RECIPES
     from wsd.senses.selection import SELECTIONS
@@ -223,7 +310,19 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
 
 
 def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
-    """The sense-inducer parameters given on the command line (unset ones left out)."""
+    """The sense-inducer parameters given on the command line (unset ones left out).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    include_recipe : bool
+        Start from the ``--recipe`` parameters (default recipe when unset).
+
+    Returns
+    -------
+    dict
+    """
     params = {
         "method": args.method,
         "k": args.k,
@@ -250,7 +349,15 @@ def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
 
 
 def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = False) -> None:
-    """Options that run the work on a Dask cluster (``shards``: also the corpus shard size)."""
+    """Options that run the work on a Dask cluster (``shards``: also the corpus shard size).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    shards : bool
+        Also offer ``--shard-bytes``.
+    """
     group = parser.add_argument_group("scale-out (Dask)")
     if shards:
         group.add_argument(
@@ -322,7 +429,18 @@ def command_embed(args: argparse.Namespace) -> int:
 
 
 def command_cluster(args: argparse.Namespace) -> int:
-    """``wsd cluster``: induce senses for every target of a run."""
+    """``wsd cluster``: induce senses for every target of a run.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     import json
 
     from wsd.layout import META_FILE
@@ -344,7 +462,18 @@ def command_cluster(args: argparse.Namespace) -> int:
 
 
 def command_predict(args: argparse.Namespace) -> int:
-    """``wsd predict``: assign the occurrences of another run to earlier induced senses."""
+    """``wsd predict``: assign the occurrences of another run to earlier induced senses.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.senses.stage import predict_run
 
     out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
@@ -353,7 +482,18 @@ def command_predict(args: argparse.Namespace) -> int:
 
 
 def command_evaluate(args: argparse.Namespace) -> int:
-    """``wsd evaluate``: embed, cluster and score a labelled dataset."""
+    """``wsd evaluate``: embed, cluster and score a labelled dataset.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.benchmark import evaluate
     from wsd.config import build_evaluation_config, read_config_file
     from wsd.results import format_table
@@ -394,7 +534,18 @@ def command_evaluate(args: argparse.Namespace) -> int:
 
 
 def command_score(args: argparse.Namespace) -> int:
-    """``wsd score``: score an existing system key file against a gold key file."""
+    """``wsd score``: score an existing system key file against a gold key file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     import json
 
     from wsd.evaluate.keys import read_key
@@ -419,7 +570,18 @@ def command_score(args: argparse.Namespace) -> int:
 
 
 def command_run(args: argparse.Namespace) -> int:
-    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus."""
+    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.demo import format_summary
     from wsd.pipeline import induce_corpus
     from wsd.senses.recipes import make_inducer
@@ -446,7 +608,18 @@ def command_run(args: argparse.Namespace) -> int:
 
 
 def command_report(args: argparse.Namespace) -> int:
-    """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments."""
+    """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.report import write_report
 
     path = write_report(
@@ -466,7 +639,18 @@ def command_report(args: argparse.Namespace) -> int:
 
 
 def command_demo(args: argparse.Namespace) -> int:
-    """``wsd demo``: the whole pipeline on the bundled demo corpus and the bundled model."""
+    """``wsd demo``: the whole pipeline on the bundled demo corpus and the bundled model.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.demo import run_demo
 
     summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress)
@@ -490,7 +674,12 @@ def _print_run_summary(run: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- parser
 def build_parser() -> OneLineParser:
-    """The ``wsd`` argument parser with all subcommands."""
+    """The ``wsd`` argument parser with all subcommands.
+
+    Returns
+    -------
+    OneLineParser
+    """
     parser = OneLineParser(
         prog="wsd",
         description="Word-sense induction from contextual embeddings: scan → embed → cluster → evaluate → report.",
@@ -681,7 +870,18 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``wsd`` console script; returns the exit code."""
+    """Entry point of the ``wsd`` console script; returns the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 for an error the user can fix, 130 when interrupted.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)

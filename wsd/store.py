@@ -74,6 +74,11 @@ def library_versions() -> dict[str, str]:
 
     Read from the installed distributions' metadata, without importing them (importing scikit-learn and
     hdbscan alone takes most of a second); a library that is not installed is left out.
+
+    Returns
+    -------
+    dict
+        ``{"python": ..., library: version}``.
     """
     from importlib import metadata
 
@@ -87,7 +92,18 @@ def library_versions() -> dict[str, str]:
 
 
 def config_fingerprint(config: dict[str, Any]) -> str:
-    """A short hash of a JSON-serialisable configuration (key order does not matter)."""
+    """A short hash of a JSON-serialisable configuration (key order does not matter).
+
+    Parameters
+    ----------
+    config : dict
+        The configuration.
+
+    Returns
+    -------
+    str
+        16 hex digits.
+    """
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -100,7 +116,15 @@ def _atomic_write_bytes(path: Path, write) -> None:
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON atomically (a reader never sees half a file)."""
+    """Write JSON atomically (a reader never sees half a file).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    data : dict
+        JSON-ready data (other values are written as strings).
+    """
 
     def write(tmp: Path) -> None:
         tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
@@ -109,13 +133,29 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 def write_parquet(path: Path, frame: pd.DataFrame) -> None:
-    """Write a DataFrame as Parquet atomically."""
+    """Write a DataFrame as Parquet atomically.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    frame : DataFrame
+        The table (its index is dropped).
+    """
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
     _atomic_write_bytes(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def write_array(path: Path, array: np.ndarray) -> None:
-    """Write a NumPy array as ``.npy`` atomically (never pickled)."""
+    """Write a NumPy array as ``.npy`` atomically (never pickled).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    array : ndarray
+        The array.
+    """
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
@@ -227,7 +267,12 @@ class RunStore:
     # -------------------------------------------------------------- state
     @property
     def complete(self) -> bool:
-        """True when the run finished (consolidated or not)."""
+        """True when the run finished (consolidated or not).
+
+        Returns
+        -------
+        bool
+        """
         return self.meta.get("status") == STATUS_COMPLETE
 
     def save_meta(self) -> None:
@@ -438,6 +483,24 @@ def write_run(
     """Write an in-memory occurrence table and its vectors as a complete run directory (``load_run`` reads it).
 
     Used for datasets, whose occurrences come from a reader rather than a corpus scan.
+
+    Parameters
+    ----------
+    path : path
+        The run directory.
+    occurrences : DataFrame
+        The occurrence table.
+    vectors : ndarray
+        One row per occurrence.
+    meta : dict
+        Entries of ``meta.json`` (e.g. ``config``, ``embedding``).
+    vector_dtype : {"float16", "float32"}
+        Storage type of the vectors.
+
+    Returns
+    -------
+    Path
+        The run directory.
     """
     if len(occurrences) != len(vectors):
         raise InputError(f"{len(occurrences)} occurrences but {len(vectors)} vectors")
@@ -466,7 +529,17 @@ def _part_number(path: Path) -> str:
 
 
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The ``meta.json`` of a run directory."""
+    """The ``meta.json`` of a run directory.
+
+    Parameters
+    ----------
+    path : path
+        A run directory (or any folder with a ``meta.json``).
+
+    Returns
+    -------
+    dict
+    """
     meta_path = Path(path) / META_FILE
     if not meta_path.is_file():
         raise InputError(f"{path} is not a wsd run directory (no {META_FILE}); create one with `wsd embed`")
@@ -482,6 +555,20 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
     Vectors are memory-mapped read-only when ``mmap`` (the default) and the store is consolidated; a sharded
     store (parts only) is read part by part and concatenated.
 
+    Parameters
+    ----------
+    path : path
+        A run directory.
+    mmap : bool
+        Memory-map the vectors of a consolidated run.
+
+    Returns
+    -------
+    (DataFrame, ndarray)
+        The occurrences and their vectors, row-aligned.
+
+    Examples
+    --------
     >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
     """
     root = Path(path)

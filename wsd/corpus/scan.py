@@ -27,7 +27,25 @@ DEFAULT_CHUNK_SIZE = 8192
 
 @dataclass
 class ScanOptions:
-    """Everything that decides which occurrences a scan finds and which context each one gets."""
+    """Everything that decides which occurrences a scan finds and which context each one gets.
+
+    Parameters
+    ----------
+    targets : dict
+        Target → its forms.
+    lemmatizer : str, optional
+        ``None`` (listed forms only) or ``"simplemma"``.
+    case_sensitive : bool
+        Match case exactly.
+    context : {"sentence", "window"}
+        The passage an occurrence gets.
+    context_chars : int
+        Characters either side for ``window`` (and the cap for long sentences).
+    languages : tuple of str
+        Languages of the lemmatizer.
+    text_field : str
+        The field or column holding the text.
+    """
 
     targets: TargetForms
     lemmatizer: str | None = None
@@ -38,7 +56,12 @@ class ScanOptions:
     text_field: str = "text"
 
     def to_dict(self) -> dict:
-        """A JSON-ready description (recorded in a run's metadata)."""
+        """A JSON-ready description (recorded in a run's metadata).
+
+        Returns
+        -------
+        dict
+        """
         return {
             "targets": self.targets,
             "lemmatizer": self.lemmatizer,
@@ -75,7 +98,15 @@ class ScanOptions:
 
 @dataclass
 class ScanStats:
-    """What a scan saw: documents read and occurrences found per target."""
+    """What a scan saw: documents read and occurrences found per target.
+
+    Parameters
+    ----------
+    documents : int
+        Documents read.
+    occurrences : Counter
+        Occurrences found per target.
+    """
 
     documents: int = 0
     occurrences: Counter = field(default_factory=Counter)
@@ -86,7 +117,21 @@ def build_scan_options(
     forms: str | os.PathLike[str] | None = None,
     **options,
 ) -> ScanOptions:
-    """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file."""
+    """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file.
+
+    Parameters
+    ----------
+    targets : str, list or mapping
+        The targets and their forms.
+    forms : path, optional
+        A forms file (lines ``target<TAB>form1,form2``).
+    **options
+        The other fields of :class:`ScanOptions`.
+
+    Returns
+    -------
+    ScanOptions
+    """
     parsed = parse_targets(targets)
     if forms is not None:
         parsed = merge_forms(parsed, read_forms_file(forms))
@@ -194,6 +239,11 @@ def scan(
         ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
         ``"window"``), ``context_chars``, ``languages``, ``text_field``.
 
+    Returns
+    -------
+    DataFrame
+        One row per occurrence (:mod:`wsd.occurrences`).
+
     Examples
     --------
     >>> occurrences = scan("data/demo/corpus.txt", ["mouse:mice"])  # doctest: +SKIP
@@ -210,6 +260,21 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
 
     An occurrence's id is ``<doc_id>@<start>``, with ``/<target>`` added when two targets match the same span.
     Used by the single-process scan and by the distributed one, so both give the same rows.
+
+    Parameters
+    ----------
+    doc_id : str
+        The document's id.
+    text : str
+        Its text.
+    matches : list
+        The matcher's matches in it.
+    options : ScanOptions
+        Which passage each occurrence gets.
+
+    Returns
+    -------
+    iterator of tuple
     """
     shared = Counter((m.start, m.end) for m in matches)
     for passage in passages(text, matches, options.context, options.context_chars):
@@ -231,7 +296,17 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
 
 
 def rows_frame(rows: list[tuple]) -> pd.DataFrame:
-    """An occurrence table from rows built by :func:`document_rows`."""
+    """An occurrence table from rows built by :func:`document_rows`.
+
+    Parameters
+    ----------
+    rows : list of tuple
+        Rows made by :func:`document_rows`.
+
+    Returns
+    -------
+    DataFrame
+    """
     frame = pd.DataFrame.from_records(rows, columns=list(REQUIRED_COLUMNS))
     for name in ("start", "end", "doc_start"):
         frame[name] = frame[name].astype("int64")
@@ -240,7 +315,17 @@ def rows_frame(rows: list[tuple]) -> pd.DataFrame:
 
 def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
     """After a scan: an :class:`InputError` when the corpus had no documents or none of the targets occurs;
-    a warning for each target that was never found (the single-process and the distributed scan both call it)."""
+    a warning for each target that was never found (the single-process and the distributed scan both call it).
+
+    Parameters
+    ----------
+    corpus : path
+        The corpus (named in the messages).
+    options : ScanOptions
+        The targets looked for.
+    stats : ScanStats
+        What the scan saw.
+    """
     if stats.documents == 0:
         raise InputError(f"corpus {corpus} is empty: no documents with text")
     missing = [t for t in options.targets if stats.occurrences[t] == 0]
