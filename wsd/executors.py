@@ -27,6 +27,7 @@ import functools
 import json
 import multiprocessing
 import os
+import sys
 import threading
 import uuid
 import warnings
@@ -529,6 +530,9 @@ def _init_pool_worker(threads: int) -> None:
     """Initializer of a local pool's process: its math libraries use ``threads`` threads."""
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = str(threads)
+    torch = sys.modules.get("torch")  # already imported by the parent's main module: set it directly
+    if torch is not None:
+        torch.set_num_threads(threads)
 
 
 def _install_warning_capture() -> None:
