@@ -4,7 +4,7 @@ The corpus is the bundled demo corpus (``data/demo/corpus.txt``, English and Rus
 ``--copies`` times its size in ONE text file (each copy made unique, so no work is skipped), so the run also
 exercises the line-aligned byte-range shards of a large file; the targets are the demo's nine words with
 their forms (``data/demo/forms.tsv``). A ``LocalCluster`` of 1 and one of 2 worker processes are started and
-every worker loads the model once (timed apart); then ``embed_corpus_distributed`` runs into fresh run
+every worker loads the model once (timed apart); then ``embed_corpus`` runs on them into fresh run
 directories, alternating between the two clusters so that a passing load spike hits both alike; the best of
 ``--repeats`` runs counts. The outputs of the two cluster sizes are checked to be the same occurrences and
 the same vectors. For comparison it also times the single-process ``wsd.embed_corpus`` (PyTorch's own
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import platform
 import re
@@ -38,7 +37,20 @@ SENTENCE_END = re.compile(r"([.!?…])(?=\s|$)")
 
 
 def build_corpus(folder: Path, copies: int) -> tuple[Path, str]:
-    """One text file of ``copies`` unique copies of the demo corpus, and the demo targets with their forms."""
+    """One text file of ``copies`` unique copies of the demo corpus, and the demo targets with their forms.
+
+    Parameters
+    ----------
+    folder : Path
+        Where to write the corpus.
+    copies : int
+        Copies of the demo corpus.
+
+    Returns
+    -------
+    (Path, str)
+        The corpus file and the targets.
+    """
     lines = [line for line in (DEMO / "corpus.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     corpus = folder / "corpus.txt"
     with open(corpus, "w", encoding="utf-8") as handle:
@@ -55,9 +67,9 @@ def build_corpus(folder: Path, copies: int) -> tuple[Path, str]:
 
 def _load_model(options: dict) -> int:
     """Run on every worker: load (and keep) the encoder, so that timed runs start warm."""
-    from wsd.distributed import _worker_encoder
+    from wsd.pipeline import worker_encoder
 
-    _worker_encoder(options)
+    worker_encoder(options)
     return os.getpid()
 
 
@@ -68,10 +80,26 @@ def start_cluster(
 
     The workers start as wsd's own local clusters start them (``local_worker_environment``), or, with
     ``dask_default_env``, with Dask's default environment (which sets ``MALLOC_TRIM_THRESHOLD_``).
+
+    Parameters
+    ----------
+    workers : int
+        Worker processes.
+    stack : contextlib.ExitStack
+        Closes the cluster at the end.
+    args : argparse.Namespace
+        The benchmark's options.
+    dask_default_env : bool
+        Start the workers with Dask's default environment.
+
+    Returns
+    -------
+    dict
+        The client, start and warm-up times, and lists for the timings.
     """
     from distributed import Client, LocalCluster
 
-    from wsd.distributed import local_worker_environment
+    from wsd.executors import local_worker_environment
 
     options = {
         "model": None,
@@ -82,6 +110,7 @@ def start_cluster(
         "batch_size": 64,
         "max_length": None,
         "window_tokens": None,
+        "context_vector": None,
     }
     clock = time.perf_counter()
     with contextlib.nullcontext() if dask_default_env else local_worker_environment():
@@ -106,23 +135,57 @@ def start_cluster(
 
 
 def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, args: argparse.Namespace) -> None:
-    """One timed ``embed_corpus_distributed`` run into a fresh directory; appends its time and the load."""
-    from wsd.distributed import embed_corpus_distributed
+    """One timed ``embed_corpus`` run on the cluster into a fresh directory; appends its time and the load.
+
+    Parameters
+    ----------
+    cluster : dict
+        Made by :func:`start_cluster`.
+    corpus : Path
+        The corpus.
+    targets : str
+        The targets.
+    out : Path
+        Folder of the runs.
+    repeat : int
+        Number of this repetition.
+    args : argparse.Namespace
+        The benchmark's options.
+    """
+    from wsd.pipeline import embed_corpus
+    from wsd.store import read_meta
 
     run = out / f"w{cluster['workers']}-{cluster['name']}-r{repeat}"
     clock = time.perf_counter()
-    embed_corpus_distributed(
+    embed_corpus(
         corpus, targets, run, scheduler=cluster["client"], shard_bytes=args.shard_bytes, precision=args.precision,
         progress=False,
     )  # fmt: skip
     cluster["times"].append(time.perf_counter() - clock)
     cluster["loads"].append(os.getloadavg()[0])
     cluster["run"] = run
-    cluster["meta"] = json.loads((run / "meta.json").read_text())
+    cluster["meta"] = read_meta(run)
 
 
 def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace) -> dict:
-    """The single-process pipeline (model loaded first, not timed), best of ``repeats``."""
+    """The single-process pipeline (model loaded first, not timed), best of ``repeats``.
+
+    Parameters
+    ----------
+    corpus : Path
+        The corpus.
+    targets : str
+        The targets.
+    out : Path
+        Folder of the runs.
+    args : argparse.Namespace
+        The benchmark's options.
+
+    Returns
+    -------
+    dict
+        Times, load averages and PyTorch threads.
+    """
     import torch
 
     from wsd.embed.encoder import Encoder
@@ -198,12 +261,12 @@ def main() -> None:
         f"{load_before[0]:.2f} / {load_after[0]:.2f} (1 min).",
         "",
         f"Corpus: the demo corpus × {args.copies} in one text file ({corpus_mb:.2f} MB, "
-        f"{meta['scan']['documents']} lines), cut into {meta['distributed']['shards']} shards of "
+        f"{meta['scan']['documents']} lines), cut into {meta['execution']['shards']} shards of "
         f"{args.shard_bytes // 1024} KiB (line-aligned byte ranges); {occurrences} occurrences of 9 targets; "
         f"model {meta['embedding']['model']} ({meta['embedding']['precision']}, batch 64, "
         f"{meta['embedding']['layers']}, {meta['embedding']['pooling']}), float16 storage.",
         "",
-        "Times are wall-clock seconds of `embed_corpus_distributed` (plan, scan, embed, write, finish) with warm "
+        "Times are wall-clock seconds of `embed_corpus` on the cluster (plan, scan, embed, write, finish) with warm "
         f"workers, best of {args.repeats}; cluster start and model loading are shown apart.",
         "",
         "| configuration | cluster start (s) | model load on workers (s) | run (s), best | runs (s) | occ/s "
@@ -237,7 +300,7 @@ def main() -> None:
             f"Dask's default worker environment (`MALLOC_TRIM_THRESHOLD_=65536`) makes the same 1-worker run "
             f"{min(default['times']) / best_one:.2f}× as long: it turns off glibc's adaptive mmap threshold, so "
             "PyTorch's large buffers are mapped and unmapped at every forward pass. wsd starts its local workers "
-            "without it (`wsd.distributed.local_worker_environment`).",
+            "without it (`wsd.executors.local_worker_environment`).",
             "",
         ]
     lines += [

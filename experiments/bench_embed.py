@@ -166,8 +166,8 @@ def worker_floor(args: argparse.Namespace) -> dict:
 
 def worker_score(args: argparse.Namespace) -> dict:
     """SemEval-2013 scores of the default recipe (one seed) with vectors computed in ``args.precision``."""
+    from wsd.benchmark import evaluate
     from wsd.config import build_evaluation_config
-    from wsd.runner import evaluate
 
     config = build_evaluation_config(
         dataset="semeval2013", data=str(args.data_dir), precision=args.precision, cache_dir=args.cache

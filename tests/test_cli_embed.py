@@ -123,3 +123,17 @@ class _no_raise:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_main_restores_the_warning_display(corpus, tmp_path, capsys):
+    import warnings
+
+    before = warnings.showwarning
+    code, _, err = run_cli(
+        ["embed", "--corpus", corpus, "--targets", "mouse,zebra", "--out", tmp_path / "run", "--no-progress"], capsys
+    )
+    assert code == 0 and "wsd: warning: target 'zebra' was not found" in err, "one-line warnings while it runs"
+    assert warnings.showwarning is before, "main puts back the warning display it replaced"
+    missing = ["embed", "--corpus", tmp_path / "missing.txt", "--targets", "mouse", "--out", tmp_path / "other"]
+    code, _, _ = run_cli(missing, capsys)
+    assert code == 2 and warnings.showwarning is before, "also when the command fails"

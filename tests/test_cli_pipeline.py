@@ -12,7 +12,7 @@ import pytest
 from wsd.cli import main
 from wsd.errors import ModelError
 from wsd.pipeline import embed_corpus
-from wsd.senses.run import cluster_run, predict_run
+from wsd.senses.stage import cluster_run, predict_run
 from wsd.store import load_run
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd import distributed as wsd_distributed
+from wsd import executors as wsd_executors
 from wsd.corpus.documents import iter_documents
 from wsd.corpus.shards import count_newlines, iter_shard_documents, plan_shards
-from wsd.distributed import embed_corpus_distributed, map_over_targets, open_client, target_mapper
 from wsd.errors import ConfigError, InputError
+from wsd.executors import DaskExecutor, make_executor, open_client
 from wsd.pipeline import embed_corpus
 from wsd.store import load_run
 
@@ -116,7 +116,7 @@ def client():
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     try:
         with (
-            wsd_distributed.local_worker_environment(),
+            wsd_executors.local_worker_environment(),
             distributed.LocalCluster(
                 n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
             ) as cluster,
@@ -176,25 +176,23 @@ def test_shard_plan_errors(corpus):
 def test_distributed_run_equals_single_process_run(corpus, reference, client, encoder, tmp_path):
     address = client.scheduler.address
     with pytest.warns(UserWarning, match="not UTF-8"):
-        run = embed_corpus_distributed(
-            corpus, TARGETS, tmp_path / "run", scheduler=address, shard_bytes=SHARD_BYTES, **EMBED
-        )
+        run = embed_corpus(corpus, TARGETS, tmp_path / "run", scheduler=address, shard_bytes=SHARD_BYTES, **EMBED)
     _same_as_reference(run, reference)
     meta = json.loads((run / "meta.json").read_text())
     assert meta["status"] == "complete" and not (run / "occurrences.parquet").exists(), "a sharded store"
-    assert meta["distributed"]["shards"] > 5 and meta["distributed"]["computed"] == meta["distributed"]["shards"]
+    assert meta["execution"]["shards"] > 5 and meta["execution"]["computed"] == meta["execution"]["shards"]
     assert meta["scan"]["occurrences"] == json.loads((reference / "meta.json").read_text())["scan"]["occurrences"]
     assert meta["embedding"] == json.loads((reference / "meta.json").read_text())["embedding"]
     assert len(list((run / "parts").glob("vec-*.npy"))) == meta["scan"]["parts"]
-    loads = client.run(wsd_distributed.worker_cache_info)
+    loads = client.run(wsd_executors.cache_info)
     assert all(info.get("encoder", 0) <= 1 for info in loads.values()), f"each worker loads the model once: {loads}"
     assert sum(info.get("encoder", 0) for info in loads.values()) >= 1
 
     # a finished run is reused as it is; another shard size or a single-process run never mixes with it
-    again = embed_corpus_distributed(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, **EMBED)
+    again = embed_corpus(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, **EMBED)
     assert json.loads((again / "meta.json").read_text())["finished"] == meta["finished"]
     with pytest.raises(ConfigError, match="different configuration"):
-        embed_corpus_distributed(corpus, TARGETS, run, scheduler=address, shard_bytes=2 * SHARD_BYTES, **EMBED)
+        embed_corpus(corpus, TARGETS, run, scheduler=address, shard_bytes=2 * SHARD_BYTES, **EMBED)
     with pytest.raises(ConfigError, match="different configuration"):
         embed_corpus(corpus, TARGETS, run, encoder=encoder, progress=False)
 
@@ -219,7 +217,8 @@ class FaultPlugin(distributed.WorkerPlugin):
         self.original = wsd.store.RunStore.write_vectors_part
         plugin = self
 
-        def faulty(store, index, vectors):
+        def faulty(store, part, vectors):
+            index = part[0]  # the shard of the part
             fault = plugin.faults.get(index) if Path(store.path) == plugin.run else None
             once = plugin.run.with_name(f"{plugin.run.name}.{fault}-{index}")
             if fault == "kill" and not once.exists():
@@ -230,7 +229,7 @@ class FaultPlugin(distributed.WorkerPlugin):
                 raise RuntimeError(f"simulated failure of shard {index}")
             if fault == "fail" and plugin.run.with_name(f"{plugin.run.name}.fail").exists():
                 raise RuntimeError(f"simulated failure of shard {index}")
-            return plugin.original(store, index, vectors)
+            return plugin.original(store, part, vectors)
 
         wsd.store.RunStore.write_vectors_part = faulty
 
@@ -259,7 +258,7 @@ def test_a_killed_worker_and_a_failed_task_lose_and_duplicate_nothing(corpus, re
     run = tmp_path / "run"
     faults(run, {0: "kill", 1: "fail-once"})
     with pytest.warns(UserWarning, match="not UTF-8"):
-        embed_corpus_distributed(
+        embed_corpus(
             corpus, TARGETS, run, scheduler=client.scheduler.address, shard_bytes=SHARD_BYTES, retries=2, **EMBED
         )
     assert (tmp_path / "run.kill-0").exists(), "a worker was killed while writing shard 0"
@@ -290,7 +289,7 @@ def test_resume_skips_finished_shards(corpus, reference, client, faults, tmp_pat
     address = client.scheduler.address
     with pytest.raises(RuntimeError, match="simulated failure of shard 3"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # whether the shard with the bad UTF-8 line ran first does not matter
-        embed_corpus_distributed(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, retries=0, **EMBED)
+        embed_corpus(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, retries=0, **EMBED)
     _wait_until_idle(client)
     with pytest.raises(InputError, match="not complete"):
         load_run(run)
@@ -302,9 +301,9 @@ def test_resume_skips_finished_shards(corpus, reference, client, faults, tmp_pat
     flag.unlink()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        embed_corpus_distributed(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, **EMBED)
+        embed_corpus(corpus, TARGETS, run, scheduler=address, shard_bytes=SHARD_BYTES, **EMBED)
     meta = json.loads((run / "meta.json").read_text())
-    assert meta["distributed"]["computed"] == meta["distributed"]["shards"] - len(finished)
+    assert meta["execution"]["computed"] == meta["execution"]["shards"] - len(finished)
     for name, mtime in written.items():
         assert (run / "parts" / name).stat().st_mtime_ns == mtime, f"{name} of a finished shard was rewritten"
     _same_as_reference(run, reference)
@@ -314,7 +313,7 @@ def test_a_corpus_without_the_targets_is_an_error_as_in_a_single_process_run(cor
     address = client.scheduler.address
     with pytest.raises(InputError, match="none of the targets"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        embed_corpus_distributed(corpus, "zebra", tmp_path / "run", scheduler=address, shard_bytes=4000, **EMBED)
+        embed_corpus(corpus, "zebra", tmp_path / "run", scheduler=address, shard_bytes=4000, **EMBED)
     with pytest.raises(InputError, match="not complete"):
         load_run(tmp_path / "run")
 
@@ -326,17 +325,17 @@ def _slow_echo(item: tuple[str, float]) -> tuple[str, int]:
     return item[0], os.getpid()
 
 
-def test_map_over_targets_returns_results_in_input_order(client):
+def test_executor_map_returns_results_in_input_order(client):
     client.wait_for_workers(2, timeout=60)  # a worker killed by an earlier test may still be restarting
     items = [("mouse", 0.6), ("bank", 0.0), ("plant", 0.3), ("bat", 0.0), ("cell", 0.1), ("замок", 0.0)]
-    results = map_over_targets(_slow_echo, items, scheduler=client.scheduler.address)
+    results = DaskExecutor(scheduler=client.scheduler.address).map(_slow_echo, items)
     assert [word for word, _ in results] == [word for word, _ in items], "first finished is not first returned"
     assert len({pid for _, pid in results}) == 2, "both workers took part"
     assert os.getpid() not in {pid for _, pid in results}
-    assert map_over_targets(len, ["mouse", "bank", "замок"]) == [5, 4, 5], "no cluster: runs here, in order"
-    mapper = target_mapper(scheduler=client.scheduler.address)
-    assert mapper(_slow_echo, items[:2])[1][0] == "bank", "target_mapper is a map_function for the stages"
-    assert map_over_targets(len, [], scheduler=client) == []
+    assert make_executor().map(len, ["mouse", "bank", "замок"]) == [5, 4, 5], "no cluster: runs here, in order"
+    mapper = make_executor(scheduler=client.scheduler.address)
+    assert mapper(_slow_echo, items[:2])[1][0] == "bank", "an executor is a map_function for the stages"
+    assert DaskExecutor(scheduler=client).map(len, []) == []
 
 
 def test_client_option_errors(monkeypatch):
@@ -344,7 +343,7 @@ def test_client_option_errors(monkeypatch):
         pass
     with pytest.raises(ConfigError, match="workers must be at least 1"), open_client(workers=0):
         pass
-    monkeypatch.setattr(wsd_distributed, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(wsd_executors, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ConfigError, match="cannot connect to the Dask scheduler"), open_client("tcp://127.0.0.1:9"):
         pass
 
@@ -361,4 +360,4 @@ def test_the_embed_command_runs_on_a_scheduler(corpus, reference, client, tmp_pa
         assert main(argv) == 0
     assert "occurrences" in capsys.readouterr().out
     _same_as_reference(out, reference)
-    assert json.loads((out / "meta.json").read_text())["distributed"]["shards"] > 5
+    assert json.loads((out / "meta.json").read_text())["execution"]["shards"] > 5

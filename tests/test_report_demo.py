@@ -19,7 +19,7 @@ from matplotlib import image as mpimg
 
 from wsd.corpus.targets import read_forms_file
 from wsd.demo import demo_data_dir
-from wsd.pipeline import run_pipeline
+from wsd.pipeline import induce_corpus
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER_FLAGS = (
@@ -77,7 +77,7 @@ def _parse(text: str) -> _Page:
 def demo_report(tmp_path_factory, encoder):
     folder = demo_data_dir()
     out = tmp_path_factory.mktemp("demo-report")
-    summary = run_pipeline(
+    summary = induce_corpus(
         folder / "corpus.txt",
         list(read_forms_file(folder / "forms.tsv")),
         out,

@@ -15,7 +15,7 @@ from wsd.errors import ConfigError, InputError
 from wsd.report import load_run_data, write_report
 from wsd.report.data import align_column, headline_metrics, top_senses
 from wsd.senses.inducer import SenseInducer
-from wsd.senses.run import fit_senses, write_senses
+from wsd.senses.stage import fit_senses, write_senses
 from wsd.store import write_json, write_run
 
 HOSTILE = '<b>&"x"'

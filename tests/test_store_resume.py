@@ -59,8 +59,8 @@ def test_interrupted_run_resumes_without_recomputing(corpus, tmp_path, encoder, 
         embed_corpus(corpus, "mouse,bank", tmp_path / "run", encoder=encoder, chunk_size=25, progress=False)
     monkeypatch.setattr(RunStore, "write_vectors_part", original_write)
     assert sorted(p.name for p in (tmp_path / "run" / "parts").glob("vec-*.npy")) == [
-        "vec-00000.npy",
-        "vec-00001.npy",
+        "vec-00000-00000.npy",
+        "vec-00000-00001.npy",
     ]
     with pytest.raises(InputError, match="not complete"):
         load_run(tmp_path / "run")

@@ -7,14 +7,19 @@ as ``wsd <command>: error: <what and where>`` with exit code 2; warnings are pri
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wsd import __version__
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES
 from wsd.errors import WsdError
+
+if TYPE_CHECKING:
+    from wsd.executors import Executor
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -24,12 +29,28 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (and exit code 2), pointing to ``--help``."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        """Print ``<prog>: error: <message>`` and exit with code 2."""
+        """Print ``<prog>: error: <message>`` and exit with code 2.
+
+        Parameters
+        ----------
+        message : str
+            What is wrong.
+        """
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer ≥ 1."""
+    """argparse type: an integer ≥ 1.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int
+    """
     try:
         value = int(text)
     except ValueError:
@@ -40,7 +61,17 @@ def positive_int(text: str) -> int:
 
 
 def non_negative_int(text: str) -> int:
-    """argparse type: an integer ≥ 0."""
+    """argparse type: an integer ≥ 0.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int
+    """
     try:
         value = int(text)
     except ValueError:
@@ -57,6 +88,15 @@ def add_encoder_options(
     """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None).
 
     ``context_default`` says in the help what an unset ``--context-vector`` means for this command.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    defaults : bool
+        Give the options their defaults (else unset options are None).
+    context_default : str
+        What the help says an unset ``--context-vector`` means.
     """
     from wsd.embed.layers import NAMED_SPECS
     from wsd.embed.models import PRECISIONS
@@ -115,7 +155,13 @@ def add_encoder_options(
 
 
 def add_scan_options(parser: argparse.ArgumentParser) -> None:
-    """Options that choose what the corpus scan finds and the context of each occurrence."""
+    """Options that choose what the corpus scan finds and the context of each occurrence.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    """
     group = parser.add_argument_group("scan")
     group.add_argument(
         "--corpus",
@@ -153,7 +199,17 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
 
 
 def scan_kwargs(args: argparse.Namespace) -> dict:
-    """The scan options of a parsed command line, as keyword arguments of the Python API."""
+    """The scan options of a parsed command line, as keyword arguments of the Python API.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+    """
     return {
         "lemmatizer": None if args.lemmatizer == "none" else args.lemmatizer,
         "case_sensitive": args.case_sensitive,
@@ -164,19 +220,49 @@ def scan_kwargs(args: argparse.Namespace) -> dict:
 
 
 def encoder_kwargs(args: argparse.Namespace) -> dict:
-    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`."""
+    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+    """
     from wsd.config import EMBEDDING_KEYS
 
     return {name: getattr(args, name) for name in EMBEDDING_KEYS}
 
 
 def k_value(text: str) -> int | str:
-    """argparse type: ``auto`` or a number of senses ≥ 1."""
+    """argparse type: ``auto`` or a number of senses ≥ 1.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    int or str
+    """
     return "auto" if text == "auto" else positive_int(text)
 
 
 def k_range_value(text: str) -> tuple[int, int]:
-    """argparse type: an inclusive range of k such as ``2,7`` or ``2-7``."""
+    """argparse type: an inclusive range of k such as ``2,7`` or ``2-7``.
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    (int, int)
+    """
     parts = text.replace("-", ",").split(",")
     try:
         low, high = (int(p) for p in parts)
@@ -188,7 +274,13 @@ def k_range_value(text: str) -> tuple[int, int]:
 
 
 def add_sense_options(parser: argparse.ArgumentParser) -> None:
-    """Options of the sense inducer (defaults: the ``default`` recipe, see wsd.senses.recipes)."""
+    """Options of the sense inducer (defaults: the ``default`` recipe, see wsd.senses.recipes).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    """
     from wsd.senses.methods import METHODS
     from wsd.senses.recipes import RECIPES
     from wsd.senses.selection import SELECTIONS
@@ -218,7 +310,19 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
 
 
 def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
-    """The sense-inducer parameters given on the command line (unset ones left out)."""
+    """The sense-inducer parameters given on the command line (unset ones left out).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    include_recipe : bool
+        Start from the ``--recipe`` parameters (default recipe when unset).
+
+    Returns
+    -------
+    dict
+    """
     params = {
         "method": args.method,
         "k": args.k,
@@ -245,14 +349,22 @@ def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
 
 
 def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = False) -> None:
-    """Options that run the work on a Dask cluster (``shards``: also the corpus shard size)."""
+    """Options that run the work on a Dask cluster (``shards``: also the corpus shard size).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    shards : bool
+        Also offer ``--shard-bytes``.
+    """
     group = parser.add_argument_group("scale-out (Dask)")
     if shards:
         group.add_argument(
             "--shard-bytes",
             type=positive_int,
             default=DEFAULT_SHARD_BYTES,
-            help="with --scheduler/--workers: corpus bytes per shard, the unit of work and of resumption "
+            help="corpus bytes per shard, the unit of work (one task on a Dask cluster) "
             f"(default: {DEFAULT_SHARD_BYTES // 2**20} MiB)",
         )
     group.add_argument("--scheduler", default=None, help="address of a running Dask scheduler (tcp://host:8786)")
@@ -262,54 +374,78 @@ def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = Fal
     )
 
 
-def map_function_for(args: argparse.Namespace):
-    """A Dask-backed ``map`` when --scheduler/--workers is given, else None (run in this process)."""
+def executor_for(args: argparse.Namespace) -> Executor | None:
+    """The executor of --scheduler/--workers (a Dask one), or None when the work runs in this process.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line with the scale-out options.
+
+    Returns
+    -------
+    Executor or None
+        Also a ``map_function`` for the per-target stages.
+    """
     if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
         return None
-    from wsd.distributed import target_mapper
+    from wsd.executors import make_executor
 
-    return target_mapper(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
+    return make_executor(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
 
 
 # ---------------------------------------------------------------------------------------------- commands
 def command_embed(args: argparse.Namespace) -> int:
-    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked)."""
-    options = {
-        "forms": args.forms,
-        "vector_dtype": args.vector_dtype,
-        "chunk_size": args.chunk_size,
-        "overwrite": args.overwrite,
-        "progress": not args.no_progress,
+    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.pipeline import embed_corpus
+
+    run = embed_corpus(
+        args.corpus,
+        args.targets,
+        args.out,
+        forms=args.forms,
+        vector_dtype=args.vector_dtype,
+        chunk_size=args.chunk_size,
+        shard_bytes=args.shard_bytes,
+        executor=executor_for(args),
+        overwrite=args.overwrite,
+        progress=not args.no_progress,
         **scan_kwargs(args),
         **encoder_kwargs(args),
-    }
-    if args.scheduler is not None or args.workers is not None:
-        from wsd.distributed import embed_corpus_distributed
-
-        run = embed_corpus_distributed(
-            args.corpus,
-            args.targets,
-            args.out,
-            scheduler=args.scheduler,
-            workers=args.workers,
-            threads_per_worker=args.threads_per_worker,
-            shard_bytes=args.shard_bytes,
-            **options,
-        )
-    else:
-        from wsd.pipeline import embed_corpus
-
-        run = embed_corpus(args.corpus, args.targets, args.out, **options)
+    )
     _print_run_summary(run)
     return 0
 
 
 def command_cluster(args: argparse.Namespace) -> int:
-    """``wsd cluster``: induce senses for every target of a run."""
+    """``wsd cluster``: induce senses for every target of a run.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     import json
 
+    from wsd.layout import META_FILE
     from wsd.senses.recipes import make_inducer
-    from wsd.senses.run import cluster_run
+    from wsd.senses.stage import cluster_run
 
     inducer = make_inducer(sense_params(args) | {"random_state": args.seed})
     out = cluster_run(
@@ -318,16 +454,27 @@ def command_cluster(args: argparse.Namespace) -> int:
         inducer=inducer,
         n_examples=args.examples,
         n_keywords=args.keywords,
-        map_function=map_function_for(args),
+        map_function=executor_for(args),
     )
-    senses = json.loads((out / "meta.json").read_text(encoding="utf-8"))["senses"]
+    senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]
     print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
     return 0
 
 
 def command_predict(args: argparse.Namespace) -> int:
-    """``wsd predict``: assign the occurrences of another run to earlier induced senses."""
-    from wsd.senses.run import predict_run
+    """``wsd predict``: assign the occurrences of another run to earlier induced senses.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.senses.stage import predict_run
 
     out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
     print(f"predicted senses written to {out}")
@@ -335,9 +482,21 @@ def command_predict(args: argparse.Namespace) -> int:
 
 
 def command_evaluate(args: argparse.Namespace) -> int:
-    """``wsd evaluate``: embed, cluster and score a labelled dataset."""
+    """``wsd evaluate``: embed, cluster and score a labelled dataset.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.benchmark import evaluate
     from wsd.config import build_evaluation_config, read_config_file
-    from wsd.runner import evaluate, format_table
+    from wsd.results import format_table
 
     settings = read_config_file(args.config) if args.config else {}
     overrides = {
@@ -361,7 +520,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
     make_inducer(config.senses)
     if args.report and not args.out:
         raise WsdError("--report needs --out (the folder the report is written into)")
-    result = evaluate(config, out=args.out, map_function=map_function_for(args), progress=not args.no_progress)
+    executor = executor_for(args)
+    with executor or contextlib.nullcontext():  # one cluster for every seed
+        result = evaluate(config, out=args.out, map_function=executor, progress=not args.no_progress)
     print(format_table(result))
     if args.out:
         print(f"metrics, per-target scores and system keys written to {args.out}")
@@ -373,27 +534,34 @@ def command_evaluate(args: argparse.Namespace) -> int:
 
 
 def command_score(args: argparse.Namespace) -> int:
-    """``wsd score``: score an existing system key file against a gold key file."""
+    """``wsd score``: score an existing system key file against a gold key file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     import json
 
     from wsd.evaluate.keys import read_key
     from wsd.evaluate.scoring import baseline_keys_from_gold, score_keys
-    from wsd.runner import format_table, summarise
-    from wsd.store import library_versions
+    from wsd.results import baseline_scores, format_table, metrics_document
 
     gold = read_key(args.gold)
     system = read_key(args.system)
-    scores = score_keys(args.dataset, gold, system)
-    result = {
-        "dataset": args.dataset,
-        "config": {"gold": str(args.gold), "system": str(args.system)},
-        **summarise([scores]),
-        "baselines": {
-            name: summarise([score_keys(args.dataset, gold, key) for key in keys])["overall"]
-            for name, keys in baseline_keys_from_gold(gold).items()
-        },
-        "versions": library_versions(),
-    }
+    result = metrics_document(
+        args.dataset,
+        {"gold": str(args.gold), "system": str(args.system)},
+        [score_keys(args.dataset, gold, system)],
+        baseline_scores(args.dataset, gold, baseline_keys_from_gold(gold)),
+        n_instances=sum(len(instances) for instances in gold.values()),
+        n_targets=len(gold),
+    )
     if args.format == "json":
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -402,14 +570,25 @@ def command_score(args: argparse.Namespace) -> int:
 
 
 def command_run(args: argparse.Namespace) -> int:
-    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus."""
+    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.demo import format_summary
-    from wsd.pipeline import run_pipeline
+    from wsd.pipeline import induce_corpus
     from wsd.senses.recipes import make_inducer
 
     params = sense_params(args)
     make_inducer(params)
-    summary = run_pipeline(
+    summary = induce_corpus(
         args.corpus,
         args.targets,
         args.out,
@@ -429,7 +608,18 @@ def command_run(args: argparse.Namespace) -> int:
 
 
 def command_report(args: argparse.Namespace) -> int:
-    """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments."""
+    """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.report import write_report
 
     path = write_report(
@@ -442,12 +632,25 @@ def command_report(args: argparse.Namespace) -> int:
         random_state=args.seed,
         title=args.title,
     )
-    print(f"report written to {path} (with report.md and report_figures/ beside it)")
+    from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
+
+    print(f"report written to {path} (with {REPORT_MARKDOWN} and {FIGURES_DIR}/ beside it)")
     return 0
 
 
 def command_demo(args: argparse.Namespace) -> int:
-    """``wsd demo``: the whole pipeline on the bundled demo corpus and the bundled model."""
+    """``wsd demo``: the whole pipeline on the bundled demo corpus and the bundled model.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     from wsd.demo import run_demo
 
     summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress)
@@ -471,7 +674,12 @@ def _print_run_summary(run: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- parser
 def build_parser() -> OneLineParser:
-    """The ``wsd`` argument parser with all subcommands."""
+    """The ``wsd`` argument parser with all subcommands.
+
+    Returns
+    -------
+    OneLineParser
+    """
     parser = OneLineParser(
         prog="wsd",
         description="Word-sense induction from contextual embeddings: scan → embed → cluster → evaluate → report.",
@@ -662,13 +870,25 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``wsd`` console script; returns the exit code."""
+    """Entry point of the ``wsd`` console script; returns the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 for an error the user can fix, 130 when interrupted.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    previous_showwarning = warnings.showwarning
     warnings.showwarning = _one_line_warning
     try:
         return handler(args)
@@ -681,6 +901,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        warnings.showwarning = previous_showwarning
 
 
 if __name__ == "__main__":  # pragma: no cover

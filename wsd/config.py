@@ -1,4 +1,4 @@
-"""One configuration object that fully describes an evaluation or a corpus run (from a file or from flags).
+"""One configuration object that fully describes an evaluation or a job on a corpus (from a file or from flags).
 
 A configuration file is TOML (or YAML when PyYAML is installed) with top-level settings and the sections
 ``[embedding]`` (encoder options), ``[senses]`` (sense-inducer parameters) and ``[dataset_options]``::
@@ -51,7 +51,13 @@ EMBEDDING_KEYS = (
 
 @dataclass
 class EmbeddingOptions:
-    """How occurrences become vectors (the parameters of :class:`wsd.Encoder`)."""
+    """How occurrences become vectors (the parameters of :class:`wsd.Encoder`).
+
+    Parameters
+    ----------
+    model, layers, pooling, precision, device, batch_size, max_length, window_tokens, context_vector
+        As in :class:`wsd.Encoder`.
+    """
 
     model: str | None = None
     layers: str = DEFAULT_EMBEDDING["layers"]
@@ -64,13 +70,40 @@ class EmbeddingOptions:
     context_vector: str | None = DEFAULT_EMBEDDING["context_vector"]
 
     def encoder_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for :class:`wsd.Encoder`."""
+        """Keyword arguments for :class:`wsd.Encoder`.
+
+        Returns
+        -------
+        dict
+        """
         return dataclasses.asdict(self)
 
 
 @dataclass
 class EvaluationConfig:
-    """Everything an evaluation run needs: dataset, encoder, sense inducer, output format, seeds."""
+    """Everything an evaluation needs: dataset, encoder, sense inducer, output format, seeds.
+
+    Parameters
+    ----------
+    dataset : str
+        The dataset (and metric family).
+    data : str, optional
+        Its folder or file.
+    dataset_options : dict
+        Options of the dataset reader.
+    targets : list of str, optional
+        Evaluate only these targets.
+    embedding : EmbeddingOptions
+        How occurrences become vectors.
+    senses : dict
+        Sense-inducer parameters.
+    graded, min_weight, top
+        Output format of the system keys.
+    seeds : int
+        Number of seeds (mean ± std).
+    cache_dir : str, optional
+        The vector cache.
+    """
 
     dataset: str = "semeval2013"
     data: str | None = None
@@ -85,14 +118,29 @@ class EvaluationConfig:
     cache_dir: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy (recorded in ``metrics.json``)."""
+        """A JSON-ready copy (recorded in ``metrics.json``).
+
+        Returns
+        -------
+        dict
+        """
         data = dataclasses.asdict(self)
         data["senses"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.senses.items()}
         return data
 
 
 def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) configuration file into a dict."""
+    """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) configuration file into a dict.
+
+    Parameters
+    ----------
+    path : path
+        The file.
+
+    Returns
+    -------
+    dict
+    """
     file = Path(path)
     if not file.is_file():
         raise InputError(f"configuration file not found: {file}")
@@ -127,6 +175,19 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     directly; ``recipe="textbook"`` starts the embedding options, sense parameters and output settings
     from a named recipe.
 
+    Parameters
+    ----------
+    file_settings : dict, optional
+        Settings read from a configuration file.
+    **overrides
+        Settings given on the command line (None: not given).
+
+    Returns
+    -------
+    EvaluationConfig
+
+    Examples
+    --------
     >>> build_evaluation_config({"dataset": "semeval2010", "senses": {"method": "kmeans"}}, seeds=3).senses["method"]
     'kmeans'
     >>> build_evaluation_config(recipe="textbook").embedding.context_vector is None

@@ -18,7 +18,17 @@ DEMO_FILES = ("corpus.txt", "forms.tsv", "labelled.tsv")
 
 
 def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The demo data folder: ``data_dir``, ``$WSD_DEMO_DIR``, or ``data/demo`` of the source tree."""
+    """The demo data folder: ``data_dir``, ``$WSD_DEMO_DIR``, or ``data/demo`` of the source tree.
+
+    Parameters
+    ----------
+    data_dir : path, optional
+        A folder with the demo files.
+
+    Returns
+    -------
+    Path
+    """
     candidates = [Path(data_dir)] if data_dir else []
     if os.environ.get("WSD_DEMO_DIR"):
         candidates.append(Path(os.environ["WSD_DEMO_DIR"]))
@@ -33,13 +43,28 @@ def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def run_demo(out: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None, progress: bool = True) -> str:
-    """Run scan → embed → cluster → evaluate → report on the demo corpus; return a printable summary."""
-    from wsd.pipeline import run_pipeline
+    """Run scan → embed → cluster → evaluate → report on the demo corpus; return a printable summary.
+
+    Parameters
+    ----------
+    out : path
+        The output folder (replaced).
+    data_dir : path, optional
+        The demo data folder (see :func:`demo_data_dir`).
+    progress : bool
+        Show progress bars.
+
+    Returns
+    -------
+    str
+        :func:`format_summary` of the run.
+    """
+    from wsd.pipeline import induce_corpus
 
     folder = demo_data_dir(data_dir)
     forms = folder / "forms.tsv"
     targets = list(read_forms_file(forms))
-    summary = run_pipeline(
+    summary = induce_corpus(
         folder / "corpus.txt",
         targets,
         out,
@@ -61,7 +86,17 @@ def _report_available() -> bool:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """A small table: per target, occurrences, senses found, ARI; then the overall scores vs baselines."""
+    """A small table: per target, occurrences, senses found, ARI; then the overall scores vs baselines.
+
+    Parameters
+    ----------
+    summary : dict
+        What :func:`wsd.pipeline.induce_corpus` returned.
+
+    Returns
+    -------
+    str
+    """
     metrics = summary.get("metrics", {})
     per_target = metrics.get("per_target", {})
     lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6} {'ARI':>6}"]

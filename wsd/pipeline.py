@@ -1,16 +1,40 @@
-"""Running the stages end to end: corpus → occurrences → vectors on disk (resumable).
+"""From a corpus to a run, and the whole job: the embedding driver, and scan → embed → cluster → score.
+
+:func:`embed_corpus` is the one way a corpus becomes a run (occurrences + vectors on disk, resumable):
+
+1. the corpus is cut into shards (:mod:`wsd.corpus.shards`: files, line-aligned byte ranges of large files),
+   the units of work; the plan is recorded in the run, so a resumed run finds the same units;
+2. :func:`embed_shard` runs one unit: it scans the shard, embeds its occurrences chunk by chunk (the next
+   chunk is scanned and tokenised while the current one runs through the model), writes each chunk's
+   ``occ-SSSSS-CCCCC.parquet`` and ``vec-SSSSS-CCCCC.npy`` (atomically; a chunk with vectors is done), then
+   the shard's done-marker with what it found;
+3. the units run on an executor (:mod:`wsd.executors`): here one after another (the default), on a local
+   pool of processes, or on a Dask cluster; the run is the same whichever runs it;
+4. the findings are checked once (an empty corpus or no target found is an error, a missing target a
+   warning) and the run is marked complete, its parts joined into one file each unless they stay sharded.
+
+:func:`induce_corpus` is the whole job of ``wsd run``: a run, its senses, and their scores against gold labels.
+
+Re-running the same call resumes: finished shards are skipped, and in an unfinished shard the chunks that
+have vectors. On a cluster, a worker lost mid-shard loses nothing and duplicates nothing, because a part has
+a fixed name and is replaced whole when its task runs again; the run directory and the corpus must then be
+on storage that every worker reads and writes under the same path.
 
 >>> run = embed_corpus("data/demo/corpus.txt", "mouse:mice,bank", "runs/demo")  # doctest: +SKIP
+>>> run = embed_corpus("corpus/", "mouse,bank", "runs/big", scheduler="tcp://head-node:8786")  # doctest: +SKIP
 >>> occurrences, X = wsd.load_run(run)                                         # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import socket
 import time
 import warnings
-from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +42,26 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
-from wsd.corpus.scan import DEFAULT_CHUNK_SIZE, ScanStats, build_scan_options, iter_occurrence_chunks
+from wsd.corpus.matcher import make_matcher
+from wsd.corpus.scan import (
+    DEFAULT_CHUNK_SIZE,
+    ScanOptions,
+    ScanStats,
+    build_scan_options,
+    check_findings,
+    iter_document_chunks,
+)
+from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
-from wsd.embed.layers import parse_layers
-from wsd.embed.pooling import check_pooling
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
-from wsd.store import RunStore, library_versions
+from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
+from wsd.layout import GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.store import VECTOR_DTYPES, RunStore
+
+MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
+MAX_CHUNKS = 99_999
+STAGE_TIMINGS = ("scan_s", "tokenize_s", "encode_s", "write_s")
 
 
 def embed_corpus(
@@ -39,8 +76,8 @@ def embed_corpus(
     context_chars: int = 1000,
     text_field: str = "text",
     model: str | None = None,
-    layers: str = DEFAULT_LAYERS,
-    pooling: str = DEFAULT_POOLING,
+    layers: str | None = None,
+    pooling: str | None = None,
     device: str | None = None,
     precision: str = "auto",
     batch_size: int | None = None,
@@ -49,6 +86,13 @@ def embed_corpus(
     context_vector: str | None = None,
     vector_dtype: str = "float16",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    shard_bytes: int = DEFAULT_SHARD_BYTES,
+    executor: Executor | str | None = None,
+    scheduler: str | Any | None = None,
+    workers: int | None = None,
+    threads_per_worker: int = 1,
+    retries: int = DEFAULT_RETRIES,
+    consolidate: bool | None = None,
     overwrite: bool = False,
     progress: bool = True,
     encoder: Encoder | None = None,
@@ -56,16 +100,60 @@ def embed_corpus(
     """Scan ``corpus`` for ``targets``, embed every occurrence, and store both in the run directory ``out``.
 
     Re-running the same call on the same corpus resumes: finished parts are kept, only missing work is done.
-    A different configuration in an existing ``out`` is refused (``overwrite=True`` replaces it). Returns the
-    run directory, readable with :func:`wsd.load_run`.
+    A different configuration in an existing ``out`` is refused (``overwrite=True`` replaces it). Which
+    executor runs the shards does not change the run: the occurrences are the same rows in the same order
+    with the same ids, and the vectors the same up to float rounding (windows batched differently are padded
+    differently, and Dask workers run with one math thread; with ``batch_size=1`` and the same thread
+    settings they are bit-for-bit identical).
 
-    Parameters are those of :func:`wsd.scan` (``forms``, ``lemmatizer``, ``case_sensitive``, ``context``,
-    ``context_chars``, ``text_field``) and of :class:`wsd.Encoder` (``model``, ``layers``, ``pooling``,
-    ``device``, ``precision``, ``batch_size``, ``max_length``, ``window_tokens``, ``context_vector``: off by
-    default, so the stored vectors are :meth:`wsd.Encoder.embed_spans`'s); ``vector_dtype`` is the
-    storage type (``float16`` or ``float32``); ``chunk_size`` the number of occurrences per stored part
-    (the unit of resumption); ``encoder`` an already loaded encoder to reuse.
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder (see :func:`wsd.scan`).
+    targets : str, list or mapping
+        The target words and their forms (see :func:`wsd.scan`).
+    out : path
+        The run directory to write (or resume).
+    forms, lemmatizer, case_sensitive, context, context_chars, text_field
+        Scan options, as in :func:`wsd.scan`.
+    model, layers, pooling, device, precision, batch_size, max_length, window_tokens, context_vector
+        Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
+        or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
+        :meth:`wsd.Encoder.embed_spans`'s.
+    vector_dtype : {"float16", "float32"}
+        Storage type of the vectors.
+    chunk_size : int
+        Occurrences embedded and stored at a time (a stored part; the finest unit of resumption).
+    shard_bytes : int
+        Corpus bytes per shard, the unit of work of an executor (see :mod:`wsd.corpus.shards`).
+    executor : Executor or {"serial", "processes", "dask"}, optional
+        What runs the shards (:func:`wsd.executors.make_executor`): by default in this process, or on Dask
+        when ``scheduler`` or ``workers`` is given.
+    scheduler, workers, threads_per_worker, retries
+        Executor options: a Dask scheduler address (or client), a number of local worker processes, threads
+        of each local worker, and how many times a failed shard is retried (Dask).
+    consolidate : bool, optional
+        Join the parts into ``occurrences.parquet`` and ``vectors.npy`` at the end; default: yes when the
+        shards ran on this machine, no on a Dask cluster (the run then stays sharded; :func:`wsd.load_run`
+        reads both).
+    overwrite : bool
+        Replace a run with a different configuration in ``out``.
+    progress : bool
+        Show a progress bar.
+    encoder : Encoder, optional
+        An already loaded encoder to use (in-process executors only).
+
+    Returns
+    -------
+    Path
+        The run directory, readable with :func:`wsd.load_run`.
+
+    Examples
+    --------
+    >>> embed_corpus("corpus/", "mouse,bank", "runs/big", workers=2)   # doctest: +SKIP
+    PosixPath('runs/big')
     """
+    started = time.perf_counter()
     options = build_scan_options(
         targets,
         forms,
@@ -75,109 +163,314 @@ def embed_corpus(
         context_chars=context_chars,
         text_field=text_field,
     )
-    if encoder is None:
-        encoder = Encoder(
-            model=model,
-            layers=layers,
-            pooling=pooling,
-            device=device,
-            precision=precision,
-            batch_size=batch_size,
-            max_length=max_length,
-            window_tokens=window_tokens,
-            context_vector=context_vector,
-        )
-    embed_config = encoder.run_identity(layers, pooling)
-    config = {
-        "corpus": str(Path(corpus).resolve()),
-        "corpus_fingerprint": corpus_fingerprint(corpus),
-        "scan": options.to_dict(),
-        "embed": embed_config,
-        "chunk_size": chunk_size,
+    make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)  # checks options
+    _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
+    chosen = make_executor(
+        executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
+    )
+    if encoder is not None and not chosen.in_process:
+        raise ConfigError(f"an already loaded encoder runs in this process only, not on the {chosen.name} executor")
+    encoder_options = {
+        "model": _absolute_if_local(model),
+        "layers": layers or DEFAULT_LAYERS,
+        "pooling": pooling or DEFAULT_POOLING,
+        "device": device,
+        "precision": precision,
+        "batch_size": batch_size,
+        "max_length": max_length,
+        "window_tokens": window_tokens,
+        "context_vector": context_vector,
     }
-    store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
-    if store.complete:
-        warn_missing(store.meta["scan"])
-        return store.path
-    timings: dict[str, float] = {"scan_s": 0.0, "tokenize_s": 0.0, "encode_s": 0.0, "write_s": 0.0}
-    started = time.perf_counter()
-    if "scan" not in store.meta:
-        stats = ScanStats()
-        sizes: list[int] = []
-        scanning = tqdm(unit="doc", desc="scanning", disable=not progress, dynamic_ncols=True)
-        for index, chunk in enumerate(iter_occurrence_chunks(corpus, options, chunk_size, stats)):
-            clock = time.perf_counter()
-            store.write_occurrences_part(index, chunk)
-            timings["write_s"] += time.perf_counter() - clock
-            sizes.append(len(chunk))
-            scanning.update(stats.documents - scanning.n)
-        scanning.update(stats.documents - scanning.n)
-        scanning.close()
-        store.meta["scan"] = {
-            "parts": len(sizes),
-            "part_sizes": sizes,
-            "documents": stats.documents,
-            "occurrences": {t: int(stats.occurrences[t]) for t in options.targets},
+    with chosen:
+        if chosen.in_process:
+            if encoder is None:
+                encoder = Encoder(**encoder_options)
+            encoder = encoder.with_options(layers=layers or encoder.layers.name, pooling=pooling or encoder.pooling)
+            identity = describe_encoder(encoder)
+        else:
+            (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
+        config = {
+            "corpus": str(Path(corpus).resolve()),
+            "corpus_fingerprint": corpus_fingerprint(corpus),
+            "scan": options.to_dict(),
+            "embed": identity["embed"],
+            "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
         }
-        store.save_meta()
-        timings["scan_s"] = time.perf_counter() - started - timings["write_s"]
-    else:
-        warn_missing(store.meta["scan"])
-    scan_meta = store.meta["scan"]
-    _embed_parts(store, encoder, scan_meta["part_sizes"], progress, layers, pooling, timings)
-    clock = time.perf_counter()
-    store.consolidate(scan_meta["parts"], {"embedding": encoder.metadata(layers, pooling)})
-    timings["write_s"] += time.perf_counter() - clock
-    timings["total_s"] = time.perf_counter() - started
+        store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
+        if store.complete:
+            warn_missing(store.meta["scan"])
+            return store.path
+        clock = time.perf_counter()
+        shards = _load_or_plan(store, corpus, shard_bytes, chosen)
+        plan_s = time.perf_counter() - clock
+        done = {shard.index: store.read_marker(shard.index) for shard in shards}
+        todo = [shard for shard in shards if done[shard.index] is None]
+        tasks = [
+            {"run": str(store.path.resolve()), "fingerprint": store.meta["fingerprint"], "shard": shard.to_dict()}
+            for shard in todo
+        ]
+        clock = time.perf_counter()
+        if chosen.in_process:
+            bar = tqdm(unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
+            unit: Callable[[dict[str, Any]], dict[str, Any]] = functools.partial(embed_shard, encoder=encoder, bar=bar)
+            with closing(bar):
+                results = list(chosen.imap(unit, tasks))
+        else:
+            unit = functools.partial(embed_shard, encoder_options=encoder_options)
+            results = list(chosen.imap(unit, tasks, progress="shard" if progress else None, total=len(shards)))
+        units_s = time.perf_counter() - clock
+        for position, result in results:
+            done[todo[position].index] = result
+        worker_count = chosen.workers
+    scheduler_name = scheduler if isinstance(scheduler, str) else None
+    execution = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
+    finish_s = _finish(
+        store,
+        corpus,
+        options,
+        [done[shard.index] for shard in shards],
+        identity["embedding"],
+        execution | {"shards": len(shards), "shard_bytes": shard_bytes},
+        consolidate if consolidate is not None else chosen.name != "dask",
+    )
+    timings = {name: sum(done[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS}
+    timings["write_s"] += finish_s
+    timings |= {"plan_s": plan_s, "units_s": units_s, "total_s": time.perf_counter() - started}
     store.meta["timings"] = {name: round(value, 4) for name, value in timings.items()}
     store.save_meta()
     return store.path
 
 
-def _embed_parts(
-    store: RunStore,
-    encoder: Encoder,
-    part_sizes: list[int],
-    progress: bool,
-    layers: str,
-    pooling: str,
-    timings: dict[str, float],
-) -> None:
-    """Embed every part that has no vectors yet; the next part is read and tokenised while one is encoded.
+def embed_shard(
+    task: dict[str, Any],
+    *,
+    encoder: Encoder | None = None,
+    encoder_options: Mapping[str, Any] | None = None,
+    bar: Any = None,
+) -> dict[str, Any]:
+    """The unit of work: scan one shard, embed its occurrences, write its parts and its done-marker.
 
-    ``timings`` accumulates seconds: ``tokenize_s`` (reading a part and planning its windows, in a helper
-    thread, so it overlaps the forward pass), ``encode_s`` (forward passes and pooling), ``write_s``.
+    The next chunk of occurrences is scanned and tokenised in a helper thread while the current one runs
+    through the model. Chunks that already have vectors (an interrupted earlier attempt) are scanned again
+    but not embedded; a shard that is already done returns its marker.
+
+    Parameters
+    ----------
+    task : dict
+        ``run`` (the run directory), ``fingerprint`` (of the run the task belongs to), ``shard``
+        (:meth:`wsd.corpus.shards.Shard.to_dict`).
+    encoder : Encoder, optional
+        The encoder to use (in-process); else one is loaded from ``encoder_options``, once per process.
+    encoder_options : mapping, optional
+        Keyword arguments of :class:`wsd.Encoder` (when ``encoder`` is not given).
+    bar : tqdm, optional
+        A progress bar counting embedded occurrences.
+
+    Returns
+    -------
+    dict
+        What the shard found: ``shard``, ``documents``, ``occurrences`` (per target), ``part_sizes``,
+        ``rows``, ``timings``, ``seconds``, ``worker`` (as written to its done-marker).
     """
-    todo = [i for i in range(len(part_sizes)) if not store.has_part("vec", i)]
-    total = sum(part_sizes)
-    done = total - sum(part_sizes[i] for i in todo)
-    config = [(parse_layers(layers), check_pooling(pooling))]
-    bar = tqdm(total=total, initial=done, unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
+    started = time.perf_counter()
+    store = RunStore.open(task["run"])
+    shard = Shard.from_dict(task["shard"])
+    existing = store.read_marker(shard.index)
+    if existing is not None:  # done by an earlier attempt whose result was lost with its worker
+        return existing
+    if store.meta.get("fingerprint") != task["fingerprint"]:
+        raise ConfigError(f"{store.path} now holds a different run (fingerprint {store.meta.get('fingerprint')})")
+    config = store.meta["config"]
+    if encoder is None:
+        if encoder_options is None:
+            raise ConfigError("embed_shard needs an encoder or encoder options")
+        encoder = worker_encoder(encoder_options)
+        _check_identity(describe_encoder(encoder)["embed"], config["embed"])
+    options = ScanOptions.from_dict(config["scan"])
+    matcher = cached(
+        "matcher",
+        config["scan"],
+        lambda: make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages),
+    )
+    chunk_size = config["sharding"]["chunk_size"]
+    stats = ScanStats()
+    timings = dict.fromkeys(STAGE_TIMINGS, 0.0)
+    sizes: list[int] = []
+    pending: deque[tuple[int, pd.DataFrame]] = deque()
 
-    def prepare(index: int) -> Any:
-        clock = time.perf_counter()
-        chunk = store.read_occurrences_part(index)
-        plan = encoder.plan(chunk["text"].tolist(), chunk[["start", "end"]].to_numpy())
-        timings["tokenize_s"] += time.perf_counter() - clock
-        return plan
+    def chunks_to_embed() -> Iterator[pd.DataFrame]:
+        documents = iter_shard_documents(shard, text_field=options.text_field)
+        chunks = iter_document_chunks(documents, matcher, options, chunk_size, stats)
+        while True:
+            clock = time.perf_counter()
+            frame = next(chunks, None)
+            timings["scan_s"] += time.perf_counter() - clock
+            if frame is None:
+                return
+            number = len(sizes)
+            if number > MAX_CHUNKS:
+                raise ConfigError(f"shard {shard.index} holds more than {MAX_CHUNKS} chunks; use a larger chunk_size")
+            sizes.append(len(frame))
+            if store.has_part(VECTORS_PART, (shard.index, number)):
+                if bar is not None:
+                    bar.update(len(frame))
+                continue
+            pending.append((number, frame))
+            yield frame
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(prepare, todo[0]) if todo else None
-        for position, index in enumerate(todo):
-            plan = pending.result() if pending is not None else prepare(index)
-            pending = pool.submit(prepare, todo[position + 1]) if position + 1 < len(todo) else None
+    with closing(encoder.embed_stream(carry_warning_capture(chunks_to_embed()), timings=timings)) as stream:
+        for vectors in stream:
+            number, frame = pending.popleft()
             clock = time.perf_counter()
-            (vectors,) = encoder.encode_words(plan, config)
-            timings["encode_s"] += time.perf_counter() - clock
-            clock = time.perf_counter()
-            store.write_vectors_part(index, vectors)
+            store.write_occurrences_part((shard.index, number), frame)
+            store.write_vectors_part((shard.index, number), vectors)
             timings["write_s"] += time.perf_counter() - clock
-            bar.update(len(vectors))
-    bar.close()
+            if bar is not None:
+                bar.update(len(frame))
+    result = {
+        "shard": shard.index,
+        "documents": stats.documents,
+        "occurrences": dict(stats.occurrences),
+        "part_sizes": sizes,
+        "rows": sum(sizes),
+        "timings": {name: round(value, 4) for name, value in timings.items()},
+        "seconds": round(time.perf_counter() - started, 4),
+        "worker": socket.gethostname(),
+    }
+    store.write_marker(shard.index, result)
+    return result
+
+
+def describe_encoder(encoder: Encoder) -> dict[str, Any]:
+    """What a run records of its encoder: ``embed`` (its identity) and ``embedding`` (its vectors' metadata).
+
+    The one place the driver asks an encoder who it is.
+
+    Parameters
+    ----------
+    encoder : Encoder
+        A loaded encoder.
+
+    Returns
+    -------
+    dict
+        ``{"embed": ..., "embedding": ...}``.
+    """
+    identity = encoder.identity()
+    return {"embed": identity.run_config(), "embedding": identity.embedding_meta()}
+
+
+def worker_encoder(encoder_options: Mapping[str, Any]) -> Encoder:
+    """The encoder of ``encoder_options``, loaded once per process and kept for its later shards.
+
+    Run it on every worker before timing runs, so that they start warm.
+
+    Parameters
+    ----------
+    encoder_options : mapping
+        Keyword arguments of :class:`wsd.Encoder`, as :func:`embed_corpus` passes them (every option named).
+
+    Returns
+    -------
+    Encoder
+    """
+    return cached("encoder", encoder_options, lambda: Encoder(**encoder_options))
+
+
+def _describe_worker_encoder(encoder_options: Mapping[str, Any]) -> dict[str, Any]:
+    """Task: load (and keep) the encoder on a worker; describe it."""
+    return describe_encoder(worker_encoder(encoder_options))
+
+
+def _check_identity(identity: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
+    """A worker's encoder must compute the vectors the run records (same precision, device kind...)."""
+    if dict(identity) == dict(expected):
+        return
+    different = "; ".join(
+        f"{key} {value!r} (the run has {expected.get(key)!r})"
+        for key, value in identity.items()
+        if value != expected.get(key)
+    )
+    raise ConfigError(
+        f"worker {socket.gethostname()} would embed with {different}; give --precision and --device "
+        "explicitly so that every worker computes alike"
+    )
+
+
+def _check_numbers(vector_dtype: str, **numbers: int | None) -> None:
+    if vector_dtype not in VECTOR_DTYPES:
+        raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
+    for name, value in numbers.items():
+        if value is not None and value < 1:
+            raise ConfigError(f"{name} must be at least 1, not {value}")
+
+
+def _absolute_if_local(model: str | None) -> str | None:
+    """A local model folder as an absolute path (workers may run in another directory); names unchanged."""
+    if model is None:
+        return None
+    path = Path(str(model)).expanduser()
+    return str(path.resolve()) if path.exists() else str(model)
+
+
+def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, executor: Executor) -> list[Shard]:
+    """The run's shards: read back when resuming, else planned now (newlines counted by the executor)."""
+    recorded = store.read_plan()
+    if recorded is not None:
+        return [Shard.from_dict(item) for item in recorded]
+
+    def count_lines(ranges: list[tuple[str, int, int]]) -> list[int]:
+        return executor.map(_count_range, ranges)
+
+    shards = plan_shards(corpus, shard_bytes, count_lines=count_lines)
+    if len(shards) > MAX_SHARDS:
+        raise ConfigError(
+            f"the corpus makes {len(shards)} shards of {shard_bytes} bytes, more than {MAX_SHARDS}; "
+            "choose a larger shard size"
+        )
+    store.write_plan([shard.to_dict() for shard in shards], shard_bytes)
+    return shards
+
+
+def _count_range(byte_range: tuple[str, int, int]) -> int:
+    return count_newlines(*byte_range)
+
+
+def _finish(
+    store: RunStore,
+    corpus: str | os.PathLike[str],
+    options: ScanOptions,
+    results: list[dict[str, Any]],
+    embedding: dict[str, Any],
+    execution: dict[str, Any],
+    consolidate: bool,
+) -> float:
+    """Check what the scan found (errors and warnings) and mark the run complete; return the seconds taken."""
+    clock = time.perf_counter()
+    stats = ScanStats(documents=sum(r["documents"] for r in results))
+    for result in results:
+        stats.occurrences.update(result["occurrences"])
+    check_findings(corpus, options, stats)
+    sizes = [size for result in results for size in result["part_sizes"]]
+    store.meta["scan"] = {
+        "parts": len(sizes),
+        "part_sizes": sizes,
+        "documents": stats.documents,
+        "occurrences": {t: int(stats.occurrences[t]) for t in options.targets},
+    }
+    store.meta["execution"] = execution
+    store.finish({"embedding": embedding}, consolidate=consolidate)
+    return time.perf_counter() - clock
 
 
 def warn_missing(scan_meta: dict[str, Any]) -> None:
-    """Warn about each target a finished run's scan never found (when a finished run is reused as it is)."""
+    """Warn about each target a finished run's scan never found (when a finished run is reused as it is).
+
+    Parameters
+    ----------
+    scan_meta : dict
+        The ``scan`` entry of the run's metadata.
+    """
     for target, count in scan_meta.get("occurrences", {}).items():
         if count == 0:
             warnings.warn(f"target {target!r} was not found in the corpus", stacklevel=3)
@@ -189,6 +482,18 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
     A labelled row matches the occurrence of the same target at the same place: the same passage and span,
     or a passage that lies inside the labelled text at the labelled offset (when the scanner cut a sentence
     out of a longer labelled text). Occurrences without a label get ``""``.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        Scanned occurrences.
+    labelled : DataFrame
+        Labelled occurrences (``target``, ``text``, ``start``, ``end``, ``sense``).
+
+    Returns
+    -------
+    (Series, int)
+        The gold sense of each occurrence, and how many labelled rows matched one.
     """
     senses = pd.Series([""] * len(occurrences), index=occurrences.index, dtype=object)
     exact = {
@@ -215,7 +520,7 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
     return senses, len(exact) - len(unmatched)
 
 
-def run_pipeline(
+def induce_corpus(
     corpus: str | os.PathLike[str],
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     out: str | os.PathLike[str],
@@ -231,31 +536,60 @@ def run_pipeline(
 ) -> dict[str, Any]:
     """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
 
-    Writes ``out/run`` (occurrences and vectors), ``out/senses`` (sense model, labels, sense cards) and, with
-    ``gold`` (a labelled file in the generic format), ``out/metrics.json`` and ``out/gold.parquet`` (id,
-    target, sense of every occurrence; ``""`` where unlabelled); with ``report``, ``out/report.html``.
-    Returns a summary: occurrences and senses per target, and the scores.
+    Writes the output folder ``out`` (:mod:`wsd.layout`): ``run/`` (occurrences and vectors), ``senses/``
+    (sense model, labels, sense cards) and, with ``gold``, ``metrics.json`` (:mod:`wsd.results`) and
+    ``gold.parquet`` (id, target, sense of every occurrence; ``""`` where unlabelled); with ``report``,
+    ``report.html``.
 
-    ``recipe`` (:mod:`wsd.senses.recipes`) supplies the sense parameters ``senses`` does not give and, unless
-    ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector; the other
-    ``embed_options`` are those of :func:`embed_corpus`.
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder.
+    targets : str, list or mapping
+        The target words and their forms.
+    out : path
+        The output folder.
+    forms : path, optional
+        A forms file.
+    gold : path, optional
+        Labelled occurrences in the generic format, to score the induced senses against.
+    recipe : str
+        The recipe (:mod:`wsd.senses.recipes`) that supplies the sense parameters ``senses`` does not give
+        and, unless ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector.
+    senses : dict, optional
+        Sense-inducer parameters.
+    seed : int
+        Random state of the sense induction.
+    report : bool
+        Also write ``report.html``.
+    progress : bool
+        Show progress bars.
+    **embed_options
+        Options of :func:`embed_corpus`.
+
+    Returns
+    -------
+    dict
+        ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
+        ``gold``), ``report`` (with ``report``).
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
+    from wsd.results import baseline_scores, metrics_document
     from wsd.senses.recipes import embedding_recipe, make_inducer
     from wsd.senses.recipes import recipe as recipe_params
-    from wsd.senses.run import cluster_run
-    from wsd.store import load_run, write_json, write_parquet
+    from wsd.senses.stage import cluster_run
+    from wsd.store import load_run, read_meta, write_json, write_parquet
 
     out = Path(out)
     inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
-    run = embed_corpus(corpus, targets, out / "run", forms=forms, progress=progress, **embed_options)
-    senses_dir = cluster_run(run, out / "senses", inducer=inducer)
+    run = embed_corpus(corpus, targets, out / RUN_DIR, forms=forms, progress=progress, **embed_options)
+    senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer)
     occurrences, _ = load_run(run)
-    labels = pd.read_parquet(senses_dir / "labels.parquet")
+    labels = pd.read_parquet(senses_dir / LABELS_FILE)
     summary: dict[str, Any] = {
         "occurrences": occurrences.groupby("target", sort=False).size().astype(int).to_dict(),
         "senses": labels.groupby("target", sort=False)["sense"].nunique().astype(int).to_dict(),
@@ -275,22 +609,18 @@ def run_pipeline(
         scored = occurrences.loc[mask].assign(sense=gold_senses[mask].to_numpy())
         gold_key = key_from_occurrences(scored, where=str(gold))
         system = key_from_labels(scored["target"], scored["id"], labels["sense"].to_numpy()[mask])
-        result = score_keys("generic", gold_key, system)
-        baselines = {
-            name: score_keys("generic", gold_key, keys[0])["overall"] for name, keys in baseline_keys(scored, 1).items()
-        }
-        metrics = {
-            "dataset": "generic",
-            "config": {"gold": str(gold), "corpus": str(corpus), "senses": inducer.get_params(deep=False)},
-            "overall": result["overall"],
-            "per_target": result["per_target"],
-            "baselines": baselines,
-            "n_instances": int(mask.sum()),
-            "versions": library_versions(),
-        }
-        write_json(out / "metrics.json", metrics)
+        metrics = metrics_document(
+            "generic",
+            {"gold": str(gold), "corpus": str(corpus), "senses": inducer.get_params(deep=False)},
+            [score_keys("generic", gold_key, system)],
+            baseline_scores("generic", gold_key, baseline_keys(scored, 1)),
+            n_instances=int(mask.sum()),
+            n_targets=int(scored["target"].nunique()),
+            embedding=read_meta(run).get("embedding"),
+        )
+        write_json(out / METRICS_FILE, metrics)
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())
-        write_parquet(out / "gold.parquet", gold_table[["id", "target", "sense"]])
+        write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
     if report:
         from wsd.report import write_report

@@ -6,11 +6,12 @@ A finished run directory holds::
     occurrences.parquet  the occurrence table (see :mod:`wsd.occurrences`)
     vectors.npy          float16 or float32 matrix, row i = occurrence i; opened memory-mapped
 
-While a run is in progress (or after an interruption) the work lives in ``parts/``: ``occ-NNNNN.parquet``
-written by the scan and ``vec-NNNNN.npy`` written by the encoder, each written to a temporary name and renamed
-when complete, so a part is either whole or absent. Re-running the same command reuses every finished part; a
-different configuration is refused instead of being mixed with the old one. A sharded store (several
-``parts`` and no consolidated files) reads exactly like a consolidated one.
+While a run is in progress (or after an interruption) the work lives in ``parts/``: ``shards.json`` (the units of
+work), ``occ-SSSSS-CCCCC.parquet`` and ``vec-SSSSS-CCCCC.npy`` (chunk ``C`` of shard ``S``), each written to a
+temporary name and renamed when complete, so a part is either whole or absent, and ``shard-SSSSS.json`` once a
+shard is done. Re-running the same command reuses every finished part; a different configuration is refused
+instead of being mixed with the old one. A sharded store (parts only, never joined: a run written by a cluster)
+reads exactly like a consolidated one.
 
 >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
 >>> len(occurrences) == X.shape[0]        # doctest: +SKIP
@@ -35,12 +36,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from wsd.errors import ConfigError, InputError
+from wsd.layout import (
+    META_FILE,
+    OCCURRENCES_FILE,
+    OCCURRENCES_PART,
+    PARTS_DIR,
+    PLAN_FILE,
+    VECTORS_FILE,
+    VECTORS_PART,
+    marker_name,
+    part_glob,
+    part_name,
+)
 
 FORMAT = "wsd-run/1"
-META_FILE = "meta.json"
-OCCURRENCES_FILE = "occurrences.parquet"
-VECTORS_FILE = "vectors.npy"
-PARTS_DIR = "parts"
 VECTOR_DTYPES = ("float16", "float32")
 STATUS_COMPLETE = "complete"
 STATUS_RUNNING = "running"
@@ -65,6 +74,11 @@ def library_versions() -> dict[str, str]:
 
     Read from the installed distributions' metadata, without importing them (importing scikit-learn and
     hdbscan alone takes most of a second); a library that is not installed is left out.
+
+    Returns
+    -------
+    dict
+        ``{"python": ..., library: version}``.
     """
     from importlib import metadata
 
@@ -78,7 +92,18 @@ def library_versions() -> dict[str, str]:
 
 
 def config_fingerprint(config: dict[str, Any]) -> str:
-    """A short hash of a JSON-serialisable configuration (key order does not matter)."""
+    """A short hash of a JSON-serialisable configuration (key order does not matter).
+
+    Parameters
+    ----------
+    config : dict
+        The configuration.
+
+    Returns
+    -------
+    str
+        16 hex digits.
+    """
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -91,7 +116,15 @@ def _atomic_write_bytes(path: Path, write) -> None:
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON atomically (a reader never sees half a file)."""
+    """Write JSON atomically (a reader never sees half a file).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    data : dict
+        JSON-ready data (other values are written as strings).
+    """
 
     def write(tmp: Path) -> None:
         tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
@@ -100,13 +133,29 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 def write_parquet(path: Path, frame: pd.DataFrame) -> None:
-    """Write a DataFrame as Parquet atomically."""
+    """Write a DataFrame as Parquet atomically.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    frame : DataFrame
+        The table (its index is dropped).
+    """
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
     _atomic_write_bytes(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def write_array(path: Path, array: np.ndarray) -> None:
-    """Write a NumPy array as ``.npy`` atomically (never pickled)."""
+    """Write a NumPy array as ``.npy`` atomically (never pickled).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    array : ndarray
+        The array.
+    """
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
@@ -115,12 +164,23 @@ def write_array(path: Path, array: np.ndarray) -> None:
     _atomic_write_bytes(path, write)
 
 
+#: A part of a run: ``(shard, chunk)``, the ``chunk``-th block of occurrences of corpus shard ``shard``.
+PartKey = tuple[int, int]
+
+
 class RunStore:
-    """A run directory being written: parts, resume bookkeeping, consolidation.
+    """A run directory being written: parts, shard plan and done-markers, resume bookkeeping, completion.
 
     ``RunStore.create(path, config, ...)`` opens a directory for a run described by ``config``. If the
     directory already holds a run with the same fingerprint its finished parts are reused; if it holds a
     different run, :class:`ConfigError` is raised unless ``overwrite=True``.
+
+    Parameters
+    ----------
+    path : path
+        The run directory.
+    meta : dict
+        Its ``meta.json`` (as read or as created).
     """
 
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
@@ -136,7 +196,23 @@ class RunStore:
         vector_dtype: str = "float16",
         overwrite: bool = False,
     ) -> RunStore:
-        """Open ``path`` for the run ``config`` (a JSON-ready dict); resume it if it is the same run."""
+        """Open ``path`` for the run ``config`` (a JSON-ready dict); resume it if it is the same run.
+
+        Parameters
+        ----------
+        path : path
+            The run directory (created when missing).
+        config : dict
+            Everything that decides the run's contents; its fingerprint identifies the run.
+        vector_dtype : {"float16", "float32"}
+            Storage type of the vectors.
+        overwrite : bool
+            Replace a run with a different configuration instead of refusing it.
+
+        Returns
+        -------
+        RunStore
+        """
         if vector_dtype not in VECTOR_DTYPES:
             raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
         root = Path(path)
@@ -173,51 +249,188 @@ class RunStore:
         store.save_meta()
         return store
 
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> RunStore:
+        """The run directory ``path`` as it is on disk (a worker opens the run it writes parts of).
+
+        Parameters
+        ----------
+        path : path
+            A run directory made by :meth:`create`.
+
+        Returns
+        -------
+        RunStore
+        """
+        return cls(Path(path), read_meta(path))
+
     # -------------------------------------------------------------- state
     @property
     def complete(self) -> bool:
-        """True when the run finished and was consolidated."""
+        """True when the run finished (consolidated or not).
+
+        Returns
+        -------
+        bool
+        """
         return self.meta.get("status") == STATUS_COMPLETE
 
     def save_meta(self) -> None:
         """Write ``meta.json``."""
         write_json(self.path / META_FILE, self.meta)
 
-    def part_path(self, kind: str, index: int) -> Path:
-        """Path of part ``index`` of ``kind`` (``occ`` → Parquet, ``vec`` → npy)."""
-        suffix = "parquet" if kind == "occ" else "npy"
-        return self.path / PARTS_DIR / f"{kind}-{index:05d}.{suffix}"
+    def part_path(self, kind: str, part: PartKey) -> Path:
+        """Path of ``part`` of ``kind`` (``occ`` → Parquet, ``vec`` → npy); names sort in corpus order.
 
-    def has_part(self, kind: str, index: int) -> bool:
-        """Whether part ``index`` of ``kind`` was written completely."""
-        return self.part_path(kind, index).exists()
+        Parameters
+        ----------
+        kind : {"occ", "vec"}
+            Occurrences or vectors.
+        part : (int, int)
+            Shard and chunk number.
+
+        Returns
+        -------
+        Path
+        """
+        return self.path / PARTS_DIR / part_name(kind, *part)
+
+    def has_part(self, kind: str, part: PartKey) -> bool:
+        """Whether ``part`` of ``kind`` was written completely.
+
+        Parameters
+        ----------
+        kind : {"occ", "vec"}
+            Occurrences or vectors.
+        part : (int, int)
+            Shard and chunk number.
+
+        Returns
+        -------
+        bool
+        """
+        return self.part_path(kind, part).exists()
 
     # -------------------------------------------------------------- writing
-    def write_occurrences_part(self, index: int, occurrences: pd.DataFrame) -> None:
-        """Store the occurrences of part ``index``."""
-        write_parquet(self.part_path("occ", index), occurrences)
+    def write_occurrences_part(self, part: PartKey, occurrences: pd.DataFrame) -> None:
+        """Store the occurrences of ``part`` (atomically).
 
-    def read_occurrences_part(self, index: int) -> pd.DataFrame:
-        """Read back the occurrences of part ``index``."""
-        return pd.read_parquet(self.part_path("occ", index))
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+        occurrences : DataFrame
+            Its occurrence table.
+        """
+        write_parquet(self.part_path(OCCURRENCES_PART, part), occurrences)
 
-    def write_vectors_part(self, index: int, vectors: np.ndarray) -> None:
-        """Store the vectors of part ``index`` (converted to the run's vector dtype)."""
-        write_array(self.part_path("vec", index), vectors.astype(self.meta["vector_dtype"], copy=False))
+    def write_vectors_part(self, part: PartKey, vectors: np.ndarray) -> None:
+        """Store the vectors of ``part`` (converted to the run's vector dtype); a part is done once it has them.
 
-    def finish_sharded(self, extra_meta: dict[str, Any] | None = None) -> None:
-        """Mark the run complete without consolidating: its parts stay in ``parts/`` and :func:`load_run` reads
-        them in name order (a distributed run, whose every shard wrote one part).
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+        vectors : ndarray
+            One row per occurrence of the part.
+        """
+        write_array(self.part_path(VECTORS_PART, part), vectors.astype(self.meta["vector_dtype"], copy=False))
+
+    # -------------------------------------------------------------- shards
+    def read_plan(self) -> list[dict[str, Any]] | None:
+        """The shard plan written by :meth:`write_plan` (JSON-ready shards), or None before it.
+
+        Returns
+        -------
+        list of dict or None
+        """
+        path = self.path / PARTS_DIR / PLAN_FILE
+        if not path.exists():
+            return None
+        return json.loads(path.read_text(encoding="utf-8"))["shards"]
+
+    def write_plan(self, shards: list[dict[str, Any]], shard_bytes: int) -> None:
+        """Record the run's shards (the units of work) so that a resumed run finds the same ones.
+
+        Parameters
+        ----------
+        shards : list of dict
+            JSON-ready shards (:meth:`wsd.corpus.shards.Shard.to_dict`).
+        shard_bytes : int
+            The size they were cut to.
+        """
+        write_json(self.path / PARTS_DIR / PLAN_FILE, {"shard_bytes": shard_bytes, "shards": shards})
+        self.meta["shards"] = {"count": len(shards), "shard_bytes": shard_bytes}
+        self.save_meta()
+
+    def marker_path(self, shard: int) -> Path:
+        """Path of the done-marker of ``shard``.
+
+        Parameters
+        ----------
+        shard : int
+            Shard number.
+
+        Returns
+        -------
+        Path
+        """
+        return self.path / PARTS_DIR / marker_name(shard)
+
+    def read_marker(self, shard: int) -> dict[str, Any] | None:
+        """What a finished ``shard`` found (its done-marker), or None when it is not done.
+
+        Parameters
+        ----------
+        shard : int
+            Shard number.
+
+        Returns
+        -------
+        dict or None
+        """
+        path = self.marker_path(shard)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:  # cannot happen with atomic writes; treat it as not done
+            return None
+
+    def write_marker(self, shard: int, result: dict[str, Any]) -> None:
+        """Mark ``shard`` done with what it found (written last, after all its parts).
+
+        Parameters
+        ----------
+        shard : int
+            Shard number.
+        result : dict
+            JSON-ready summary of the shard.
+        """
+        write_json(self.marker_path(shard), result)
+
+    # -------------------------------------------------------------- completion
+    def finish(self, extra_meta: dict[str, Any] | None = None, consolidate: bool = True) -> None:
+        """Check the parts and mark the run complete; with ``consolidate``, join them into one file each.
 
         Every ``vec-*.npy`` must have its ``occ-*.parquet`` with as many rows; leftover temporary files of
-        interrupted writers are removed.
+        interrupted writers are removed. Consolidated, the run holds ``occurrences.parquet`` and
+        ``vectors.npy`` (streamed, so memory stays flat) and ``parts/`` is removed; otherwise the parts stay
+        and :func:`load_run` reads them in name order (a run written by many machines).
+
+        Parameters
+        ----------
+        extra_meta : dict, optional
+            Entries added to ``meta.json`` (e.g. the vectors' ``embedding`` metadata).
+        consolidate : bool
+            Join the parts into ``occurrences.parquet`` and ``vectors.npy``.
         """
         parts = self.path / PARTS_DIR
         for leftover in parts.glob(".*.tmp-*"):
             leftover.unlink(missing_ok=True)
-        vector_files = sorted(parts.glob("vec-*.npy"))
-        occurrence_files = sorted(parts.glob("occ-*.parquet"))
-        if [p.stem[4:] for p in vector_files] != [p.stem[4:] for p in occurrence_files]:
+        vector_files = sorted(parts.glob(part_glob(VECTORS_PART)))
+        occurrence_files = sorted(parts.glob(part_glob(OCCURRENCES_PART)))
+        if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
             raise InputError(f"{parts}: occurrence and vector parts do not pair up; run the same command again")
         rows, dim = 0, 0
         for vector_file, occurrence_file in zip(vector_files, occurrence_files, strict=True):
@@ -226,21 +439,17 @@ class RunStore:
             if shape[0] != count:
                 raise InputError(f"{vector_file}: {shape[0]} vectors for {count} occurrences in {occurrence_file.name}")
             rows, dim = rows + count, shape[1]
+        if consolidate:
+            self._consolidate(occurrence_files, vector_files, rows, dim)
         self.meta.update(extra_meta or {})
         self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
         self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.save_meta()
+        if consolidate:
+            shutil.rmtree(parts, ignore_errors=True)
 
-    def consolidate(self, parts: int, extra_meta: dict[str, Any] | None = None) -> None:
-        """Join parts ``0..parts-1`` into ``occurrences.parquet`` + ``vectors.npy`` and mark the run complete."""
-        vector_files = [self.part_path("vec", i) for i in range(parts)]
-        occurrence_files = [self.part_path("occ", i) for i in range(parts)]
-        missing = [p.name for p in vector_files + occurrence_files if not p.exists()]
-        if missing:
-            raise InputError(f"{self.path}: cannot finish the run, parts are missing: {', '.join(missing[:5])}")
-        shapes = [np.load(p, mmap_mode="r").shape for p in vector_files]
-        rows = sum(s[0] for s in shapes)
-        dim = shapes[0][1] if shapes else 0
+    def _consolidate(self, occurrence_files: list[Path], vector_files: list[Path], rows: int, dim: int) -> None:
+        """Join the parts into ``occurrences.parquet`` + ``vectors.npy``."""
         dtype = np.dtype(self.meta["vector_dtype"])
 
         def join_vectors(tmp: Path) -> None:
@@ -262,11 +471,6 @@ class RunStore:
 
         _atomic_write_bytes(self.path / OCCURRENCES_FILE, join_occurrences)
         _atomic_write_bytes(self.path / VECTORS_FILE, join_vectors)
-        self.meta.update(extra_meta or {})
-        self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
-        self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        self.save_meta()
-        shutil.rmtree(self.path / PARTS_DIR, ignore_errors=True)
 
 
 def write_run(
@@ -279,6 +483,24 @@ def write_run(
     """Write an in-memory occurrence table and its vectors as a complete run directory (``load_run`` reads it).
 
     Used for datasets, whose occurrences come from a reader rather than a corpus scan.
+
+    Parameters
+    ----------
+    path : path
+        The run directory.
+    occurrences : DataFrame
+        The occurrence table.
+    vectors : ndarray
+        One row per occurrence.
+    meta : dict
+        Entries of ``meta.json`` (e.g. ``config``, ``embedding``).
+    vector_dtype : {"float16", "float32"}
+        Storage type of the vectors.
+
+    Returns
+    -------
+    Path
+        The run directory.
     """
     if len(occurrences) != len(vectors):
         raise InputError(f"{len(occurrences)} occurrences but {len(vectors)} vectors")
@@ -301,8 +523,23 @@ def write_run(
     return root
 
 
+def _part_number(path: Path) -> str:
+    """``SSSSS-CCCCC`` of a part file (what pairs an occurrence part with its vector part)."""
+    return path.name.split(".")[0].split("-", 1)[1]
+
+
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The ``meta.json`` of a run directory."""
+    """The ``meta.json`` of a run directory.
+
+    Parameters
+    ----------
+    path : path
+        A run directory (or any folder with a ``meta.json``).
+
+    Returns
+    -------
+    dict
+    """
     meta_path = Path(path) / META_FILE
     if not meta_path.is_file():
         raise InputError(f"{path} is not a wsd run directory (no {META_FILE}); create one with `wsd embed`")
@@ -318,6 +555,20 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
     Vectors are memory-mapped read-only when ``mmap`` (the default) and the store is consolidated; a sharded
     store (parts only) is read part by part and concatenated.
 
+    Parameters
+    ----------
+    path : path
+        A run directory.
+    mmap : bool
+        Memory-map the vectors of a consolidated run.
+
+    Returns
+    -------
+    (DataFrame, ndarray)
+        The occurrences and their vectors, row-aligned.
+
+    Examples
+    --------
     >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
     """
     root = Path(path)
@@ -326,13 +577,15 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
         occurrences = pd.read_parquet(root / OCCURRENCES_FILE)
         vectors = np.load(root / VECTORS_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
     else:
-        vector_files = sorted((root / PARTS_DIR).glob("vec-*.npy"))
-        occurrence_files = [p.with_name(p.name.replace("vec-", "occ-")).with_suffix(".parquet") for p in vector_files]
+        vector_files = sorted((root / PARTS_DIR).glob(part_glob(VECTORS_PART)))
+        occurrence_files = sorted((root / PARTS_DIR).glob(part_glob(OCCURRENCES_PART)))
         if meta.get("status") != STATUS_COMPLETE or not vector_files:
             raise InputError(
                 f"the run in {root} is not complete (status {meta.get('status')!r}); "
                 "run the same `wsd embed` command again to finish it"
             )
+        if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
+            raise InputError(f"{root / PARTS_DIR}: occurrence and vector parts do not pair up")
         occurrences = pd.concat([pd.read_parquet(p) for p in occurrence_files], ignore_index=True)
         vectors = np.concatenate([np.load(p, allow_pickle=False) for p in vector_files])
     if len(occurrences) != vectors.shape[0]:

@@ -11,11 +11,12 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
-from wsd.corpus.documents import iter_documents
+from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
@@ -26,7 +27,25 @@ DEFAULT_CHUNK_SIZE = 8192
 
 @dataclass
 class ScanOptions:
-    """Everything that decides which occurrences a scan finds and which context each one gets."""
+    """Everything that decides which occurrences a scan finds and which context each one gets.
+
+    Parameters
+    ----------
+    targets : dict
+        Target → its forms.
+    lemmatizer : str, optional
+        ``None`` (listed forms only) or ``"simplemma"``.
+    case_sensitive : bool
+        Match case exactly.
+    context : {"sentence", "window"}
+        The passage an occurrence gets.
+    context_chars : int
+        Characters either side for ``window`` (and the cap for long sentences).
+    languages : tuple of str
+        Languages of the lemmatizer.
+    text_field : str
+        The field or column holding the text.
+    """
 
     targets: TargetForms
     lemmatizer: str | None = None
@@ -37,7 +56,12 @@ class ScanOptions:
     text_field: str = "text"
 
     def to_dict(self) -> dict:
-        """A JSON-ready description (recorded in a run's metadata)."""
+        """A JSON-ready description (recorded in a run's metadata).
+
+        Returns
+        -------
+        dict
+        """
         return {
             "targets": self.targets,
             "lemmatizer": self.lemmatizer,
@@ -48,10 +72,41 @@ class ScanOptions:
             "text_field": self.text_field,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ScanOptions:
+        """The options described by :meth:`to_dict` (as a run's metadata records them).
+
+        Parameters
+        ----------
+        data : mapping
+            A dictionary made by :meth:`to_dict`.
+
+        Returns
+        -------
+        ScanOptions
+        """
+        return cls(
+            targets={target: list(forms) for target, forms in data["targets"].items()},
+            lemmatizer=data["lemmatizer"],
+            case_sensitive=data["case_sensitive"],
+            context=data["context"],
+            context_chars=data["context_chars"],
+            languages=tuple(data["languages"]),
+            text_field=data["text_field"],
+        )
+
 
 @dataclass
 class ScanStats:
-    """What a scan saw: documents read and occurrences found per target."""
+    """What a scan saw: documents read and occurrences found per target.
+
+    Parameters
+    ----------
+    documents : int
+        Documents read.
+    occurrences : Counter
+        Occurrences found per target.
+    """
 
     documents: int = 0
     occurrences: Counter = field(default_factory=Counter)
@@ -62,7 +117,21 @@ def build_scan_options(
     forms: str | os.PathLike[str] | None = None,
     **options,
 ) -> ScanOptions:
-    """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file."""
+    """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file.
+
+    Parameters
+    ----------
+    targets : str, list or mapping
+        The targets and their forms.
+    forms : path, optional
+        A forms file (lines ``target<TAB>form1,form2``).
+    **options
+        The other fields of :class:`ScanOptions`.
+
+    Returns
+    -------
+    ScanOptions
+    """
     parsed = parse_targets(targets)
     if forms is not None:
         parsed = merge_forms(parsed, read_forms_file(forms))
@@ -81,11 +150,61 @@ def iter_occurrence_chunks(
     document's occurrences), so the chunking is the same on every run over the same corpus. At the end it warns
     about targets that were never found and raises :class:`InputError` when the corpus has no documents or
     none of the targets occurs.
+
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder.
+    options : ScanOptions
+        What to find and which context each occurrence gets.
+    chunk_size : int
+        Occurrences per table (at least; a document is never split).
+    stats : ScanStats, optional
+        Filled with what the scan saw.
+
+    Returns
+    -------
+    iterator of DataFrame
     """
     stats = stats if stats is not None else ScanStats()
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    documents = iter_documents(corpus, text_field=options.text_field)
+    yield from iter_document_chunks(documents, matcher, options, chunk_size, stats)
+    check_findings(corpus, options, stats)
+
+
+def iter_document_chunks(
+    documents: Iterable[Document],
+    matcher: Any,
+    options: ScanOptions,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    stats: ScanStats | None = None,
+) -> Iterator[pd.DataFrame]:
+    """The occurrence tables of a stream of documents, ``chunk_size`` rows each (ending at a document end).
+
+    The one scan loop: the whole-corpus scan and the scan of a corpus shard both run it, so both give the
+    same rows with the same ids.
+
+    Parameters
+    ----------
+    documents : iterable of Document
+        The documents, in corpus order.
+    matcher : object
+        Made by :func:`wsd.corpus.matcher.make_matcher` for ``options``.
+    options : ScanOptions
+        What to find and which context each occurrence gets.
+    chunk_size : int
+        Occurrences per table (at least; a document is never split).
+    stats : ScanStats, optional
+        Filled with the documents read and the occurrences found per target.
+
+    Returns
+    -------
+    iterator of DataFrame
+    """
+    stats = stats if stats is not None else ScanStats()
     rows: list[tuple] = []
-    for document in iter_documents(corpus, text_field=options.text_field):
+    for document in documents:
         stats.documents += 1
         found = matcher.find(document.text)
         if not found:
@@ -98,7 +217,6 @@ def iter_occurrence_chunks(
             rows = []
     if rows:
         yield rows_frame(rows)
-    check_findings(corpus, options, stats)
 
 
 def scan(
@@ -121,6 +239,11 @@ def scan(
         ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
         ``"window"``), ``context_chars``, ``languages``, ``text_field``.
 
+    Returns
+    -------
+    DataFrame
+        One row per occurrence (:mod:`wsd.occurrences`).
+
     Examples
     --------
     >>> occurrences = scan("data/demo/corpus.txt", ["mouse:mice"])  # doctest: +SKIP
@@ -137,6 +260,21 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
 
     An occurrence's id is ``<doc_id>@<start>``, with ``/<target>`` added when two targets match the same span.
     Used by the single-process scan and by the distributed one, so both give the same rows.
+
+    Parameters
+    ----------
+    doc_id : str
+        The document's id.
+    text : str
+        Its text.
+    matches : list
+        The matcher's matches in it.
+    options : ScanOptions
+        Which passage each occurrence gets.
+
+    Returns
+    -------
+    iterator of tuple
     """
     shared = Counter((m.start, m.end) for m in matches)
     for passage in passages(text, matches, options.context, options.context_chars):
@@ -158,7 +296,17 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
 
 
 def rows_frame(rows: list[tuple]) -> pd.DataFrame:
-    """An occurrence table from rows built by :func:`document_rows`."""
+    """An occurrence table from rows built by :func:`document_rows`.
+
+    Parameters
+    ----------
+    rows : list of tuple
+        Rows made by :func:`document_rows`.
+
+    Returns
+    -------
+    DataFrame
+    """
     frame = pd.DataFrame.from_records(rows, columns=list(REQUIRED_COLUMNS))
     for name in ("start", "end", "doc_start"):
         frame[name] = frame[name].astype("int64")
@@ -167,7 +315,17 @@ def rows_frame(rows: list[tuple]) -> pd.DataFrame:
 
 def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
     """After a scan: an :class:`InputError` when the corpus had no documents or none of the targets occurs;
-    a warning for each target that was never found (the single-process and the distributed scan both call it)."""
+    a warning for each target that was never found (the single-process and the distributed scan both call it).
+
+    Parameters
+    ----------
+    corpus : path
+        The corpus (named in the messages).
+    options : ScanOptions
+        The targets looked for.
+    stats : ScanStats
+        What the scan saw.
+    """
     if stats.documents == 0:
         raise InputError(f"corpus {corpus} is empty: no documents with text")
     missing = [t for t in options.targets if stats.occurrences[t] == 0]

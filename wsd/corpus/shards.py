@@ -72,6 +72,19 @@ class Piece:
     For a byte range of a text or JSON-lines file, ``[start, stop)`` are byte offsets at line starts and
     ``first_line`` is the number of the line at ``start``; for a Parquet file, ``[start, stop)`` are row
     group numbers and ``first_line`` the row number (from 1) of the first row. ``stop=None``: the whole file.
+
+    Parameters
+    ----------
+    path : str
+        The file (absolute).
+    label : str
+        Prefix of its documents' ids.
+    size : int
+        Bytes of the piece.
+    start, stop : int
+        Byte offsets (text) or row groups (Parquet); ``stop=None``: the whole file.
+    first_line : int
+        Number of the line (or row) at ``start``.
     """
 
     path: str
@@ -84,23 +97,51 @@ class Piece:
 
 @dataclass(frozen=True)
 class Shard:
-    """A unit of distributed work: its position in the corpus and the pieces it reads, in order."""
+    """A unit of distributed work: its position in the corpus and the pieces it reads, in order.
+
+    Parameters
+    ----------
+    index : int
+        Position of the shard in the corpus.
+    pieces : tuple of Piece
+        What it reads, in order.
+    """
 
     index: int
     pieces: tuple[Piece, ...]
 
     @property
     def size(self) -> int:
-        """Bytes of corpus this shard reads (compressed size for gzip and Parquet)."""
+        """Bytes of corpus this shard reads (compressed size for gzip and Parquet).
+
+        Returns
+        -------
+        int
+        """
         return sum(piece.size for piece in self.pieces)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready description (tasks and the run's shard plan carry it)."""
+        """A JSON-ready description (tasks and the run's shard plan carry it).
+
+        Returns
+        -------
+        dict
+        """
         return {"index": self.index, "pieces": [asdict(piece) for piece in self.pieces]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Shard:
-        """The shard described by :meth:`to_dict`."""
+        """The shard described by :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            Made by :meth:`to_dict`.
+
+        Returns
+        -------
+        Shard
+        """
         return cls(int(data["index"]), tuple(Piece(**piece) for piece in data["pieces"]))
 
 
@@ -115,6 +156,21 @@ def plan_shards(
     :func:`count_newlines`); pass one that runs on a cluster to spread that reading. The plan depends only on
     the corpus files and ``shard_bytes``.
 
+    Parameters
+    ----------
+    corpus : path
+        A corpus file or folder.
+    shard_bytes : int
+        Target size of a shard.
+    count_lines : callable, optional
+        ``count_lines(ranges) -> counts``.
+
+    Returns
+    -------
+    list of Shard
+
+    Examples
+    --------
     >>> [len(s.pieces) for s in plan_shards("data/demo/corpus.txt", shard_bytes=10_000)]  # doctest: +SKIP
     [1, 1, 1, 1]
     """
@@ -132,6 +188,19 @@ def plan_shards(
 def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator[Document]:
     """Stream the documents of ``shard``: those of :func:`iter_documents` that lie in its pieces, same ids.
 
+    Parameters
+    ----------
+    shard : Shard
+        The shard.
+    text_field : str
+        The field or column holding the text.
+
+    Returns
+    -------
+    iterator of Document
+
+    Examples
+    --------
     >>> shard = plan_shards("data/demo/corpus.txt", shard_bytes=10_000)[1]   # doctest: +SKIP
     >>> next(iter_shard_documents(shard)).doc_id                            # doctest: +SKIP
     'corpus.txt:120'
@@ -151,6 +220,19 @@ def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator
 def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
     """Number of ``\\n`` bytes in ``[start, stop)`` of a file, read in blocks (no line splitting).
 
+    Parameters
+    ----------
+    path : path
+        The file.
+    start, stop : int
+        The byte range.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> count_newlines("data/demo/corpus.txt", 0, 10**9)  # doctest: +SKIP
     369
     """

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.report import plots
 from wsd.report.content import (
     Example,
@@ -40,9 +41,6 @@ from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
 
-REPORT_HTML = "report.html"
-REPORT_MARKDOWN = "report.md"
-FIGURES_DIR = "report_figures"
 DEFAULT_MAX_POINTS = 2000
 DEFAULT_EXAMPLES = 5
 MAX_EXAMPLES = 5
@@ -150,7 +148,7 @@ def _experiment_sources(experiments: Any) -> list[Path]:
 
 def _only_experiments(folder: Path) -> bool:
     """A folder without a run whose JSON files are experiment results."""
-    has_run = (folder / "run").is_dir() or (folder / "meta.json").is_file() or (folder / "senses").is_dir()
+    has_run = (folder / RUN_DIR).is_dir() or (folder / META_FILE).is_file() or (folder / SENSES_DIR).is_dir()
     return not has_run and bool(experiment_files(folder))
 
 

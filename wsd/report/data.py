@@ -27,14 +27,9 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.keys import parse_senses
-from wsd.store import META_FILE, load_run, read_meta
+from wsd.layout import GOLD_FILE, LABELS_FILE, META_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, SENSES_FILE
+from wsd.store import load_run, read_meta
 
-RUN_DIR = "run"
-SENSES_DIR = "senses"
-LABELS_FILE = "labels.parquet"
-SENSES_FILE = "senses.parquet"
-METRICS_FILE = "metrics.json"
-GOLD_FILE = "gold.parquet"
 GOLD_COLUMN = "sense"
 
 HEADLINE_METRICS: dict[str, tuple[str, ...]] = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, clone
 
 from wsd.errors import ConfigError, InputError, ModelError, WsdError
+from wsd.executors import MapFunction
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.persistence import (
@@ -28,15 +29,12 @@ from wsd.senses.persistence import (
 from wsd.senses.validation import NotFittedModelError
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
-#: Embedding-meta fields that describe a run rather than the vectors' identity; never compared.
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
 #: computation of the same model, layers and pooling are interchangeable), and run bookkeeping.
 UNCHECKED_META_FIELDS: frozenset[str] = frozenset(
     {"created", "created_at", "n_occurrences", "n_vectors", "run_dir", "precision", "max_length", "window_tokens"}
 )
 UNKNOWN_POLICIES: tuple[str, ...] = ("error", "skip")
-#: ``map_function(func, items) -> results in order``, like the builtin ``map``.
-MapFunction = Callable[[Callable[[Any], Any], list[Any]], Iterable[Any]]
 
 
 def _target_rows(occurrences: pd.DataFrame) -> dict[str, np.ndarray]:

@@ -22,12 +22,13 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
+from wsd.layout import SENSE_MODEL_FILE
 
 if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
     from wsd.senses.inducer import SenseInducer
     from wsd.senses.preprocess import Preprocessor
 
-MODEL_FILE = "sense_model.json"
+MODEL_FILE = SENSE_MODEL_FILE
 FORMAT_NAME = "wsd-sense-model"
 FORMAT_VERSION = 1
 #: Prefix of the preprocessing arrays among a target's arrays.

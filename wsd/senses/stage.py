@@ -1,6 +1,6 @@
-"""The clustering stage over a run directory: induce senses for every target, describe them, predict new runs.
+"""The senses stage over a run: induce senses for every target, describe them, predict the senses of new runs.
 
-``cluster_run("runs/x")`` writes ``runs/x/senses/``::
+``cluster_run("runs/x")`` writes ``runs/x/senses/`` (names in :mod:`wsd.layout`)::
 
     model/            the sense model (JSON + .npy, never pickle): predicts senses of new occurrences
     labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
@@ -13,25 +13,26 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from wsd.executors import MapFunction
+from wsd.layout import (
+    LABELS_FILE,
+    META_FILE,
+    MODEL_DIR,
+    PREDICTED_FILE,
+    SENSES_DIR,
+    SENSES_FILE,
+    SENSES_MARKDOWN,
+)
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel
 from wsd.store import library_versions, load_run, read_meta, write_json, write_parquet
-
-SENSES_DIR = "senses"
-MODEL_DIR = "model"
-LABELS_FILE = "labels.parquet"
-SENSES_FILE = "senses.parquet"
-SENSES_MARKDOWN = "senses.md"
-
-MapFunction = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
 
 
 def label_table(
@@ -39,7 +40,20 @@ def label_table(
 ) -> pd.DataFrame:
     """The per-occurrence sense table: id, target, sense, sense_id, confidence, memberships.
 
-    ``memberships`` holds the row's distribution over its own target's ``n_senses[target]`` senses.
+    Parameters
+    ----------
+    occurrences : DataFrame
+        The occurrences (``id``, ``target``).
+    labels : ndarray of int
+        Sense of each occurrence (``-1``: unassigned).
+    proba : ndarray
+        Soft memberships, one row per occurrence.
+    n_senses : dict
+        Senses of each target: ``memberships`` holds the row's distribution over its own target's senses.
+
+    Returns
+    -------
+    DataFrame
     """
     targets = occurrences["target"].to_numpy()
     rows = np.arange(len(labels))
@@ -57,7 +71,18 @@ def label_table(
 
 
 def senses_per_target(model: SenseModel) -> dict[str, int]:
-    """Number of induced senses of each target of a fitted model."""
+    """Number of induced senses of each target of a fitted model.
+
+    Parameters
+    ----------
+    model : SenseModel
+        A fitted sense model.
+
+    Returns
+    -------
+    dict
+        Target → number of senses.
+    """
     return {target: int(inducer.n_senses_) for target, inducer in model.inducers_.items()}
 
 
@@ -68,7 +93,26 @@ def fit_senses(
     embedding_meta: dict[str, Any] | None = None,
     map_function: MapFunction | None = None,
 ) -> tuple[SenseModel, np.ndarray, np.ndarray]:
-    """Fit a :class:`SenseModel` and return it with the labels and soft memberships of the training rows."""
+    """Fit a :class:`SenseModel` and return it with the labels and soft memberships of the training rows.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        The occurrences (``target`` groups the fits).
+    X : ndarray
+        Their vectors.
+    inducer : SenseInducer, optional
+        The per-target estimator (default: ``SenseInducer()``).
+    embedding_meta : dict, optional
+        The vectors' metadata (checked when the model predicts).
+    map_function : MapFunction, optional
+        Runs the per-target fits (an :class:`wsd.executors.Executor`); default: here, one after another.
+
+    Returns
+    -------
+    (SenseModel, ndarray, ndarray)
+        The model, the labels and the memberships of the rows.
+    """
     model = SenseModel(inducer if inducer is not None else SenseInducer(), embedding_meta=embedding_meta)
     model.fit(occurrences, X, map_function=map_function)
     proba = model.predict_proba(occurrences, X)
@@ -85,9 +129,27 @@ def cluster_run(
 ) -> Path:
     """Induce the senses of every target of a run directory and write them (see the module docstring).
 
-    ``map_function(func, items)`` distributes the per-target fits (e.g. over a Dask cluster); by default
-    they run one after another in this process.
+    Parameters
+    ----------
+    run : path
+        A run (``wsd embed``'s output).
+    out : path, optional
+        The senses folder (default: ``RUN/senses``).
+    inducer : SenseInducer, optional
+        The per-target estimator.
+    n_examples, n_keywords : int
+        Examples and keywords per sense description.
+    map_function : MapFunction, optional
+        Runs the per-target fits, e.g. an :class:`wsd.executors.Executor` on a Dask cluster; by default they
+        run one after another in this process.
 
+    Returns
+    -------
+    Path
+        The senses folder.
+
+    Examples
+    --------
     >>> cluster_run("runs/x", inducer=SenseInducer(method="agglomerative"))  # doctest: +SKIP
     PosixPath('runs/x/senses')
     """
@@ -119,7 +181,30 @@ def write_senses(
     n_examples: int = 5,
     n_keywords: int = 10,
 ) -> Path:
-    """Write a fitted sense model, its labels and its sense descriptions (the ``senses/`` folder layout)."""
+    """Write a fitted sense model, its labels and its sense descriptions (the ``senses/`` folder layout).
+
+    Parameters
+    ----------
+    destination : path
+        The senses folder.
+    occurrences : DataFrame
+        The training occurrences.
+    X : ndarray
+        Their vectors.
+    model : SenseModel
+        The fitted model.
+    proba : ndarray
+        The memberships of the rows.
+    extra_meta : dict, optional
+        Entries added to the folder's ``meta.json``.
+    n_examples, n_keywords : int
+        Examples and keywords per sense description.
+
+    Returns
+    -------
+    Path
+        ``destination``.
+    """
     destination = Path(destination)
     destination.mkdir(parents=True, exist_ok=True)
     labels = model.labels_
@@ -129,7 +214,7 @@ def write_senses(
     write_parquet(destination / SENSES_FILE, table)
     (destination / SENSES_MARKDOWN).write_text(senses_to_markdown(table), encoding="utf-8")
     write_json(
-        destination / "meta.json",
+        destination / META_FILE,
         {
             **(extra_meta or {}),
             "embedding": model.embedding_meta_,
@@ -150,8 +235,22 @@ def predict_run(
 ) -> Path:
     """Assign the occurrences of another run to the senses induced earlier; write ``predicted.parquet``.
 
-    ``senses`` is a folder written by :func:`cluster_run` (or its ``model`` sub-folder). The new run's
-    vectors must come from the same encoder, layers and pooling, else :class:`~wsd.errors.ModelError`.
+    Parameters
+    ----------
+    senses : path
+        A folder written by :func:`cluster_run` (or its ``model`` sub-folder).
+    run : path
+        The run to label; its vectors must come from the same encoder, layers and pooling, else
+        :class:`~wsd.errors.ModelError`.
+    out : path, optional
+        The Parquet file to write (default: ``RUN/predicted.parquet``).
+    unknown : {"error", "skip"}
+        What to do with targets the model has not seen.
+
+    Returns
+    -------
+    Path
+        The file written.
     """
     folder = Path(senses)
     model = SenseModel.load(folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder)
@@ -160,7 +259,7 @@ def predict_run(
     embedding = read_meta(run).get("embedding")
     labels = model.predict(occurrences, X, embedding_meta=embedding, unknown=unknown)
     proba = model.predict_proba(occurrences, X, embedding_meta=embedding, unknown=unknown)
-    destination = Path(out) if out is not None else Path(run) / "predicted.parquet"
+    destination = Path(out) if out is not None else Path(run) / PREDICTED_FILE
     destination.parent.mkdir(parents=True, exist_ok=True)
     write_parquet(destination, label_table(occurrences, labels, proba, senses_per_target(model)))
     return destination

@@ -1,0 +1,146 @@
+"""The names of every folder and file wsd writes: a run, its parts, a senses folder, an output folder.
+
+The one place these names are defined; every module that writes or reads them asks here. Three folders:
+
+A **run** (``wsd embed --out RUN``, :func:`wsd.load_run`): the occurrences and their vectors::
+
+    RUN/meta.json                what made it: config, encoder identity, vectors' metadata, versions
+    RUN/occurrences.parquet      the occurrence table (consolidated run)
+    RUN/vectors.npy              row-aligned vectors (consolidated run)
+    RUN/parts/                   while running, or for good in a sharded run:
+        shards.json              the units of work
+        occ-SSSSS-CCCCC.parquet  chunk C of shard S: occurrences
+        vec-SSSSS-CCCCC.npy      chunk C of shard S: vectors (a chunk is done once it has them)
+        shard-SSSSS.json         shard S is done: what it found
+    RUN/predicted.parquet        senses predicted for the run by ``wsd predict``
+
+A **senses** folder (``wsd cluster``; ``RUN/senses`` by default)::
+
+    senses/model/            the sense model: sense_model.json + one folder of .npy arrays per target
+    senses/labels.parquet    one row per occurrence
+    senses/senses.parquet    one row per sense
+    senses/senses.md         the same as Markdown
+    senses/meta.json         inducer parameters, embedding identity, senses per target, versions
+
+An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`` reads it)::
+
+    OUT/run/  OUT/senses/    as above
+    OUT/metrics.json         scores (:mod:`wsd.results`)
+    OUT/per_target.csv       scores per target (``wsd evaluate``)
+    OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
+    OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
+    OUT/report.html  OUT/report.md  OUT/report_figures/
+"""
+
+from __future__ import annotations
+
+# ------------------------------------------------------------------------------------------------ a run
+META_FILE = "meta.json"
+OCCURRENCES_FILE = "occurrences.parquet"
+VECTORS_FILE = "vectors.npy"
+PARTS_DIR = "parts"
+PLAN_FILE = "shards.json"
+OCCURRENCES_PART = "occ"
+VECTORS_PART = "vec"
+PART_SUFFIXES = {OCCURRENCES_PART: "parquet", VECTORS_PART: "npy"}
+SHARD_MARKER = "shard"
+PREDICTED_FILE = "predicted.parquet"
+
+# ------------------------------------------------------------------------------------------------ senses
+SENSES_DIR = "senses"
+MODEL_DIR = "model"
+SENSE_MODEL_FILE = "sense_model.json"
+LABELS_FILE = "labels.parquet"
+SENSES_FILE = "senses.parquet"
+SENSES_MARKDOWN = "senses.md"
+
+# ------------------------------------------------------------------------------------------------ output
+RUN_DIR = "run"
+METRICS_FILE = "metrics.json"
+PER_TARGET_FILE = "per_target.csv"
+GOLD_FILE = "gold.parquet"
+REPORT_HTML = "report.html"
+REPORT_MARKDOWN = "report.md"
+FIGURES_DIR = "report_figures"
+
+
+def part_name(kind: str, shard: int, chunk: int) -> str:
+    """File name of chunk ``chunk`` of shard ``shard`` of a run (names sort in corpus order).
+
+    Parameters
+    ----------
+    kind : {"occ", "vec"}
+        Occurrences (Parquet) or vectors (``.npy``).
+    shard, chunk : int
+        Shard and chunk number.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> part_name("vec", 3, 0)
+    'vec-00003-00000.npy'
+    """
+    return f"{kind}-{shard:05d}-{chunk:05d}.{PART_SUFFIXES[kind]}"
+
+
+def part_glob(kind: str) -> str:
+    """Glob pattern of every part of ``kind``.
+
+    Parameters
+    ----------
+    kind : {"occ", "vec"}
+        Occurrences or vectors.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> part_glob("occ")
+    'occ-*.parquet'
+    """
+    return f"{kind}-*.{PART_SUFFIXES[kind]}"
+
+
+def marker_name(shard: int) -> str:
+    """File name of the done-marker of shard ``shard``.
+
+    Parameters
+    ----------
+    shard : int
+        Shard number.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> marker_name(7)
+    'shard-00007.json'
+    """
+    return f"{SHARD_MARKER}-{shard:05d}.json"
+
+
+def system_key_name(seed: int) -> str:
+    """File name of the system key of ``seed`` in an evaluation's output folder.
+
+    Parameters
+    ----------
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> system_key_name(0)
+    'system.seed0.key'
+    """
+    return f"system.seed{seed}.key"

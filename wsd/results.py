@@ -1,0 +1,233 @@
+"""The results document (``metrics.json``) of every command that scores senses, and its tables.
+
+``wsd evaluate``, ``wsd run --gold`` (and ``wsd demo``) and ``wsd score`` all build their scores with
+:func:`metrics_document`, so the document has the same top-level keys everywhere:
+
+=================  ======================================================================================
+``dataset``        the metric family (``semeval2013``, ``semeval2010``, ``russe2018``, ``generic``)
+``config``         what was run (the command's resolved configuration)
+``n_instances``    labelled occurrences scored; ``n_targets``: their target words
+``overall``        mean over seeds of each score; ``overall_std``: their standard deviation
+``per_target``     mean over seeds of each score of each target
+``subsets``        mean over seeds of the scores of named subsets of the instances (may be empty)
+``seeds``          the overall scores of each seed
+``baselines``      the overall scores of the trivial baselines (:mod:`wsd.evaluate.scoring`)
+``versions``       Python and library versions
+=================  ======================================================================================
+
+and, where they apply, ``embedding`` (the vectors' metadata) and ``dataset_stats`` (what the dataset reader
+counted).
+
+>>> document = metrics_document("generic", {}, [{"overall": {"ari": 0.5}, "per_target": {}}], {}, 10, 2)
+>>> list(document)[:4]
+['dataset', 'config', 'n_instances', 'n_targets']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.evaluate.keys import Key, write_key
+from wsd.evaluate.scoring import BASELINES, score_keys
+from wsd.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
+from wsd.store import library_versions, write_json
+
+REQUIRED_KEYS = (
+    "dataset",
+    "config",
+    "n_instances",
+    "n_targets",
+    "overall",
+    "overall_std",
+    "per_target",
+    "subsets",
+    "seeds",
+    "baselines",
+    "versions",
+)
+OPTIONAL_KEYS = ("embedding", "dataset_stats")
+
+
+def metrics_document(
+    dataset: str,
+    config: Mapping[str, Any],
+    per_seed: Sequence[Mapping[str, Any]],
+    baselines: Mapping[str, Mapping[str, Any]],
+    n_instances: int,
+    n_targets: int,
+    *,
+    embedding: Mapping[str, Any] | None = None,
+    dataset_stats: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``metrics.json`` document of a scored command (see the module docstring for its keys).
+
+    Parameters
+    ----------
+    dataset : str
+        The metric family.
+    config : mapping
+        The command's resolved configuration.
+    per_seed : sequence of dict
+        :func:`wsd.evaluate.scoring.score_keys` results, one per seed.
+    baselines : mapping
+        Overall scores of each trivial baseline (:func:`baseline_scores`).
+    n_instances, n_targets : int
+        Labelled occurrences scored and their target words.
+    embedding : mapping, optional
+        The vectors' metadata, when the command embedded them.
+    dataset_stats : mapping, optional
+        What the dataset reader counted, when a dataset was read.
+
+    Returns
+    -------
+    dict
+        The document, keys in a fixed order.
+    """
+    document: dict[str, Any] = {"dataset": dataset, "config": dict(config)}
+    if embedding is not None:
+        document["embedding"] = dict(embedding)
+    document |= {"n_instances": int(n_instances), "n_targets": int(n_targets), **summarise(per_seed)}
+    document["baselines"] = {name: dict(scores) for name, scores in baselines.items()}
+    if dataset_stats is not None:
+        document["dataset_stats"] = dict(dataset_stats)
+    document["versions"] = library_versions()
+    return document
+
+
+def baseline_scores(
+    dataset: str,
+    gold: Key,
+    keys: Mapping[str, Sequence[Key]],
+    subsets: Mapping[str, frozenset[str]] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Overall scores of each trivial baseline, the mean over its keys (one per seed for ``random``).
+
+    Parameters
+    ----------
+    dataset : str
+        The metric family.
+    gold : Key
+        The gold key.
+    keys : mapping
+        Baseline name → its keys (:func:`wsd.evaluate.scoring.baseline_keys`).
+    subsets : mapping, optional
+        Named subsets of instance ids (scored apart).
+
+    Returns
+    -------
+    dict
+        Baseline name → overall scores.
+    """
+    return {
+        name: summarise([score_keys(dataset, gold, key, subsets) for key in seeded])["overall"]
+        for name, seeded in keys.items()
+    }
+
+
+def summarise(per_seed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Mean (and std) over seeds of ``overall``, ``per_target`` and ``subsets`` score dictionaries.
+
+    Parameters
+    ----------
+    per_seed : sequence of dict
+        :func:`wsd.evaluate.scoring.score_keys` results, one per seed.
+
+    Returns
+    -------
+    dict
+        ``overall``, ``overall_std``, ``per_target``, ``subsets``, ``seeds``.
+    """
+    overall = _mean_dicts([s["overall"] for s in per_seed])
+    overall_std = _std_dicts([s["overall"] for s in per_seed])
+    targets = per_seed[0].get("per_target", {})
+    per_target = {t: _mean_dicts([s["per_target"][t] for s in per_seed]) for t in targets}
+    subsets = {name: _mean_dicts([s["subsets"][name] for s in per_seed]) for name in per_seed[0].get("subsets", {})}
+    return {
+        "overall": overall,
+        "overall_std": overall_std,
+        "per_target": per_target,
+        "subsets": subsets,
+        "seeds": [s["overall"] for s in per_seed],
+    }
+
+
+def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[Key] = ()) -> Path:
+    """Write ``metrics.json``, ``per_target.csv`` and the system key of every seed into ``out``.
+
+    Parameters
+    ----------
+    out : path
+        The output folder (created when missing).
+    document : mapping
+        A :func:`metrics_document`.
+    keys : sequence of Key
+        The system key of each seed (none: no key files).
+
+    Returns
+    -------
+    Path
+        The ``metrics.json`` file.
+    """
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(folder / METRICS_FILE, dict(document))
+    frame = pd.DataFrame.from_dict(document["per_target"], orient="index")
+    frame.index.name = "target"
+    frame.to_csv(folder / PER_TARGET_FILE)
+    for seed, key in enumerate(keys):
+        write_key(key, folder / system_key_name(seed))
+    return folder / METRICS_FILE
+
+
+def format_table(result: Mapping[str, Any]) -> str:
+    """A plain-text table: metric, mean ± std over seeds, and the trivial baselines beside it.
+
+    Parameters
+    ----------
+    result : mapping
+        A :func:`metrics_document`.
+
+    Returns
+    -------
+    str
+    """
+    metrics = list(result["overall"])
+    baselines = [b for b in BASELINES if b in result.get("baselines", {})]
+    header = ["metric", f"system (mean ± std, {len(result.get('seeds', [])) or 1} seed(s))", *baselines]
+    rows = []
+    for metric in metrics:
+        mean = result["overall"][metric]
+        std = result.get("overall_std", {}).get(metric, 0.0)
+        row = [metric, f"{100 * mean:.2f} ± {100 * std:.2f}" if _is_score(metric) else f"{mean:g}"]
+        for name in baselines:
+            value = result["baselines"][name].get(metric, math.nan)
+            row.append(f"{100 * value:.2f}" if _is_score(metric) else f"{value:g}")
+        rows.append(row)
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(r, widths, strict=True)) for r in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _is_score(metric: str) -> bool:
+    return not metric.startswith("n_")
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(value, bool)
+
+
+def _mean_dicts(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, v in items[0].items() if _numeric(v)]
+    return {k: float(np.mean([float(item[k]) for item in items])) for k in keys}
+
+
+def _std_dicts(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, v in items[0].items() if _numeric(v)]
+    return {k: float(np.std([float(item[k]) for item in items])) for k in keys}
