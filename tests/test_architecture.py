@@ -27,6 +27,24 @@ ALLOWED: dict[str, set[str]] = {
     "senses": {"errors", "occurrences", "store", "layout", "executors"},
     "evaluate": {"errors", "occurrences", "corpus"},
     "report": {"errors", "evaluate", "store", "layout"},
+    # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
+    "results": {"errors", "evaluate", "store", "layout"},
+    "config": {"errors", "senses"},
+    "benchmark": {"errors", "config", "embed", "evaluate", "executors", "layout", "results", "senses", "store"},
+    "pipeline": {
+        "errors",
+        "occurrences",
+        "corpus",
+        "embed",
+        "evaluate",
+        "executors",
+        "layout",
+        "report",
+        "results",
+        "senses",
+        "store",
+    },
+    "demo": {"errors", "corpus", "layout", "pipeline", "report"},
 }
 
 

@@ -1,0 +1,1 @@
+"""Embedding: loading encoders, context windows, the batched forward pass, layer and subword pooling."""
