@@ -20,6 +20,7 @@ import wsd
 CHECKED = [
     "wsd.corpus.contexts",
     "wsd.corpus.documents",
+    "wsd.corpus.folding",
     "wsd.corpus.forms",
     "wsd.corpus.matcher",
     "wsd.corpus.targets",
@@ -46,6 +47,7 @@ CHECKED = [
     "wsd.report.markdown_page",
     "wsd.report.plots",
     "wsd.report.projection",
+    "wsd.textfiles",
 ]
 
 #: Modules owned by a parallel branch of issue 12 that adds their module docstring (the integrator empties this).
