@@ -293,7 +293,10 @@ def read_lines(path: str | os.PathLike[str], what: str = "") -> list[str]:
 
 
 class LineDecoder:
-    """Decodes the raw lines of one file as UTF-8, dropping a byte-order mark at the start of a line.
+    """Decodes the raw lines of one file as UTF-8, dropping a byte-order mark at the start of the file.
+
+    The mark is dropped from line 1 (or, when no line numbers are given, from the first line decoded); a
+    U+FEFF anywhere else is text and stays.
 
     With ``bad_bytes="error"`` a line that is not UTF-8 raises :class:`InputError` (file, line, column,
     byte); with ``"replace"`` its bad bytes become U+FFFD, and :meth:`report` warns once with the number of
@@ -330,6 +333,7 @@ class LineDecoder:
         self.bad_bytes = bad_bytes
         self.bad_lines = 0
         self.first_bad_line: int | None = None
+        self._first = True
 
     def __call__(self, raw: bytes, number: int | None = None) -> str:
         """Decode one raw line.
@@ -344,7 +348,7 @@ class LineDecoder:
         Returns
         -------
         str
-            The decoded line, without a leading byte-order mark.
+            The decoded line (line 1 without a leading byte-order mark).
 
         Raises
         ------
@@ -360,7 +364,10 @@ class LineDecoder:
             if self.first_bad_line is None and number is not None:
                 self.first_bad_line = number
             text = raw.decode("utf-8", errors="replace")
-        return text[1:] if text.startswith(BOM) else text
+        first, self._first = self._first, False
+        if text.startswith(BOM) and (number == 1 or (number is None and first)):
+            return text[1:]
+        return text
 
     def report(self, stacklevel: int = 3) -> None:
         """Warn once when lines had bytes that are not UTF-8 (only with ``bad_bytes="replace"``).

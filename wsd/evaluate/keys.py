@@ -28,6 +28,7 @@ crashes or prints NaN on them.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -236,7 +237,8 @@ def write_key(key: Key, path: str | Path) -> Path:
         When a target or instance id is empty or holds whitespace, a sense name is empty, holds whitespace
         or ``/`` or starts with ``!!``, an instance has no sense, or its weights are negative, not finite or
         all zero. Target and instance ids may contain ``/`` (RUSSE ids such as ``wiki-wiki/train/17``):
-        only sense fields carry weights.
+        only sense fields carry weights. Also when the file cannot be written (a folder, no space, no
+        permission); no partial file is left behind.
 
     Examples
     --------
@@ -252,13 +254,18 @@ def write_key(key: Key, path: str | Path) -> Path:
         for instance, senses in instances.items():
             _check_writable(path, target, instance, senses)
             lines.append(format_key_line(target, instance, senses) + "\n")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir():
+        raise InputError(f"cannot write key {path}: it is a folder")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text("".join(lines), encoding="utf-8")
         os.replace(temporary, path)
+    except OSError as error:
+        raise InputError(f"cannot write key {path}: {error.strerror or error}") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            temporary.unlink()
     return path
 
 
