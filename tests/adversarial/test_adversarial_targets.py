@@ -75,6 +75,7 @@ TARGETS_FILE_CASES = [
         r"targets file .*t\.txt, line 2: 'mouse,bank' has a comma but no colon",
     ),
     ("no target", b"mouse\n:mice\n", r"line 2: no target before the forms"),
+    ("comma before the colon", b"mouse,bank:banks\n", r"line 1: the target in 'mouse,bank:banks' has a comma"),
     ("three fields", b"mouse\tmice\tx\n", r"line 1: expected 'target<TAB>form1,form2', found 3 tab-separated fields"),
     (
         "latin-1",

@@ -129,6 +129,8 @@ def _parse_line(
     target = target.strip()
     if not target:
         raise error(f"{where}: no target before the forms in {line!r}; {TARGETS_FILE_HINT}")
+    if "," in target:
+        raise error(f"{where}: the target in {line!r} has a comma (one target per line); {TARGETS_FILE_HINT}")
     return target, [form.strip() for form in forms if form.strip()]
 
 
