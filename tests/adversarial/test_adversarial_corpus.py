@@ -311,8 +311,20 @@ EMPTY_CASES = [
     ("only null texts", lambda tmp: _write(tmp / "c.jsonl", b'{"text": null}\n'), r"is empty: no documents with text"),
     ("header-only csv", lambda tmp: _write(tmp / "c.csv", b"id,text\n"), r"is empty: no documents with text"),
     ("missing", lambda tmp: tmp / "nope.txt", r"corpus not found"),
+    ("link loop", lambda tmp: _loop(tmp / "loop"), r"cannot read corpus .*loop: Too many levels of symbolic links"),
+    ("broken link", lambda tmp: _broken(tmp / "c.txt"), r"corpus not found: .*c\.txt is a broken symbolic link"),
     ("unsupported file", lambda tmp: _write(tmp / "c.docx", b"x"), r"unsupported corpus file type"),
 ]
+
+
+def _loop(path: Path) -> Path:
+    path.symlink_to(path)
+    return path
+
+
+def _broken(path: Path) -> Path:
+    path.symlink_to(path.parent / "gone.txt")
+    return path
 
 
 def _write(path: Path, data: bytes) -> Path:

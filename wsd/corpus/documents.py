@@ -97,6 +97,8 @@ def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLi
     try:
         root.stat()
     except FileNotFoundError:
+        if root.is_symlink():
+            raise InputError(f"corpus not found: {root} is a broken symbolic link") from None
         raise InputError(f"corpus not found: {root}") from None
     except OSError as error:
         raise InputError(f"cannot read corpus {root}: {error.strerror or error}") from None
