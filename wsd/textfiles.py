@@ -437,21 +437,26 @@ def iter_lines(
     decode = LineDecoder(path, what, bad_bytes)
     number = 0
     with open_binary(path, what) as handle:
-        raw_lines = iter(handle)
-        while True:
-            try:
-                raw = next(raw_lines)
-            except StopIteration:
-                break
-            except _GZIP_ERRORS as error:
-                raise damaged_gzip_error(path, error, what, number) from None
-            except OSError as error:
-                raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
-            text = decode(raw, number + 1)
-            pieces = _LONE_CR.split(text) if universal_newlines and "\r" in text[:-2] else (text,)
-            for piece in pieces:
-                if not piece:
+        try:
+            for raw in handle:
+                try:  # the fast path; the decoder handles bad bytes (and a mark on line 1)
+                    text = raw.decode("utf-8")
+                    if not number and text.startswith(BOM):
+                        text = text[1:]
+                except UnicodeDecodeError:
+                    text = decode(raw, number + 1)
+                if not text:  # a file that holds only a byte-order mark
+                    continue
+                if universal_newlines and "\r" in text[:-2]:
+                    for piece in _LONE_CR.split(text):
+                        if piece:
+                            number += 1
+                            yield number, piece if keepends else piece.rstrip("\r\n")
                     continue
                 number += 1
-                yield number, piece if keepends else piece.rstrip("\r\n")
+                yield number, text if keepends else text.rstrip("\r\n")
+        except _GZIP_ERRORS as error:
+            raise damaged_gzip_error(path, error, what, number) from None
+        except OSError as error:
+            raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
     decode.report(stacklevel=3)
