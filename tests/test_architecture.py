@@ -17,15 +17,16 @@ PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
 #: entry points (``cli``, ``__init__``), which may import anything.
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    "textfiles": {"errors"},
     "layout": set(),
     "machine": set(),
     "occurrences": {"errors"},
     "store": {"errors", "layout"},
     "executors": {"errors"},
-    "corpus": {"errors", "occurrences"},
+    "corpus": {"errors", "occurrences", "textfiles"},
     "embed": {"errors", "machine", "store", "layout"},
     "senses": {"errors", "occurrences", "store", "layout", "executors"},
-    "evaluate": {"errors", "occurrences", "corpus"},
+    "evaluate": {"errors", "occurrences", "corpus", "textfiles"},
     "report": {"errors", "evaluate", "store", "layout"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},

@@ -21,6 +21,7 @@ sense      str      optional gold label; graded as ``s1/0.7 s2/0.3``
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from wsd.errors import InputError
@@ -84,8 +85,9 @@ def validate_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -
         raise InputError(f"{where}: missing column(s) {', '.join(missing)}")
     frame = frame.copy()
     for name in INT_COLUMNS:
-        frame[name] = frame[name].astype("int64")
+        frame[name] = _integer_column(frame, name, where)
     for name in STRING_COLUMNS:
+        _check_text_column(frame, name, where)
         frame[name] = frame[name].astype(str)
     if frame["id"].duplicated().any():
         dup = frame.loc[frame["id"].duplicated(), "id"].iloc[0]
@@ -99,3 +101,46 @@ def validate_occurrences(frame: pd.DataFrame, where: str = "occurrence table") -
             f"outside its text of {len(row['text'])} characters"
         )
     return frame.reset_index(drop=True)
+
+
+def _first_bad(frame: pd.DataFrame, bad: pd.Series | np.ndarray, name: str, where: str, problem: str) -> InputError:
+    """The error for the first row flagged in ``bad``: names the table, the occurrence and the value."""
+    position = int(np.asarray(bad).nonzero()[0][0])
+    value = frame[name].iloc[position]
+    value = value.item() if isinstance(value, np.generic) else value
+    occurrence = frame["id"].iloc[position] if name != "id" else None
+    row = f"occurrence {occurrence!r}" if isinstance(occurrence, str) else f"row {position}"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return InputError(f"{where}: column {name!r} of {row} {problem} ({type(value).__name__} {shown})")
+
+
+def _integer_column(frame: pd.DataFrame, name: str, where: str) -> pd.Series:
+    """``frame[name]`` as ``int64``, or an InputError for a missing, non-numeric or fractional value."""
+    column = frame[name]
+    if pd.api.types.is_integer_dtype(column.dtype) and not column.isna().any():
+        return column.astype("int64")
+    if pd.api.types.is_bool_dtype(column.dtype):
+        raise _first_bad(frame, pd.Series(True, index=column.index), name, where, "is not an integer offset")
+    numbers = pd.to_numeric(column, errors="coerce")
+    bad = (
+        numbers.isna()
+        | (numbers % 1 != 0)
+        | column.map(lambda v: isinstance(v, bool), na_action="ignore").fillna(False)
+    )
+    if bad.any():
+        raise _first_bad(frame, bad.astype(bool), name, where, "is not an integer offset")
+    return numbers.astype("int64")
+
+
+def _check_text_column(frame: pd.DataFrame, name: str, where: str) -> None:
+    """An InputError when a value of a text column is missing or is not a string or an integer id."""
+    column = frame[name]
+    missing = column.isna()
+    if not missing.any() and pd.api.types.infer_dtype(column, skipna=False) in ("string", "integer", "empty"):
+        return
+    usable = np.fromiter(
+        (isinstance(v, (str, int, np.integer)) and not isinstance(v, bool) for v in column.array), bool, len(column)
+    )
+    bad = missing.to_numpy() | ~usable
+    if bad.any():
+        raise _first_bad(frame, bad, name, where, "is missing or not text")

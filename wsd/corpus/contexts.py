@@ -14,6 +14,7 @@ longer than that is cut to a window centred on the occurrence, at white space.
 from __future__ import annotations
 
 import bisect
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -126,8 +127,8 @@ def passages(
     """
     if mode not in CONTEXT_MODES:
         raise ConfigError(f"unknown context mode {mode!r} (choose {' or '.join(CONTEXT_MODES)})")
-    if context_chars < 1:
-        raise ConfigError(f"context_chars must be a positive number of characters, not {context_chars}")
+    if isinstance(context_chars, bool) or not isinstance(context_chars, numbers.Integral) or context_chars < 1:
+        raise ConfigError(f"context_chars must be a positive number of characters, not {context_chars!r}")
     if not matches:
         return []
     if mode == "window":

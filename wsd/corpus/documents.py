@@ -1,31 +1,40 @@
 """Reading corpus documents as a stream: text, gzipped text, JSON lines, CSV/TSV and Parquet.
 
-A corpus is a file or a folder (searched recursively, files in sorted order). Documents are yielded one at a
-time, so a corpus of any size is never held in memory:
+A corpus is a file or a folder (searched recursively, linked folders followed, files in sorted order).
+Documents are yielded one at a time, so a corpus of any size is never held in memory:
 
 - ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped); id ``<relative path>:<line number>``;
-- ``.jsonl`` / ``.jsonl.gz``: one JSON object per line with a ``text`` field (and an optional ``id``);
+- ``.jsonl`` / ``.jsonl.gz``: one JSON object per line with a ``text`` field (a string; ``null``: no
+  document, counted in a warning) and an optional ``id`` (a string or an integer; ``null`` or absent:
+  ``<relative path>:<line number>``);
 - ``.csv`` / ``.tsv`` (optionally ``.gz``): a header row with a ``text`` column (and an optional ``id``);
-- ``.parquet``: a ``text`` column (and an optional ``id``), read one row group batch at a time.
+  fields may be quoted as by Python's :mod:`csv` and pandas (``"..."``, inner quotes doubled);
+- ``.parquet``: a ``text`` column of strings (and an optional ``id`` of strings or integers), read one
+  batch at a time.
 
-Bytes that are not valid UTF-8 are replaced by U+FFFD; how many lines had them is reported in one warning
-per file, so the user learns about it without losing the rest of the line.
+Every file is read through :mod:`wsd.textfiles`: a UTF-8 byte-order mark is dropped; bytes that are not
+valid UTF-8 are replaced by U+FFFD and one warning per file says how many lines had them, so the user
+learns about it without losing the rest of the line. Anything that would turn into wrong text raises an
+:class:`~wsd.errors.InputError` naming the file and line instead: a ``text`` that is a number, object or
+list (JSON), a column of bytes or lists (Parquet), a quote that is never closed (CSV), a truncated ``.gz``
+file, a folder that cannot be read, a broken link.
 """
 
 from __future__ import annotations
 
 import csv
-import gzip
+import errno
 import hashlib
-import io
 import json
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from wsd.errors import InputError
+from wsd.textfiles import LineDecoder, iter_lines
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -34,6 +43,7 @@ PARQUET_SUFFIXES = (".parquet",)
 CORPUS_SUFFIXES = TEXT_SUFFIXES + JSONL_SUFFIXES + TABLE_SUFFIXES + PARQUET_SUFFIXES
 TEXT_FIELD = "text"
 ID_FIELD = "id"
+_CSV_FIELD_LIMIT = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -53,13 +63,19 @@ class Document:
     text: str
 
 
-def corpus_files(path: str | os.PathLike[str]) -> list[Path]:
+def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
     """The corpus files under ``path`` (itself if it is a file), in a stable sorted order.
+
+    Linked folders are followed; a link that leads back into a folder it sits in (a loop) is skipped with a
+    warning naming it.
 
     Parameters
     ----------
     path : str or os.PathLike
         A corpus file, or a folder searched recursively for files with a suffix of ``CORPUS_SUFFIXES``.
+    exclude : iterable of str or os.PathLike
+        Files or folders left out, e.g. a run's output folder inside the corpus folder, so that the run's
+        own files never count as corpus.
 
     Returns
     -------
@@ -69,8 +85,8 @@ def corpus_files(path: str | os.PathLike[str]) -> list[Path]:
     Raises
     ------
     InputError
-        If the path does not exist, is a file of an unsupported type, holds no corpus file, or a file is
-        not readable.
+        If the path does not exist, is a file of an unsupported type, holds no corpus file, a folder in it
+        cannot be read, a corpus file is a broken link, or a file is not readable.
 
     Examples
     --------
@@ -78,23 +94,82 @@ def corpus_files(path: str | os.PathLike[str]) -> list[Path]:
     [PosixPath('data/demo/corpus.txt')]
     """
     root = Path(path)
-    if not root.exists():
-        raise InputError(f"corpus not found: {root}")
+    try:
+        root.stat()
+    except FileNotFoundError:
+        if root.is_symlink():
+            raise InputError(f"corpus not found: {root} is a broken symbolic link") from None
+        raise InputError(f"corpus not found: {root}") from None
+    except OSError as error:
+        raise InputError(f"cannot read corpus {root}: {error.strerror or error}") from None
     if root.is_file():
         if not _has_suffix(root, CORPUS_SUFFIXES):
             raise InputError(f"{root}: unsupported corpus file type (use one of {', '.join(CORPUS_SUFFIXES)})")
         files = [root]
-    else:
-        files = sorted(p for p in root.rglob("*") if p.is_file() and _has_suffix(p, CORPUS_SUFFIXES))
+    elif root.is_dir():
+        skipped = {os.path.realpath(p) for p in exclude}
+        files = sorted(_walk(root, skipped))
         if not files:
             raise InputError(f"{root}: no corpus files found (looked for {', '.join(CORPUS_SUFFIXES)})")
+    else:
+        raise InputError(f"corpus {root} is neither a file nor a folder")
     for file in files:
         if not os.access(file, os.R_OK):
             raise InputError(f"corpus file is not readable: {file}")
     return files
 
 
-def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
+def _walk(root: Path, skipped: set[str]) -> list[Path]:
+    """The corpus files under ``root``; linked folders followed, loops skipped with a warning."""
+    files: list[Path] = []
+    stack = [(root, (_identity(root),))]
+    while stack:
+        folder, ancestors = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError as error:
+            raise InputError(
+                f"cannot read folder {folder} of the corpus ({error.strerror or error}); "
+                "make it readable or move it out of the corpus folder"
+            ) from None
+        for entry in entries:
+            entry_path = Path(folder, entry.name)
+            if skipped and os.path.realpath(entry_path) in skipped:
+                continue
+            try:
+                is_dir = entry.is_dir()
+                is_file = not is_dir and entry.is_file()
+            except OSError as error:
+                if error.errno != errno.ELOOP:
+                    raise InputError(f"cannot read {entry_path} in the corpus: {error.strerror or error}") from None
+                warnings.warn(f"{entry_path}: a symbolic link loop; skipped", stacklevel=3)
+                continue
+            if is_dir:
+                identity = _identity(entry_path)
+                if identity in ancestors:
+                    warnings.warn(
+                        f"{entry_path}: a link back to a folder that contains it (a loop); skipped", stacklevel=3
+                    )
+                    continue
+                stack.append((entry_path, (*ancestors, identity)))
+            elif is_file:
+                if _has_suffix(entry_path, CORPUS_SUFFIXES):
+                    files.append(entry_path)
+            elif entry.is_symlink() and _has_suffix(entry_path, CORPUS_SUFFIXES):
+                raise InputError(f"corpus file {entry_path} is a broken symbolic link")
+    return files
+
+
+def _identity(folder: Path) -> tuple[int, int]:
+    try:
+        info = folder.stat()
+    except OSError as error:
+        raise InputError(f"cannot read folder {folder} of the corpus: {error.strerror or error}") from None
+    return info.st_dev, info.st_ino
+
+
+def corpus_fingerprint(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> str:
     """A short hash of the corpus files' names, sizes and modification times.
 
     It changes when a file is added, removed, or rewritten, which is what decides whether an earlier run's
@@ -104,6 +179,8 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
     ----------
     path : str or os.PathLike
         A corpus file or folder (as for :func:`corpus_files`).
+    exclude : iterable of str or os.PathLike
+        Files or folders left out (as for :func:`corpus_files`): pass the run's output folder.
 
     Returns
     -------
@@ -117,14 +194,16 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
     """
     root = Path(path)
     digest = hashlib.sha256()
-    for file in corpus_files(root):
+    for file in corpus_files(root, exclude):
         stat = file.stat()
         rel = file.name if root.is_file() else file.relative_to(root).as_posix()
         digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 
-def iter_documents(path: str | os.PathLike[str], text_field: str = TEXT_FIELD) -> Iterator[Document]:
+def iter_documents(
+    path: str | os.PathLike[str], text_field: str = TEXT_FIELD, exclude: Iterable[str | os.PathLike[str]] = ()
+) -> Iterator[Document]:
     """Stream the documents of a corpus file or folder, in a stable order.
 
     Parameters
@@ -133,6 +212,8 @@ def iter_documents(path: str | os.PathLike[str], text_field: str = TEXT_FIELD) -
         A corpus file or folder (as for :func:`corpus_files`).
     text_field : str
         The field (JSON lines) or column (CSV/TSV, Parquet) that holds the text.
+    exclude : iterable of str or os.PathLike
+        Files or folders left out (as for :func:`corpus_files`).
 
     Yields
     ------
@@ -143,8 +224,9 @@ def iter_documents(path: str | os.PathLike[str], text_field: str = TEXT_FIELD) -
     Raises
     ------
     InputError
-        As :func:`corpus_files`; and for a file that cannot be read, a JSON line that is not valid JSON or
-        lacks ``text_field``, or a table without a ``text_field`` column.
+        As :func:`corpus_files`; and for a file that cannot be read (a truncated ``.gz`` too), a JSON line
+        that is not valid JSON, lacks ``text_field`` or holds a value that is not a string there, a table
+        without a ``text_field`` column or whose column is not text, or a CSV quote that is never closed.
 
     Examples
     --------
@@ -153,7 +235,7 @@ def iter_documents(path: str | os.PathLike[str], text_field: str = TEXT_FIELD) -
     'corpus.txt:1'
     """
     root = Path(path)
-    for file in corpus_files(root):
+    for file in corpus_files(root, exclude):
         label = file.name if root.is_file() else file.relative_to(root).as_posix()
         if _has_suffix(file, TEXT_SUFFIXES):
             yield from _text_documents(file, label)
@@ -170,93 +252,310 @@ def _has_suffix(path: Path, suffixes: tuple[str, ...]) -> bool:
     return any(name.endswith(s) for s in suffixes)
 
 
-def _open_binary(file: Path) -> io.BufferedIOBase:
-    if file.name.lower().endswith(".gz"):
-        return gzip.open(file, "rb")  # type: ignore[return-value]
-    return open(file, "rb")
-
-
-class _Decoder:
-    """Decodes lines as UTF-8, replacing bad bytes and counting the lines that had any."""
+class _Decoder(LineDecoder):
+    """Decodes corpus lines as UTF-8, replacing bad bytes and counting the lines that had any."""
 
     def __init__(self, file: Path) -> None:
+        super().__init__(file, bad_bytes="replace")
+
+
+# ------------------------------------------------------------------------------------------- plain text
+def _text_documents(file: Path, label: str) -> Iterator[Document]:
+    for number, text in iter_lines(file, bad_bytes="replace"):
+        if text.strip():
+            yield Document(f"{label}:{number}", text)
+
+
+# ------------------------------------------------------------------------------------------- JSON lines
+_JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", dict: "an object", list: "a list"}
+
+
+class JsonLineParser:
+    """Turns the lines of one JSON-lines corpus file into documents, checking each record's types.
+
+    A line must be a JSON object with ``text_field``: a string (``null`` gives no document; :meth:`report`
+    warns how many records had it); its ``id``, if present and not ``null``, must be a
+    string or an integer. Anything else raises :class:`InputError` naming the file and line, so a nested
+    object is never embedded as its Python ``repr``.
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file (for messages).
+    label : str
+        Prefix of the default document ids (``<label>:<line number>``).
+    text_field : str
+        The field that holds the text.
+
+    Examples
+    --------
+    >>> parse = JsonLineParser("c.jsonl", "c.jsonl", "text")
+    >>> parse('{"text": "a mouse"}', 3)
+    Document(doc_id='c.jsonl:3', text='a mouse')
+    >>> parse('{"text": {"en": "a mouse"}}', 4)
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: c.jsonl, line 4: 'text' is an object, not a string (choose the field that holds the text)
+    """
+
+    def __init__(self, file: str | os.PathLike[str], label: str, text_field: str = TEXT_FIELD) -> None:
         self.file = file
-        self.bad_lines = 0
+        self.label = label
+        self.text_field = text_field
+        self.null_texts = 0
+        self.first_null: int | None = None
 
-    def __call__(self, raw: bytes) -> str:
+    def __call__(self, line: str, number: int) -> Document | None:
+        """The document of one line, or ``None`` for a blank line or a ``null`` text.
+
+        Parameters
+        ----------
+        line : str
+            The decoded line.
+        number : int
+            Its line number (from 1).
+
+        Returns
+        -------
+        Document or None
+            The document.
+
+        Raises
+        ------
+        InputError
+            For a line that is not a JSON object with a string ``text_field`` and a valid ``id``.
+        """
+        line = line.strip()
+        if not line:
+            return None
         try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            self.bad_lines += 1
-            return raw.decode("utf-8", errors="replace")
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{self.file}, line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            kind = _JSON_KINDS.get(type(record), "a string" if isinstance(record, str) else "null")
+            raise InputError(f"{self.file}, line {number}: expected a JSON object, found {kind}")
+        if self.text_field not in record:
+            raise InputError(f"{self.file}, line {number}: no {self.text_field!r} field")
+        text = record[self.text_field]
+        if text is None:
+            self.null_texts += 1
+            self.first_null = self.first_null or number
+            return None
+        if not isinstance(text, str):
+            raise InputError(
+                f"{self.file}, line {number}: {self.text_field!r} is {_JSON_KINDS.get(type(text), 'not text')}, "
+                "not a string (choose the field that holds the text)"
+            )
+        doc_id = record.get(ID_FIELD)
+        if doc_id is None:
+            doc_id = f"{self.label}:{number}"
+        elif isinstance(doc_id, int) and not isinstance(doc_id, bool):
+            doc_id = str(doc_id)
+        elif not isinstance(doc_id, str):
+            raise InputError(
+                f"{self.file}, line {number}: {ID_FIELD!r} is {_JSON_KINDS.get(type(doc_id), 'not an id')}; "
+                "an id must be a string or an integer"
+            )
+        return Document(doc_id, text)
 
-    def report(self) -> None:
-        if self.bad_lines:
+    def report(self, stacklevel: int = 3) -> None:
+        """Warn once when records had a ``null`` text (they were skipped).
+
+        Parameters
+        ----------
+        stacklevel : int
+            Passed to :func:`warnings.warn`.
+
+        Returns
+        -------
+        None
+        """
+        if self.null_texts:
             warnings.warn(
-                f"{self.file}: {self.bad_lines} line(s) had bytes that are not UTF-8; they were replaced with U+FFFD",
-                stacklevel=3,
+                f"{self.file}: {self.null_texts} record(s) have {self.text_field!r} null (the first on line "
+                f"{self.first_null}); they were skipped",
+                stacklevel=stacklevel,
             )
 
 
-def _text_documents(file: Path, label: str) -> Iterator[Document]:
-    decode = _Decoder(file)
-    try:
-        with _open_binary(file) as handle:
-            for number, raw in enumerate(handle, start=1):
-                text = decode(raw).rstrip("\r\n")
-                if text.strip():
-                    yield Document(f"{label}:{number}", text)
-    except (OSError, EOFError) as exc:
-        raise InputError(f"cannot read corpus file {file}: {exc}") from exc
-    decode.report()
-
-
 def _jsonl_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
-    decode = _Decoder(file)
-    with _open_binary(file) as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = decode(raw).strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{file}, line {number}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(record, dict) or text_field not in record:
-                raise InputError(f"{file}, line {number}: no {text_field!r} field")
-            text = record[text_field]
-            if text is None:
-                continue
-            doc_id = str(record[ID_FIELD]) if ID_FIELD in record else f"{label}:{number}"
-            yield Document(doc_id, str(text))
-    decode.report()
+    parse = JsonLineParser(file, label, text_field)
+    for number, line in iter_lines(file, bad_bytes="replace"):
+        document = parse(line, number)
+        if document is not None:
+            yield document
+    parse.report()
+
+
+# ------------------------------------------------------------------------------------------- CSV / TSV
+class _RowLines:
+    """The lines fed to :mod:`csv`, remembering those of the row being read (for messages and recovery)."""
+
+    def __init__(self, lines: Iterator[tuple[int, str]]) -> None:
+        self._lines = lines
+        self.row: list[tuple[int, str]] = []
+
+    def __iter__(self) -> _RowLines:
+        return self
+
+    def __next__(self) -> str:
+        number, line = next(self._lines)
+        self.row.append((number, line))
+        return line
 
 
 def _table_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
     delimiter = "\t" if ".tsv" in file.name.lower() else ","
-    csv.field_size_limit(1 << 30)
-    with _open_binary(file) as raw:
-        handle = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
-        reader = csv.reader(handle, delimiter=delimiter)
-        header = next(reader, None)
-        if header is None:
-            return
-        if text_field not in header:
-            raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
-        text_at = header.index(text_field)
-        id_at = header.index(ID_FIELD) if ID_FIELD in header else None
-        for row in reader:
-            number = reader.line_num
-            if not row:
-                continue
-            if len(row) <= text_at:
-                raise InputError(f"{file}, line {number}: expected {len(header)} fields, found {len(row)}")
-            text = row[text_at]
-            if "\ufffd" in text:
-                warnings.warn(f"{file}, line {number}: bytes that are not UTF-8 were replaced", stacklevel=2)
-            if text.strip():
-                doc_id = row[id_at] if id_at is not None and id_at < len(row) else f"{label}:{number}"
-                yield Document(doc_id, text)
+    csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
+    lines = _RowLines(iter_lines(file, bad_bytes="replace", universal_newlines=True, keepends=True))
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
+    lenient: list[int] = []
+
+    def next_row() -> tuple[int, list[str]] | None:
+        lines.row = []
+        try:
+            row = next(reader)
+        except StopIteration:
+            return None
+        except csv.Error as error:
+            row = _recover_row(file, lines.row, delimiter, error)
+            lenient.append(lines.row[0][0])
+        return (lines.row[-1][0] if lines.row else 0), row
+
+    first = next_row()
+    if first is None:
+        return
+    header = first[1]
+    if text_field not in header:
+        raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
+    text_at = header.index(text_field)
+    id_at = header.index(ID_FIELD) if ID_FIELD in header else None
+    while (item := next_row()) is not None:
+        number, row = item  # the row's last line: the id of a document without one, as always
+        if not row:
+            continue
+        if len(row) <= text_at:
+            raise InputError(f"{file}, line {number}: expected {len(header)} fields, found {len(row)}")
+        text = row[text_at]
+        if text.strip():
+            doc_id = row[id_at] if id_at is not None and id_at < len(row) else f"{label}:{number}"
+            yield Document(doc_id, text)
+    if lenient:
+        warnings.warn(
+            f"{file}: {len(lenient)} row(s) have text after a closing quote (the first on line {lenient[0]}); "
+            "they were read without the quotes. Quote such fields whole, doubling the quotes inside",
+            stacklevel=2,
+        )
+
+
+def _recover_row(file: Path, row_lines: list[tuple[int, str]], delimiter: str, error: csv.Error) -> list[str]:
+    """A row that strict CSV parsing rejected: re-read leniently if it is one line, else an InputError.
+
+    A quote that is never closed makes every later line part of one field: the parser then either reaches
+    the end of the file or a later quote followed by text, after more than one line. Both are errors.
+    Text after the closing quote of a one-line field (``"Hi," he said``) is read as Python's lenient CSV
+    reader always did.
+    """
+    if not row_lines:
+        raise InputError(f"{file}: malformed CSV ({error})")
+    first, last = row_lines[0][0], row_lines[-1][0]
+    if "unexpected end of data" in str(error):
+        raise InputError(
+            f"{file}, line {first}: a quoted field opened on this line is never closed (it runs to the end of "
+            f"the file, line {last}); close the quote, or double the quotes inside quoted text"
+        )
+    if first != last:
+        raise InputError(
+            f"{file}, line {first}: a quoted field opened on this line runs over {last - first + 1} lines and "
+            f"stops at a stray quote on line {last} ({error}); a quote is probably not closed"
+        )
+    return next(csv.reader([row_lines[0][1]], delimiter=delimiter, strict=False), [])
+
+
+# ------------------------------------------------------------------------------------------- Parquet
+def parquet_columns(schema: Any, file: str | os.PathLike[str], text_field: str = TEXT_FIELD) -> list[str]:
+    """The columns to read from a Parquet corpus file: ``text_field`` and ``id`` if present, types checked.
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        The file's Arrow schema (``ParquetFile.schema_arrow``).
+    file : str or os.PathLike
+        The file, for messages.
+    text_field : str
+        The column that holds the text.
+
+    Returns
+    -------
+    list of str
+        ``[text_field]`` or ``[text_field, "id"]``.
+
+    Raises
+    ------
+    InputError
+        When ``text_field`` is missing or not a column of strings (bytes, lists, numbers), or ``id`` is
+        neither strings nor integers.
+    """
+    import pyarrow as pa
+
+    names = schema.names
+    if text_field not in names:
+        raise InputError(f"{file}: no {text_field!r} column (columns: {', '.join(names)})")
+    text_type = schema.field(text_field).type
+    if not _is_text_type(pa, text_type):
+        raise InputError(
+            f"{file}: column {text_field!r} holds {text_type} values, not text (strings); "
+            "convert it to strings, or choose the column that holds the text"
+        )
+    if ID_FIELD not in names:
+        return [text_field]
+    id_type = schema.field(ID_FIELD).type
+    if not (_is_text_type(pa, id_type) or pa.types.is_integer(id_type)):
+        raise InputError(f"{file}: column {ID_FIELD!r} holds {id_type} values; ids must be strings or integers")
+    return [text_field, ID_FIELD]
+
+
+def _is_text_type(pa: Any, data_type: Any) -> bool:
+    if pa.types.is_dictionary(data_type):
+        data_type = data_type.value_type
+    string_view = getattr(pa.types, "is_string_view", lambda _: False)
+    return bool(
+        pa.types.is_string(data_type)
+        or pa.types.is_large_string(data_type)
+        or string_view(data_type)
+        or pa.types.is_null(data_type)
+    )
+
+
+def parquet_batch_documents(batch: Any, label: str, first_row: int, text_field: str = TEXT_FIELD) -> list[Document]:
+    """The documents of one record batch read with the columns of :func:`parquet_columns`.
+
+    Parameters
+    ----------
+    batch : pyarrow.RecordBatch
+        The batch.
+    label : str
+        Prefix of the default document ids (``<label>:<row number>``).
+    first_row : int
+        The row number (from 1) of the batch's first row.
+    text_field : str
+        The text column.
+
+    Returns
+    -------
+    list of Document
+        One per row whose text is not null or blank.
+    """
+    texts = batch.column(text_field).to_pylist()
+    ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in batch.schema.names else None
+    documents = []
+    for offset, text in enumerate(texts):
+        if text and text.strip():
+            given = ids[offset] if ids is not None else None
+            doc_id = str(given) if given is not None else f"{label}:{first_row + offset}"
+            documents.append(Document(doc_id, text))
+    return documents
 
 
 def _parquet_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
@@ -266,16 +565,15 @@ def _parquet_documents(file: Path, label: str, text_field: str) -> Iterator[Docu
         parquet = pq.ParquetFile(file)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise InputError(f"cannot read Parquet corpus file {file}: {exc}") from exc
-    names = parquet.schema_arrow.names
-    if text_field not in names:
-        raise InputError(f"{file}: no {text_field!r} column (columns: {', '.join(names)})")
-    columns = [text_field] + ([ID_FIELD] if ID_FIELD in names else [])
-    row = 0
-    for batch in parquet.iter_batches(batch_size=4096, columns=columns):
-        texts = batch.column(text_field).to_pylist()
-        ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in names else None
-        for offset, text in enumerate(texts):
-            if text and str(text).strip():
-                doc_id = str(ids[offset]) if ids is not None else f"{label}:{row + offset + 1}"
-                yield Document(doc_id, str(text))
-        row += len(texts)
+    columns = parquet_columns(parquet.schema_arrow, file, text_field)
+    row = 1
+    batches = parquet.iter_batches(batch_size=4096, columns=columns)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            break
+        except Exception as exc:  # a truncated or corrupt row group
+            raise InputError(f"cannot read Parquet corpus file {file} after row {row - 1}: {exc}") from exc
+        yield from parquet_batch_documents(batch, label, row, text_field)
+        row += batch.num_rows

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from wsd.corpus.folding import folded_spans
 from wsd.errors import ConfigError
 
 #: Combining marks that may sit inside a word (stress accents in Russian dictionaries and Wikipedia).
@@ -364,7 +365,9 @@ def find_word(text: str, forms: Iterable[str], *, ignore_case: bool = True) -> l
     """Spans of every whole-word occurrence of any of ``forms`` in ``text``, left to right.
 
     Word boundaries are Unicode-aware (a form never matches inside a longer word; a hyphen or apostrophe is a
-    boundary), matching ignores case by default, stress accents and ``ё``/``е``.
+    boundary), matching ignores case by default, stress accents and ``ё``/``е``. Ignoring case means Unicode
+    case folding in both directions (:mod:`wsd.corpus.folding`): ``Straße`` is found for ``strasse`` and
+    ``STRASSE`` for ``straße``.
 
     Parameters
     ----------
@@ -390,8 +393,9 @@ def find_word(text: str, forms: Iterable[str], *, ignore_case: bool = True) -> l
     >>> find_word("He lay down; the layer had lain.", english_forms("lie", "v"))
     [(3, 6), (27, 31)]
     """
-    pattern = compile_forms(frozenset(forms), ignore_case)
-    return [m.span() for m in pattern.finditer(text)]
+    if ignore_case:  # search the folded text with the folded forms, so that case folding decides
+        return list(folded_spans(compile_forms(frozenset(forms), ignore_case=False), text))
+    return [m.span() for m in compile_forms(frozenset(forms), ignore_case).finditer(text)]
 
 
 # ----------------------------------------------------------------------------------------------------------

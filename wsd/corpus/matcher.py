@@ -12,12 +12,15 @@ Two matchers share one interface, ``matcher.find(text) -> list[Match]``:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from wsd.corpus.folding import fold_text
 from wsd.corpus.targets import TargetForms
 from wsd.errors import ConfigError
 
 WORD_PATTERN = re.compile(r"\w+(?:[-'’]\w+)*")
+_WORD_CHAR = re.compile(r"\w")
 DEFAULT_LANGUAGES: tuple[str, ...] = ("en", "ru")
 
 
@@ -44,6 +47,10 @@ class Match:
 class FormMatcher:
     """Match listed word forms as whole words, case-insensitively unless ``case_sensitive``.
 
+    Ignoring case means Unicode case folding (:mod:`wsd.corpus.folding`): a form matches a word when both
+    have the same :meth:`str.casefold`, so ``straße`` finds ``Straße``, ``STRASSE`` and ``strasse``, and
+    ``İstanbul`` finds itself. Spans always index the original text.
+
     Parameters
     ----------
     targets : dict of str to list of str
@@ -62,6 +69,8 @@ class FormMatcher:
     >>> m = FormMatcher({"mouse": ["mouse", "mice"]})
     >>> [(x.start, x.form, x.target) for x in m.find("Mice and a MOUSE; mousetrap.")]
     [(0, 'Mice', 'mouse'), (11, 'MOUSE', 'mouse')]
+    >>> [x.form for x in FormMatcher({"straße": ["straße"]}).find("STRASSE, Straße, strasse")]
+    ['STRASSE', 'Straße', 'strasse']
     """
 
     def __init__(self, targets: TargetForms, case_sensitive: bool = False) -> None:
@@ -76,8 +85,9 @@ class FormMatcher:
         alternatives = sorted(self._targets_of, key=lambda f: (-len(f), f))
         if not alternatives:
             raise ConfigError("no target forms to search for")
-        flags = 0 if case_sensitive else re.IGNORECASE
-        self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(f) for f in alternatives) + r")(?!\w)", flags)
+        # No look-behind: :func:`_whole_words` checks the character before a candidate, which keeps the
+        # search on the regular expression engine's fast path (twice as fast) with the same matches.
+        self._pattern = re.compile("(?:" + "|".join(re.escape(f) for f in alternatives) + r")(?!\w)")
 
     def _key(self, form: str) -> str:
         return form if self.case_sensitive else form.casefold()
@@ -96,11 +106,42 @@ class FormMatcher:
             One per (position, target); a form of two targets gives two matches.
         """
         found: list[Match] = []
-        for hit in self._pattern.finditer(text):
-            form = hit.group()
-            for target in self._targets_of.get(self._key(form), ()):
-                found.append(Match(hit.start(), hit.end(), form, target))
+        targets_of = self._targets_of
+        if self.case_sensitive:
+            for hit in _whole_words(self._pattern, text):
+                form = hit.group()
+                for target in targets_of[form]:
+                    found.append(Match(hit.start(), hit.end(), form, target))
+            return found
+        folded, offsets = fold_text(text)
+        for hit in _whole_words(self._pattern, folded):
+            start, end = hit.span()
+            if offsets is not None:
+                start, end = offsets.original(start), offsets.original(end)  # type: ignore[assignment]
+                if start is None or end is None:  # begins or ends inside the fold of one character
+                    continue
+            for target in targets_of[hit.group()]:
+                found.append(Match(start, end, text[start:end], target))
         return found
+
+
+def _whole_words(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` (forms followed by ``(?!\\w)``) that do not follow a word character.
+
+    The same matches as ``finditer`` with ``(?<!\\w)`` in front of the pattern: a candidate preceded by a
+    word character is dropped and the search goes on from the next position, where the look-behind would
+    have let the engine go on.
+    """
+    search = pattern.search
+    is_word = _WORD_CHAR.match
+    position = 0
+    while (hit := search(text, position)) is not None:
+        start = hit.start()
+        if start and is_word(text, start - 1):
+            position = start + 1
+            continue
+        yield hit
+        position = hit.end()
 
 
 class LemmaMatcher:

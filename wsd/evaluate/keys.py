@@ -28,7 +28,9 @@ crashes or prints NaN on them.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -38,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.textfiles import read_text
 
 Key = dict[str, dict[str, dict[str, float]]]
 """target -> instance id -> sense -> weight (weights divided by the instance's maximum)."""
@@ -135,7 +138,8 @@ def read_key(path: str | Path) -> Key:
     Raises
     ------
     InputError
-        If the file is missing or a line is malformed; the message names the file and line number.
+        If the file is missing, a folder, not UTF-8 or holds no key line, or a line is malformed; the
+        message names the file and line number.
 
     Examples
     --------
@@ -147,12 +151,7 @@ def read_key(path: str | Path) -> Key:
     >>> os.remove(f.name)
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"key file not found: {path}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = read_text(path, "key file")
     key: Key = {}
     repeated = 0
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -167,6 +166,8 @@ def read_key(path: str | Path) -> Key:
         instances = key.setdefault(target, {})
         repeated += instance in instances
         instances[instance] = _parse_sense_fields(fields[2:], where)
+    if not key:
+        raise InputError(f"key file {path} holds no key line ({FORMAT_HINT})")
     if repeated:
         warnings.warn(
             f"{path}: {repeated} line(s) repeat an earlier instance id; the last line wins (as in the official scorer)",
@@ -215,7 +216,8 @@ def write_key(key: Key, path: str | Path) -> Path:
     """Write ``key`` as a key file that :func:`read_key` (and the official scorers) read back.
 
     Weights are written with full precision, so a key whose largest weight per instance is 1.0
-    reads back exactly. Instances without senses cannot be written and raise.
+    reads back exactly. Instances without senses cannot be written and raise. The file is written to a
+    temporary file beside it and then renamed, so it is never left half-written.
 
     Parameters
     ----------
@@ -232,8 +234,11 @@ def write_key(key: Key, path: str | Path) -> Path:
     Raises
     ------
     InputError
-        When a target, instance or sense name is empty or holds whitespace or ``/``, or an instance has no
-        sense.
+        When a target or instance id is empty or holds whitespace, a sense name is empty, holds whitespace
+        or ``/`` or starts with ``!!``, an instance has no sense, or its weights are negative, not finite or
+        all zero. Target and instance ids may contain ``/`` (RUSSE ids such as ``wiki-wiki/train/17``):
+        only sense fields carry weights. Also when the file cannot be written (a folder, no space, no
+        permission); no partial file is left behind.
 
     Examples
     --------
@@ -247,18 +252,45 @@ def write_key(key: Key, path: str | Path) -> Path:
     lines = []
     for target, instances in key.items():
         for instance, senses in instances.items():
-            for name in (target, instance, *senses):
-                if not name or any(ch.isspace() for ch in name) or WEIGHT_SEPARATOR in name:
-                    raise InputError(
-                        f"cannot write key {path}: {name!r} (instance {instance!r}) is empty or contains "
-                        f"whitespace or '{WEIGHT_SEPARATOR}'"
-                    )
-            if not senses:
-                raise InputError(f"cannot write key {path}: instance {instance!r} has no sense")
+            _check_writable(path, target, instance, senses)
             lines.append(format_key_line(target, instance, senses) + "\n")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(lines), encoding="utf-8")
+    if path.is_dir():
+        raise InputError(f"cannot write key {path}: it is a folder")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text("".join(lines), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        raise InputError(f"cannot write key {path}: {error.strerror or error}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
     return path
+
+
+def _check_writable(path: Path, target: str, instance: str, senses: dict[str, float]) -> None:
+    """An InputError unless the line of ``instance`` reads back as written (see :func:`write_key`)."""
+    where = f"cannot write key {path}: instance {instance!r} of target {target!r}"
+    for role, name in (("target", target), ("instance id", instance)):
+        if not isinstance(name, str) or not name or _has_space(name):
+            raise InputError(f"{where}: the {role} {name!r} is empty or contains whitespace")
+    if not senses:
+        raise InputError(f"{where}: no sense")
+    for sense in senses:
+        if not isinstance(sense, str) or not sense or _has_space(sense) or WEIGHT_SEPARATOR in sense:
+            raise InputError(f"{where}: the sense {sense!r} is empty or contains whitespace or '{WEIGHT_SEPARATOR}'")
+        if sense.startswith(COMMENT_PREFIX):
+            raise InputError(f"{where}: the sense {sense!r} starts with '{COMMENT_PREFIX}', which starts a comment")
+    weights = list(senses.values())
+    if all(weight == 1.0 for weight in weights):
+        return
+    if not all(isinstance(w, (int, float)) and math.isfinite(w) and w >= 0 for w in weights) or max(weights) <= 0:
+        raise InputError(f"{where}: sense weights must be finite numbers >= 0, not all 0 (got {weights})")
+
+
+def _has_space(name: str) -> bool:
+    return len(name.split()) != 1 or name.strip() != name
 
 
 def _check_lengths(where: str, **columns: Sequence | np.ndarray) -> int:

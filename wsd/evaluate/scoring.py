@@ -17,12 +17,13 @@ sense; SemEval's MFS / one-cluster-per-word), ``one-per-instance`` (each occurre
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from wsd.errors import ConfigError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import Key, key_from_labels
 from wsd.evaluate.metrics import score_generic, score_russe, score_semeval2010, score_semeval2013
 
@@ -105,6 +106,8 @@ def score_keys(dataset: str, gold: Key, system: Key, subsets: Mapping[str, froze
     ------
     ConfigError
         For an unknown dataset name.
+    InputError
+        For a gold key without instances (a system key that answers none of them gives a warning).
 
     Examples
     --------
@@ -113,6 +116,15 @@ def score_keys(dataset: str, gold: Key, system: Key, subsets: Mapping[str, froze
     1.0
     """
     scorer = scorer_for(dataset)
+    gold_ids = {instance for instances in gold.values() for instance in instances}
+    if not gold_ids:
+        raise InputError("the gold key has no instance: nothing to score against")
+    if not any(instance in gold_ids for instances in system.values() for instance in instances):
+        warnings.warn(
+            f"the system key answers none of the {len(gold_ids)} gold instances (it is empty, or its targets and "
+            "instance ids are not those of the gold key); every score is that of a system that answers nothing",
+            stacklevel=2,
+        )
     result = scorer(gold, system)
     scores = {"overall": result["overall"], "per_target": result["per_target"], "subsets": {}}
     for name, ids in (subsets or {}).items():

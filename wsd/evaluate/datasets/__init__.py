@@ -33,6 +33,7 @@ import pandas as pd
 
 from wsd.errors import ConfigError, InputError
 from wsd.occurrences import GOLD_COLUMN, REQUIRED_COLUMNS, validate_occurrences
+from wsd.textfiles import iter_lines
 
 #: Dataset name -> module that provides ``load(path, **options) -> DatasetBundle``.
 READERS: dict[str, str] = {
@@ -184,16 +185,15 @@ def _read_key(path: Path) -> dict[str, tuple[str, str]]:
     if not path.is_file():
         raise InputError(f"{path}: gold key file not found")
     key: dict[str, tuple[str, str]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) < 3:
-                raise InputError(f"{path}:{number}: expected 'target instance_id sense ...', got {line.strip()!r}")
-            if fields[1] in key:
-                raise InputError(f"{path}:{number}: instance {fields[1]!r} appears more than once")
-            key[fields[1]] = (fields[0], " ".join(fields[2:]))
+    for number, line in iter_lines(path, "gold key file", universal_newlines=True):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) < 3:
+            raise InputError(f"{path}:{number}: expected 'target instance_id sense ...', got {line.strip()!r}")
+        if fields[1] in key:
+            raise InputError(f"{path}:{number}: instance {fields[1]!r} appears more than once")
+        key[fields[1]] = (fields[0], " ".join(fields[2:]))
     return key
 
 

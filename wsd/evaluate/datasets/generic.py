@@ -58,6 +58,7 @@ import pandas as pd
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
 from wsd.occurrences import GOLD_COLUMN, validate_occurrences
+from wsd.textfiles import iter_lines
 
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "target", "text", "start", "end")
 OPTIONAL_FIELDS: tuple[str, ...] = ("sense", "doc_id", "doc_start", "form")
@@ -70,6 +71,11 @@ def _open(path: Path, mode: str) -> io.TextIOBase:
     if path.suffix == ".gz":
         return gzip.open(path, mode + "t", encoding="utf-8", newline="")  # type: ignore[return-value]
     return path.open(mode, encoding="utf-8", newline="")  # type: ignore[return-value]
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """The lines of a labelled file with their line ends (UTF-8 checked, a byte-order mark dropped)."""
+    return (line for _, line in iter_lines(path, "labelled file", universal_newlines=True, keepends=True))
 
 
 def detect_format(path: str | Path, format: str | None = None) -> str:
@@ -106,59 +112,56 @@ def detect_format(path: str | Path, format: str | None = None) -> str:
     suffix = Path(path.stem).suffix if path.suffix == ".gz" else path.suffix
     if suffix.lower() in _SUFFIXES:
         return _SUFFIXES[suffix.lower()]
-    with _open(path, "r") as handle:
-        for line in handle:
-            if line.strip():
-                return "jsonl" if line.lstrip().startswith("{") else "tsv"
+    for line in _lines(path):
+        if line.strip():
+            return "jsonl" if line.lstrip().startswith("{") else "tsv"
     return "tsv"
 
 
 def _tsv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     csv.field_size_limit(max(csv.field_size_limit(), _FIELD_SIZE_LIMIT))
-    with _open(path, "r") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        try:
-            header = next(reader, None)
-            if header is None:
-                raise InputError(f"{path}: empty file (expected a header line: {' '.join(REQUIRED_FIELDS)} ...)")
-            header = [name.strip() for name in header]
-            if header and header[0].startswith("\ufeff"):
-                header[0] = header[0][1:]
-            missing = [name for name in REQUIRED_FIELDS if name not in header]
-            if missing:
-                raise InputError(
-                    f"{path}:1: header lacks {', '.join(missing)} (found: {', '.join(header)}; "
-                    "fields are separated by tabs)"
-                )
-            repeated = sorted({name for name in header if header.count(name) > 1})
-            if repeated:
-                raise InputError(f"{path}:1: header names {', '.join(repeated)} more than once")
+    reader = csv.reader(_lines(path), delimiter="\t")
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise InputError(f"{path}: empty file (expected a header line: {' '.join(REQUIRED_FIELDS)} ...)")
+        header = [name.strip() for name in header]
+        if header and header[0].startswith("\ufeff"):
+            header[0] = header[0][1:]
+        missing = [name for name in REQUIRED_FIELDS if name not in header]
+        if missing:
+            raise InputError(
+                f"{path}:1: header lacks {', '.join(missing)} (found: {', '.join(header)}; "
+                "fields are separated by tabs)"
+            )
+        repeated = sorted({name for name in header if header.count(name) > 1})
+        if repeated:
+            raise InputError(f"{path}:1: header names {', '.join(repeated)} more than once")
+        line = reader.line_num + 1
+        for record in reader:
+            if record:
+                if len(record) != len(header):
+                    raise InputError(f"{path}:{line}: {len(record)} fields, the header has {len(header)}")
+                yield line, dict(zip(header, record, strict=True))
             line = reader.line_num + 1
-            for record in reader:
-                if record:
-                    if len(record) != len(header):
-                        raise InputError(f"{path}:{line}: {len(record)} fields, the header has {len(header)}")
-                    yield line, dict(zip(header, record, strict=True))
-                line = reader.line_num + 1
-        except csv.Error as error:
-            raise InputError(f"{path}:{reader.line_num}: malformed TSV ({error})") from None
+    except csv.Error as error:
+        raise InputError(f"{path}:{reader.line_num}: malformed TSV ({error})") from None
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with _open(path, "r") as handle:
-        for line, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{path}:{line}: invalid JSON ({error.msg} at column {error.colno})") from None
-            if not isinstance(record, dict):
-                raise InputError(f"{path}:{line}: expected a JSON object, got {type(record).__name__}")
-            missing = [name for name in REQUIRED_FIELDS if name not in record]
-            if missing:
-                raise InputError(f"{path}:{line}: missing field(s) {', '.join(missing)}")
-            yield line, record
+    for line, raw in enumerate(_lines(path), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path}:{line}: invalid JSON ({error.msg} at column {error.colno})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{path}:{line}: expected a JSON object, got {type(record).__name__}")
+        missing = [name for name in REQUIRED_FIELDS if name not in record]
+        if missing:
+            raise InputError(f"{path}:{line}: missing field(s) {', '.join(missing)}")
+        yield line, record
 
 
 def _integer(value: Any, name: str, where: str) -> int:

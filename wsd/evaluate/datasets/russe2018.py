@@ -47,6 +47,7 @@ from pathlib import Path
 from wsd.corpus.forms import COMBINING_MARKS, WORD_PATTERN, find_lemma, match_lemma
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table, _dataset_root
+from wsd.textfiles import iter_lines
 
 FOLDER = "russe2018-wsi"
 DATA = Path("data")
@@ -220,38 +221,38 @@ def read_russe_csv(
         raise InputError(f"{path}: RUSSE file not found")
     rows: list[dict[str, object]] = []
     stats: Counter[str] = Counter()
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        header = next(reader, [])
-        missing = [name for name in REQUIRED_FIELDS if name not in header]
-        if missing:
-            raise InputError(f"{path}:1: header lacks {', '.join(missing)} (got {' '.join(header)!r})")
-        column = {name: header.index(name) for name in header}
+    lines = (line for _, line in iter_lines(path, "RUSSE file", universal_newlines=True, keepends=True))
+    reader = csv.reader(lines, delimiter="\t")
+    header = next(reader, [])
+    missing = [name for name in REQUIRED_FIELDS if name not in header]
+    if missing:
+        raise InputError(f"{path}:1: header lacks {', '.join(missing)} (got {' '.join(header)!r})")
+    column = {name: header.index(name) for name in header}
+    line = reader.line_num + 1
+    for record in reader:
+        if len(record) != len(header):
+            raise InputError(f"{path}:{line}: {len(record)} fields, the header has {len(header)}")
+        fields = {name: record[i] for name, i in column.items()}
+        text, word = fields["context"], fields["word"].strip()
+        stats["rows"] += 1
+        given, bad = _parse_positions(fields.get("positions", ""), end_inclusive, len(text))
+        stats["invalid_positions"] += bad
+        stats["several_positions"] += len(given) > 1
+        span, status = locate(text, word, given)
+        stats[f"positions_{status}" if status != "not_found" else "not_found"] += 1
+        if span is not None:
+            rows.append(
+                {
+                    "id": f"{subset}/{split}/{fields['context_id'].strip()}",
+                    "target": word,
+                    "form": text[span[0] : span[1]],
+                    "text": text,
+                    "start": span[0],
+                    "end": span[1],
+                    "sense": fields.get("gold_sense_id", "").strip(),
+                }
+            )
         line = reader.line_num + 1
-        for record in reader:
-            if len(record) != len(header):
-                raise InputError(f"{path}:{line}: {len(record)} fields, the header has {len(header)}")
-            fields = {name: record[i] for name, i in column.items()}
-            text, word = fields["context"], fields["word"].strip()
-            stats["rows"] += 1
-            given, bad = _parse_positions(fields.get("positions", ""), end_inclusive, len(text))
-            stats["invalid_positions"] += bad
-            stats["several_positions"] += len(given) > 1
-            span, status = locate(text, word, given)
-            stats[f"positions_{status}" if status != "not_found" else "not_found"] += 1
-            if span is not None:
-                rows.append(
-                    {
-                        "id": f"{subset}/{split}/{fields['context_id'].strip()}",
-                        "target": word,
-                        "form": text[span[0] : span[1]],
-                        "text": text,
-                        "start": span[0],
-                        "end": span[1],
-                        "sense": fields.get("gold_sense_id", "").strip(),
-                    }
-                )
-            line = reader.line_num + 1
     return rows, stats
 
 

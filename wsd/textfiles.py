@@ -1,0 +1,462 @@
+"""Reading the text files a user gives (targets, forms, keys, labelled data, corpora, configs): one decoder.
+
+Every such file goes through this module, so each one is read the same way and a bad file gives the same
+kind of message:
+
+- the file must be UTF-8; a UTF-8 byte-order mark (``EF BB BF``, as Windows editors write it) is dropped;
+- a file that is not UTF-8 raises :class:`~wsd.errors.InputError` naming the file, the line, the column and
+  the first bad byte (``corpus.txt line 12: not UTF-8 (byte 0xe9 at column 5); convert the file to UTF-8
+  ...``), or, for corpora (``bad_bytes="replace"``), the bad bytes become U+FFFD and one warning per file
+  says how many lines had them;
+- a missing path, a folder, an unreadable file, and a damaged or truncated ``.gz`` file each raise one
+  :class:`~wsd.errors.InputError` naming the path;
+- lines end at ``\\n`` (and, with ``universal_newlines``, also at ``\\r\\n`` and a lone ``\\r``).
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "targets.txt"
+>>> _ = path.write_bytes(b"\\xef\\xbb\\xbfmouse\\r\\nbank\\n")
+>>> read_lines(path)
+['mouse', 'bank']
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import stat
+import warnings
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from wsd.errors import InputError
+
+#: The byte-order mark, as bytes (UTF-8) and as the character it decodes to.
+UTF8_BOM = b"\xef\xbb\xbf"
+BOM = "\ufeff"
+#: Byte-order marks of encodings that are not UTF-8 but are often mistaken for text files of it.
+_FOREIGN_BOMS = ((b"\xff\xfe", "UTF-16 (little-endian)"), (b"\xfe\xff", "UTF-16 (big-endian)"))
+#: What to do with bytes that are not UTF-8.
+BAD_BYTES = ("error", "replace")
+#: Errors from reading a damaged or truncated gzip stream (``BadGzipFile`` is an ``OSError``).
+_GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
+CONVERT_HINT = "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8 FILE > FILE.utf8)"
+
+
+def describe(path: str | os.PathLike[str], what: str = "") -> str:
+    """How messages name a file: ``"<what> <path>"``, or just the path.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is for the user (``"targets file"``, ``"key file"``); may be empty.
+
+    Returns
+    -------
+    str
+        The name used in messages.
+
+    Examples
+    --------
+    >>> describe("t.txt", "targets file")
+    'targets file t.txt'
+    """
+    return f"{what} {path}" if what else str(path)
+
+
+def check_file(path: str | os.PathLike[str], what: str = "") -> Path:
+    """The path of an existing regular file, or an :class:`InputError` that says what is wrong with it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The path the user gave.
+    what : str
+        What the file is (used in the message: ``"key file not found: x.key"``).
+
+    Returns
+    -------
+    Path
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises
+    ------
+    InputError
+        When nothing is there, when it is a folder or not a regular file, or when it cannot be read.
+
+    Examples
+    --------
+    >>> check_file("/")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: / is a folder, not a file
+    """
+    file = Path(path)
+    try:
+        mode = file.stat().st_mode
+    except FileNotFoundError:
+        if file.is_symlink():
+            raise InputError(f"{describe(file, what)} is a broken symbolic link") from None
+        raise InputError(f"{what or 'file'} not found: {file}") from None
+    except OSError as error:
+        raise InputError(f"cannot read {describe(file, what)}: {error.strerror or error}") from None
+    if os.path.isdir(file):
+        raise InputError(f"{describe(file, what)} is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{describe(file, what)} is not a regular file")
+    if not os.access(file, os.R_OK):
+        raise InputError(f"cannot read {describe(file, what)}: permission denied")
+    return file
+
+
+def open_binary(path: str | os.PathLike[str], what: str = "") -> io.BufferedIOBase:
+    """Open a file for reading bytes, decompressing it when its name ends in ``.gz``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (checked with :func:`check_file`).
+    what : str
+        What the file is, for messages.
+
+    Returns
+    -------
+    io.BufferedIOBase
+        A binary handle (close it, or use it in a ``with`` block). Reading a damaged gzip stream raises
+        ``EOFError``, ``zlib.error`` or ``gzip.BadGzipFile``; :func:`iter_lines` and :func:`read_text`
+        turn them into :class:`InputError`.
+
+    Raises
+    ------
+    InputError
+        As :func:`check_file`, or when the file cannot be opened.
+    """
+    file = check_file(path, what)
+    try:
+        if file.name.lower().endswith(".gz"):
+            return gzip.open(file, "rb")  # type: ignore[return-value]
+        return open(file, "rb")
+    except OSError as error:
+        raise InputError(f"cannot read {describe(file, what)}: {error.strerror or error}") from None
+
+
+def damaged_gzip_error(
+    path: str | os.PathLike[str], error: BaseException, what: str = "", after_line: int = 0
+) -> InputError:
+    """The error for a ``.gz`` file whose compressed stream is damaged or cut short.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    error : BaseException
+        What the decompressor raised.
+    what : str
+        What the file is, for the message.
+    after_line : int
+        The last line read intact (0: none or unknown).
+
+    Returns
+    -------
+    InputError
+        ``"<file>: truncated or damaged gzip file (after line N: ...); ..."``, to be raised.
+    """
+    where = f"after line {after_line}: " if after_line else ""
+    return InputError(
+        f"{describe(path, what)}: truncated or damaged gzip file ({where}{error}); copy or compress it again"
+    )
+
+
+def decode_error(
+    path: str | os.PathLike[str], data: bytes, error: UnicodeDecodeError, what: str = "", first_line: int = 1
+) -> InputError:
+    """The error for bytes that are not UTF-8: file, line, column (in characters) and the bad byte.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : bytes
+        The bytes that failed to decode (the whole file, or one line of it).
+    error : UnicodeDecodeError
+        The decoder's error for ``data``.
+    what : str
+        What the file is, for the message.
+    first_line : int
+        The line number of the first line in ``data``.
+
+    Returns
+    -------
+    InputError
+        ``"<file> line L: not UTF-8 (byte 0xNN at column C); convert the file to UTF-8 ..."``, to be raised.
+
+    Examples
+    --------
+    >>> data = "naïve\\ncafé".encode("latin-1")
+    >>> try:
+    ...     data.decode("utf-8")
+    ... except UnicodeDecodeError as error:
+    ...     print(decode_error("notes.txt", data, error))  # doctest: +ELLIPSIS
+    notes.txt line 1: not UTF-8 (byte 0xef at column 3); convert the file to UTF-8 ...
+    """
+    for bom, encoding in _FOREIGN_BOMS:
+        if first_line == 1 and data.startswith(bom):
+            return InputError(
+                f"{describe(path, what)}: looks like {encoding} (it starts with a byte-order mark); {CONVERT_HINT}"
+            )
+    start = error.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = first_line + data.count(b"\n", 0, start)
+    column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+    return InputError(
+        f"{describe(path, what)} line {line}: not UTF-8 (byte 0x{data[start]:02x} at column {column}); {CONVERT_HINT}"
+    )
+
+
+def read_text(path: str | os.PathLike[str], what: str = "") -> str:
+    """The whole text of a UTF-8 file (``.gz`` decompressed), without a leading byte-order mark.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is, for messages (``"targets file"``).
+
+    Returns
+    -------
+    str
+        The decoded text; line ends are left as they are.
+
+    Raises
+    ------
+    InputError
+        As :func:`check_file`; for a damaged gzip file; for bytes that are not UTF-8 (naming line, column
+        and byte).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "bad.txt"
+    >>> _ = path.write_bytes(b"ok\\ncaf\\xe9\\n")
+    >>> read_text(path, "forms file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: forms file .../bad.txt line 2: not UTF-8 (byte 0xe9 at column 4); convert ...
+    """
+    with open_binary(path, what) as handle:
+        try:
+            data = handle.read()
+        except _GZIP_ERRORS as error:
+            raise damaged_gzip_error(path, error, what) from None
+        except OSError as error:
+            raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise decode_error(path, data, error, what) from None
+
+
+def read_lines(path: str | os.PathLike[str], what: str = "") -> list[str]:
+    """The lines of a UTF-8 file, without line ends (``\\n``, ``\\r\\n`` or ``\\r``); see :func:`read_text`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is, for messages.
+
+    Returns
+    -------
+    list of str
+        Line ``n`` of the file is item ``n - 1`` (a final line end does not start another line).
+
+    Raises
+    ------
+    InputError
+        As :func:`read_text`.
+    """
+    text = read_text(path, what)
+    lines = _LINE_BREAKS.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class LineDecoder:
+    """Decodes the raw lines of one file as UTF-8, dropping a byte-order mark at the start of the file.
+
+    The mark is dropped from line 1 (or, when no line numbers are given, from the first line decoded); a
+    U+FEFF anywhere else is text and stays.
+
+    With ``bad_bytes="error"`` a line that is not UTF-8 raises :class:`InputError` (file, line, column,
+    byte); with ``"replace"`` its bad bytes become U+FFFD, and :meth:`report` warns once with the number of
+    such lines and the first of them.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file the lines come from (for messages).
+    what : str
+        What the file is, for messages.
+    bad_bytes : {"error", "replace"}
+        What to do with bytes that are not UTF-8.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``bad_bytes``.
+
+    Examples
+    --------
+    >>> decode = LineDecoder("corpus.txt", bad_bytes="replace")
+    >>> decode(b"caf\\xe9\\n", 7)
+    'caf\\ufffd\\n'
+    >>> decode.bad_lines, decode.first_bad_line
+    (1, 7)
+    """
+
+    def __init__(self, path: str | os.PathLike[str], what: str = "", bad_bytes: str = "error") -> None:
+        if bad_bytes not in BAD_BYTES:
+            raise ValueError(f"bad_bytes must be one of {BAD_BYTES}, not {bad_bytes!r}")
+        self.file = path
+        self.what = what
+        self.bad_bytes = bad_bytes
+        self.bad_lines = 0
+        self.first_bad_line: int | None = None
+        self._first = True
+
+    def __call__(self, raw: bytes, number: int | None = None) -> str:
+        """Decode one raw line.
+
+        Parameters
+        ----------
+        raw : bytes
+            The line's bytes (with or without its line end).
+        number : int, optional
+            Its line number, for messages.
+
+        Returns
+        -------
+        str
+            The decoded line (line 1 without a leading byte-order mark).
+
+        Raises
+        ------
+        InputError
+            With ``bad_bytes="error"``, when ``raw`` is not UTF-8.
+        """
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if self.bad_bytes == "error":
+                raise decode_error(self.file, raw, error, self.what, number or 1) from None
+            self.bad_lines += 1
+            if self.first_bad_line is None and number is not None:
+                self.first_bad_line = number
+            text = raw.decode("utf-8", errors="replace")
+        first, self._first = self._first, False
+        if text.startswith(BOM) and (number == 1 or (number is None and first)):
+            return text[1:]
+        return text
+
+    def report(self, stacklevel: int = 3) -> None:
+        """Warn once when lines had bytes that are not UTF-8 (only with ``bad_bytes="replace"``).
+
+        Parameters
+        ----------
+        stacklevel : int
+            Passed to :func:`warnings.warn`.
+
+        Returns
+        -------
+        None
+        """
+        if self.bad_lines:
+            first = f" (the first on line {self.first_bad_line})" if self.first_bad_line is not None else ""
+            warnings.warn(
+                f"{describe(self.file, self.what)}: {self.bad_lines} line(s) had bytes that are not UTF-8{first}; "
+                "they were replaced with U+FFFD",
+                stacklevel=stacklevel,
+            )
+
+
+def iter_lines(
+    path: str | os.PathLike[str],
+    what: str = "",
+    *,
+    bad_bytes: str = "error",
+    universal_newlines: bool = False,
+    keepends: bool = False,
+) -> Iterator[tuple[int, str]]:
+    """Stream the lines of a UTF-8 file (``.gz`` decompressed) with their line numbers, one at a time.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is, for messages.
+    bad_bytes : {"error", "replace"}
+        Raise on bytes that are not UTF-8, or replace them with U+FFFD and warn once at the end of the file
+        with the number of such lines.
+    universal_newlines : bool
+        Also end lines at a lone ``\\r`` (old Mac files; the CSV reader wants this); by default only ``\\n``
+        ends a line, as in the line numbers that distributed scans count.
+    keepends : bool
+        Keep each line's end (``\\n``, ``\\r\\n``, ``\\r``) on it (what :mod:`csv` needs).
+
+    Yields
+    ------
+    (int, str)
+        The line number (from 1) and the decoded line.
+
+    Raises
+    ------
+    InputError
+        As :func:`check_file`; for a damaged or truncated gzip file (naming the last intact line); with
+        ``bad_bytes="error"``, for bytes that are not UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_bytes(b"one\\r\\ntwo\\rthree\\n")
+    >>> list(iter_lines(path, universal_newlines=True))
+    [(1, 'one'), (2, 'two'), (3, 'three')]
+    """
+    decode = LineDecoder(path, what, bad_bytes)
+    number = 0
+    with open_binary(path, what) as handle:
+        try:
+            for raw in handle:
+                try:  # the fast path; the decoder handles bad bytes (and a mark on line 1)
+                    text = raw.decode("utf-8")
+                    if not number and text.startswith(BOM):
+                        text = text[1:]
+                except UnicodeDecodeError:
+                    text = decode(raw, number + 1)
+                if not text:  # a file that holds only a byte-order mark
+                    continue
+                if universal_newlines and "\r" in text[:-2]:
+                    for piece in _LONE_CR.split(text):
+                        if piece:
+                            number += 1
+                            yield number, piece if keepends else piece.rstrip("\r\n")
+                    continue
+                number += 1
+                yield number, text if keepends else text.rstrip("\r\n")
+        except _GZIP_ERRORS as error:
+            raise damaged_gzip_error(path, error, what, number) from None
+        except OSError as error:
+            raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
+    decode.report(stacklevel=3)
