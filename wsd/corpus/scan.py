@@ -132,9 +132,10 @@ def build_scan_options(
     -------
     ScanOptions
     """
-    parsed = parse_targets(targets)
+    case_sensitive = bool(options.get("case_sensitive", False))
+    parsed = parse_targets(targets, case_sensitive=case_sensitive)
     if forms is not None:
-        parsed = merge_forms(parsed, read_forms_file(forms))
+        parsed = merge_forms(parsed, read_forms_file(forms), case_sensitive=case_sensitive)
     return ScanOptions(targets=parsed, **options)
 
 

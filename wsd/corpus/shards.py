@@ -28,22 +28,21 @@ True
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from wsd.corpus.documents import (
-    ID_FIELD,
     JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
     TABLE_SUFFIXES,
     TEXT_FIELD,
     TEXT_SUFFIXES,
     Document,
+    JsonLineParser,
     _Decoder,
     _has_suffix,
     _jsonl_documents,
@@ -51,6 +50,8 @@ from wsd.corpus.documents import (
     _table_documents,
     _text_documents,
     corpus_files,
+    parquet_batch_documents,
+    parquet_columns,
 )
 from wsd.errors import ConfigError, InputError
 
@@ -149,6 +150,7 @@ def plan_shards(
     corpus: str | os.PathLike[str],
     shard_bytes: int = DEFAULT_SHARD_BYTES,
     count_lines: LineCounter | None = None,
+    exclude: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Shard]:
     """Cut ``corpus`` (a file or folder) into shards of about ``shard_bytes`` bytes, in corpus order.
 
@@ -164,6 +166,8 @@ def plan_shards(
         Target size of a shard.
     count_lines : callable, optional
         ``count_lines(ranges) -> counts``.
+    exclude : iterable of path
+        Files or folders left out of the corpus (a run's output folder inside the corpus folder).
 
     Returns
     -------
@@ -178,7 +182,7 @@ def plan_shards(
         raise ConfigError(f"shard_bytes must be a positive number of bytes, not {shard_bytes}")
     root = Path(corpus)
     pieces: list[Piece] = []
-    for file in corpus_files(root):
+    for file in corpus_files(root, exclude):
         label = file.name if root.is_file() else file.relative_to(root).as_posix()
         pieces.extend(_file_pieces(file.resolve(), label, shard_bytes))
     pieces = _number_lines(pieces, count_lines or _count_here)
@@ -398,25 +402,16 @@ def _text_range_documents(piece: Piece) -> Iterator[Document]:
 
 
 def _jsonl_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
-    """As :func:`wsd.corpus.documents._jsonl_documents`, for one byte range."""
+    """As :func:`wsd.corpus.documents._jsonl_documents`, for one byte range (the same record checks)."""
     file = Path(piece.path)
     decode = _Decoder(file)
+    parse = JsonLineParser(file, piece.label, text_field)
     for number, raw in _range_lines(piece):
-        line = decode(raw).strip()
-        if not line:
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{file}, line {number}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(record, dict) or text_field not in record:
-            raise InputError(f"{file}, line {number}: no {text_field!r} field")
-        text = record[text_field]
-        if text is None:
-            continue
-        doc_id = str(record[ID_FIELD]) if ID_FIELD in record else f"{piece.label}:{number}"
-        yield Document(doc_id, str(text))
+        document = parse(decode(raw), number)
+        if document is not None:
+            yield document
     decode.report()
+    parse.report()
 
 
 def _parquet_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
@@ -427,17 +422,9 @@ def _parquet_range_documents(piece: Piece, text_field: str) -> Iterator[Document
         parquet = pq.ParquetFile(piece.path)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise InputError(f"cannot read Parquet corpus file {piece.path}: {exc}") from exc
-    names = parquet.schema_arrow.names
-    if text_field not in names:
-        raise InputError(f"{piece.path}: no {text_field!r} column (columns: {', '.join(names)})")
-    columns = [text_field] + ([ID_FIELD] if ID_FIELD in names else [])
-    row = piece.first_line - 1
+    columns = parquet_columns(parquet.schema_arrow, piece.path, text_field)
+    row = piece.first_line
     groups = list(range(piece.start, piece.stop if piece.stop is not None else parquet.num_row_groups))
     for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, row_groups=groups, columns=columns):
-        texts = batch.column(text_field).to_pylist()
-        ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in names else None
-        for offset, text in enumerate(texts):
-            if text and str(text).strip():
-                doc_id = str(ids[offset]) if ids is not None else f"{piece.label}:{row + offset + 1}"
-                yield Document(doc_id, str(text))
-        row += len(texts)
+        yield from parquet_batch_documents(batch, piece.label, row, text_field)
+        row += batch.num_rows
