@@ -134,7 +134,7 @@ def not_cached_error(repo_id: str, offline_argument: bool | None, detail: str | 
     else:
         reason = "cannot be downloaded (HF_HUB_OFFLINE is set)"
     return ModelError(
-        f"model {repo_id!r} is not in the Hugging Face cache at {cache_dir()} and {reason}; get it with "
-        f"`hf download {repo_id}` on a machine with network (then copy the cache), set HF_HOME to a cache that "
-        "has it, run without offline mode, or pass a local model folder"
+        f"cannot load model {repo_id!r}: it is not in the Hugging Face cache at {cache_dir()} and {reason}; "
+        f"get it with `hf download {repo_id}` on a machine with network (then copy the cache), set HF_HOME to a "
+        "cache that has it, run without offline mode, or pass a local model folder"
     )
