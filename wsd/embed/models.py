@@ -417,8 +417,8 @@ def load_encoder(
     )
 
 
-#: What ``transformers`` raises for a model it cannot read (damaged weights raise ``SafetensorError``, an
-#: ``Exception``, or ``RuntimeError``/``UnpicklingError`` for ``.bin`` files; they are added where loaded).
+#: What ``from_pretrained`` raises for a model it cannot read or find (a damaged ``.bin`` raises
+#: ``RuntimeError`` or ``UnpicklingError``); ``safetensors.SafetensorError`` is added where it is imported.
 _LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, RuntimeError, EOFError, pickle.UnpicklingError)
 
 
