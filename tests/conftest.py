@@ -1,4 +1,9 @@
-"""Shared pytest fixtures: where the shared datasets are, and the bundled encoder (loaded once)."""
+"""Shared pytest fixtures: where the shared datasets are, and the bundled encoder (loaded once).
+
+The tests never reach the network: Hugging Face's offline mode is set here, before ``huggingface_hub`` is
+imported (it reads the variable once, at import), for this test process only. wsd itself sets no environment
+variable; tests of Hub loading run in subprocesses with an environment of their own.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEMO_DIR = REPO_ROOT / "data" / "demo"

@@ -62,7 +62,8 @@ class Encoder:
     Parameters
     ----------
     model : str or path, optional
-        ``None`` for the bundled all-MiniLM-L6-v2; a local folder or a name in the Hugging Face cache.
+        ``None`` for the bundled all-MiniLM-L6-v2; a local folder; or a Hugging Face Hub name, loaded through
+        the Hugging Face cache (downloaded on first use unless offline).
     layers : str
         Layer combination (:mod:`wsd.embed.layers`): ``sum-last-4`` (default), ``last``, ``mean-last-4``,
         ``concat-last-4``, ``mean-all``, ``-4,-3,-2,-1``, a single index, or ``static``.
@@ -86,6 +87,9 @@ class Encoder:
         Append a pooled vector of the tokens around each occurrence (:mod:`wsd.embed.context`):
         ``"10"`` (±10 tokens, last layer, weight 0.5) or ``"TOKENS:LAYERS:WEIGHT"``; each word vector is
         then ``[target/‖target‖, weight·context/‖context‖]``. ``None`` (default): the target vector alone.
+    offline : bool, optional
+        ``True``: never touch the network (a Hub name must be cached). ``None`` (default): as Hugging Face is
+        configured (offline when ``HF_HUB_OFFLINE=1``). See :func:`~wsd.embed.models.load_encoder`.
 
     Attributes
     ----------
@@ -127,9 +131,12 @@ class Encoder:
         window_tokens: int | None = None,
         progress: bool = False,
         context_vector: str | ContextSpec | None = None,
+        offline: bool | None = None,
     ) -> None:
         _check_batch_size(batch_size)
-        self.loaded: LoadedEncoder = load_encoder(model, device=device, precision=precision, max_length=max_length)
+        self.loaded: LoadedEncoder = load_encoder(
+            model, device=device, precision=precision, max_length=max_length, offline=offline
+        )
         self._configure(layers, pooling, batch_size, window_tokens, progress, context_vector)
 
     def _configure(
@@ -316,6 +323,7 @@ class Encoder:
         return EncoderIdentity(
             model=self.loaded.name,
             model_fingerprint=self.loaded.fingerprint,
+            model_revision=self.loaded.revision,
             layers=spec.name,
             pooling=pool,
             max_length=self.loaded.max_length,

@@ -47,6 +47,9 @@ class EncoderIdentity:
         Windows per forward pass.
     dim : int
         Columns of a word vector (target and context vector together).
+    model_revision : str or None
+        For a model loaded by Hugging Face Hub name, the commit hash of the snapshot it was loaded from
+        (``None`` for a local folder, the bundled model included).
     """
 
     model: str
@@ -59,12 +62,18 @@ class EncoderIdentity:
     context_vector: str | None
     batch_size: int
     dim: int
+    model_revision: str | None = None
 
     def _settings(self) -> dict[str, Any]:
-        """The settings that change the vectors, in the order they are written to disk."""
+        """The settings that change the vectors, in the order they are written to disk.
+
+        ``model_revision`` is there only for a Hub model, so a local model's settings are as they always were.
+        """
+        revision = {"model_revision": self.model_revision} if self.model_revision is not None else {}
         return {
             "model": self.model,
             "model_fingerprint": self.model_fingerprint,
+            **revision,
             "layers": self.layers,
             "pooling": self.pooling,
             "max_length": self.max_length,
@@ -103,7 +112,7 @@ class EncoderIdentity:
         Returns
         -------
         dict
-            The settings, ``context_vector``, ``batch_size`` and ``dim``.
+            The settings (``model_revision`` for a Hub model), ``context_vector``, ``batch_size`` and ``dim``.
         """
         return self._settings() | {
             "context_vector": self.context_vector,

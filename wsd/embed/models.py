@@ -1,9 +1,11 @@
-"""Loading encoders offline: the bundled MiniLM, a local folder, or a name already in the Hugging Face cache.
+"""Loading encoders: the bundled MiniLM, a local model folder, or a Hugging Face Hub name.
 
-Nothing here reaches the network: the Hub is put in offline mode before ``transformers`` is imported, every
-``from_pretrained`` call passes ``local_files_only=True``, and ``trust_remote_code`` is never set, so a model
-folder cannot run code of its own. A model that is not on this machine is a :class:`~wsd.errors.ModelError`
-at once, never a hang.
+A local folder (the bundled model is one) is checked (:mod:`wsd.embed.model_folder`) and loaded with
+``local_files_only=True``: it never touches the network. A Hub name is loaded as ``transformers`` loads it,
+through the Hugging Face cache (:mod:`wsd.embed.hub`), downloading on first use unless offline mode is on
+(``offline=True``, or ``HF_HUB_OFFLINE=1`` in the environment). Nothing here changes an environment variable or
+another library's logger for longer than a load, and ``trust_remote_code`` is never set, so a model cannot run
+code of its own. A model that cannot be had is one :class:`~wsd.errors.ModelError` line saying how to get it.
 """
 
 from __future__ import annotations
@@ -14,19 +16,18 @@ import hashlib
 import json
 import logging
 import os
+import pickle
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-
 import torch
 
 from wsd import machine
+from wsd.embed import hub
+from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
@@ -60,6 +61,8 @@ class LoadedEncoder:
         Special token ids put after a text (``[SEP]``).
     max_length : int
         Longest window in tokens, special tokens included.
+    revision : str or None
+        For a model loaded by Hub name, the commit hash of the cached snapshot it was loaded from.
     """
 
     name: str
@@ -72,6 +75,7 @@ class LoadedEncoder:
     prefix_ids: list[int]
     suffix_ids: list[int]
     max_length: int
+    revision: str | None = None
 
     @property
     def num_layers(self) -> int:
@@ -187,19 +191,55 @@ def resolve_precision(precision: str, device: torch.device) -> str:
     return precision
 
 
-def _model_source(model: str | os.PathLike[str] | None) -> tuple[str, str]:
-    """(what to load, a display name) for a model argument."""
+@dataclass(frozen=True)
+class ModelSource:
+    """Where a model argument points: a local folder or a Hub name.
+
+    Parameters
+    ----------
+    name : str
+        The display name recorded with the vectors (``all-MiniLM-L6-v2``, the folder as given, the Hub name).
+    location : str
+        The folder's path, or the Hub repository id.
+    local : bool
+        True for a folder on this machine (loaded without the network), False for a Hub name.
+    """
+
+    name: str
+    location: str
+    local: bool
+
+
+def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
+    """Decide what a model argument names: the bundled model, a local folder, or a Hugging Face Hub name.
+
+    An existing path is a folder (as in ``transformers``); a path that does not exist is a Hub name when it is a
+    valid repository id (``org/name``), otherwise a folder that was not found.
+
+    Parameters
+    ----------
+    model : str or path, optional
+        ``None``, ``""``, ``"default"`` or ``"all-MiniLM-L6-v2"`` for the bundled model; a folder; a Hub name.
+
+    Returns
+    -------
+    ModelSource
+        What to load and under which name.
+
+    Raises
+    ------
+    ModelError
+        For a path that does not exist and is not a Hub name either.
+    """
     if model is None or str(model) in ("", "default", BUNDLED_MODEL):
-        return str(bundled_model_path()), BUNDLED_MODEL
+        return ModelSource(BUNDLED_MODEL, str(bundled_model_path()), local=True)
     text = str(model)
     path = Path(text).expanduser()
     if path.exists():
-        if not (path / "config.json").is_file():
-            raise ModelError(f"{path} is not a Hugging Face model folder (no config.json)")
-        return str(path), text
-    if text.startswith((".", "/", "~")) or text.count("/") > 1:
-        raise ModelError(f"model folder not found: {text}")
-    return text, text
+        return ModelSource(text, str(path), local=True)
+    if not hub.is_repo_id(text):
+        raise ModelError(f"model folder not found: {text} (and it is not a Hugging Face Hub name either)")
+    return ModelSource(text, text, local=False)
 
 
 def _fingerprint(source: str, config: Any) -> str:
@@ -278,14 +318,16 @@ def load_encoder(
     device: str | torch.device | None = None,
     precision: str = "auto",
     max_length: int | None = None,
+    offline: bool | None = None,
 ) -> LoadedEncoder:
-    """Load a tokenizer and encoder for inference, offline.
+    """Load a tokenizer and encoder for inference: the bundled model, a local folder, or a Hub name.
 
     Parameters
     ----------
     model : str or path, optional
-        ``None`` for the bundled all-MiniLM-L6-v2, a local model folder, or a model name already in the
-        Hugging Face cache (``bert-base-uncased``).
+        ``None`` for the bundled all-MiniLM-L6-v2, a local model folder, or a Hugging Face Hub name
+        (``intfloat/multilingual-e5-small``), loaded through the Hugging Face cache and downloaded there on
+        first use.
     device : str, optional
         ``None``/``"auto"``, ``"cpu"``, ``"cuda"``...
     precision : str
@@ -293,16 +335,23 @@ def load_encoder(
         (dynamic quantisation of the linear layers, CPU).
     max_length : int, optional
         Longest window in subword tokens, special tokens included (default: what the model allows, ≤ 512).
+    offline : bool, optional
+        ``True``: never touch the network (a Hub name must be in the cache already). ``None`` (default) or
+        ``False``: as Hugging Face is configured, i.e. offline when ``HF_HUB_OFFLINE=1`` is set. A local folder
+        never touches the network.
 
     Returns
     -------
     LoadedEncoder
-        The tokenizer, its special-token affixes, the model on its device, and what identifies them.
+        The tokenizer, its special-token affixes, the model on its device, and what identifies them (for a
+        Hub name, the snapshot's commit as ``revision``).
 
     Raises
     ------
     ModelError
-        For a model that is not on this machine, or whose tokenizer gives no character offsets.
+        For a folder that does not exist or is not a usable model (:func:`~wsd.embed.model_folder.check_model_folder`,
+        :func:`~wsd.embed.model_folder.check_loaded`), a Hub model that is neither cached nor downloadable
+        (the message says how to get it), or a tokenizer that gives no character offsets.
     ConfigError
         For an unknown device or precision, or a ``max_length`` that leaves no room for text.
 
@@ -311,29 +360,23 @@ def load_encoder(
     ``transformers``' log messages and its loading progress bar are muted while the model loads
     (:func:`quiet_transformers`), and only then: the process's logging is as it was afterwards.
     """
-    from transformers import AutoModel, AutoTokenizer
-
-    source, name = _model_source(model)
+    source = model_source(model)
+    name = source.name
     resolved_device = resolve_device(device)
     resolved_precision = resolve_precision(precision, resolved_device)
-    try:
-        with quiet_transformers():
-            tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, trust_remote_code=False)
-            # bf16 on a CPU: weights in bf16 (faster than autocast there); everything else keeps fp32 weights
-            # (GPUs use autocast), whatever dtype the checkpoint was saved in.
-            cpu_bf16 = resolved_precision == "bf16" and resolved_device.type == "cpu"
-            kwargs: dict[str, Any] = {
-                "local_files_only": True,
-                "trust_remote_code": False,
-                "dtype": torch.bfloat16 if cpu_bf16 else torch.float32,
-            }
-            encoder = AutoModel.from_pretrained(source, **kwargs)
-    except (OSError, ValueError) as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(
-            f"cannot load model {name!r}: not a local model folder nor in the Hugging Face cache "
-            f"(wsd works offline; pass --model PATH). Details: {first_line}"
-        ) from exc
+    # bf16 on a CPU: weights in bf16 (faster than autocast there); everything else keeps fp32 weights
+    # (GPUs use autocast), whatever dtype the checkpoint was saved in.
+    cpu_bf16 = resolved_precision == "bf16" and resolved_device.type == "cpu"
+    dtype = torch.bfloat16 if cpu_bf16 else torch.float32
+    if source.local:
+        check_model_folder(Path(source.location))
+        tokenizer, encoder, loading_info = _from_pretrained(source, dtype, local_files_only=True)
+        folder, revision = source.location, None
+    else:
+        tokenizer, encoder, loading_info = _load_from_hub(source, dtype, offline)
+        snapshot = hub.cached_snapshot(source.location)
+        folder, revision = (str(snapshot[0]), snapshot[1]) if snapshot is not None else (source.location, None)
+    check_loaded(name, tokenizer, loading_info)
     if not getattr(tokenizer, "is_fast", False):
         raise ModelError(
             f"the tokenizer of {name!r} is not a fast tokenizer, so it gives no character offsets; "
@@ -366,11 +409,66 @@ def load_encoder(
         model=encoder,
         device=resolved_device,
         precision=resolved_precision,
-        fingerprint=_fingerprint(source, encoder.config),
+        fingerprint=_fingerprint(folder, encoder.config),
         prefix_ids=prefix,
         suffix_ids=suffix,
         max_length=longest,
+        revision=revision,
     )
+
+
+#: What ``from_pretrained`` raises for a model it cannot read or find (a damaged ``.bin`` raises
+#: ``RuntimeError`` or ``UnpicklingError``); ``safetensors.SafetensorError`` is added where it is imported.
+_LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, RuntimeError, EOFError, pickle.UnpicklingError)
+
+
+def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: bool) -> tuple[Any, Any, Any]:
+    """``AutoTokenizer`` and ``AutoModel.from_pretrained`` (no remote code), with the loading info.
+
+    A local folder's loading errors become one-line ModelErrors here; a Hub name's are left to the caller,
+    which knows whether the model is cached.
+    """
+    from safetensors import SafetensorError
+    from transformers import AutoModel, AutoTokenizer
+
+    kwargs: dict[str, Any] = {"local_files_only": local_files_only, "trust_remote_code": False}
+    try:
+        with quiet_transformers():
+            tokenizer = AutoTokenizer.from_pretrained(source.location, **kwargs)
+            encoder, info = AutoModel.from_pretrained(source.location, dtype=dtype, output_loading_info=True, **kwargs)
+    except (*_LOAD_ERRORS, SafetensorError) as exc:
+        if not source.local:
+            raise
+        raise ModelError(f"cannot load model folder {source.location}: {_load_problem(exc)}") from exc
+    return tokenizer, encoder, info
+
+
+def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None) -> tuple[Any, Any, Any]:
+    """Load a Hub name through the Hugging Face cache, downloading it unless offline."""
+    from safetensors import SafetensorError
+
+    local_only = hub.resolve_offline(offline)
+    if local_only and hub.cached_snapshot(source.location) is None:
+        raise hub.not_cached_error(source.location, offline)
+    try:
+        return _from_pretrained(source, dtype, local_files_only=local_only)
+    except (*_LOAD_ERRORS, SafetensorError) as exc:
+        snapshot = hub.cached_snapshot(source.location)
+        if snapshot is None:
+            raise hub.not_cached_error(source.location, offline, None if local_only else first_line(exc)) from exc
+        raise ModelError(
+            f"cannot load model {source.name!r} from the Hugging Face cache ({snapshot[0]}): {_load_problem(exc)}"
+        ) from exc
+
+
+def _load_problem(exc: BaseException) -> str:
+    """One line saying what went wrong in ``from_pretrained``."""
+    text = str(exc)
+    if "ignore_mismatched_sizes" in text:
+        return "the shapes of its weights do not match its config.json (config and weights come from different models)"
+    if type(exc).__name__ == "SafetensorError" or "PytorchStreamReader" in text or isinstance(exc, EOFError):
+        return f"its weights file is damaged ({first_line(exc)}); download or copy it again"
+    return first_line(exc)
 
 
 def _special_affixes(backend: Any) -> tuple[list[int], list[int]]:
