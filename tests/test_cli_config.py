@@ -122,3 +122,14 @@ def test_config_show_prints_valid_toml_defaults(tmp_path, capsys) -> None:
         "output",
         "execution",
     }
+
+
+def test_the_readme_example_is_a_valid_configuration(tmp_path, capsys) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    study = tmp_path / "study.toml"
+    study.write_text(example, encoding="utf-8")
+    for command in ("embed", "cluster", "run", "evaluate"):
+        assert main(["config", "validate", str(study), "--command", command]) == 0, capsys.readouterr().err
+    settings = tomllib.loads(example)
+    assert settings["senses"]["k_range"] == [2, 5] and settings["output"]["out"] == "runs/study"

@@ -121,3 +121,11 @@ def test_config_files_are_utf8_with_a_clear_error(tmp_path) -> None:
     broken.write_text("[senses\n", encoding="utf-8")
     with pytest.raises(InputError, match="not valid TOML"):
         read_config_file(broken)
+
+
+def test_evaluate_records_the_same_config_as_before() -> None:
+    from wsd.config import build_evaluation_config
+
+    for name in ("default", "textbook"):
+        resolved = resolve_config("evaluate", overrides=[f"senses.recipe={name}"])
+        assert evaluation_config(resolved).to_dict() == build_evaluation_config(recipe=name).to_dict()

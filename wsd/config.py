@@ -880,8 +880,14 @@ def evaluation_config(config: Config) -> EvaluationConfig:
     if evaluation["gold_key"]:
         options["key"] = evaluation["gold_key"]
     overrides = {key: evaluation[key] for key in ("graded", "min_weight", "top", "seeds", "cache_dir")}
+    recipe_params, inducer_defaults = recipe(config["senses"]["recipe"]), _inducer_defaults()
+    senses = {  # as metrics.json records them: the recipe's parameters and those that differ from the inducer's
+        key: value
+        for key, value in sense_params(config).items()
+        if key in recipe_params or value != inducer_defaults.get(key)
+    }
     return build_evaluation_config(
-        {"dataset_options": options, "embedding": encoder_kwargs(config), "senses": sense_params(config)},
+        {"dataset_options": options, "embedding": encoder_kwargs(config), "senses": senses},
         recipe=config["senses"]["recipe"],
         dataset=evaluation["dataset"],
         data=evaluation["data"],
