@@ -129,3 +129,10 @@ def test_evaluate_records_the_same_config_as_before() -> None:
     for name in ("default", "textbook"):
         resolved = resolve_config("evaluate", overrides=[f"senses.recipe={name}"])
         assert evaluation_config(resolved).to_dict() == build_evaluation_config(recipe=name).to_dict()
+
+
+def test_the_cli_knows_the_same_commands() -> None:
+    from wsd.cli import CONFIG_COMMANDS
+    from wsd.config import COMMANDS
+
+    assert CONFIG_COMMANDS == COMMANDS

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from wsd.executors import Executor
 
 EXIT_USAGE = 2
-CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate")
 EXIT_INTERRUPTED = 130
+#: The commands that take ``--config`` (:data:`wsd.config.COMMANDS`; not imported here to keep ``--help`` fast).
+CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate")
 #: Values argparse must not take for options: negative numbers and lists of them (``-4,-3,-2,-1``).
 NEGATIVE_VALUE = re.compile(r"^-\d+(?:,-?\d+)*$|^-\d*\.\d+$")
 
