@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wsd-installed
 DEMO_OUT ?= out/demo
 
-.PHONY: setup demo test lint clean
+.PHONY: setup demo test lint wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,5 +28,8 @@ lint: setup
 test: lint
 	$(BIN)/python -m pytest -q
 
+wheel: setup
+	$(BIN)/python -m build --wheel --outdir dist .
+
 clean:
-	rm -rf $(VENV) out .pytest_cache .ruff_cache
+	rm -rf $(VENV) out dist build .pytest_cache .ruff_cache

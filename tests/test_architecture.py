@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"errors", "evaluate", "store", "layout"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
-    "config": {"errors", "senses"},
+    "config": {"errors", "senses", "layout"},
     "benchmark": {"errors", "config", "embed", "evaluate", "executors", "layout", "results", "senses", "store"},
     "pipeline": {
         "errors",
@@ -45,7 +45,7 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "store",
     },
-    "demo": {"errors", "corpus", "layout", "pipeline", "report"},
+    "demo": {"errors", "config", "corpus", "layout", "pipeline", "report"},
 }
 
 

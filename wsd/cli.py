@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wsd import __version__
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES
@@ -23,10 +24,27 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+#: The commands that take ``--config`` (:data:`wsd.config.COMMANDS`; not imported here to keep ``--help`` fast).
+CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate")
+#: Values argparse must not take for options: negative numbers and lists of them (``-4,-3,-2,-1``).
+NEGATIVE_VALUE = re.compile(r"^-\d+(?:,-?\d+)*$|^-\d*\.\d+$")
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (and exit code 2), pointing to ``--help``."""
+    """An ArgumentParser whose errors are one line (and exit code 2), pointing to ``--help``.
+
+    A value that starts with ``-`` and is a number or a comma-separated list of numbers (``--layers -4,-3,-2,-1``)
+    is read as the option's value, not as an unknown option.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        As for :class:`argparse.ArgumentParser`.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_VALUE
 
     def error(self, message: str) -> None:  # type: ignore[override]
         """Print ``<prog>: error: <message>`` and exit with code 2.
@@ -82,10 +100,8 @@ def non_negative_int(text: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- options
-def add_encoder_options(
-    parser: argparse.ArgumentParser, defaults: bool = True, context_default: str = "none (the word's own vector)"
-) -> None:
-    """Options that choose the encoder and how word vectors are made (``defaults=False``: unset = None).
+def add_encoder_options(parser: argparse.ArgumentParser, context_default: str = "none (the word's own vector)") -> None:
+    """Options that choose the encoder and how word vectors are made (unset = None: the configuration's value).
 
     ``context_default`` says in the help what an unset ``--context-vector`` means for this command.
 
@@ -93,8 +109,6 @@ def add_encoder_options(
     ----------
     parser : argparse.ArgumentParser
         The (sub)command's parser.
-    defaults : bool
-        Give the options their defaults (else unset options are None).
     context_default : str
         What the help says an unset ``--context-vector`` means.
     """
@@ -111,19 +125,19 @@ def add_encoder_options(
     )
     group.add_argument(
         "--layers",
-        default="sum-last-4" if defaults else None,
+        default=None,
         help=f"layer combination: {', '.join(NAMED_SPECS)}, a layer index (0 = embedding layer, -1 = last) "
         "or a list such as -4,-3,-2,-1 (summed; prefix mean: or concat: to change). Default: sum-last-4",
     )
     group.add_argument(
         "--pooling",
-        default="mean" if defaults else None,
+        default=None,
         help=f"subword pooling: {', '.join(POOLINGS)} (default: mean)",
     )
     group.add_argument("--device", default=None, help="cpu, cuda, cuda:N or auto (default: auto)")
     group.add_argument(
         "--precision",
-        default="auto" if defaults else None,
+        default=None,
         choices=PRECISIONS,
         help="compute precision: auto = bf16 where the hardware has it natively, else fp32; "
         "int8 = dynamic quantisation on CPU; fp16 on GPU (default: auto)",
@@ -165,75 +179,37 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("scan")
     group.add_argument(
         "--corpus",
-        required=True,
         help="corpus file or folder: .txt/.txt.gz (one document per line), .jsonl (text field), "
         ".csv/.tsv/.parquet (text column)",
     )
     group.add_argument(
         "--targets",
-        required=True,
         help="comma-separated target words, each optionally with forms after colons "
         "(mouse:mice,bank,шагать), or a file with one such item per line",
     )
     group.add_argument("--forms", default=None, help="forms file: lines target<TAB>form1,form2,...")
     group.add_argument(
         "--lemmatizer",
-        default="none",
+        default=None,
         choices=("none", "simplemma"),
         help="also match words whose lemma is a target (simplemma, offline; default: none = listed forms only)",
     )
-    group.add_argument("--case-sensitive", action="store_true", help="match case exactly (default: ignore case)")
+    group.add_argument(
+        "--case-sensitive", action="store_true", default=None, help="match case exactly (default: ignore case)"
+    )
     group.add_argument(
         "--context",
-        default="sentence",
+        default=None,
         choices=("sentence", "window"),
         help="context passage of an occurrence: its sentence, or --context-chars either side (default: sentence)",
     )
     group.add_argument(
         "--context-chars",
         type=positive_int,
-        default=1000,
+        default=None,
         help="characters either side for --context window, and the cap for very long sentences (default: 1000)",
     )
-    group.add_argument("--text-field", default="text", help="field/column holding the text (default: text)")
-
-
-def scan_kwargs(args: argparse.Namespace) -> dict:
-    """The scan options of a parsed command line, as keyword arguments of the Python API.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-
-    Returns
-    -------
-    dict
-    """
-    return {
-        "lemmatizer": None if args.lemmatizer == "none" else args.lemmatizer,
-        "case_sensitive": args.case_sensitive,
-        "context": args.context,
-        "context_chars": args.context_chars,
-        "text_field": args.text_field,
-    }
-
-
-def encoder_kwargs(args: argparse.Namespace) -> dict:
-    """The encoder options of a parsed command line, as keyword arguments of :class:`wsd.Encoder`.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-
-    Returns
-    -------
-    dict
-    """
-    from wsd.config import EMBEDDING_KEYS
-
-    return {name: getattr(args, name) for name in EMBEDDING_KEYS}
+    group.add_argument("--text-field", default=None, help="field/column holding the text (default: text)")
 
 
 def k_value(text: str) -> int | str:
@@ -309,45 +285,6 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--temperature", default=None, help="soft-membership temperature: a number or auto")
 
 
-def sense_params(args: argparse.Namespace, include_recipe: bool = True) -> dict:
-    """The sense-inducer parameters given on the command line (unset ones left out).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    include_recipe : bool
-        Start from the ``--recipe`` parameters (default recipe when unset).
-
-    Returns
-    -------
-    dict
-    """
-    params = {
-        "method": args.method,
-        "k": args.k,
-        "selection": args.selection,
-        "k_range": args.k_range,
-        "center": args.center,
-        "normalize": args.normalize,
-        "pca": args.pca,
-        "whiten": args.whiten,
-        "min_cluster_size": args.min_cluster_size,
-        "noise": args.noise,
-    }
-    if args.temperature is not None:
-        try:
-            params["temperature"] = "auto" if args.temperature == "auto" else float(args.temperature)
-        except ValueError:
-            raise WsdError(f"--temperature must be a number or auto, not {args.temperature!r}") from None
-    params = {k: v for k, v in params.items() if v is not None}
-    if include_recipe:
-        from wsd.senses.recipes import recipe
-
-        params = recipe(args.recipe or "default") | params
-    return params
-
-
 def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = False) -> None:
     """Options that run the work on a Dask cluster (``shards``: also the corpus shard size).
 
@@ -363,35 +300,134 @@ def add_distribution_options(parser: argparse.ArgumentParser, shards: bool = Fal
         group.add_argument(
             "--shard-bytes",
             type=positive_int,
-            default=DEFAULT_SHARD_BYTES,
+            default=None,
             help="corpus bytes per shard, the unit of work (one task on a Dask cluster) "
             f"(default: {DEFAULT_SHARD_BYTES // 2**20} MiB)",
         )
     group.add_argument("--scheduler", default=None, help="address of a running Dask scheduler (tcp://host:8786)")
     group.add_argument("--workers", type=positive_int, default=None, help="start a local Dask cluster of N processes")
     group.add_argument(
-        "--threads-per-worker", type=positive_int, default=1, help="threads of each local Dask worker (default: 1)"
+        "--threads-per-worker", type=positive_int, default=None, help="threads of each local Dask worker (default: 1)"
     )
 
 
-def executor_for(args: argparse.Namespace) -> Executor | None:
-    """The executor of --scheduler/--workers (a Dask one), or None when the work runs in this process.
+def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
+    """The executor of ``[execution]`` scheduler/workers (a Dask one), or None when the work runs in this process.
 
     Parameters
     ----------
-    args : argparse.Namespace
-        A parsed command line with the scale-out options.
+    config : dict
+        A resolved configuration (:func:`wsd.config.resolve_config`).
 
     Returns
     -------
     Executor or None
         Also a ``map_function`` for the per-target stages.
     """
-    if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
+    execution = config.get("execution", {})
+    if execution.get("scheduler") is None and execution.get("workers") is None:
         return None
     from wsd.executors import make_executor
 
-    return make_executor(scheduler=args.scheduler, workers=args.workers, threads_per_worker=args.threads_per_worker)
+    return make_executor(
+        scheduler=execution["scheduler"],
+        workers=execution["workers"],
+        threads_per_worker=execution["threads_per_worker"],
+    )
+
+
+# ---------------------------------------------------------------------------------------------- configuration
+#: The setting (``section.key``, :mod:`wsd.config`) each option of embed/cluster/run/evaluate sets.
+FLAG_SETTINGS = {
+    **{name: f"scan.{name}" for name in ("corpus", "targets", "forms", "lemmatizer", "case_sensitive", "context")},
+    **{name: f"scan.{name}" for name in ("context_chars", "text_field")},
+    **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "device", "batch_size")},
+    **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector")},
+    **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},
+    **{name: f"senses.{name}" for name in ("normalize", "pca", "whiten", "min_cluster_size", "noise", "temperature")},
+    **{name: f"evaluation.{name}" for name in ("gold", "dataset", "data", "split", "gold_key", "seeds", "graded")},
+    "cache_dir": "evaluation.cache_dir",
+    **{name: f"output.{name}" for name in ("out", "report", "vector_dtype", "chunk_size", "examples", "keywords")},
+    **{name: f"execution.{name}" for name in ("shard_bytes", "scheduler", "workers", "threads_per_worker")},
+}
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and ``--set SECTION.KEY=VALUE`` (see :mod:`wsd.config`).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    """
+    group = parser.add_argument_group("configuration (precedence: defaults < --config < options < --set)")
+    group.add_argument(
+        "--config", default=None, metavar="FILE", help="TOML file of settings ([scan], [embedding], [senses], ...)"
+    )
+    group.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="override one setting, e.g. --set senses.method=kmeans (a TOML value; repeatable)",
+    )
+
+
+def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The resolved configuration of a command: defaults < ``--config`` < its options < ``--set``.
+
+    Parameters
+    ----------
+    command : str
+        ``embed``, ``cluster``, ``run`` or ``evaluate``.
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+        ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
+    """
+    from wsd.config import SCHEMA, read_config_file, resolve_config
+
+    flags: dict[str, Any] = {}
+    for dest, name in FLAG_SETTINGS.items():
+        section, key = name.split(".")
+        value = getattr(args, dest, None)
+        if value is None or command not in SCHEMA[section][key].commands:
+            continue
+        if dest == "temperature" and value != "auto":
+            try:
+                value = float(value)
+            except ValueError:
+                raise WsdError(f"--temperature must be a number or auto, not {value!r}") from None
+        flags[name] = value
+    if command == "evaluate":
+        flags.pop("scan.targets", None)
+        if args.targets:
+            flags["evaluation.targets"] = [t.strip() for t in args.targets.split(",") if t.strip()]
+        if args.data is None and args.data_dir is not None:
+            flags["evaluation.data"] = args.data_dir
+    file = read_config_file(args.config) if args.config else None
+    config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
+    required = {"embed": ("scan.corpus", "scan.targets", "output.out"), "cluster": ("senses.run",)}
+    required["run"] = required["embed"]
+    for name in required.get(command, ()):
+        section, key = name.split(".")
+        if config[section][key] is None:
+            option = "--" + next(d for d, n in FLAG_SETTINGS.items() if n == name).replace("_", "-")
+            raise WsdError(f"{option} is required (or set {key} in [{section}] of --config)")
+    return config
+
+
+def _map_with_progress(executor: Executor | None, progress: bool) -> Any:
+    """A map function over targets with a progress bar, on ``executor`` (this process when None)."""
+    import functools
+
+    from wsd.executors import SerialExecutor
+
+    return functools.partial((executor or SerialExecutor()).map, progress="target" if progress else None)
 
 
 # ---------------------------------------------------------------------------------------------- commands
@@ -408,22 +444,25 @@ def command_embed(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
+    from wsd.config import encoder_kwargs, scan_kwargs, write_config
     from wsd.pipeline import embed_corpus
 
+    config = command_config("embed", args)
     run = embed_corpus(
-        args.corpus,
-        args.targets,
-        args.out,
-        forms=args.forms,
-        vector_dtype=args.vector_dtype,
-        chunk_size=args.chunk_size,
-        shard_bytes=args.shard_bytes,
-        executor=executor_for(args),
+        config["scan"]["corpus"],
+        config["scan"]["targets"],
+        config["output"]["out"],
+        forms=config["scan"]["forms"],
+        vector_dtype=config["output"]["vector_dtype"],
+        chunk_size=config["output"]["chunk_size"],
+        shard_bytes=config["execution"]["shard_bytes"] or DEFAULT_SHARD_BYTES,
+        executor=executor_for(config),
         overwrite=args.overwrite,
         progress=not args.no_progress,
-        **scan_kwargs(args),
-        **encoder_kwargs(args),
+        **scan_kwargs(config),
+        **encoder_kwargs(config),
     )
+    write_config(run, config, "embed")
     _print_run_summary(run)
     return 0
 
@@ -443,19 +482,24 @@ def command_cluster(args: argparse.Namespace) -> int:
     """
     import json
 
+    from wsd.config import sense_params, write_config
     from wsd.layout import META_FILE
     from wsd.senses.recipes import make_inducer
     from wsd.senses.stage import cluster_run
 
-    inducer = make_inducer(sense_params(args) | {"random_state": args.seed})
-    out = cluster_run(
-        args.run,
-        args.out,
-        inducer=inducer,
-        n_examples=args.examples,
-        n_keywords=args.keywords,
-        map_function=executor_for(args),
-    )
+    config = command_config("cluster", args)
+    inducer = make_inducer(sense_params(config) | {"random_state": config["senses"]["seed"]})
+    executor = executor_for(config)
+    with executor or contextlib.nullcontext():
+        out = cluster_run(
+            config["senses"]["run"],
+            config["output"]["out"],
+            inducer=inducer,
+            n_examples=config["output"]["examples"],
+            n_keywords=config["output"]["keywords"],
+            map_function=_map_with_progress(executor, not args.no_progress),
+        )
+    write_config(out, config, "cluster")
     senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]
     print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
     return 0
@@ -495,41 +539,27 @@ def command_evaluate(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.benchmark import evaluate
-    from wsd.config import build_evaluation_config, read_config_file
+    from wsd.config import evaluation_config, write_config
     from wsd.results import format_table
-
-    settings = read_config_file(args.config) if args.config else {}
-    overrides = {
-        "dataset": args.dataset,
-        "data": args.data or args.data_dir,
-        "seeds": args.seeds,
-        "targets": [t.strip() for t in args.targets.split(",") if t.strip()] if args.targets else None,
-        "graded": args.graded,
-        "cache_dir": args.cache_dir,
-        "recipe": args.recipe,
-        **encoder_kwargs(args),
-        **sense_params(args, include_recipe=False),
-    }
-    if args.split:
-        settings.setdefault("dataset_options", {})["splits"] = args.split
-    if args.gold_key:
-        settings.setdefault("dataset_options", {})["key"] = args.gold_key
-    config = build_evaluation_config(settings, **overrides)
     from wsd.senses.recipes import make_inducer
 
+    resolved = command_config("evaluate", args)
+    config = evaluation_config(resolved)
     make_inducer(config.senses)
-    if args.report and not args.out:
+    out, report = resolved["output"]["out"], resolved["output"]["report"]
+    if report and not out:
         raise WsdError("--report needs --out (the folder the report is written into)")
-    executor = executor_for(args)
+    executor = executor_for(resolved)
     with executor or contextlib.nullcontext():  # one cluster for every seed
-        result = evaluate(config, out=args.out, map_function=executor, progress=not args.no_progress)
+        result = evaluate(config, out=out, map_function=executor, progress=not args.no_progress)
     print(format_table(result))
-    if args.out:
-        print(f"metrics, per-target scores and system keys written to {args.out}")
-    if args.report:
+    if out:
+        write_config(out, resolved, "evaluate")
+        print(f"metrics, per-target scores and system keys written to {out}")
+    if report:
         from wsd.report import write_report
 
-        print(f"report written to {write_report(args.out)}")
+        print(f"report written to {write_report(out)}")
     return 0
 
 
@@ -582,27 +612,10 @@ def command_run(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.demo import format_summary
-    from wsd.pipeline import induce_corpus
-    from wsd.senses.recipes import make_inducer
+    from wsd.demo import format_summary, run_job
 
-    params = sense_params(args)
-    make_inducer(params)
-    summary = induce_corpus(
-        args.corpus,
-        args.targets,
-        args.out,
-        forms=args.forms,
-        gold=args.gold,
-        recipe=args.recipe or "default",
-        senses=params,
-        seed=args.seed,
-        report=args.report,
-        progress=not args.no_progress,
-        overwrite=args.overwrite,
-        **scan_kwargs(args),
-        **encoder_kwargs(args),
-    )
+    config = command_config("run", args)
+    summary = run_job(config, progress=not args.no_progress, overwrite=args.overwrite)
     print(format_summary(summary))
     return 0
 
@@ -620,8 +633,17 @@ def command_report(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
+    from wsd.layout import META_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
     from wsd.report import write_report
 
+    source = Path(args.run)
+    markers = (RUN_DIR, SENSES_DIR, META_FILE, METRICS_FILE)
+    is_output_folder = source.is_dir() and any((source / name).exists() for name in markers)
+    if args.out is None and source.exists() and not is_output_folder:
+        raise WsdError(
+            f"--run {source} holds experiment results: give --out DIR for the report "
+            "(it is never written into the results themselves)"
+        )
     path = write_report(
         args.run,
         args.out,
@@ -656,6 +678,36 @@ def command_demo(args: argparse.Namespace) -> int:
     summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress)
     print(summary)
     return 0
+
+
+def command_config_tool(args: argparse.Namespace) -> int:
+    """``wsd config show|validate``: the default configuration as TOML, or a checked file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.config import check_settings, read_config_file, resolve_config, to_toml
+
+    if args.action == "show":
+        header = f"The defaults of wsd {args.command}" if args.command else "Every setting and its default"
+        print(to_toml(resolve_config(args.command), header + " (wsd config show)."), end="")
+        return 0
+    if args.action == "validate":
+        data = read_config_file(args.file)
+        checked = check_settings(data, args.file)
+        if args.command:
+            resolve_config(args.command, data, where=args.file)
+        count = sum(len(table) for table in checked.values())
+        print(f"{args.file}: valid ({count} settings in {len(checked)} sections)")
+        return 0
+    raise WsdError("choose an action: wsd config show or wsd config validate FILE")
 
 
 def _print_run_summary(run: Path) -> None:
@@ -696,22 +748,23 @@ def build_parser() -> OneLineParser:
     add_scan_options(embed)
     add_encoder_options(embed)
     store = embed.add_argument_group("output")
-    store.add_argument("--out", required=True, help="run directory to write (or resume)")
+    store.add_argument("--out", default=None, help="run directory to write (or resume)")
     store.add_argument(
         "--vector-dtype",
-        default="float16",
+        default=None,
         choices=("float16", "float32"),
         help="storage type (default: float16)",
     )
     store.add_argument(
         "--chunk-size",
         type=positive_int,
-        default=8192,
+        default=None,
         help="occurrences per stored part, the unit of resumption (default: 8192)",
     )
     store.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
     store.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_distribution_options(embed, shards=True)
+    add_config_options(embed)
     embed.set_defaults(handler=command_embed)
 
     cluster = commands.add_parser(
@@ -720,13 +773,17 @@ def build_parser() -> OneLineParser:
         description="Cluster each target's occurrence vectors into senses, describe each sense (size, examples, "
         "distinguishing words) and save a sense model that can predict senses of new runs.",
     )
-    cluster.add_argument("--run", required=True, help="run directory written by wsd embed")
+    cluster.add_argument("--run", default=None, help="run directory written by wsd embed")
     cluster.add_argument("--out", default=None, help="output folder (default: RUN/senses)")
     add_sense_options(cluster)
-    cluster.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
-    cluster.add_argument("--examples", type=positive_int, default=5, help="example occurrences per sense (default: 5)")
-    cluster.add_argument("--keywords", type=positive_int, default=10, help="keywords per sense (default: 10)")
+    cluster.add_argument("--seed", type=int, default=None, help="random state of every random choice (default: 0)")
+    cluster.add_argument(
+        "--examples", type=positive_int, default=None, help="example occurrences per sense (default: 5)"
+    )
+    cluster.add_argument("--keywords", type=positive_int, default=None, help="keywords per sense (default: 10)")
+    cluster.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_distribution_options(cluster)
+    add_config_options(cluster)
     cluster.set_defaults(handler=command_cluster)
 
     predict = commands.add_parser(
@@ -762,7 +819,6 @@ def build_parser() -> OneLineParser:
         "--targets", default=None, help="evaluate only these targets (comma-separated, e.g. add.v,bank.n)"
     )
     evaluate.add_argument("--gold-key", default=None, help="SemEval-2013 gold key name or path (default: all.key)")
-    evaluate.add_argument("--config", default=None, help="TOML or YAML file describing the run (flags override it)")
     evaluate.add_argument("--seeds", type=positive_int, default=None, help="number of seeds (mean ± std; default 1)")
     evaluate.add_argument(
         "--graded",
@@ -773,11 +829,14 @@ def build_parser() -> OneLineParser:
     )
     evaluate.add_argument("--out", default=None, help="output folder for metrics.json, keys and per-target CSV")
     evaluate.add_argument("--cache-dir", default=None, help="vector cache (default: $WSD_CACHE_DIR or ~/.cache/wsd)")
-    evaluate.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
+    evaluate.add_argument(
+        "--report", action="store_true", default=None, help="also write report.html, report.md and the plots"
+    )
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_encoder_options(evaluate, defaults=False, context_default="from --recipe (default recipe: 20:last:0.5)")
+    add_encoder_options(evaluate, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(evaluate)
     add_distribution_options(evaluate)
+    add_config_options(evaluate)
     evaluate.set_defaults(handler=command_evaluate)
 
     score = commands.add_parser(
@@ -802,7 +861,10 @@ def build_parser() -> OneLineParser:
     )
     report.add_argument("--run", required=True, metavar="DIR", help="output folder, or experiment results")
     report.add_argument(
-        "--out", default=None, metavar="DIR", help="where to write (default: the --run folder; NAME-report/ for a file)"
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="where to write (default: the --run output folder; required for experiment results)",
     )
     report.add_argument(
         "--projection",
@@ -844,12 +906,15 @@ def build_parser() -> OneLineParser:
     add_scan_options(run)
     add_encoder_options(run, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(run)
-    run.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
+    run.add_argument("--seed", type=int, default=None, help="random state of every random choice (default: 0)")
     run.add_argument("--gold", default=None, help="gold labels (generic labelled format, .tsv or .jsonl)")
-    run.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
-    run.add_argument("--out", required=True, help="output folder (run/, senses/, evaluation/, report)")
+    run.add_argument(
+        "--report", action="store_true", default=None, help="also write report.html, report.md and the plots"
+    )
+    run.add_argument("--out", default=None, help="output folder (run/, senses/, metrics.json, config.toml, report)")
     run.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_config_options(run)
     run.set_defaults(handler=command_run)
 
     demo = commands.add_parser(
@@ -859,14 +924,36 @@ def build_parser() -> OneLineParser:
         "ambiguous words with gold senses), using the bundled all-MiniLM-L6-v2.",
     )
     demo.add_argument("--out", required=True, help="output directory")
-    demo.add_argument("--data", default=None, help="demo data folder (default: the bundled data/demo)")
+    demo.add_argument("--data", default=None, help="demo data folder (default: the bundled demo corpus, wsd/demo_data)")
     demo.add_argument("--no-progress", action="store_true", help="no progress bar")
     demo.set_defaults(handler=command_demo)
+
+    config = commands.add_parser(
+        "config",
+        help="print the default configuration as TOML, or check a configuration file",
+        description="One TOML configuration serves wsd embed, cluster, run and evaluate (--config FILE). "
+        "`wsd config show` prints the defaults; `wsd config validate FILE` checks a file against the schema.",
+    )
+    actions = config.add_subparsers(dest="action", metavar="ACTION", parser_class=OneLineParser)
+    show = actions.add_parser("show", help="print the defaults as TOML")
+    show.add_argument("--command", default=None, choices=CONFIG_COMMANDS, help="only the settings it uses")
+    validate = actions.add_parser("validate", help="check a configuration file (unknown keys, wrong types)")
+    validate.add_argument("file", help="the TOML (or YAML) file")
+    validate.add_argument("--command", default=None, choices=CONFIG_COMMANDS, help="also resolve it for COMMAND")
+    config.set_defaults(handler=command_config_tool)
     return parser
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"wsd: warning: {message}", file=sys.stderr)
+def _one_line_warnings() -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints each warning as one line, and the same message only once."""
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if str(message) not in shown:
+            shown.add(str(message))
+            print(f"wsd: warning: {message}", file=sys.stderr)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -889,7 +976,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     previous_showwarning = warnings.showwarning
-    warnings.showwarning = _one_line_warning
+    warnings.showwarning = _one_line_warnings()
     try:
         return handler(args)
     except WsdError as exc:

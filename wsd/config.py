@@ -1,41 +1,53 @@
-"""One configuration object that fully describes an evaluation or a job on a corpus (from a file or from flags).
+"""One typed configuration for every command: sections, settings, defaults, validation, TOML in and out.
 
-A configuration file is TOML (or YAML when PyYAML is installed) with top-level settings and the sections
-``[embedding]`` (encoder options), ``[senses]`` (sense-inducer parameters) and ``[dataset_options]``::
+``wsd embed``, ``wsd cluster``, ``wsd run`` and ``wsd evaluate`` read the same file (``--config FILE``), with
+the same sections; each command uses the settings it needs (``wsd config show --command run`` lists them)::
 
-    dataset = "semeval2013"
-    data = "../shared/datasets"
-    seeds = 5
-    graded = false
+    [scan]        what the corpus scan finds: corpus, targets, forms, lemmatizer, context, ...
+    [embedding]   how occurrences become vectors: model, layers, pooling, context_vector, ...
+    [senses]      how senses are induced: recipe, method, k, k_range, normalize, seed, ...
+    [evaluation]  what the senses are scored against: gold (wsd run), dataset, data, seeds, graded, ...
+    [output]      where results go and how they are stored: out, report, vector_dtype, ...
+    [execution]   where the work runs: shard_bytes, scheduler, workers, threads_per_worker
 
-    [embedding]
-    layers = "sum-last-4"
-    pooling = "mean"
-    context_vector = "20:last:0.5"     # or "none"
+Every setting has a type: a file or ``--set`` value of another type (``graded = "false"``, ``seeds = "3"``),
+an unknown section or an unknown key is a :class:`~wsd.errors.ConfigError` that names the setting and lists
+the valid ones. Precedence, lowest first: the defaults, the ``--config`` file, the command's flags, and
+``--set SECTION.KEY=VALUE`` (a TOML value; a bare word is a string). ``senses.recipe`` (``default`` or
+``textbook``, :mod:`wsd.senses.recipes`) fills every sense parameter, the context vector (``wsd run`` and
+``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that nothing else sets.
 
-    [senses]
-    method = "agglomerative"
-    k = "auto"
+The fully resolved configuration (:func:`resolve_config`) is written into each output folder as
+``config.toml`` (:data:`wsd.layout.CONFIG_FILE`, :func:`write_config`); ``--config OUT/config.toml`` runs the
+same job again.
 
-Flags given on the command line override the file; ``recipe`` (``default`` or ``textbook``, see
-:mod:`wsd.senses.recipes`) supplies every embedding option, sense parameter and output setting (``graded``,
-``min_weight``, ``top``) that neither gives. The resolved configuration is recorded beside every result, so
-any table can be regenerated from it.
+:class:`EvaluationConfig` is what :func:`wsd.benchmark.evaluate` takes; :func:`evaluation_config` makes it from a
+resolved configuration and :func:`build_evaluation_config` from keyword arguments (the Python API).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
 import os
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError, InputError
-from wsd.senses.recipes import DEFAULT_EMBEDDING, DEFAULT_OUTPUT, embedding_recipe, output_recipe, recipe
+from wsd.senses.recipes import (
+    DEFAULT_EMBEDDING,
+    DEFAULT_OUTPUT,
+    RECIPES,
+    embedding_recipe,
+    output_recipe,
+    recipe,
+)
 
-#: Encoder options a configuration (and every command line: ``wsd.cli.encoder_kwargs``) may set.
+#: Encoder options a configuration (and every command line) may set.
 EMBEDDING_KEYS = (
     "model",
     "layers",
@@ -48,7 +60,727 @@ EMBEDDING_KEYS = (
     "context_vector",
 )
 
+#: The commands that take ``--config``.
+COMMANDS = ("embed", "cluster", "run", "evaluate")
 
+_SCAN = ("embed", "run")
+_EMBEDDING = ("embed", "run", "evaluate")
+_SENSES = ("cluster", "run", "evaluate")
+_DISTRIBUTED = ("embed", "cluster", "evaluate")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One typed setting of the configuration.
+
+    Parameters
+    ----------
+    section, key : str
+        Where it lives: ``[section] key = ...``.
+    kind : str
+        Its type: ``str``, ``int``, ``float``, ``bool``, ``k`` (an int or ``"auto"``), ``k_range`` (two ints),
+        ``temperature`` (a number or ``"auto"``) or ``str_list`` (a list of strings).
+    default : object
+        The default; None means unset (for a sense parameter: from the recipe).
+    commands : tuple of str
+        The commands that use it.
+    help : str
+        One line for ``wsd config show``.
+    choices : tuple of str, optional
+        The allowed values.
+    minimum : int, optional
+        The smallest allowed number.
+    path : bool
+        A file or folder (written as an absolute path into ``config.toml``).
+    """
+
+    section: str
+    key: str
+    kind: str
+    default: Any
+    commands: tuple[str, ...]
+    help: str
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+    path: bool = False
+
+    @property
+    def name(self) -> str:
+        """The dotted name, ``section.key``.
+
+        Returns
+        -------
+        str
+        """
+        return f"{self.section}.{self.key}"
+
+
+def _s(section: str, key: str, kind: str, default: Any, commands: tuple[str, ...], help: str, **extra: Any) -> Setting:
+    return Setting(section, key, kind, default, commands, help, **extra)
+
+
+_SENSE_HELP = "sense-inducer parameter (unset: from the recipe, else the inducer's default)"
+
+#: Every setting, in the order ``wsd config show`` prints them.
+SETTINGS: tuple[Setting, ...] = (
+    _s("scan", "corpus", "str", None, _SCAN, "corpus file or folder", path=True),
+    _s("scan", "targets", "str", None, _SCAN, "target words (mouse:mice,bank) or a targets file"),
+    _s("scan", "forms", "str", None, _SCAN, "forms file: lines target<TAB>form1,form2,...", path=True),
+    _s(
+        "scan",
+        "lemmatizer",
+        "str",
+        "none",
+        _SCAN,
+        "also match words whose lemma is a target",
+        choices=("none", "simplemma"),
+    ),
+    _s("scan", "case_sensitive", "bool", False, _SCAN, "match case exactly"),
+    _s("scan", "context", "str", "sentence", _SCAN, "context passage of an occurrence", choices=("sentence", "window")),
+    _s(
+        "scan",
+        "context_chars",
+        "int",
+        1000,
+        _SCAN,
+        "characters either side (window context), cap of a sentence",
+        minimum=1,
+    ),
+    _s("scan", "text_field", "str", "text", _SCAN, "field/column holding the text"),
+    _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or HF cache name (unset: bundled MiniLM)"),
+    _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
+    _s("embedding", "pooling", "str", DEFAULT_EMBEDDING["pooling"], _EMBEDDING, "subword pooling"),
+    _s("embedding", "precision", "str", "auto", _EMBEDDING, "compute precision"),
+    _s("embedding", "device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto (unset: auto)"),
+    _s(
+        "embedding",
+        "batch_size",
+        "int",
+        None,
+        _EMBEDDING,
+        "windows per forward pass (unset: 32 CPU, 256 GPU)",
+        minimum=1,
+    ),
+    _s(
+        "embedding",
+        "max_length",
+        "int",
+        None,
+        _EMBEDDING,
+        "longest window in subword tokens (unset: model's)",
+        minimum=1,
+    ),
+    _s(
+        "embedding",
+        "window_tokens",
+        "int",
+        None,
+        _EMBEDDING,
+        "subword tokens either side (unset: all that fit)",
+        minimum=0,
+    ),
+    _s("embedding", "context_vector", "str", None, _EMBEDDING, "TOKENS[:LAYERS[:WEIGHT]] or none (unset: recipe's)"),
+    _s("senses", "run", "str", None, ("cluster",), "run folder to cluster (wsd embed's output)", path=True),
+    _s(
+        "senses",
+        "recipe",
+        "str",
+        "default",
+        _SENSES,
+        "named parameter set the unset ones come from",
+        choices=tuple(RECIPES),
+    ),
+    _s("senses", "seed", "int", 0, ("cluster", "run"), "random state of every random choice"),
+    _s("senses", "method", "str", None, _SENSES, "clustering method or baseline"),
+    _s("senses", "k", "k", None, _SENSES, "number of senses, or auto"),
+    _s("senses", "selection", "str", None, _SENSES, "criterion that chooses k for k = auto"),
+    _s("senses", "k_range", "k_range", None, _SENSES, "candidate k for k = auto, [low, high]"),
+    _s("senses", "center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
+    _s("senses", "center_forms", "float", None, _SENSES, "fraction of each form's offset from the word mean removed"),
+    _s("senses", "normalize", "bool", None, _SENSES, "L2-normalise the vectors"),
+    _s("senses", "pca", "int", None, _SENSES, "reduce each word's vectors to N dimensions", minimum=1),
+    _s("senses", "whiten", "bool", None, _SENSES, "whiten after PCA"),
+    _s("senses", "min_cluster_size", "int", None, _SENSES, "merge senses smaller than N into the nearest", minimum=1),
+    _s("senses", "noise", "str", None, _SENSES, "HDBSCAN noise: nearest sense or keep", choices=("nearest", "keep")),
+    _s("senses", "temperature", "temperature", None, _SENSES, "soft-membership temperature, or auto"),
+    _s("senses", "distance", "str", None, _SENSES, _SENSE_HELP),
+    _s("senses", "n_init", "int", None, _SENSES, _SENSE_HELP, minimum=1),
+    _s("senses", "covariance_type", "str", None, _SENSES, _SENSE_HELP),
+    _s("senses", "n_neighbors", "int", None, _SENSES, _SENSE_HELP, minimum=1),
+    _s("senses", "hdbscan_min_cluster_size", "int", None, _SENSES, _SENSE_HELP, minimum=2),
+    _s("senses", "hdbscan_min_samples", "int", None, _SENSES, _SENSE_HELP, minimum=1),
+    _s("evaluation", "gold", "str", None, ("run",), "gold labels (generic labelled format)", path=True),
+    _s(
+        "evaluation",
+        "dataset",
+        "str",
+        "semeval2013",
+        ("evaluate",),
+        "dataset and metrics",
+        choices=("semeval2013", "semeval2010", "russe2018", "generic"),
+    ),
+    _s("evaluation", "data", "str", None, ("evaluate",), "dataset folder or file", path=True),
+    _s("evaluation", "split", "str", None, ("evaluate",), "RUSSE split(s)"),
+    _s("evaluation", "gold_key", "str", None, ("evaluate",), "SemEval-2013 gold key name or path (unset: all.key)"),
+    _s("evaluation", "targets", "str_list", None, ("evaluate",), "evaluate only these targets (unset: all)"),
+    _s("evaluation", "seeds", "int", 1, ("evaluate",), "number of seeds (mean ± std)", minimum=1),
+    _s("evaluation", "graded", "bool", None, ("evaluate",), "graded keys from the memberships (unset: recipe's)"),
+    _s("evaluation", "min_weight", "float", None, ("evaluate",), "graded keys: smallest relative membership kept"),
+    _s("evaluation", "top", "int", None, ("evaluate",), "graded keys: most senses per occurrence", minimum=1),
+    _s("evaluation", "cache_dir", "str", None, ("evaluate",), "vector cache (unset: $WSD_CACHE_DIR)", path=True),
+    _s("output", "out", "str", None, COMMANDS, "output folder", path=True),
+    _s("output", "report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),
+    _s("output", "vector_dtype", "str", "float16", ("embed", "run"), "storage type", choices=("float16", "float32")),
+    _s("output", "chunk_size", "int", 8192, ("embed", "run"), "occurrences per stored part", minimum=1),
+    _s("output", "examples", "int", 5, ("cluster",), "example occurrences per sense", minimum=1),
+    _s("output", "keywords", "int", 10, ("cluster",), "keywords per sense", minimum=1),
+    _s("execution", "shard_bytes", "int", None, ("embed",), "corpus bytes per shard (unset: 64 MiB)", minimum=1),
+    _s("execution", "scheduler", "str", None, _DISTRIBUTED, "address of a running Dask scheduler"),
+    _s("execution", "workers", "int", None, _DISTRIBUTED, "start a local Dask cluster of N processes", minimum=1),
+    _s("execution", "threads_per_worker", "int", 1, _DISTRIBUTED, "threads of each local Dask worker", minimum=1),
+)
+
+#: The sections, in order.
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(s.section for s in SETTINGS))
+#: ``section -> key -> Setting``.
+SCHEMA: dict[str, dict[str, Setting]] = {
+    section: {s.key: s for s in SETTINGS if s.section == section} for section in SECTIONS
+}
+#: The ``[senses]`` settings that are not :class:`~wsd.senses.SenseInducer` parameters.
+NOT_INDUCER = ("run", "recipe", "seed")
+
+#: A resolved configuration: ``section -> key -> value``.
+Config = dict[str, dict[str, Any]]
+
+_KIND_NAMES = {
+    "str": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "k": 'a whole number or "auto"',
+    "k_range": "two whole numbers [low, high]",
+    "temperature": 'a number or "auto"',
+    "str_list": "a list of strings",
+}
+
+
+def _describe(value: Any) -> str:
+    kind = {str: "the string", bool: "the boolean", int: "the number", float: "the number"}.get(type(value))
+    if kind:
+        return f"{kind} {json.dumps(value, ensure_ascii=False)}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_value(setting: Setting, value: Any, where: str = "") -> Any:
+    """Check a value against its setting's type; return it in canonical form (e.g. a tuple for ``k_range``).
+
+    Parameters
+    ----------
+    setting : Setting
+        The setting.
+    value : object
+        The value (from a file, a flag or ``--set``).
+    where : str
+        Where it came from, for the error (a file name, ``--set``).
+
+    Returns
+    -------
+    object
+
+    Raises
+    ------
+    ConfigError
+        The value has the wrong type or is not allowed; the message names the setting.
+    """
+    kind = setting.kind
+    ok = True
+    if kind == "str":
+        ok = isinstance(value, str)
+    elif kind == "int":
+        ok = _is_int(value)
+    elif kind == "float":
+        ok = (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+        value = float(value) if ok else value
+    elif kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "k":
+        ok = value == "auto" or _is_int(value)
+    elif kind == "temperature":
+        ok = value == "auto" or ((_is_int(value) or isinstance(value, float)) and math.isfinite(value) and value > 0)
+        value = float(value) if ok and value != "auto" else value
+    elif kind == "k_range":
+        ok = isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value)
+        ok = ok and 1 <= value[0] <= value[1]
+        value = tuple(value) if ok else value
+    elif kind == "str_list":
+        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+        value = list(value) if ok else value
+    prefix = f"{where}: " if where else ""
+    if not ok:
+        raise ConfigError(f"{prefix}{setting.name} must be {_KIND_NAMES[kind]}, not {_describe(value)}")
+    if setting.choices is not None and value not in setting.choices:
+        raise ConfigError(f"{prefix}{setting.name} must be one of {', '.join(setting.choices)}, not {_describe(value)}")
+    if setting.minimum is not None and kind in ("int", "k") and _is_int(value) and value < setting.minimum:
+        raise ConfigError(f"{prefix}{setting.name} must be at least {setting.minimum}, not {value}")
+    if kind == "k" and _is_int(value) and value < 1:
+        raise ConfigError(f"{prefix}{setting.name} must be at least 1, not {value}")
+    return value
+
+
+def lookup(name: str, where: str = "") -> Setting:
+    """The setting of a dotted name (``senses.method``).
+
+    Parameters
+    ----------
+    name : str
+        ``section.key``.
+    where : str
+        Where the name came from, for the error.
+
+    Returns
+    -------
+    Setting
+
+    Raises
+    ------
+    ConfigError
+        No such section or key; the message lists the valid ones.
+    """
+    prefix = f"{where}: " if where else ""
+    section, _, key = name.partition(".")
+    if section not in SCHEMA or not key:
+        raise ConfigError(f"{prefix}unknown setting {name!r}: expected SECTION.KEY, sections: {', '.join(SECTIONS)}")
+    if key not in SCHEMA[section]:
+        raise ConfigError(f"{prefix}unknown key {key!r} in [{section}] (valid keys: {', '.join(SCHEMA[section])})")
+    return SCHEMA[section][key]
+
+
+def check_settings(data: Mapping[str, Any], where: str = "") -> Config:
+    """Validate a configuration as read from a file: known sections, known keys, the right types.
+
+    Parameters
+    ----------
+    data : mapping
+        ``section -> key -> value``.
+    where : str
+        The file, for the errors.
+
+    Returns
+    -------
+    dict
+        ``section -> key -> value`` in canonical form.
+
+    Raises
+    ------
+    ConfigError
+        An unknown section or key, or a value of the wrong type; the message names it and lists the valid ones.
+    """
+    prefix = f"{where}: " if where else ""
+    checked: Config = {}
+    for section, table in data.items():
+        if section not in SCHEMA:
+            homes = [other for other in SECTIONS if section in SCHEMA[other]]
+            hint = f"; did you mean {section!r} in [{homes[0]}]?" if homes else ""
+            what = f"section [{section}]" if isinstance(table, Mapping) else f"top-level setting {section!r}"
+            raise ConfigError(f"{prefix}unknown {what}: settings live in the sections {', '.join(SECTIONS)}{hint}")
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{prefix}[{section}] must be a table of settings, not {_describe(table)}")
+        for key, value in table.items():
+            setting = lookup(f"{section}.{key}", where)
+            checked.setdefault(section, {})[key] = check_value(setting, value, where)
+    return checked
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Parse a ``--set SECTION.KEY=VALUE`` override; VALUE is a TOML value, or else a bare string.
+
+    Parameters
+    ----------
+    text : str
+        The override.
+
+    Returns
+    -------
+    (str, object)
+        The dotted name and the checked value.
+
+    Examples
+    --------
+    >>> parse_override("senses.method=kmeans")
+    ('senses.method', 'kmeans')
+    >>> parse_override("senses.k_range=[2, 5]")
+    ('senses.k_range', (2, 5))
+    """
+    name, equals, raw = text.partition("=")
+    name = name.strip()
+    if not equals or not name:
+        raise ConfigError(f"--set {text!r}: expected SECTION.KEY=VALUE, e.g. --set senses.method=kmeans")
+    setting = lookup(name, "--set")
+    try:
+        value = _toml_loads(f"v = {raw.strip()}")["v"]
+    except ValueError:
+        value = raw.strip()
+    if setting.kind == "str_list" and isinstance(value, str):
+        value = [item.strip() for item in value.split(",") if item.strip()]
+    return name, check_value(setting, value, "--set")
+
+
+def _toml_loads(text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``, needs PyYAML) configuration file, as UTF-8.
+
+    Parameters
+    ----------
+    path : path
+        The file.
+
+    Returns
+    -------
+    dict
+        The file's tables, not yet checked (see :func:`check_settings`).
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"configuration file not found: {file}" + (" (it is a folder)" if file.is_dir() else ""))
+    raw = file.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"{file}: line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
+        ) from None
+    if file.suffix.lower() in (".yaml", ".yml"):
+        try:
+            import yaml
+        except ImportError as exc:
+            raise ConfigError(f"{file}: reading YAML needs PyYAML (pip install pyyaml), or use TOML") from exc
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{file}: not valid YAML: {exc}") from exc
+    else:
+        try:
+            data = _toml_loads(text)
+        except ValueError as exc:
+            raise InputError(f"{file}: not valid TOML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{file}: the configuration must be a table of settings")
+    return data
+
+
+def default_config(command: str | None = None) -> Config:
+    """The defaults of every setting a command uses (all settings for None), unresolved (None = unset).
+
+    Parameters
+    ----------
+    command : str, optional
+        One of :data:`COMMANDS`.
+
+    Returns
+    -------
+    dict
+    """
+    if command is not None and command not in COMMANDS:
+        raise ConfigError(f"unknown command {command!r} (commands with a configuration: {', '.join(COMMANDS)})")
+    config: Config = {}
+    for setting in SETTINGS:
+        if command is None or command in setting.commands:
+            config.setdefault(setting.section, {})[setting.key] = setting.default
+    return config
+
+
+def _inducer_defaults() -> dict[str, Any]:
+    import inspect
+
+    from wsd.senses.inducer import SenseInducer
+
+    return {
+        name: parameter.default
+        for name, parameter in inspect.signature(SenseInducer.__init__).parameters.items()
+        if parameter.default is not inspect.Parameter.empty
+    }
+
+
+def resolve_config(
+    command: str | None,
+    file: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    overrides: Iterable[str] = (),
+    where: str = "",
+) -> Config:
+    """The full configuration of a command: defaults < ``file`` < ``flags`` < ``overrides``, then the recipe.
+
+    Parameters
+    ----------
+    command : str or None
+        One of :data:`COMMANDS`; None: every setting.
+    file : mapping, optional
+        A configuration file's tables (checked here).
+    flags : mapping, optional
+        ``section.key -> value`` given on the command line (None: not given).
+    overrides : iterable of str
+        ``--set SECTION.KEY=VALUE`` overrides.
+    where : str
+        The file's name, for errors.
+
+    Returns
+    -------
+    dict
+        ``section -> key -> value`` for every setting the command uses; a sense parameter the recipe and the
+        user leave unset is the inducer's default, so the result says everything.
+
+    Examples
+    --------
+    >>> resolve_config("cluster", flags={"senses.method": "kmeans"})["senses"]["method"]
+    'kmeans'
+    >>> resolve_config("run", overrides=["senses.recipe=textbook"])["embedding"]["context_vector"]
+    'none'
+    """
+    config = default_config(command)
+    layers: list[tuple[str, Any, str]] = []
+    for section, table in check_settings(file or {}, where).items():
+        layers += [(f"{section}.{key}", value, where) for key, value in table.items()]
+    for name, value in (flags or {}).items():
+        if value is not None:
+            layers.append((name, check_value(lookup(name), value), ""))
+    for text in overrides:
+        name, value = parse_override(text)
+        section, key = name.split(".", 1)
+        if command is not None and key not in config.get(section, {}):
+            raise ConfigError(
+                f"--set {name}: wsd {command} does not use this setting (wsd config show --command {command})"
+            )
+        layers.append((name, value, "--set"))
+    for name, value, _ in layers:
+        section, key = name.split(".", 1)
+        if key in config.get(section, {}):  # a file may hold settings of other commands
+            config[section][key] = value
+    return _fill_from_recipe(command, config)
+
+
+def _fill_from_recipe(command: str, config: Config) -> Config:
+    senses = config.get("senses")
+    name = senses["recipe"] if senses else "default"
+    if senses:
+        defaults = recipe(name)
+        inducer_defaults = _inducer_defaults()
+        for key, value in senses.items():
+            if value is None and key not in NOT_INDUCER:
+                senses[key] = defaults.get(key, inducer_defaults.get(key))
+                if key == "k_range" and senses[key] is not None:
+                    senses[key] = tuple(senses[key])
+    embedding = config.get("embedding")
+    if embedding is not None and embedding["context_vector"] is None:
+        context = embedding_recipe(name)["context_vector"] if command in ("run", "evaluate", None) else None
+        embedding["context_vector"] = context or "none"
+    evaluation = config.get("evaluation")
+    if evaluation is not None and command in ("evaluate", None):
+        for key, value in output_recipe(name).items():
+            if evaluation.get(key) is None:
+                evaluation[key] = value
+    return config
+
+
+# ------------------------------------------------------------------------------------------- TOML out
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    raise ConfigError(f"cannot write {value!r} as a TOML value")
+
+
+def to_toml(config: Config, header: str = "") -> str:
+    """A configuration as TOML: one table per section; an unset setting (None) as a comment.
+
+    Parameters
+    ----------
+    config : dict
+        ``section -> key -> value``.
+    header : str
+        Comment lines put first.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(to_toml({"senses": {"method": "ward", "k_range": (2, 7), "pca": None}}))
+    [senses]
+    method = "ward"
+    k_range = [2, 7]
+    # pca is not set: reduce each word's vectors to N dimensions
+    <BLANKLINE>
+    """
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    for section, table in config.items():
+        if lines:
+            lines.append("")
+        lines.append(f"[{section}]")
+        for key, value in table.items():
+            if value is None:
+                setting = SCHEMA.get(section, {}).get(key)
+                lines.append(f"# {key} is not set" + (f": {setting.help}" if setting else ""))
+            else:
+                lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def absolute_paths(config: Config) -> Config:
+    """A copy with every file or folder setting made absolute (and a targets file too), for ``config.toml``.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+    """
+    copy = {section: dict(table) for section, table in config.items()}
+    for section, table in copy.items():
+        for key, value in table.items():
+            setting = SCHEMA[section][key]
+            is_file = setting.name == "scan.targets" and isinstance(value, str) and Path(value).is_file()
+            if isinstance(value, str) and (setting.path or is_file):
+                table[key] = str(Path(value).resolve())
+    return copy
+
+
+def write_config(folder: str | os.PathLike[str], config: Config, command: str) -> Path:
+    """Record a resolved configuration as ``folder/config.toml`` (paths absolute), written atomically.
+
+    Parameters
+    ----------
+    folder : path
+        The output folder.
+    config : dict
+        The resolved configuration.
+    command : str
+        The command that ran it (named in the header).
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
+    from wsd.layout import CONFIG_FILE
+
+    path = Path(folder) / CONFIG_FILE
+    header = (
+        f"The configuration of this folder's `wsd {command}`, every setting resolved.\n"
+        f"Run it again with: wsd {command} --config {path}"
+    )
+    text = to_toml(absolute_paths(config), header)
+    temporary = path.with_name(f".{CONFIG_FILE}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+# ------------------------------------------------------------------------------------------- to the API
+def scan_kwargs(config: Config) -> dict[str, Any]:
+    """The ``[scan]`` settings as keyword arguments of :func:`wsd.scan` / :func:`wsd.embed_corpus`.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+        Without ``corpus``, ``targets`` and ``forms``.
+    """
+    scan = config["scan"]
+    return {
+        "lemmatizer": None if scan["lemmatizer"] == "none" else scan["lemmatizer"],
+        "case_sensitive": scan["case_sensitive"],
+        "context": scan["context"],
+        "context_chars": scan["context_chars"],
+        "text_field": scan["text_field"],
+    }
+
+
+def encoder_kwargs(config: Config) -> dict[str, Any]:
+    """The ``[embedding]`` settings as keyword arguments of :class:`wsd.Encoder`.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+        ``context_vector`` None where it is off and the recipe has it off too (else ``"none"`` turns the
+        recipe's off).
+    """
+    kwargs = {key: config["embedding"][key] for key in EMBEDDING_KEYS}
+    recipe_context = embedding_recipe(config["senses"]["recipe"])["context_vector"] if "senses" in config else None
+    if kwargs["context_vector"] == "none" and recipe_context is None:
+        kwargs["context_vector"] = None  # off, as the recipe (or plain `wsd embed`) has it
+    return kwargs
+
+
+def sense_params(config: Config) -> dict[str, Any]:
+    """The ``[senses]`` settings as :class:`~wsd.senses.SenseInducer` parameters (without ``random_state``).
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+    """
+    return {key: value for key, value in config["senses"].items() if key not in NOT_INDUCER}
+
+
+def execution_kwargs(config: Config) -> dict[str, Any]:
+    """The ``[execution]`` settings (``scheduler``, ``workers``, ``threads_per_worker``, ``shard_bytes``).
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+    """
+    return {key: value for key, value in config.get("execution", {}).items() if value is not None}
+
+
+# ------------------------------------------------------------------------------------------- evaluation
 @dataclass
 class EmbeddingOptions:
     """How occurrences become vectors (the parameters of :class:`wsd.Encoder`).
@@ -129,47 +861,43 @@ class EvaluationConfig:
         return data
 
 
-def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) configuration file into a dict.
+def evaluation_config(config: Config) -> EvaluationConfig:
+    """The :class:`EvaluationConfig` of a resolved ``wsd evaluate`` configuration.
 
     Parameters
     ----------
-    path : path
-        The file.
+    config : dict
+        A configuration resolved for ``evaluate``.
 
     Returns
     -------
-    dict
+    EvaluationConfig
     """
-    file = Path(path)
-    if not file.is_file():
-        raise InputError(f"configuration file not found: {file}")
-    text = file.read_text(encoding="utf-8")
-    if file.suffix.lower() in (".yaml", ".yml"):
-        try:
-            import yaml
-        except ImportError as exc:
-            raise ConfigError(f"{file}: reading YAML needs PyYAML (pip install pyyaml), or use TOML") from exc
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise InputError(f"{file}: not valid YAML: {exc}") from exc
-    else:
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover - Python 3.10
-            import tomli as tomllib
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"{file}: not valid TOML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise InputError(f"{file}: the configuration must be a table of settings")
-    return data
+    evaluation = config["evaluation"]
+    options: dict[str, Any] = {}
+    if evaluation["split"]:
+        options["splits"] = evaluation["split"]
+    if evaluation["gold_key"]:
+        options["key"] = evaluation["gold_key"]
+    overrides = {key: evaluation[key] for key in ("graded", "min_weight", "top", "seeds", "cache_dir")}
+    recipe_params, inducer_defaults = recipe(config["senses"]["recipe"]), _inducer_defaults()
+    senses = {  # as metrics.json records them: the recipe's parameters and those that differ from the inducer's
+        key: value
+        for key, value in sense_params(config).items()
+        if key in recipe_params or value != inducer_defaults.get(key)
+    }
+    return build_evaluation_config(
+        {"dataset_options": options, "embedding": encoder_kwargs(config), "senses": senses},
+        recipe=config["senses"]["recipe"],
+        dataset=evaluation["dataset"],
+        data=evaluation["data"],
+        targets=evaluation["targets"],
+        **overrides,
+    )
 
 
 def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overrides: Any) -> EvaluationConfig:
-    """Merge file settings and overrides (``None`` means "not given") into an :class:`EvaluationConfig`.
+    """Merge settings and overrides (``None`` means "not given") into an :class:`EvaluationConfig`.
 
     Overrides may name embedding options (``layers="last"``) or sense parameters (``method="ward"``)
     directly; ``recipe="textbook"`` starts the embedding options, sense parameters and output settings
@@ -178,9 +906,10 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     Parameters
     ----------
     file_settings : dict, optional
-        Settings read from a configuration file.
+        Top-level settings (``dataset``, ``seeds``, ...) and the tables ``embedding``, ``senses`` and
+        ``dataset_options``.
     **overrides
-        Settings given on the command line (None: not given).
+        Settings that win over ``file_settings`` (None: not given).
 
     Returns
     -------
@@ -216,6 +945,10 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     bad_embedding = set(embedding) - set(EMBEDDING_KEYS)
     if bad_embedding:
         raise ConfigError(f"unknown [embedding] setting(s): {', '.join(sorted(bad_embedding))}")
+    for name, kind in (("seeds", int), ("graded", bool)):
+        value = settings.get(name)
+        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            raise ConfigError(f"{name} must be {'a whole number' if kind is int else 'true or false'}, not {value!r}")
     if "k_range" in senses:
         senses["k_range"] = tuple(senses["k_range"])
     config = EvaluationConfig(embedding=EmbeddingOptions(**embedding), senses=senses, **settings)

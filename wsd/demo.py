@@ -1,8 +1,9 @@
 """``wsd demo``: the whole pipeline on the bundled demo corpus with the bundled model.
 
-The demo corpus (``data/demo``: English *mouse, bank, plant, bat, cell* and Russian *замок, лук, ключ,
-шагать*, original sentences with gold senses) is scanned, embedded, clustered, scored against its gold labels
-and reported, in ``OUT``.
+The demo corpus (``wsd/demo_data``, package data, linked from ``data/demo`` of the source tree: English
+*mouse, bank, plant, bat, cell* and Russian *замок, лук, ключ, шагать*, original sentences with gold senses)
+is scanned, embedded, clustered, scored against its gold labels and reported, in ``OUT``, which also records
+the configuration (``config.toml``): ``wsd run --config OUT/config.toml`` does the same again.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from wsd.config import Config, encoder_kwargs, resolve_config, scan_kwargs, sense_params, write_config
 from wsd.corpus.targets import read_forms_file
 from wsd.errors import InputError
 
@@ -18,7 +20,7 @@ DEMO_FILES = ("corpus.txt", "forms.tsv", "labelled.tsv")
 
 
 def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The demo data folder: ``data_dir``, ``$WSD_DEMO_DIR``, or ``data/demo`` of the source tree.
+    """The demo data folder: ``data_dir``, ``$WSD_DEMO_DIR``, or the bundled ``wsd/demo_data`` (package data).
 
     Parameters
     ----------
@@ -32,7 +34,7 @@ def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
     candidates = [Path(data_dir)] if data_dir else []
     if os.environ.get("WSD_DEMO_DIR"):
         candidates.append(Path(os.environ["WSD_DEMO_DIR"]))
-    candidates.append(Path(__file__).resolve().parents[1] / "data" / "demo")
+    candidates.append(Path(__file__).resolve().parent / "demo_data")
     for folder in candidates:
         if all((folder / name).is_file() for name in DEMO_FILES):
             return folder
@@ -42,8 +44,80 @@ def demo_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
     )
 
 
+def demo_config(data_dir: str | os.PathLike[str] | None = None, out: str | os.PathLike[str] | None = None) -> Config:
+    """The ``wsd run`` configuration of the demo: its corpus, targets, forms and gold labels, report if possible.
+
+    Parameters
+    ----------
+    data_dir : path, optional
+        The demo data folder (see :func:`demo_data_dir`).
+    out : path, optional
+        The output folder.
+
+    Returns
+    -------
+    dict
+        A resolved configuration (:func:`wsd.config.resolve_config`).
+    """
+    folder = demo_data_dir(data_dir)
+    forms = folder / "forms.tsv"
+    flags = {
+        "scan.corpus": str(folder / "corpus.txt"),
+        "scan.targets": ",".join(read_forms_file(forms)),
+        "scan.forms": str(forms),
+        "evaluation.gold": str(folder / "labelled.tsv"),
+        "output.out": None if out is None else str(out),
+        "output.report": _report_available(),
+    }
+    return resolve_config("run", flags=flags)
+
+
+def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> dict[str, Any]:
+    """``wsd run`` of a resolved configuration: :func:`wsd.pipeline.induce_corpus`, then ``OUT/config.toml``.
+
+    Parameters
+    ----------
+    config : dict
+        A configuration resolved for ``run`` (:func:`wsd.config.resolve_config`).
+    progress : bool
+        Show progress bars.
+    overwrite : bool
+        Replace a run with a different configuration in the output folder.
+
+    Returns
+    -------
+    dict
+        What :func:`wsd.pipeline.induce_corpus` returned.
+    """
+    from wsd.pipeline import induce_corpus
+
+    scan, output, senses = config["scan"], config["output"], config["senses"]
+    summary = induce_corpus(
+        scan["corpus"],
+        scan["targets"],
+        output["out"],
+        forms=scan["forms"],
+        gold=config["evaluation"]["gold"],
+        recipe=senses["recipe"],
+        senses=sense_params(config),
+        seed=senses["seed"],
+        report=output["report"],
+        progress=progress,
+        overwrite=overwrite,
+        vector_dtype=output["vector_dtype"],
+        chunk_size=output["chunk_size"],
+        **scan_kwargs(config),
+        **encoder_kwargs(config),
+    )
+    write_config(output["out"], config, "run")
+    return summary
+
+
 def run_demo(out: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None, progress: bool = True) -> str:
     """Run scan → embed → cluster → evaluate → report on the demo corpus; return a printable summary.
+
+    The output folder (replaced) records the run's configuration as ``config.toml``: ``wsd run --config
+    OUT/config.toml`` repeats the demo.
 
     Parameters
     ----------
@@ -59,21 +133,7 @@ def run_demo(out: str | os.PathLike[str], data_dir: str | os.PathLike[str] | Non
     str
         :func:`format_summary` of the run.
     """
-    from wsd.pipeline import induce_corpus
-
-    folder = demo_data_dir(data_dir)
-    forms = folder / "forms.tsv"
-    targets = list(read_forms_file(forms))
-    summary = induce_corpus(
-        folder / "corpus.txt",
-        targets,
-        out,
-        forms=forms,
-        gold=folder / "labelled.tsv",
-        progress=progress,
-        report=_report_available(),
-        overwrite=True,
-    )
+    summary = run_job(demo_config(data_dir, out), progress=progress, overwrite=True)
     return format_summary(summary)
 
 
@@ -88,6 +148,8 @@ def _report_available() -> bool:
 def format_summary(summary: dict[str, Any]) -> str:
     """A small table: per target, occurrences, senses found, ARI; then the overall scores vs baselines.
 
+    Scores are percentages, as ``wsd evaluate`` and ``wsd score`` print them.
+
     Parameters
     ----------
     summary : dict
@@ -99,20 +161,19 @@ def format_summary(summary: dict[str, Any]) -> str:
     """
     metrics = summary.get("metrics", {})
     per_target = metrics.get("per_target", {})
-    lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6} {'ARI':>6}"]
+    lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6} {'ARI %':>6}"]
     for target, count in summary["occurrences"].items():
         ari = per_target.get(target, {}).get("ari")
-        lines.append(
-            f"{target:<10} {count:>11} {summary['senses'].get(target, 0):>6} {'' if ari is None else f'{ari:.2f}':>6}"
-        )
+        shown = "" if ari is None else f"{100 * ari:.1f}"
+        lines.append(f"{target:<10} {count:>11} {summary['senses'].get(target, 0):>6} {shown:>6}")
     if metrics:
         overall = metrics["overall"]
         names = ("ari", "nmi", "v_measure", "paired_f", "bcubed_f", "fnmi", "fbc_f")
         lines.append("")
-        lines.append(f"{'score':<12} {'wsd':>6} " + " ".join(f"{b:>16}" for b in metrics["baselines"]))
+        lines.append(f"{'score (%)':<12} {'wsd':>6} " + " ".join(f"{b:>16}" for b in metrics["baselines"]))
         for name in names:
-            baseline_values = " ".join(f"{metrics['baselines'][b][name]:>16.3f}" for b in metrics["baselines"])
-            lines.append(f"{name:<12} {overall[name]:>6.3f} {baseline_values}")
+            baseline_values = " ".join(f"{100 * metrics['baselines'][b][name]:>16.2f}" for b in metrics["baselines"])
+            lines.append(f"{name:<12} {100 * overall[name]:>6.2f} {baseline_values}")
     lines.append("")
     lines.append(f"occurrences and vectors: {summary['run']}")
     lines.append(f"senses (labels, sense cards senses.md, sense model): {summary['senses_dir']}")

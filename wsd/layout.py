@@ -62,6 +62,7 @@ GOLD_FILE = "gold.parquet"
 REPORT_HTML = "report.html"
 REPORT_MARKDOWN = "report.md"
 FIGURES_DIR = "report_figures"
+CONFIG_FILE = "config.toml"  # the resolved configuration of the command that wrote the folder (wsd.config)
 
 
 def part_name(kind: str, shard: int, chunk: int) -> str:

@@ -495,6 +495,14 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
     (Series, int)
         The gold sense of each occurrence, and how many labelled rows matched one.
     """
+    senses, unmatched, n_labelled = _match_gold(occurrences, labelled)
+    return senses, n_labelled - len(unmatched)
+
+
+def _match_gold(
+    occurrences: pd.DataFrame, labelled: pd.DataFrame
+) -> tuple[pd.Series, dict[tuple[str, str, int, int], str], int]:
+    """:func:`attach_gold`'s matching: each occurrence's gold sense, the labelled rows left unmatched, their number."""
     senses = pd.Series([""] * len(occurrences), index=occurrences.index, dtype=object)
     exact = {
         (row.target, row.text, int(row.start), int(row.end)): row.sense
@@ -517,7 +525,44 @@ def attach_gold(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> tuple[pd.S
                 senses.iloc[position] = sense
                 unmatched.pop((row.target, text, start, end), None)
                 break
-    return senses, len(exact) - len(unmatched)
+    return senses, unmatched, len(exact)
+
+
+def explain_unmatched(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> str:
+    """Why labelled rows match no scanned occurrence: other targets, texts not in the corpus, or other spans.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        Scanned occurrences.
+    labelled : DataFrame
+        Labelled occurrences (generic format).
+
+    Returns
+    -------
+    str
+        E.g. ``"3 name targets not scanned, 2 lie in texts not found in the corpus, 1 has a span that matches
+        no occurrence"`` (empty when every row matched).
+    """
+    _, unmatched, _ = _match_gold(occurrences, labelled)
+    scanned = set(occurrences["target"])
+    passages: dict[str, list[str]] = {}
+    for row in occurrences.itertuples(index=False):
+        passages.setdefault(row.target, []).append(row.text)
+    counts = {"targets": 0, "texts": 0, "spans": 0}
+    for target, text, _start, _end in unmatched:
+        if target not in scanned:
+            counts["targets"] += 1
+        elif not any(passage in text for passage in passages[target]):
+            counts["texts"] += 1
+        else:
+            counts["spans"] += 1
+    parts = [
+        (counts["targets"], "name targets not scanned", "names a target not scanned"),
+        (counts["texts"], "lie in texts not found in the corpus", "lies in a text not found in the corpus"),
+        (counts["spans"], "have spans that match no occurrence", "has a span that matches no occurrence"),
+    ]
+    return ", ".join(f"{n} {one if n == 1 else many}" for n, many, one in parts if n)
 
 
 def induce_corpus(
@@ -600,10 +645,16 @@ def induce_corpus(
         labelled = read_generic(gold)
         gold_senses, matched = attach_gold(occurrences, labelled)
         if matched == 0:
-            raise InputError(f"{gold}: none of its labelled occurrences matches an occurrence found in {corpus}")
-        if matched < (labelled["sense"].astype(str).str.strip() != "").sum():
+            raise InputError(
+                f"{gold}: none of its labelled occurrences matches an occurrence found in {corpus} "
+                f"({explain_unmatched(occurrences, labelled)})"
+            )
+        n_labelled = int((labelled["sense"].astype(str).str.strip() != "").sum())
+        if matched < n_labelled:
             warnings.warn(
-                f"{gold}: only {matched} labelled occurrences match occurrences found in the corpus", stacklevel=2
+                f"{gold}: only {matched} of {n_labelled} labelled occurrences match occurrences found in the corpus: "
+                f"{explain_unmatched(occurrences, labelled)}",
+                stacklevel=2,
             )
         mask = (gold_senses != "").to_numpy()
         scored = occurrences.loc[mask].assign(sense=gold_senses[mask].to_numpy())

@@ -186,7 +186,7 @@ def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[K
 
 
 def format_table(result: Mapping[str, Any]) -> str:
-    """A plain-text table: metric, mean ± std over seeds, and the trivial baselines beside it.
+    """A plain-text table: metric, mean ± std over seeds (the score alone for one key), and the baselines beside it.
 
     Parameters
     ----------
@@ -199,12 +199,14 @@ def format_table(result: Mapping[str, Any]) -> str:
     """
     metrics = list(result["overall"])
     baselines = [b for b in BASELINES if b in result.get("baselines", {})]
-    header = ["metric", f"system (mean ± std, {len(result.get('seeds', [])) or 1} seed(s))", *baselines]
+    n_seeds = len(result.get("seeds", []))
+    header = ["metric", f"system (mean ± std, {n_seeds} seeds)" if n_seeds > 1 else "system", *baselines]
     rows = []
     for metric in metrics:
         mean = result["overall"][metric]
         std = result.get("overall_std", {}).get(metric, 0.0)
-        row = [metric, f"{100 * mean:.2f} ± {100 * std:.2f}" if _is_score(metric) else f"{mean:g}"]
+        shown = f"{100 * mean:.2f} ± {100 * std:.2f}" if n_seeds > 1 else f"{100 * mean:.2f}"
+        row = [metric, shown if _is_score(metric) else f"{mean:g}"]
         for name in baselines:
             value = result["baselines"][name].get(metric, math.nan)
             row.append(f"{100 * value:.2f}" if _is_score(metric) else f"{value:g}")

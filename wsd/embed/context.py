@@ -120,7 +120,7 @@ def parse_context(spec: str | int | ContextSpec | None) -> ContextSpec | None:
         except ValueError:
             pass
     layers_text = ":".join(fields[1:]) or DEFAULT_CONTEXT_LAYERS
-    where = f"context {text!r} (TOKENS[:LAYERS[:WEIGHT]], e.g. 10:last:0.5)"
+    where = f"--context-vector {text!r} (TOKENS[:LAYERS[:WEIGHT]], e.g. 10:last:0.5)"
     if fields[0].lower() == "all":
         tokens = None
     else:
@@ -132,7 +132,11 @@ def parse_context(spec: str | int | ContextSpec | None) -> ContextSpec | None:
             raise ConfigError(f"{where}: TOKENS must be ≥ 0, not {tokens}")
     if not (np.isfinite(weight) and weight > 0):
         raise ConfigError(f"{where}: WEIGHT must be a positive number, not {weight!r}")
-    layers = parse_layers(layers_text)
+    try:
+        layers = parse_layers(layers_text)
+    except ConfigError as exc:  # its message names --layers; say which option holds the bad LAYERS
+        allowed = str(exc).partition(": ")[2]
+        raise ConfigError(f"{where}: LAYERS {layers_text!r} is not understood: {allowed}") from None
     if layers.is_static:
         raise ConfigError(f"{where}: the context is pooled from contextual layers, not 'static'")
     return ContextSpec(tokens=tokens, layers=layers, weight=float(weight))

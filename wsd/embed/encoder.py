@@ -552,13 +552,18 @@ class Encoder:
         if spec is None:
             return self._encode_targets(plan, configs, progress=progress)
         count = len(plan.window_of)
-        outputs = self._encode_targets(context_plan(plan, spec.tokens), [*configs, (spec.layers, "mean")], progress)
+        outputs = self._encode_targets(
+            context_plan(plan, spec.tokens), [*configs, (spec.layers, "mean")], progress, occurrences=count
+        )
         context = outputs[-1][count:]
         return [combine(vectors[:count], context, spec.weight) for vectors in outputs[:-1]]
 
-    def _encode_targets(self, plan: WindowPlan, configs: Sequence[_Config], progress: bool = False) -> list[np.ndarray]:
+    def _encode_targets(
+        self, plan: WindowPlan, configs: Sequence[_Config], progress: bool = False, occurrences: int | None = None
+    ) -> list[np.ndarray]:
         """Run the model over the planned windows and pool one vector per occurrence for each config
-        (the target's own vector, without any context vector: see :meth:`_encode`)."""
+        (the target's own vector, without any context vector: see :meth:`_encode`). The progress bar counts
+        the first ``occurrences`` rows (each occurrence once when its context rows follow: :func:`context_plan`)."""
         count = len(plan.window_of)
         outputs = [np.empty((count, self._target_dim(spec, pool)), dtype=np.float32) for spec, pool in configs]
         if count == 0:
@@ -573,7 +578,8 @@ class Encoder:
         by_window = np.argsort(plan.window_of, kind="stable")
         window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
         lengths, order = _length_order(plan)
-        bar = tqdm(total=count, unit="occ", desc="embedding", disable=not progress, leave=False)
+        shown = count if occurrences is None else occurrences
+        bar = tqdm(total=shown, unit="occ", desc="embedding", disable=not progress, leave=False)
         with torch.inference_mode(), self._autocast():
             for begin in range(0, len(order), self._batch_size):
                 batch = order[begin : begin + self._batch_size]
@@ -590,7 +596,7 @@ class Encoder:
                     positions = spec.resolve(self.loaded.num_layers)
                     tokens = spec.combine_tokens(torch.stack([gathered[p] for p in positions]))
                     outputs[index][members] = pool_pieces(tokens, segment_t, len(members), pool).numpy()
-                bar.update(len(members))
+                bar.update(int(np.count_nonzero(members < shown)))
         bar.close()
         return outputs
 
