@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -21,8 +22,13 @@ from wsd.errors import WsdError
 if TYPE_CHECKING:
     from wsd.executors import Executor
 
+EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+DEBUG_FLAG = "--debug"
+#: Operating-system errors about the disk, which the user fixes (exit 2, one line).
+DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES}
+OVERWRITE_HELP = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -455,6 +461,7 @@ def command_cluster(args: argparse.Namespace) -> int:
         n_examples=args.examples,
         n_keywords=args.keywords,
         map_function=executor_for(args),
+        overwrite=args.overwrite,
     )
     senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]
     print(f"senses of {len(senses)} targets ({', '.join(f'{t}: {n}' for t, n in senses.items())}) in {out}")
@@ -476,7 +483,9 @@ def command_predict(args: argparse.Namespace) -> int:
     """
     from wsd.senses.stage import predict_run
 
-    out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
+    out = predict_run(
+        args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error", overwrite=args.overwrite
+    )
     print(f"predicted senses written to {out}")
     return 0
 
@@ -522,7 +531,9 @@ def command_evaluate(args: argparse.Namespace) -> int:
         raise WsdError("--report needs --out (the folder the report is written into)")
     executor = executor_for(args)
     with executor or contextlib.nullcontext():  # one cluster for every seed
-        result = evaluate(config, out=args.out, map_function=executor, progress=not args.no_progress)
+        result = evaluate(
+            config, out=args.out, map_function=executor, progress=not args.no_progress, overwrite=args.overwrite
+        )
     print(format_table(result))
     if args.out:
         print(f"metrics, per-target scores and system keys written to {args.out}")
@@ -552,6 +563,9 @@ def command_score(args: argparse.Namespace) -> int:
     from wsd.evaluate.scoring import baseline_keys_from_gold, score_keys
     from wsd.results import baseline_scores, format_table, metrics_document
 
+    for option, path in (("--gold", args.gold), ("--system", args.system)):
+        if Path(path).is_dir():
+            raise WsdError(f"{option} {path} is a folder, not a key file")
     gold = read_key(args.gold)
     system = read_key(args.system)
     result = metrics_document(
@@ -631,6 +645,7 @@ def command_report(args: argparse.Namespace) -> int:
         n_examples=args.examples,
         random_state=args.seed,
         title=args.title,
+        overwrite=args.overwrite,
     )
     from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
 
@@ -652,7 +667,9 @@ def command_demo(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.demo import run_demo
+    from wsd.outputs import claim_folder
 
+    claim_folder(args.out, "output", overwrite=args.overwrite)  # a folder of the user's is never written into
     summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress)
     print(summary)
     return 0
@@ -685,6 +702,9 @@ def build_parser() -> OneLineParser:
         description="Word-sense induction from contextual embeddings: scan → embed → cluster → evaluate → report.",
     )
     parser.add_argument("--version", action="version", version=f"wsd {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an unexpected error (anywhere on the line)"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
     embed = commands.add_parser(
@@ -709,7 +729,7 @@ def build_parser() -> OneLineParser:
         default=8192,
         help="occurrences per stored part, the unit of resumption (default: 8192)",
     )
-    store.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
+    store.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     store.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_distribution_options(embed, shards=True)
     embed.set_defaults(handler=command_embed)
@@ -726,6 +746,7 @@ def build_parser() -> OneLineParser:
     cluster.add_argument("--seed", type=int, default=0, help="random state of every random choice (default: 0)")
     cluster.add_argument("--examples", type=positive_int, default=5, help="example occurrences per sense (default: 5)")
     cluster.add_argument("--keywords", type=positive_int, default=10, help="keywords per sense (default: 10)")
+    cluster.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     add_distribution_options(cluster)
     cluster.set_defaults(handler=command_cluster)
 
@@ -741,6 +762,7 @@ def build_parser() -> OneLineParser:
     predict.add_argument(
         "--skip-unknown", action="store_true", help="label targets the model has not seen -1 instead of failing"
     )
+    predict.add_argument("--overwrite", action="store_true", help="replace an --out file that wsd did not write")
     predict.set_defaults(handler=command_predict)
 
     evaluate = commands.add_parser(
@@ -774,6 +796,7 @@ def build_parser() -> OneLineParser:
     evaluate.add_argument("--out", default=None, help="output folder for metrics.json, keys and per-target CSV")
     evaluate.add_argument("--cache-dir", default=None, help="vector cache (default: $WSD_CACHE_DIR or ~/.cache/wsd)")
     evaluate.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
+    evaluate.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_encoder_options(evaluate, defaults=False, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(evaluate)
@@ -833,6 +856,7 @@ def build_parser() -> OneLineParser:
     )
     report.add_argument("--seed", type=int, default=0, help="random state of the map sample and t-SNE (default: 0)")
     report.add_argument("--title", default=None, help="the report's title")
+    report.add_argument("--overwrite", action="store_true", help="write into an --out folder holding other files")
     report.set_defaults(handler=command_report)
 
     run = commands.add_parser(
@@ -848,7 +872,7 @@ def build_parser() -> OneLineParser:
     run.add_argument("--gold", default=None, help="gold labels (generic labelled format, .tsv or .jsonl)")
     run.add_argument("--report", action="store_true", help="also write report.html, report.md and the plots")
     run.add_argument("--out", required=True, help="output folder (run/, senses/, evaluation/, report)")
-    run.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
+    run.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.set_defaults(handler=command_run)
 
@@ -861,6 +885,7 @@ def build_parser() -> OneLineParser:
     demo.add_argument("--out", required=True, help="output directory")
     demo.add_argument("--data", default=None, help="demo data folder (default: the bundled data/demo)")
     demo.add_argument("--no-progress", action="store_true", help="no progress bar")
+    demo.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     demo.set_defaults(handler=command_demo)
     return parser
 
@@ -880,10 +905,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 for an error the user can fix, 130 when interrupted.
+        0 on success, 2 for an error the user can fix, 1 for an unexpected error (``--debug`` shows its
+        traceback), 130 when interrupted.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in arguments
+    args = parser.parse_args(([DEBUG_FLAG] if debug else []) + [a for a in arguments if a != DEBUG_FLAG])
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -901,6 +929,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS or debug:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"wsd {args.command}: error: {exc.strerror}{where}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # the last line of defence: one line, and the traceback on request
+        if debug:
+            raise
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        print(
+            f"wsd {args.command}: unexpected error: {type(exc).__name__}: {message} "
+            "(a bug in wsd or an unchecked input; re-run with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
     finally:
         warnings.showwarning = previous_showwarning
 

@@ -21,7 +21,7 @@ import io
 import json
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +94,7 @@ def corpus_files(path: str | os.PathLike[str]) -> list[Path]:
     return files
 
 
-def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
+def corpus_fingerprint(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> str:
     """A short hash of the corpus files' names, sizes and modification times.
 
     It changes when a file is added, removed, or rewritten, which is what decides whether an earlier run's
@@ -104,6 +104,8 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
     ----------
     path : str or os.PathLike
         A corpus file or folder (as for :func:`corpus_files`).
+    exclude : iterable of str or os.PathLike
+        Files or folders left out (a run's output folder inside the corpus folder).
 
     Returns
     -------
@@ -117,7 +119,10 @@ def corpus_fingerprint(path: str | os.PathLike[str]) -> str:
     """
     root = Path(path)
     digest = hashlib.sha256()
+    skipped = [Path(p).resolve() for p in exclude]
     for file in corpus_files(root):
+        if any(file.resolve().is_relative_to(p) for p in skipped):
+            continue
         stat = file.stat()
         rel = file.name if root.is_file() else file.relative_to(root).as_posix()
         digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -149,6 +149,7 @@ def plan_shards(
     corpus: str | os.PathLike[str],
     shard_bytes: int = DEFAULT_SHARD_BYTES,
     count_lines: LineCounter | None = None,
+    exclude: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Shard]:
     """Cut ``corpus`` (a file or folder) into shards of about ``shard_bytes`` bytes, in corpus order.
 
@@ -164,6 +165,8 @@ def plan_shards(
         Target size of a shard.
     count_lines : callable, optional
         ``count_lines(ranges) -> counts``.
+    exclude : iterable of path
+        Files or folders left out (a run's output folder inside the corpus folder).
 
     Returns
     -------
@@ -178,7 +181,10 @@ def plan_shards(
         raise ConfigError(f"shard_bytes must be a positive number of bytes, not {shard_bytes}")
     root = Path(corpus)
     pieces: list[Piece] = []
+    skipped = [Path(p).resolve() for p in exclude]
     for file in corpus_files(root):
+        if any(file.resolve().is_relative_to(p) for p in skipped):
+            continue
         label = file.name if root.is_file() else file.relative_to(root).as_posix()
         pieces.extend(_file_pieces(file.resolve(), label, shard_bytes))
     pieces = _number_lines(pieces, count_lines or _count_here)
