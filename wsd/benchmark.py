@@ -98,6 +98,17 @@ def load_labelled(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
     return bundle, labelled
 
 
+#: Settings of an evaluation that do not change its results (ignored when an output folder is reused).
+UNSCORED_SETTINGS = ("cache_dir",)
+
+
+def _scored_settings(config: Any) -> Any:
+    """An evaluation's configuration without the settings that do not change its results."""
+    if not isinstance(config, dict):
+        return config
+    return {key: value for key, value in config.items() if key not in UNSCORED_SETTINGS}
+
+
 def evaluate(
     config: EvaluationConfig,
     out: str | os.PathLike[str] | None = None,
@@ -138,7 +149,11 @@ def evaluate(
     """
     if out is not None:  # before any work: a refused destination costs nothing
         claim_folder(
-            out, "output", config=config.to_dict(), settings=lambda meta: meta.get("config"), overwrite=overwrite
+            out,
+            "output",
+            config=_scored_settings(config.to_dict()),
+            settings=lambda meta: _scored_settings(meta.get("config")),
+            overwrite=overwrite,
         )
     bundle, occurrences = load_labelled(config)
     gold = key_from_occurrences(occurrences, where=f"{config.dataset} gold")

@@ -762,3 +762,16 @@ def test_unexpected_error_is_one_line_exit_1_and_debug_shows_it(tmp_path: Path, 
     assert len(error) == 1 and "RuntimeError: something nobody checked" in error[0] and "--debug" in error[0]
     with pytest.raises(RuntimeError):
         main([*argv, "--debug"])
+
+
+def test_evaluate_reuses_its_folder_refuses_another_configuration(tmp_path: Path, capsys) -> None:
+    data = Path(__file__).resolve().parents[1] / "fixtures" / "datasets" / "valid.tsv"
+    out = tmp_path / "eval"
+    base = ["evaluate", "--dataset", "generic", "--data", str(data), "--out", str(out), "--no-progress"]
+    assert main([*base, "--method", "kmeans", "--k", "2"]) == 0
+    assert main([*base, "--method", "kmeans", "--k", "2", "--cache-dir", str(tmp_path / "c")]) == 0
+    metrics = (out / "metrics.json").read_bytes()
+    capsys.readouterr()
+    assert main([*base, "--method", "kmeans", "--k", "3"]) == 2
+    assert "senses.k: 2 → 3" in capsys.readouterr().err
+    assert (out / "metrics.json").read_bytes() == metrics
