@@ -248,7 +248,10 @@ def claim_folder(
     where = f"{option} {found.path}"
     if found.kind == "file":
         raise OutputRefused(f"{where} is an existing file, not a folder; choose a folder for {option}")
-    if found.kind in {"absent", "empty"}:
+    if found.kind == "absent":
+        _check_creatable(found.path, option)
+        return "create"
+    if found.kind == "empty":
         return "create"
     if found.kind in COMPATIBLE[kind]:
         if config is None:
@@ -273,6 +276,15 @@ def claim_folder(
         remove_own_files(found.path, found.kind)
     remove_own_files(found.path, kind)
     return "create"
+
+
+def _check_creatable(path: Path, option: str) -> None:
+    """Refuse a destination under an existing file (its folder could never be created)."""
+    for ancestor in path.absolute().parents:
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise OutputRefused(f"{option} {path}: {ancestor} is a file, so the folder cannot be made there")
+            return
 
 
 def remove_own_files(folder: str | os.PathLike[str], kind: str) -> None:

@@ -257,6 +257,21 @@ CASES = [
         "is an existing file",
         ("out",),
     ),
+    Case(
+        "embed-out-under-a-file",
+        _corpus_and(lambda t: {"out": user_file(t / "f") / "run"}),
+        [*EMBED, "--out", "{out}"],
+        2,
+        "is a file, so the folder cannot be made",
+    ),
+    Case(
+        "embed-disk-full",
+        _corpus_and(lambda t: {"out": t / "run"}),
+        [*EMBED, "--out", "{out}"],
+        2,
+        "No space left on device",
+        patch=disk_full,
+    ),
     # ---- cluster --out
     Case(
         "cluster-out-is-the-run",

@@ -203,6 +203,7 @@ def cluster_run(
     """
     run = Path(run)
     destination = Path(out) if out is not None else run / SENSES_DIR
+    run_meta = read_meta(run)  # the input first: a missing or damaged run is named as such
     check_not_inside(destination, run, "--run")
     params = inducer.get_params(deep=False) if inducer is not None else SenseInducer().get_params(deep=False)
     claim_folder(
@@ -213,7 +214,6 @@ def cluster_run(
         overwrite=overwrite,
     )
     occurrences, vectors = load_run(run)
-    run_meta = read_meta(run)
     X = finite_vectors(vectors, run)
     model, _, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
     return write_senses(
