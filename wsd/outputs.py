@@ -150,7 +150,10 @@ def inspect(path: str | os.PathLike[str]) -> Found:
         return Found(root, "absent")
     if not root.is_dir():
         return Found(root, "file")
-    entries = sorted(entry.name for entry in root.iterdir() if not _temporary(entry.name))
+    try:
+        entries = sorted(entry.name for entry in root.iterdir() if not _temporary(entry.name))
+    except OSError as exc:
+        raise OutputRefused(f"cannot read the folder {root}: {exc.strerror or exc}") from exc
     if not entries:
         return Found(root, "empty")
     meta = _read_json_dict(root / META_FILE) if META_FILE in entries else None

@@ -381,7 +381,13 @@ class RunStore:
         path = self.path / PARTS_DIR / PLAN_FILE
         if not path.exists():
             return None
-        return json.loads(path.read_text(encoding="utf-8"))["shards"]
+        try:
+            shards = json.loads(path.read_text(encoding="utf-8"))["shards"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{path}: damaged shard plan ({exc}); embed again with --overwrite") from exc
+        if not isinstance(shards, list):
+            raise InputError(f"{path}: damaged shard plan (shards is not a list); embed again with --overwrite")
+        return shards
 
     def write_plan(self, shards: list[dict[str, Any]], shard_bytes: int) -> None:
         """Record the run's shards (the units of work) so that a resumed run finds the same ones.

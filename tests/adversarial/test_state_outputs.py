@@ -210,3 +210,20 @@ def test_a_saved_model_with_nan_centres_does_not_load(tmp_path: Path) -> None:
     np.save(tmp_path / "model" / "senses" / "00000" / "cluster_centers.npy", np.full((2, 4), np.nan))
     with pytest.raises(InputError, match=r"cluster_centers\.npy: holds NaN"):
         SenseModel.load(tmp_path / "model")
+
+
+def test_spectral_senses_of_a_run_are_the_same_twice(tmp_path: Path) -> None:
+    from test_cli_outputs import synthetic_run
+
+    from wsd.senses.inducer import SenseInducer
+    from wsd.senses.stage import cluster_run
+
+    run = synthetic_run(tmp_path / "run", per_target=30)
+    tables = [
+        pd.read_parquet(
+            cluster_run(run, tmp_path / f"s{n}", inducer=SenseInducer(method="spectral", k=3, random_state=1))
+            / "labels.parquet"
+        )
+        for n in range(2)
+    ]
+    pd.testing.assert_frame_equal(tables[0], tables[1])
