@@ -186,3 +186,30 @@ def test_repo_ids_and_paths_are_told_apart(text, is_hub):
     from wsd.embed.hub import is_repo_id
 
     assert is_repo_id(text) is is_hub
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_the_cli_offline_flag_loads_a_cached_hub_name_and_refuses_the_network(tmp_path, cached):
+    hf_home = tmp_path / "hf"
+    if cached:
+        _prepare_cache(hf_home)
+    else:
+        hf_home.mkdir()
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("The bank was closed.\n", encoding="utf-8")
+    out = tmp_path / "run"
+    code = (
+        "import sys; from wsd.cli import main; "
+        f"sys.exit(main(['embed', '--corpus', {str(corpus)!r}, '--targets', 'bank', '--out', {str(out)!r}, "
+        f"'--model', {REPO_ID!r}, '--offline', '--precision', 'fp32', '--no-progress']))"
+    )
+    # the environment allows the network (to an address where nothing listens): only --offline keeps it off
+    done = _run(code, hf_home, HF_HUB_OFFLINE="0", HF_ENDPOINT="http://127.0.0.1:9")
+    if cached:
+        assert done.returncode == 0, done.stderr
+        assert "offline = true" in (out / "config.toml").read_text(encoding="utf-8")
+        assert json.loads((out / "meta.json").read_text(encoding="utf-8"))["embedding"]["model_revision"] == COMMIT
+    else:
+        assert done.returncode == 2, done.stderr
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "offline was asked for" in lines[0] and "Traceback" not in done.stderr

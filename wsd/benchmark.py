@@ -30,6 +30,7 @@ from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_fr
 from wsd.evaluate.scoring import baseline_keys, score_keys
 from wsd.executors import MapFunction
 from wsd.layout import RUN_DIR, SENSES_DIR
+from wsd.outputs import claim_folder
 from wsd.results import baseline_scores, metrics_document, write_metrics
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
@@ -97,6 +98,17 @@ def load_labelled(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
     return bundle, labelled
 
 
+#: Settings of an evaluation that do not change its results (ignored when an output folder is reused).
+UNSCORED_SETTINGS = ("cache_dir",)
+
+
+def _scored_settings(config: Any) -> Any:
+    """An evaluation's configuration without the settings that do not change its results."""
+    if not isinstance(config, dict):
+        return config
+    return {key: value for key, value in config.items() if key not in UNSCORED_SETTINGS}
+
+
 def evaluate(
     config: EvaluationConfig,
     out: str | os.PathLike[str] | None = None,
@@ -105,6 +117,8 @@ def evaluate(
     map_function: MapFunction | None = None,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+    offline: bool | None = None,
 ) -> dict[str, Any]:
     """Embed, induce senses and score one configuration over ``config.seeds`` seeds; return ``metrics.json``.
 
@@ -125,17 +139,28 @@ def evaluate(
         Show progress bars.
     log : callable, optional
         Receives one line per seed.
+    overwrite : bool
+        Replace the files of an evaluation of another configuration in ``out``, or write into a folder of
+        other files (which are left alone); without it such an ``out`` is refused (:mod:`wsd.outputs`).
 
     Returns
     -------
     dict
         The ``metrics.json`` document (:func:`wsd.results.metrics_document`).
     """
+    if out is not None:  # before any work: a refused destination costs nothing
+        claim_folder(
+            out,
+            "output",
+            config=_scored_settings(config.to_dict()),
+            settings=lambda meta: _scored_settings(meta.get("config")),
+            overwrite=overwrite,
+        )
     bundle, occurrences = load_labelled(config)
     gold = key_from_occurrences(occurrences, where=f"{config.dataset} gold")
     if vectors is None:
         if encoder is None:
-            encoder = Encoder(**config.embedding.encoder_kwargs(), progress=progress)
+            encoder = Encoder(**config.embedding.encoder_kwargs(), progress=progress, offline=offline)
         (vectors,) = embed_cached(
             encoder,
             occurrences,

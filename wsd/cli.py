@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import re
 import sys
 import warnings
@@ -22,12 +23,17 @@ from wsd.errors import WsdError
 if TYPE_CHECKING:
     from wsd.executors import Executor
 
+EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 #: The commands that take ``--config`` (:data:`wsd.config.COMMANDS`; not imported here to keep ``--help`` fast).
 CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate")
 #: Values argparse must not take for options: negative numbers and lists of them (``-4,-3,-2,-1``).
 NEGATIVE_VALUE = re.compile(r"^-\d+(?:,-?\d+)*$|^-\d*\.\d+$")
+DEBUG_FLAG = "--debug"
+#: Operating-system errors about the disk, which the user fixes (exit 2, one line).
+DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES}
+OVERWRITE_HELP = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -120,8 +126,16 @@ def add_encoder_options(parser: argparse.ArgumentParser, context_default: str = 
     group.add_argument(
         "--model",
         default=None,
-        help="encoder: a local Hugging Face model folder or a name already in the HF cache "
-        "(default: the bundled all-MiniLM-L6-v2). Never downloaded, never trust_remote_code.",
+        help="encoder: a local Hugging Face model folder or a Hub name such as intfloat/multilingual-e5-small "
+        "(downloaded into the HF cache on first use; see --offline). Default: the bundled all-MiniLM-L6-v2 "
+        "(English only). Never trust_remote_code.",
+    )
+    group.add_argument(
+        "--offline",
+        action="store_true",
+        default=None,
+        help="never touch the network: a Hub --model must already be in the Hugging Face cache "
+        "(HF_HUB_OFFLINE=1 does the same)",
     )
     group.add_argument(
         "--layers",
@@ -342,7 +356,7 @@ FLAG_SETTINGS = {
     **{name: f"scan.{name}" for name in ("corpus", "targets", "forms", "lemmatizer", "case_sensitive", "context")},
     **{name: f"scan.{name}" for name in ("context_chars", "text_field")},
     **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "device", "batch_size")},
-    **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector")},
+    **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector", "offline")},
     **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},
     **{name: f"senses.{name}" for name in ("normalize", "pca", "whiten", "min_cluster_size", "noise", "temperature")},
     **{name: f"evaluation.{name}" for name in ("gold", "dataset", "data", "split", "gold_key", "seeds", "graded")},
@@ -444,7 +458,7 @@ def command_embed(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.config import encoder_kwargs, scan_kwargs, write_config
+    from wsd.config import encoder_kwargs, loading_kwargs, scan_kwargs, write_config
     from wsd.pipeline import embed_corpus
 
     config = command_config("embed", args)
@@ -461,6 +475,7 @@ def command_embed(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         **scan_kwargs(config),
         **encoder_kwargs(config),
+        **loading_kwargs(config),
     )
     write_config(run, config, "embed")
     _print_run_summary(run)
@@ -498,6 +513,7 @@ def command_cluster(args: argparse.Namespace) -> int:
             n_examples=config["output"]["examples"],
             n_keywords=config["output"]["keywords"],
             map_function=_map_with_progress(executor, not args.no_progress),
+            overwrite=args.overwrite,
         )
     write_config(out, config, "cluster")
     senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]
@@ -520,7 +536,9 @@ def command_predict(args: argparse.Namespace) -> int:
     """
     from wsd.senses.stage import predict_run
 
-    out = predict_run(args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error")
+    out = predict_run(
+        args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error", overwrite=args.overwrite
+    )
     print(f"predicted senses written to {out}")
     return 0
 
@@ -539,7 +557,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.benchmark import evaluate
-    from wsd.config import evaluation_config, write_config
+    from wsd.config import evaluation_config, loading_kwargs, write_config
     from wsd.results import format_table
     from wsd.senses.recipes import make_inducer
 
@@ -551,7 +569,14 @@ def command_evaluate(args: argparse.Namespace) -> int:
         raise WsdError("--report needs --out (the folder the report is written into)")
     executor = executor_for(resolved)
     with executor or contextlib.nullcontext():  # one cluster for every seed
-        result = evaluate(config, out=out, map_function=executor, progress=not args.no_progress)
+        result = evaluate(
+            config,
+            out=out,
+            map_function=executor,
+            progress=not args.no_progress,
+            overwrite=args.overwrite,
+            **loading_kwargs(resolved),
+        )
     print(format_table(result))
     if out:
         write_config(out, resolved, "evaluate")
@@ -582,6 +607,9 @@ def command_score(args: argparse.Namespace) -> int:
     from wsd.evaluate.scoring import baseline_keys_from_gold, score_keys
     from wsd.results import baseline_scores, format_table, metrics_document
 
+    for option, path in (("--gold", args.gold), ("--system", args.system)):
+        if Path(path).is_dir():
+            raise WsdError(f"{option} {path} is a folder, not a key file")
     gold = read_key(args.gold)
     system = read_key(args.system)
     result = metrics_document(
@@ -653,6 +681,7 @@ def command_report(args: argparse.Namespace) -> int:
         n_examples=args.examples,
         random_state=args.seed,
         title=args.title,
+        overwrite=args.overwrite,
     )
     from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
 
@@ -674,8 +703,10 @@ def command_demo(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.demo import run_demo
+    from wsd.outputs import claim_folder
 
-    summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress)
+    claim_folder(args.out, "output", overwrite=args.overwrite)  # a folder of the user's is never written into
+    summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress, overwrite=args.overwrite)
     print(summary)
     return 0
 
@@ -737,6 +768,9 @@ def build_parser() -> OneLineParser:
         description="Word-sense induction from contextual embeddings: scan → embed → cluster → evaluate → report.",
     )
     parser.add_argument("--version", action="version", version=f"wsd {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an unexpected error (anywhere on the line)"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
     embed = commands.add_parser(
@@ -761,7 +795,7 @@ def build_parser() -> OneLineParser:
         default=None,
         help="occurrences per stored part, the unit of resumption (default: 8192)",
     )
-    store.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
+    store.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     store.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_distribution_options(embed, shards=True)
     add_config_options(embed)
@@ -782,6 +816,7 @@ def build_parser() -> OneLineParser:
     )
     cluster.add_argument("--keywords", type=positive_int, default=None, help="keywords per sense (default: 10)")
     cluster.add_argument("--no-progress", action="store_true", help="no progress bar")
+    cluster.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     add_distribution_options(cluster)
     add_config_options(cluster)
     cluster.set_defaults(handler=command_cluster)
@@ -798,6 +833,7 @@ def build_parser() -> OneLineParser:
     predict.add_argument(
         "--skip-unknown", action="store_true", help="label targets the model has not seen -1 instead of failing"
     )
+    predict.add_argument("--overwrite", action="store_true", help="replace an --out file that wsd did not write")
     predict.set_defaults(handler=command_predict)
 
     evaluate = commands.add_parser(
@@ -832,6 +868,7 @@ def build_parser() -> OneLineParser:
     evaluate.add_argument(
         "--report", action="store_true", default=None, help="also write report.html, report.md and the plots"
     )
+    evaluate.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_encoder_options(evaluate, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(evaluate)
@@ -895,6 +932,7 @@ def build_parser() -> OneLineParser:
     )
     report.add_argument("--seed", type=int, default=0, help="random state of the map sample and t-SNE (default: 0)")
     report.add_argument("--title", default=None, help="the report's title")
+    report.add_argument("--overwrite", action="store_true", help="write into an --out folder holding other files")
     report.set_defaults(handler=command_report)
 
     run = commands.add_parser(
@@ -912,7 +950,7 @@ def build_parser() -> OneLineParser:
         "--report", action="store_true", default=None, help="also write report.html, report.md and the plots"
     )
     run.add_argument("--out", default=None, help="output folder (run/, senses/, metrics.json, config.toml, report)")
-    run.add_argument("--overwrite", action="store_true", help="replace a run with a different configuration")
+    run.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_config_options(run)
     run.set_defaults(handler=command_run)
@@ -926,6 +964,7 @@ def build_parser() -> OneLineParser:
     demo.add_argument("--out", required=True, help="output directory")
     demo.add_argument("--data", default=None, help="demo data folder (default: the bundled demo corpus, wsd/demo_data)")
     demo.add_argument("--no-progress", action="store_true", help="no progress bar")
+    demo.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     demo.set_defaults(handler=command_demo)
 
     config = commands.add_parser(
@@ -967,10 +1006,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 for an error the user can fix, 130 when interrupted.
+        0 on success, 2 for an error the user can fix, 1 for an unexpected error (``--debug`` shows its
+        traceback), 130 when interrupted.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in arguments
+    args = parser.parse_args(([DEBUG_FLAG] if debug else []) + [a for a in arguments if a != DEBUG_FLAG])
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -988,6 +1030,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS or debug:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"wsd {args.command}: error: {exc.strerror}{where}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # the last line of defence: one line, and the traceback on request
+        if debug:
+            raise
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        print(
+            f"wsd {args.command}: unexpected error: {type(exc).__name__}: {message} "
+            "(a bug in wsd or an unchecked input; re-run with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
     finally:
         warnings.showwarning = previous_showwarning
 

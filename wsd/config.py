@@ -147,7 +147,8 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1,
     ),
     _s("scan", "text_field", "str", "text", _SCAN, "field/column holding the text"),
-    _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or HF cache name (unset: bundled MiniLM)"),
+    _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or Hub name (unset: bundled MiniLM)"),
+    _s("embedding", "offline", "bool", False, _EMBEDDING, "never touch the network (a Hub model must be cached)"),
     _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
     _s("embedding", "pooling", "str", DEFAULT_EMBEDDING["pooling"], _EMBEDDING, "subword pooling"),
     _s("embedding", "precision", "str", "auto", _EMBEDDING, "compute precision"),
@@ -748,6 +749,26 @@ def encoder_kwargs(config: Config) -> dict[str, Any]:
     if kwargs["context_vector"] == "none" and recipe_context is None:
         kwargs["context_vector"] = None  # off, as the recipe (or plain `wsd embed`) has it
     return kwargs
+
+
+def loading_kwargs(config: Config) -> dict[str, Any]:
+    """How the encoder is fetched (not what it computes): ``offline`` for :class:`wsd.Encoder`.
+
+    Kept apart from :func:`encoder_kwargs` because it never changes the vectors, so it is not part of what a
+    run or an evaluation records as its embedding.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration.
+
+    Returns
+    -------
+    dict
+        ``{"offline": True}`` when ``embedding.offline`` is set, else ``{"offline": None}`` (follow
+        ``HF_HUB_OFFLINE``).
+    """
+    return {"offline": True if config.get("embedding", {}).get("offline") else None}
 
 
 def sense_params(config: Config) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wsd.config import Config, encoder_kwargs, resolve_config, scan_kwargs, sense_params, write_config
+from wsd.config import Config, encoder_kwargs, loading_kwargs, resolve_config, scan_kwargs, sense_params, write_config
 from wsd.corpus.targets import read_forms_file
 from wsd.errors import InputError
 
@@ -108,32 +108,41 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
         chunk_size=output["chunk_size"],
         **scan_kwargs(config),
         **encoder_kwargs(config),
+        **loading_kwargs(config),
     )
     write_config(output["out"], config, "run")
     return summary
 
 
-def run_demo(out: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None = None, progress: bool = True) -> str:
+def run_demo(
+    out: str | os.PathLike[str],
+    data_dir: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    overwrite: bool = False,
+) -> str:
     """Run scan → embed → cluster → evaluate → report on the demo corpus; return a printable summary.
 
-    The output folder (replaced) records the run's configuration as ``config.toml``: ``wsd run --config
-    OUT/config.toml`` repeats the demo.
+    Run again into the same folder, the demo reuses what it wrote; a folder holding anything else is refused
+    unless ``overwrite`` (which replaces wsd's own files only). The output folder records the run's
+    configuration as ``config.toml``: ``wsd run --config OUT/config.toml`` repeats the demo.
 
     Parameters
     ----------
     out : path
-        The output folder (replaced).
+        The output folder.
     data_dir : path, optional
         The demo data folder (see :func:`demo_data_dir`).
     progress : bool
         Show progress bars.
+    overwrite : bool
+        Write where wsd output of another configuration or other files are.
 
     Returns
     -------
     str
         :func:`format_summary` of the run.
     """
-    summary = run_job(demo_config(data_dir, out), progress=progress, overwrite=True)
+    summary = run_job(demo_config(data_dir, out), progress=progress, overwrite=overwrite)
     return format_summary(summary)
 
 

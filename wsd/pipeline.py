@@ -57,6 +57,7 @@ from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
 from wsd.layout import GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.outputs import claim_folder
 from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
@@ -84,6 +85,7 @@ def embed_corpus(
     max_length: int | None = None,
     window_tokens: int | None = None,
     context_vector: str | None = None,
+    offline: bool | None = None,
     vector_dtype: str = "float16",
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     shard_bytes: int = DEFAULT_SHARD_BYTES,
@@ -96,6 +98,7 @@ def embed_corpus(
     overwrite: bool = False,
     progress: bool = True,
     encoder: Encoder | None = None,
+    corpus_exclude: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Scan ``corpus`` for ``targets``, embed every occurrence, and store both in the run directory ``out``.
 
@@ -137,11 +140,15 @@ def embed_corpus(
         shards ran on this machine, no on a Dask cluster (the run then stays sharded; :func:`wsd.load_run`
         reads both).
     overwrite : bool
-        Replace a run with a different configuration in ``out``.
+        Replace a run with a different configuration in ``out``, or write into a folder that is not a run
+        (only wsd's own files are replaced; see :mod:`wsd.outputs`).
     progress : bool
         Show a progress bar.
     encoder : Encoder, optional
         An already loaded encoder to use (in-process executors only).
+    corpus_exclude : path, optional
+        A folder inside the corpus folder whose files are not corpus (default: ``out``, so a run written
+        inside the corpus folder does not change the corpus it is made of, and the same command resumes).
 
     Returns
     -------
@@ -165,6 +172,8 @@ def embed_corpus(
     )
     make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)  # checks options
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
+    claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
+    own_output = Path(corpus_exclude if corpus_exclude is not None else out)
     chosen = make_executor(
         executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
     )
@@ -180,6 +189,7 @@ def embed_corpus(
         "max_length": max_length,
         "window_tokens": window_tokens,
         "context_vector": context_vector,
+        "offline": offline,
     }
     with chosen:
         if chosen.in_process:
@@ -191,7 +201,7 @@ def embed_corpus(
             (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
         config = {
             "corpus": str(Path(corpus).resolve()),
-            "corpus_fingerprint": corpus_fingerprint(corpus),
+            "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[own_output]),
             "scan": options.to_dict(),
             "embed": identity["embed"],
             "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
@@ -201,7 +211,7 @@ def embed_corpus(
             warn_missing(store.meta["scan"])
             return store.path
         clock = time.perf_counter()
-        shards = _load_or_plan(store, corpus, shard_bytes, chosen)
+        shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
         plan_s = time.perf_counter() - clock
         done = {shard.index: store.read_marker(shard.index) for shard in shards}
         todo = [shard for shard in shards if done[shard.index] is None]
@@ -413,7 +423,9 @@ def _absolute_if_local(model: str | None) -> str | None:
     return str(path.resolve()) if path.exists() else str(model)
 
 
-def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, executor: Executor) -> list[Shard]:
+def _load_or_plan(
+    store: RunStore, corpus: str | os.PathLike[str], shard_bytes: int, executor: Executor, exclude: Path
+) -> list[Shard]:
     """The run's shards: read back when resuming, else planned now (newlines counted by the executor)."""
     recorded = store.read_plan()
     if recorded is not None:
@@ -422,7 +434,7 @@ def _load_or_plan(store: RunStore, corpus: str | os.PathLike[str], shard_bytes: 
     def count_lines(ranges: list[tuple[str, int, int]]) -> list[int]:
         return executor.map(_count_range, ranges)
 
-    shards = plan_shards(corpus, shard_bytes, count_lines=count_lines)
+    shards = plan_shards(corpus, shard_bytes, count_lines=count_lines, exclude=[exclude])
     if len(shards) > MAX_SHARDS:
         raise ConfigError(
             f"the corpus makes {len(shards)} shards of {shard_bytes} bytes, more than {MAX_SHARDS}; "
@@ -577,6 +589,7 @@ def induce_corpus(
     seed: int = 0,
     report: bool = False,
     progress: bool = True,
+    overwrite: bool = False,
     **embed_options: Any,
 ) -> dict[str, Any]:
     """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
@@ -609,6 +622,9 @@ def induce_corpus(
         Also write ``report.html``.
     progress : bool
         Show progress bars.
+    overwrite : bool
+        Replace wsd's files of another configuration in ``out``, or write into a folder of other files
+        (which are left alone); without it such a destination is refused (:mod:`wsd.outputs`).
     **embed_options
         Options of :func:`embed_corpus`.
 
@@ -629,10 +645,20 @@ def induce_corpus(
 
     out = Path(out)
     inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
+    claim_folder(out, "output", overwrite=overwrite)
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
-    run = embed_corpus(corpus, targets, out / RUN_DIR, forms=forms, progress=progress, **embed_options)
-    senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer)
+    run = embed_corpus(
+        corpus,
+        targets,
+        out / RUN_DIR,
+        forms=forms,
+        progress=progress,
+        overwrite=overwrite,
+        corpus_exclude=out,
+        **embed_options,
+    )
+    senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite)
     occurrences, _ = load_run(run)
     labels = pd.read_parquet(senses_dir / LABELS_FILE)
     summary: dict[str, Any] = {

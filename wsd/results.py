@@ -25,6 +25,7 @@ counted).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ import pandas as pd
 from wsd.evaluate.keys import Key, write_key
 from wsd.evaluate.scoring import BASELINES, score_keys
 from wsd.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
-from wsd.store import library_versions, write_json
+from wsd.store import atomic_write, library_versions, write_json
 
 REQUIRED_KEYS = (
     "dataset",
@@ -175,13 +176,13 @@ def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[K
         The ``metrics.json`` file.
     """
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    write_json(folder / METRICS_FILE, dict(document))
+    # metrics.json last: a failure on the way leaves no scores that the other files do not back
+    for seed, key in enumerate(keys):
+        atomic_write(folder / system_key_name(seed), functools.partial(write_key, key))
     frame = pd.DataFrame.from_dict(document["per_target"], orient="index")
     frame.index.name = "target"
-    frame.to_csv(folder / PER_TARGET_FILE)
-    for seed, key in enumerate(keys):
-        write_key(key, folder / system_key_name(seed))
+    atomic_write(folder / PER_TARGET_FILE, frame.to_csv)
+    write_json(folder / METRICS_FILE, dict(document))
     return folder / METRICS_FILE
 
 

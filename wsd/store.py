@@ -26,6 +26,7 @@ import os
 import platform
 import shutil
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,9 @@ from wsd.layout import (
     part_glob,
     part_name,
 )
+from wsd.outputs import PARQUET_MARK, RUN_FORMAT, WriteFailed, claim_folder
 
-FORMAT = "wsd-run/1"
+FORMAT = RUN_FORMAT
 VECTOR_DTYPES = ("float16", "float32")
 STATUS_COMPLETE = "complete"
 STATUS_RUNNING = "running"
@@ -107,12 +109,40 @@ def config_fingerprint(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _atomic_write_bytes(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
+    """Write ``path`` through ``write(temporary)`` and a rename, so a reader never sees half a file.
+
+    The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
+    path; an operating-system error (disk full, no permission) becomes :class:`~wsd.outputs.WriteFailed`.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    write : callable
+        Writes the whole content into the path it is given.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteFailed(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from exc
+    if path.is_dir():
+        raise WriteFailed(f"cannot write {path}: it is a folder")
     # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+_atomic_write_bytes = atomic_write
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
@@ -132,7 +162,7 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     _atomic_write_bytes(path, write)
 
 
-def write_parquet(path: Path, frame: pd.DataFrame) -> None:
+def write_parquet(path: Path, frame: pd.DataFrame, mark: str | None = None) -> None:
     """Write a DataFrame as Parquet atomically.
 
     Parameters
@@ -141,8 +171,12 @@ def write_parquet(path: Path, frame: pd.DataFrame) -> None:
         The file to write.
     frame : DataFrame
         The table (its index is dropped).
+    mark : str, optional
+        What the table is, recorded in its metadata (:func:`wsd.outputs.parquet_mark` reads it back).
     """
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
+    if mark is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), PARQUET_MARK: mark.encode()})
     _atomic_write_bytes(path, lambda tmp: pq.write_table(table, tmp))
 
 
@@ -217,21 +251,21 @@ class RunStore:
             raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
         root = Path(path)
         fingerprint = config_fingerprint({"config": config, "vector_dtype": vector_dtype})
-        meta_path = root / META_FILE
-        if meta_path.exists():
+        decision = claim_folder(
+            root,
+            "run",
+            config={"config": config, "vector_dtype": vector_dtype},
+            settings=lambda meta: {"config": meta.get("config"), "vector_dtype": meta.get("vector_dtype")},
+            overwrite=overwrite,
+        )
+        if decision == "reuse":
             old = read_meta(root)
             if old.get("fingerprint") == fingerprint:
                 return cls(root, old)
-            if not overwrite and ("scan" in old or "shards" in old):
-                raise ConfigError(
-                    f"{root} already holds a run with a different configuration "
-                    f"(fingerprint {old.get('fingerprint')} ≠ {fingerprint}); use another --out or --overwrite"
-                )
+            # same settings, another fingerprint (a run written by an older version): start it afresh
             for name in (META_FILE, OCCURRENCES_FILE, VECTORS_FILE):
                 (root / name).unlink(missing_ok=True)
             shutil.rmtree(root / PARTS_DIR, ignore_errors=True)
-        elif root.exists() and any(root.iterdir()) and not overwrite:
-            raise ConfigError(f"{root} exists and is not a wsd run directory; choose an empty or new --out")
         try:
             (root / PARTS_DIR).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -347,7 +381,13 @@ class RunStore:
         path = self.path / PARTS_DIR / PLAN_FILE
         if not path.exists():
             return None
-        return json.loads(path.read_text(encoding="utf-8"))["shards"]
+        try:
+            shards = json.loads(path.read_text(encoding="utf-8"))["shards"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{path}: damaged shard plan ({exc}); embed again with --overwrite") from exc
+        if not isinstance(shards, list):
+            raise InputError(f"{path}: damaged shard plan (shards is not a list); embed again with --overwrite")
+        return shards
 
     def write_plan(self, shards: list[dict[str, Any]], shard_bytes: int) -> None:
         """Record the run's shards (the units of work) so that a resumed run finds the same ones.
@@ -426,7 +466,7 @@ class RunStore:
             Join the parts into ``occurrences.parquet`` and ``vectors.npy``.
         """
         parts = self.path / PARTS_DIR
-        for leftover in parts.glob(".*.tmp-*"):
+        for leftover in [*parts.glob(".*.tmp-*"), *self.path.glob(".*.tmp-*")]:  # of interrupted writers
             leftover.unlink(missing_ok=True)
         vector_files = sorted(parts.glob(part_glob(VECTORS_PART)))
         occurrence_files = sorted(parts.glob(part_glob(OCCURRENCES_PART)))
@@ -479,6 +519,7 @@ def write_run(
     vectors: np.ndarray,
     meta: dict[str, Any],
     vector_dtype: str = "float16",
+    overwrite: bool = False,
 ) -> Path:
     """Write an in-memory occurrence table and its vectors as a complete run directory (``load_run`` reads it).
 
@@ -496,6 +537,8 @@ def write_run(
         Entries of ``meta.json`` (e.g. ``config``, ``embedding``).
     vector_dtype : {"float16", "float32"}
         Storage type of the vectors.
+    overwrite : bool
+        Write into a folder that is not a wsd run (only wsd's own files are replaced).
 
     Returns
     -------
@@ -507,6 +550,7 @@ def write_run(
     if vector_dtype not in VECTOR_DTYPES:
         raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
     root = Path(path)
+    claim_folder(root, "run", overwrite=overwrite)
     write_parquet(root / OCCURRENCES_FILE, occurrences)
     write_array(root / VECTORS_FILE, np.asarray(vectors).astype(vector_dtype, copy=False))
     full = {
@@ -542,11 +586,67 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     meta_path = Path(path) / META_FILE
     if not meta_path.is_file():
+        if Path(path).is_file():
+            raise InputError(f"{path} is a file, not a wsd run directory; create one with `wsd embed`")
         raise InputError(f"{path} is not a wsd run directory (no {META_FILE}); create one with `wsd embed`")
     try:
-        return json.loads(meta_path.read_text(encoding="utf-8"))
+        text = meta_path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{meta_path}: not UTF-8 text (byte {exc.start}); the run folder is damaged") from exc
+    except OSError as exc:
+        raise InputError(f"{meta_path}: cannot read it: {exc.strerror or exc}") from exc
+    try:
+        meta = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{meta_path}: not valid JSON (line {exc.lineno})") from exc
+    if not isinstance(meta, dict):
+        raise InputError(f"{meta_path}: expected a JSON object, found a {type(meta).__name__}")
+    return meta
+
+
+def check_run_meta(meta: dict[str, Any], where: Path) -> None:
+    """Check the entries of a run's ``meta.json`` that reading the run relies on.
+
+    Parameters
+    ----------
+    meta : dict
+        The run's ``meta.json``.
+    where : Path
+        The file, for error messages.
+    """
+    dtype = meta.get("vector_dtype", "float16")
+    if dtype not in VECTOR_DTYPES:
+        raise InputError(f"{where}: vector_dtype must be float16 or float32, not {dtype!r}")
+    for key in ("n_occurrences", "dim"):
+        value = meta.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise InputError(f"{where}: {key} must be a whole number ≥ 0, not {value!r}")
+    if not isinstance(meta.get("embedding", {}), dict):
+        raise InputError(f"{where}: embedding must be a JSON object, not {type(meta['embedding']).__name__}")
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    """A Parquet table of a run, or a clear error naming the file."""
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise InputError(
+            f"{path}: cannot read this Parquet file ({str(exc).splitlines()[0][:120]}); "
+            "the run is damaged, embed it again"
+        ) from exc
+
+
+def _read_vectors(path: Path, mmap: bool) -> np.ndarray:
+    """A vector file of a run, checked: a 2-D float matrix, or a clear error naming the file."""
+    try:
+        vectors = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise InputError(f"{path}: cannot read these vectors ({exc}); the run is damaged, embed it again") from exc
+    if not isinstance(vectors, np.ndarray) or vectors.dtype.kind != "f":
+        raise InputError(f"{path}: vectors must be floating point, found dtype {getattr(vectors, 'dtype', '?')}")
+    if vectors.ndim != 2:
+        raise InputError(f"{path}: vectors must be a 2-D matrix, found shape {vectors.shape}")
+    return vectors
 
 
 def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
@@ -573,9 +673,10 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
     """
     root = Path(path)
     meta = read_meta(root)
+    check_run_meta(meta, root / META_FILE)
     if (root / VECTORS_FILE).exists() and (root / OCCURRENCES_FILE).exists():
-        occurrences = pd.read_parquet(root / OCCURRENCES_FILE)
-        vectors = np.load(root / VECTORS_FILE, mmap_mode="r" if mmap else None, allow_pickle=False)
+        occurrences = _read_table(root / OCCURRENCES_FILE)
+        vectors = _read_vectors(root / VECTORS_FILE, mmap)
     else:
         vector_files = sorted((root / PARTS_DIR).glob(part_glob(VECTORS_PART)))
         occurrence_files = sorted((root / PARTS_DIR).glob(part_glob(OCCURRENCES_PART)))
@@ -586,8 +687,14 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
             )
         if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
             raise InputError(f"{root / PARTS_DIR}: occurrence and vector parts do not pair up")
-        occurrences = pd.concat([pd.read_parquet(p) for p in occurrence_files], ignore_index=True)
-        vectors = np.concatenate([np.load(p, allow_pickle=False) for p in vector_files])
+        occurrences = pd.concat([_read_table(p) for p in occurrence_files], ignore_index=True)
+        parts = [_read_vectors(p, mmap=False) for p in vector_files]
+        if len({part.shape[1] for part in parts}) > 1:
+            raise InputError(f"{root / PARTS_DIR}: vector parts of different widths")
+        vectors = np.concatenate(parts)
     if len(occurrences) != vectors.shape[0]:
         raise InputError(f"{root}: {len(occurrences)} occurrences but {vectors.shape[0]} vectors")
+    missing = [column for column in ("id", "target") if column not in occurrences.columns]
+    if missing:
+        raise InputError(f"{root}: the occurrence table lacks the column(s) {', '.join(missing)}")
     return occurrences, vectors

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.embed.encoder import Encoder
+from wsd.outputs import OutputRefused, WriteFailed
 from wsd.store import write_array, write_json
 
 
@@ -86,6 +88,8 @@ def embed_cached(
         One float32 array per config, row-aligned with ``occurrences``.
     """
     folder = default_cache_dir() if cache_dir is None else Path(cache_dir)
+    if str(cache_dir) != "" and folder.exists() and not folder.is_dir():
+        raise OutputRefused(f"--cache-dir {folder} is an existing file, not a folder; choose a folder for the cache")
     digest = occurrences_digest(occurrences)
     results: list[np.ndarray | None] = [None] * len(configs)
     paths: list[Path | None] = [None] * len(configs)
@@ -96,7 +100,7 @@ def embed_cached(
         name = hashlib.sha256(json.dumps([digest, meta], sort_keys=True).encode()).hexdigest()[:24]
         paths[index] = folder / f"{name}.npy"
         if paths[index].exists():
-            results[index] = np.load(paths[index], allow_pickle=False)
+            results[index] = read_entry(paths[index], len(occurrences))
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         computed = encoder.embed_configs(
@@ -109,15 +113,44 @@ def embed_cached(
             results[index] = vectors
             path = paths[index]
             if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                write_array(path, vectors)
                 layers, pooling = configs[index]
-                write_json(
-                    path.with_suffix(".json"),
-                    {
-                        "occurrences": digest,
-                        "rows": len(occurrences),
-                        **encoder.identity(layers, pooling).embedding_meta(),
-                    },
-                )
+                description = {
+                    "occurrences": digest,
+                    "rows": len(occurrences),
+                    **encoder.identity(layers, pooling).embedding_meta(),
+                }
+                try:
+                    write_array(path, vectors)
+                    write_json(path.with_suffix(".json"), description)
+                except WriteFailed as error:  # the vectors are computed; only the cache is lost
+                    warnings.warn(f"vector cache not written: {error}", stacklevel=2)
     return [r for r in results if r is not None]
+
+
+def read_entry(path: Path, rows: int) -> np.ndarray | None:
+    """A cache entry's vectors, or None (with a warning) when the entry is damaged and must be recomputed.
+
+    Parameters
+    ----------
+    path : Path
+        The entry's ``.npy`` file.
+    rows : int
+        The number of occurrences it must hold.
+
+    Returns
+    -------
+    ndarray or None
+    """
+    try:
+        vectors = np.load(path, allow_pickle=False)
+        problem = None
+        if vectors.dtype.kind != "f" or vectors.ndim != 2 or vectors.shape[0] != rows:
+            problem = f"expected a float matrix of {rows} rows, found {vectors.dtype} {vectors.shape}"
+        elif not np.isfinite(vectors).all():
+            problem = "it holds NaN or infinite values"
+    except (OSError, ValueError, EOFError) as error:
+        problem = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if problem is None:
+        return vectors
+    warnings.warn(f"damaged vector cache entry {path} ({problem}); computing it again", stacklevel=3)
+    return None

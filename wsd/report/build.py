@@ -9,7 +9,6 @@ PosixPath('experiments/results/report.html')
 from __future__ import annotations
 
 import os
-import shutil
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,6 +19,7 @@ import pandas as pd
 
 from wsd.errors import ConfigError, InputError
 from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.outputs import claim_folder
 from wsd.report import plots
 from wsd.report.content import (
     Example,
@@ -40,6 +40,7 @@ from wsd.report.experiments import Experiment, experiment_files, load_experiment
 from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
+from wsd.store import atomic_write
 
 DEFAULT_MAX_POINTS = 2000
 DEFAULT_EXAMPLES = 5
@@ -58,6 +59,7 @@ def write_report(
     n_examples: int = DEFAULT_EXAMPLES,
     random_state: int = 0,
     title: str | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Write ``report.html`` (self-contained), ``report.md`` and the PNG figures; return the HTML path.
 
@@ -82,6 +84,9 @@ def write_report(
         Seed of the map sample and of t-SNE/UMAP.
     title : str, optional
         The report's title.
+    overwrite : bool
+        Write into a ``report_dir`` that holds other files (only the report's own files are replaced);
+        without it such a destination is refused (:mod:`wsd.outputs`).
 
     Returns
     -------
@@ -116,6 +121,8 @@ def write_report(
         destination = source.with_name(f"{source.stem}-report")
     else:
         destination = source
+    if destination.resolve() != source.resolve():
+        claim_folder(destination, "report", overwrite=overwrite)
     figures = _fresh_figures_dir(destination / FIGURES_DIR)
     builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
     if is_run:
@@ -164,9 +171,7 @@ def _fresh_figures_dir(folder: Path) -> Path:
 
 
 def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    shutil.move(str(tmp), str(path))
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 class _Builder:

@@ -208,18 +208,29 @@ class SpectralClusterer(_Clusterer):
 
     def _fit_labels(self, X: np.ndarray) -> np.ndarray:
         from sklearn.cluster import SpectralClustering
+        from sklearn.utils import check_random_state
+        from threadpoolctl import threadpool_limits
 
+        # A fixed seed must give fixed labels: the eigensolver's start vector comes from a seed of its own
+        # (never from a shared RandomState that earlier fits have advanced), the solver is named rather
+        # than chosen by what is installed (pyamg), and the BLAS runs on one thread, whose sums do not
+        # depend on how the work was split; a disconnected graph has a degenerate eigenspace, where the last
+        # bits decide which basis comes back.
+        seed = self.random_state
+        if not (seed is None or isinstance(seed, (int, np.integer))):
+            seed = int(check_random_state(seed).randint(np.iinfo(np.int32).max))
         spectral = SpectralClustering(
             n_clusters=self.n_clusters,
             affinity="nearest_neighbors",
             n_neighbors=max(1, min(self.n_neighbors, len(X) - 1)),
             assign_labels="cluster_qr",
-            random_state=self.random_state,
+            eigen_solver="arpack",
+            random_state=seed,
         )
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), threadpool_limits(limits=1):
             # Well-separated senses give a disconnected neighbour graph; that is the good case here.
             warnings.filterwarnings("ignore", message="Graph is not fully connected")
-            return spectral.fit_predict(X)
+            return spectral.fit_predict(np.ascontiguousarray(X, dtype=np.float64))
 
 
 class HDBSCANClusterer(_Clusterer):

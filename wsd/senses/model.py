@@ -227,6 +227,8 @@ class SenseModel(BaseEstimator):
             raise InputError(
                 f"embedding mismatch: field 'dim' is {dim} in the sense model but {X.shape[1]} for these vectors"
             )
+        if X.dtype.kind not in "biuf":
+            raise InputError(f"vectors must be numbers, got dtype {X.dtype}")
         return X
 
     def check_embedding(self, embedding_meta: Mapping[str, Any] | None) -> None:
@@ -265,6 +267,13 @@ class SenseModel(BaseEstimator):
         if "target" not in occurrences.columns:
             raise InputError("occurrences to predict: missing column target")
         X = self._check_vectors(X, len(occurrences), self.dim_)
+        finite = np.isfinite(X).all(axis=1) if X.size else np.ones(len(X), dtype=bool)
+        if not finite.all():
+            first = int(np.argmin(finite))
+            raise InputError(
+                f"{int((~finite).sum())} of {len(X)} vectors hold NaN or infinite values (first: row {first}, "
+                f"target {occurrences['target'].iloc[first]!r}); their senses would be NaN"
+            )
         self.check_embedding(embedding_meta)
         rows = _target_rows(occurrences)
         missing = [t for t in rows if t not in self.inducers_]

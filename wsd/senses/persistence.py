@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
 from wsd.layout import SENSE_MODEL_FILE
+from wsd.store import atomic_write, write_array
 
 if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
     from wsd.senses.inducer import SenseInducer
@@ -33,6 +35,8 @@ FORMAT_NAME = "wsd-sense-model"
 FORMAT_VERSION = 1
 #: Prefix of the preprocessing arrays among a target's arrays.
 PREPROCESS_PREFIX = "preprocess_"
+#: Names an array of a saved model may have (a file name inside the target's folder, nothing else).
+ARRAY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
@@ -251,6 +255,8 @@ def inducer_from_state(
             raise InputError(f"{where}: unknown assignment {inducer.assignment_!r}")
     except KeyError as missing:
         raise InputError(f"{where}: missing {missing.args[0]!r}") from None
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{where}: malformed saved state: {error}") from None
     _check_inducer_state(inducer, where)
     return inducer
 
@@ -357,7 +363,7 @@ def write_sense_model(
         folder = Path("senses") / f"{number:05d}"
         (directory / folder).mkdir(parents=True, exist_ok=True)
         for name, array in arrays.items():
-            np.save(directory / folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+            write_array(directory / folder / f"{name}.npy", np.asarray(array))
         entries.append({"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)})
     document = {
         "format": FORMAT_NAME,
@@ -368,7 +374,8 @@ def write_sense_model(
         "inducer_params": params,
         "targets": entries,
     }
-    (directory / MODEL_FILE).write_text(json.dumps(document, indent=1, allow_nan=False), encoding="utf-8")
+    text = json.dumps(document, indent=1, allow_nan=False)
+    atomic_write(directory / MODEL_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return directory
 
 
@@ -392,31 +399,81 @@ def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedT
     if not path.is_file():
         raise InputError(f"{directory}: no {MODEL_FILE}; not a saved sense model")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError) as error:
         raise InputError(f"{path}: cannot read the sense model: {error}") from None
+    if not isinstance(document, dict):
+        raise InputError(f"{path}: expected a JSON object, found a {type(document).__name__}")
     if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
         raise InputError(
             f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
             f"found {document.get('format')!r} version {document.get('format_version')!r}"
         )
+    _check_document(document, path)
+    root = directory.resolve()
     targets = []
-    try:
-        for entry in document["targets"]:
-            target, folder = str(entry["target"]), directory / entry["folder"]
-            where = f"{folder} (target {target!r})"
-            arrays = {}
-            for name in entry["arrays"]:
-                try:
-                    arrays[name] = np.load(folder / f"{name}.npy", allow_pickle=False)
-                except (OSError, ValueError) as error:
-                    raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
-            if "rows" not in arrays:
-                raise InputError(f"{where}: missing 'rows'")
-            rows = np.asarray(arrays.pop("rows"), dtype=np.int64)
-            targets.append(SavedTarget(target, where, entry["state"], arrays, rows))
-    except KeyError as missing:
-        raise InputError(f"{path}: missing field {missing.args[0]!r}") from None
-    except TypeError as error:
-        raise InputError(f"{path}: malformed sense model: {error}") from None
+    for entry in document["targets"]:
+        target = str(entry["target"])
+        folder = _inside(directory, entry["folder"], root, f"{path}: target {target!r}: folder")
+        where = f"{folder} (target {target!r})"
+        arrays = {}
+        for name in entry["arrays"]:
+            file = _inside(folder, f"{name}.npy", root, f"{where}: array")
+            try:
+                arrays[name] = np.load(file, allow_pickle=False)
+            except (OSError, ValueError, EOFError) as error:
+                raise InputError(f"{where}: cannot read {name}.npy: {error}") from None
+            _check_array(arrays[name], f"{where}: {name}.npy")
+        if "rows" not in arrays:
+            raise InputError(f"{where}: missing 'rows'")
+        rows = arrays.pop("rows")
+        if rows.ndim != 1 or rows.dtype.kind not in "iu" or (len(rows) and rows.min() < 0):
+            raise InputError(f"{where}: rows must be a vector of row numbers ≥ 0, found {rows.dtype} {rows.shape}")
+        targets.append(SavedTarget(target, where, entry["state"], arrays, rows.astype(np.int64)))
+    total = sum(len(saved.rows) for saved in targets)
+    if document["n_rows"] > total or any(len(t.rows) and int(t.rows.max()) >= document["n_rows"] for t in targets):
+        raise InputError(f"{path}: n_rows is {document['n_rows']}, but the targets hold {total} rows")
     return document, targets
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_document(document: dict[str, Any], path: Path) -> None:
+    """Check the types of ``sense_model.json``'s fields (before any of them is used)."""
+    expected = {"dim": int, "n_rows": int, "embedding_meta": dict, "inducer_params": dict, "targets": list}
+    for key, kind in expected.items():
+        if key not in document:
+            raise InputError(f"{path}: missing field {key!r}")
+        value = document[key]
+        if (kind is int and not _whole(value)) or (kind is not int and not isinstance(value, kind)):
+            raise InputError(f"{path}: field {key!r} must be a {kind.__name__}, not {value!r:.60}")
+    if document["dim"] < 1 or document["n_rows"] < 0:
+        raise InputError(f"{path}: dim must be ≥ 1 and n_rows ≥ 0, found {document['dim']} and {document['n_rows']}")
+    for number, entry in enumerate(document["targets"]):
+        if not isinstance(entry, dict) or not {"target", "folder", "state", "arrays"} <= set(entry):
+            raise InputError(f"{path}: targets[{number}] must be an object with target, folder, state and arrays")
+        if not isinstance(entry["folder"], str) or not isinstance(entry["state"], dict):
+            raise InputError(f"{path}: targets[{number}]: folder must be a string and state an object")
+        names = entry["arrays"]
+        if not isinstance(names, list) or not all(isinstance(n, str) and ARRAY_NAME.fullmatch(n) for n in names):
+            raise InputError(f"{path}: targets[{number}]: arrays must be a list of plain names, found {names!r:.80}")
+
+
+def _inside(base: Path, relative: str, root: Path, what: str) -> Path:
+    """``base / relative``, refused unless it stays inside the model folder ``root`` (after symlinks)."""
+    if Path(relative).is_absolute() or "\\" in relative:
+        raise InputError(f"{what} {relative!r} must be a path relative to the model folder")
+    candidate = base / relative
+    if not candidate.resolve().is_relative_to(root):
+        raise InputError(f"{what} {relative!r} points outside the model folder {root}")
+    return candidate
+
+
+def _check_array(array: np.ndarray, where: str) -> None:
+    """A saved array must be numeric (or text, for form names) and finite."""
+    if array.dtype.kind not in "biufU":
+        raise InputError(f"{where}: unexpected dtype {array.dtype}")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise InputError(f"{where}: holds NaN or infinite values; the sense model is damaged")

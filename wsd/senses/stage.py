@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd.errors import InputError
 from wsd.executors import MapFunction
 from wsd.layout import (
     LABELS_FILE,
@@ -29,10 +30,13 @@ from wsd.layout import (
     SENSES_FILE,
     SENSES_MARKDOWN,
 )
+from wsd.outputs import SENSES_FORMAT, check_not_inside, claim_file, claim_folder
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel
-from wsd.store import library_versions, load_run, read_meta, write_json, write_parquet
+from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
+
+PREDICTED_MARK = "predicted"
 
 
 def label_table(
@@ -114,9 +118,49 @@ def fit_senses(
         The model, the labels and the memberships of the rows.
     """
     model = SenseModel(inducer if inducer is not None else SenseInducer(), embedding_meta=embedding_meta)
+    warn_clamped(model.inducer, occurrences, X)
     model.fit(occurrences, X, map_function=map_function)
     proba = model.predict_proba(occurrences, X)
     return model, model.labels_, proba
+
+
+def warn_clamped(inducer: SenseInducer, occurrences: pd.DataFrame, X: np.ndarray) -> None:
+    """Warn once when ``k`` or ``pca`` exceeds what the data allow (they are then reduced per target).
+
+    Parameters
+    ----------
+    inducer : SenseInducer
+        The per-target estimator.
+    occurrences : DataFrame
+        The occurrences (``target`` groups the fits).
+    X : ndarray
+        Their vectors.
+    """
+    import warnings
+
+    sizes = occurrences["target"].value_counts()
+    if not len(sizes):
+        return
+    k = inducer.k
+    fixed_k = inducer.method not in ("one-sense", "one-per-instance", "hdbscan")
+    if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and fixed_k:
+        small = sizes[sizes < k]
+        if len(small):
+            shown = ", ".join(f"{t}: {n}" for t, n in small.head(3).items())
+            warnings.warn(
+                f"k={k} is more than the occurrences of {len(small)} target(s) ({shown}); "
+                "each gets at most as many senses as it has occurrences",
+                stacklevel=3,
+            )
+    pca = inducer.pca
+    if pca is not None and X.ndim == 2:
+        limit = min(X.shape[1], max(int(sizes.max()) - 1, 1))
+        if pca > limit:
+            warnings.warn(
+                f"pca={pca} is more than the data allow (the vectors have {X.shape[1]} dims and the largest target "
+                f"{int(sizes.max())} occurrences); each target keeps at most min(dims, occurrences - 1) components",
+                stacklevel=3,
+            )
 
 
 def cluster_run(
@@ -126,6 +170,7 @@ def cluster_run(
     n_examples: int = 5,
     n_keywords: int = 10,
     map_function: MapFunction | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Induce the senses of every target of a run directory and write them (see the module docstring).
 
@@ -142,6 +187,9 @@ def cluster_run(
     map_function : MapFunction, optional
         Runs the per-target fits, e.g. an :class:`wsd.executors.Executor` on a Dask cluster; by default they
         run one after another in this process.
+    overwrite : bool
+        Replace a senses folder of another configuration, or write into a folder of other files (only wsd's
+        own files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
 
     Returns
     -------
@@ -155,9 +203,18 @@ def cluster_run(
     """
     run = Path(run)
     destination = Path(out) if out is not None else run / SENSES_DIR
+    run_meta = read_meta(run)  # the input first: a missing or damaged run is named as such
+    check_not_inside(destination, run, "--run")
+    params = inducer.get_params(deep=False) if inducer is not None else SenseInducer().get_params(deep=False)
+    claim_folder(
+        destination,
+        "senses",
+        config={"inducer": params, "run": str(run.resolve())},
+        settings=lambda meta: {"inducer": meta.get("inducer"), "run": meta.get("run")},
+        overwrite=overwrite,
+    )
     occurrences, vectors = load_run(run)
-    run_meta = read_meta(run)
-    X = np.asarray(vectors, dtype=np.float32)
+    X = finite_vectors(vectors, run)
     model, _, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
     return write_senses(
         destination,
@@ -169,6 +226,30 @@ def cluster_run(
         n_examples=n_examples,
         n_keywords=n_keywords,
     )
+
+
+def finite_vectors(vectors: np.ndarray, run: str | os.PathLike[str]) -> np.ndarray:
+    """The vectors of a run as float32, checked to be finite (NaN or infinity would make every result NaN).
+
+    Parameters
+    ----------
+    vectors : ndarray
+        The run's vectors.
+    run : path
+        The run, for the error message.
+
+    Returns
+    -------
+    ndarray of float32
+    """
+    X = np.asarray(vectors, dtype=np.float32)
+    bad = ~np.isfinite(X).all(axis=1) if X.ndim == 2 and X.size else np.zeros(len(X), dtype=bool)
+    if bad.any():
+        raise InputError(
+            f"{run}: {int(bad.sum())} of {len(X)} vectors hold NaN or infinite values (first at row "
+            f"{int(np.argmax(bad))}); the run is damaged, embed it again"
+        )
+    return X
 
 
 def write_senses(
@@ -212,10 +293,12 @@ def write_senses(
     write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
     write_parquet(destination / SENSES_FILE, table)
-    (destination / SENSES_MARKDOWN).write_text(senses_to_markdown(table), encoding="utf-8")
+    markdown = senses_to_markdown(table)
+    atomic_write(destination / SENSES_MARKDOWN, lambda tmp: tmp.write_text(markdown, encoding="utf-8"))
     write_json(
         destination / META_FILE,
         {
+            "format": SENSES_FORMAT,
             **(extra_meta or {}),
             "embedding": model.embedding_meta_,
             "inducer": model.inducer.get_params(deep=False),
@@ -232,6 +315,7 @@ def predict_run(
     run: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
     unknown: str = "error",
+    overwrite: bool = False,
 ) -> Path:
     """Assign the occurrences of another run to the senses induced earlier; write ``predicted.parquet``.
 
@@ -246,6 +330,8 @@ def predict_run(
         The Parquet file to write (default: ``RUN/predicted.parquet``).
     unknown : {"error", "skip"}
         What to do with targets the model has not seen.
+    overwrite : bool
+        Replace an existing ``out`` file that wsd did not write.
 
     Returns
     -------
@@ -253,13 +339,14 @@ def predict_run(
         The file written.
     """
     folder = Path(senses)
+    destination = Path(out) if out is not None else Path(run) / PREDICTED_FILE
+    if out is not None or destination.is_dir():
+        claim_file(destination, PREDICTED_MARK, overwrite=overwrite)
     model = SenseModel.load(folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder)
     occurrences, vectors = load_run(run)
-    X = np.asarray(vectors, dtype=np.float32)
+    X = finite_vectors(vectors, run)
     embedding = read_meta(run).get("embedding")
     labels = model.predict(occurrences, X, embedding_meta=embedding, unknown=unknown)
     proba = model.predict_proba(occurrences, X, embedding_meta=embedding, unknown=unknown)
-    destination = Path(out) if out is not None else Path(run) / PREDICTED_FILE
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    write_parquet(destination, label_table(occurrences, labels, proba, senses_per_target(model)))
+    write_parquet(destination, label_table(occurrences, labels, proba, senses_per_target(model)), mark=PREDICTED_MARK)
     return destination
