@@ -108,3 +108,14 @@ def test_an_intact_copy_of_the_bundled_model_loads(tmp_path, encoder):
     folder = _copy_bundled(tmp_path / "model")
     copy = Encoder(model=str(folder), precision="fp32", device="cpu")
     assert copy.loaded.revision is None and copy.dim == encoder.dim
+    # the same model in another folder is the same model: runs and sense models made with one accept the other
+    assert copy.loaded.fingerprint == encoder.loaded.fingerprint
+
+
+def test_the_fingerprint_changes_with_what_the_model_computes(tmp_path, encoder):
+    from wsd.embed.encoder import Encoder
+
+    folder = _copy_bundled(tmp_path / "model")
+    _edit_config(folder, layer_norm_eps=1e-5)  # a setting that changes the vectors
+    changed = Encoder(model=str(folder), precision="fp32", device="cpu")
+    assert changed.loaded.fingerprint != encoder.loaded.fingerprint

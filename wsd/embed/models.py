@@ -242,9 +242,23 @@ def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
     return ModelSource(text, text, local=False)
 
 
+#: Configuration keys that say where and by what a model was read, not what it computes.
+LOCATION_CONFIG_KEYS = frozenset({"transformers_version"})
+
+
 def _fingerprint(source: str, config: Any) -> str:
-    """A hash of the model's configuration and weight file sizes: the same model gives the same value anywhere."""
-    digest = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True, default=str).encode())
+    """A hash of the model's configuration and weight file sizes: the same model gives the same value anywhere.
+
+    Where the model lies (``_name_or_path``, the folder) and which transformers version read its configuration
+    (``transformers_version``) are left out, so a copy of the same model in another folder, virtualenv or
+    machine has the same fingerprint.
+    """
+    settings = {
+        key: value
+        for key, value in config.to_dict().items()
+        if not key.startswith("_") and key not in LOCATION_CONFIG_KEYS
+    }
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode())
     folder = Path(source)
     if folder.is_dir():
         for weights in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin")):
