@@ -17,21 +17,22 @@ PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
 #: entry points (``cli``, ``__init__``), which may import anything.
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    "atomic": {"errors"},
     "textfiles": {"errors"},
     "layout": set(),
-    "outputs": {"errors", "layout"},
+    "outputs": {"errors", "layout", "atomic"},
     "machine": set(),
     "occurrences": {"errors"},
-    "store": {"errors", "layout", "outputs"},
+    "store": {"errors", "layout", "outputs", "atomic"},
     "executors": {"errors"},
     "corpus": {"errors", "occurrences", "textfiles"},
-    "embed": {"errors", "machine", "store", "layout", "outputs"},
+    "embed": {"errors", "machine", "store", "layout", "outputs", "atomic"},
     "senses": {"errors", "occurrences", "store", "layout", "outputs", "executors"},
-    "evaluate": {"errors", "occurrences", "corpus", "textfiles"},
+    "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
     "report": {"errors", "evaluate", "store", "layout", "outputs"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
-    "config": {"errors", "senses", "layout"},
+    "config": {"errors", "senses", "layout", "atomic"},
     "benchmark": {
         "errors",
         "config",

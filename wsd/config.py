@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
@@ -697,12 +698,7 @@ def write_config(folder: str | os.PathLike[str], config: Config, command: str) -
         f"Run it again with: wsd {command} --config {path}"
     )
     text = to_toml(absolute_paths(config), header)
-    temporary = path.with_name(f".{CONFIG_FILE}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return path
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wsd.errors import ConfigError, WsdError
+from wsd.atomic import TEMPORARY_INFIX
+from wsd.errors import ConfigError
 from wsd.layout import (
     CONFIG_FILE,
     FIGURES_DIR,
@@ -74,10 +75,6 @@ COMPATIBLE = {"run": {"run"}, "senses": {"senses"}, "output": {"output"}, "repor
 
 class OutputRefused(ConfigError):
     """The destination holds something wsd must not replace (the message says what and how to go on)."""
-
-
-class WriteFailed(WsdError):
-    """A file could not be written (disk full, no permission, ...); nothing half-written is left behind."""
 
 
 @dataclass
@@ -130,8 +127,8 @@ def _key_files(name: str) -> bool:
 
 
 def _temporary(name: str) -> bool:
-    """A temporary file of an interrupted atomic write (see :func:`wsd.store.atomic_write`)."""
-    return name.startswith(".") and ".tmp-" in name
+    """A temporary file of an interrupted atomic write (see :func:`wsd.atomic.atomic_write`)."""
+    return name.startswith(".") and TEMPORARY_INFIX in name
 
 
 def inspect(path: str | os.PathLike[str]) -> Found:

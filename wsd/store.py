@@ -25,8 +25,6 @@ import json
 import os
 import platform
 import shutil
-import uuid
-from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -36,6 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError
 from wsd.layout import (
     META_FILE,
@@ -49,7 +48,7 @@ from wsd.layout import (
     part_glob,
     part_name,
 )
-from wsd.outputs import PARQUET_MARK, RUN_FORMAT, WriteFailed, claim_folder
+from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder
 
 FORMAT = RUN_FORMAT
 VECTOR_DTYPES = ("float16", "float32")
@@ -109,42 +108,6 @@ def config_fingerprint(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
-    """Write ``path`` through ``write(temporary)`` and a rename, so a reader never sees half a file.
-
-    The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
-    path; an operating-system error (disk full, no permission) becomes :class:`~wsd.outputs.WriteFailed`.
-
-    Parameters
-    ----------
-    path : Path
-        The file to write.
-    write : callable
-        Writes the whole content into the path it is given.
-    """
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WriteFailed(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from exc
-    if path.is_dir():
-        raise WriteFailed(f"cannot write {path}: it is a folder")
-    # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-_atomic_write_bytes = atomic_write
-
-
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write JSON atomically (a reader never sees half a file).
 
@@ -159,7 +122,7 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     def write(tmp: Path) -> None:
         tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
 
-    _atomic_write_bytes(path, write)
+    atomic_write(path, write)
 
 
 def write_parquet(path: Path, frame: pd.DataFrame, mark: str | None = None) -> None:
@@ -177,7 +140,7 @@ def write_parquet(path: Path, frame: pd.DataFrame, mark: str | None = None) -> N
     table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
     if mark is not None:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), PARQUET_MARK: mark.encode()})
-    _atomic_write_bytes(path, lambda tmp: pq.write_table(table, tmp))
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def write_array(path: Path, array: np.ndarray) -> None:
@@ -195,7 +158,7 @@ def write_array(path: Path, array: np.ndarray) -> None:
         with open(tmp, "wb") as handle:
             np.lib.format.write_array(handle, np.ascontiguousarray(array), allow_pickle=False)
 
-    _atomic_write_bytes(path, write)
+    atomic_write(path, write)
 
 
 #: A part of a run: ``(shard, chunk)``, the ``chunk``-th block of occurrences of corpus shard ``shard``.
@@ -509,8 +472,8 @@ class RunStore:
                 for file in occurrence_files:
                     writer.write_table(pq.read_table(file).cast(schema))
 
-        _atomic_write_bytes(self.path / OCCURRENCES_FILE, join_occurrences)
-        _atomic_write_bytes(self.path / VECTORS_FILE, join_vectors)
+        atomic_write(self.path / OCCURRENCES_FILE, join_occurrences)
+        atomic_write(self.path / VECTORS_FILE, join_vectors)
 
 
 def write_run(

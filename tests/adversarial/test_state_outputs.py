@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from wsd.atomic import WriteFailed
 from wsd.embed.cache import embed_cached
-from wsd.outputs import OutputRefused, WriteFailed, claim_folder, differences, inspect
+from wsd.outputs import OutputRefused, claim_folder, differences, inspect
 from wsd.senses.clusterers import SpectralClusterer
 from wsd.store import atomic_write, write_array, write_json, write_run
 

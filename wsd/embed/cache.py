@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from wsd.atomic import WriteFailed
 from wsd.embed.encoder import Encoder
-from wsd.outputs import OutputRefused, WriteFailed
+from wsd.outputs import OutputRefused
 from wsd.store import write_array, write_json
 
 

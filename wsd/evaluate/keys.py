@@ -28,9 +28,7 @@ crashes or prints NaN on them.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -39,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from wsd.atomic import WriteFailed, atomic_write
 from wsd.errors import ConfigError, InputError
 from wsd.textfiles import read_text
 
@@ -256,16 +255,10 @@ def write_key(key: Key, path: str | Path) -> Path:
             lines.append(format_key_line(target, instance, senses) + "\n")
     if path.is_dir():
         raise InputError(f"cannot write key {path}: it is a folder")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text("".join(lines), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as error:
-        raise InputError(f"cannot write key {path}: {error.strerror or error}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+        atomic_write(path, lambda tmp: tmp.write_text("".join(lines), encoding="utf-8"))
+    except WriteFailed as error:
+        raise InputError(f"cannot write key {path}: {str(error).rpartition(': ')[2]}") from None
     return path
 
 

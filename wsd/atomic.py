@@ -1,0 +1,65 @@
+"""Atomic file writes: a reader never sees half a file, and a failed write leaves nothing behind.
+
+The one implementation every writer of wsd uses (runs, sense models, keys, metrics, configs, reports).
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+>>> atomic_write(path, lambda tmp: tmp.write_text("done", encoding="utf-8"))
+>>> path.read_text(encoding="utf-8")
+'done'
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from wsd.errors import WsdError
+
+#: What the name of a temporary file holds between the target's name and the process's token.
+TEMPORARY_INFIX = ".tmp-"
+
+
+class WriteFailed(WsdError):
+    """A file could not be written (disk full, no permission, ...); nothing half-written is left behind."""
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> None:
+    """Write ``path`` through ``write(temporary)`` and a rename, so a reader never sees half a file.
+
+    The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
+    path; an operating-system error (disk full, no permission) becomes :class:`WriteFailed`.
+
+    Parameters
+    ----------
+    path : path
+        The file to write.
+    write : callable
+        Writes the whole content into the path it is given.
+
+    Raises
+    ------
+    WriteFailed
+        When the folder cannot be made, ``path`` is a folder, or writing or renaming fails.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteFailed(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from exc
+    if path.is_dir():
+        raise WriteFailed(f"cannot write {path}: it is a folder")
+    # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
+    tmp = path.with_name(f".{path.name}{TEMPORARY_INFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise WriteFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
