@@ -170,7 +170,7 @@ def embed_corpus(
         context_chars=context_chars,
         text_field=text_field,
     )
-    make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)  # checks options
+    _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
     claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
@@ -297,11 +297,7 @@ def embed_shard(
         encoder = worker_encoder(encoder_options)
         _check_identity(describe_encoder(encoder)["embed"], config["embed"])
     options = ScanOptions.from_dict(config["scan"])
-    matcher = cached(
-        "matcher",
-        config["scan"],
-        lambda: make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages),
-    )
+    matcher = _matcher(config["scan"])
     chunk_size = config["sharding"]["chunk_size"]
     stats = ScanStats()
     timings = dict.fromkeys(STAGE_TIMINGS, 0.0)
@@ -368,6 +364,16 @@ def describe_encoder(encoder: Encoder) -> dict[str, Any]:
     """
     identity = encoder.identity()
     return {"embed": identity.run_config(), "embedding": identity.embedding_meta()}
+
+
+def _matcher(scan: Mapping[str, Any]) -> Any:
+    """The target matcher of a run's scan options, built once per process (lemmatizer forms are costly)."""
+    options = ScanOptions.from_dict(dict(scan))
+    return cached(
+        "matcher",
+        scan,
+        lambda: make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages),
+    )
 
 
 def worker_encoder(encoder_options: Mapping[str, Any]) -> Encoder:
