@@ -1,0 +1,217 @@
+"""Change measures between two slices of a word's occurrences: JSD, APD, PRT and the binary WUG rule.
+
+Each measure compares the uses of one word in two slices of a corpus (two periods, two sources):
+
+==========  ========================================================================================
+measure     definition
+==========  ========================================================================================
+``jsd``     Jensen–Shannon *distance* (base 2: the square root of the divergence, in [0, 1]) between
+            the two slices' sense distributions — exactly how the WUG datasets define
+            ``change_graded`` (``scipy.spatial.distance.jensenshannon(p, q, base=2)``)
+``apd``     average pairwise cosine distance between every use of slice A and every use of slice B
+``prt``     cosine distance between the two slices' mean vectors ("prototypes")
+``binary``  the WUG rule: the word changed when some sense has at most ``k`` uses in one slice and at
+            least ``n`` in the other (DWUG EN: k=1, n=5; NorDiaChange: k=1, n=3)
+==========  ========================================================================================
+
+APD over all ``len(a) × len(b)`` pairs is computed exactly in ``O((len(a) + len(b)) · d)``: the mean of
+the pairwise cosine similarities equals the dot product of the two slices' means of unit vectors, so no
+pair sampling is needed at any corpus size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wsd.errors import InputError
+
+__all__ = ["BinaryChange", "apd", "binary_change", "jsd_distance", "prt"]
+
+
+def _distribution(counts: object, name: str) -> np.ndarray:
+    values = np.asarray(counts, dtype=np.float64)
+    if values.ndim != 1:
+        raise InputError(f"{name}: a sense distribution must be one-dimensional, got shape {values.shape}")
+    if values.size and (not np.all(np.isfinite(values)) or np.any(values < 0)):
+        raise InputError(f"{name}: sense counts must be finite and non-negative, got {values.tolist()}")
+    total = values.sum()
+    if total <= 0:
+        raise InputError(f"{name}: the sense distribution is empty (no uses in this slice)")
+    return values / total
+
+
+def jsd_distance(p: object, q: object) -> float:
+    """Jensen–Shannon distance (base 2) between two sense distributions.
+
+    Parameters
+    ----------
+    p, q : array-like of float
+        Counts or probabilities of the same senses in the same order, in two slices. Each is normalised
+        to sum to 1.
+
+    Returns
+    -------
+    float
+        ``sqrt(JS(p, q))`` with base-2 logarithms: 0 for equal distributions, 1 for disjoint ones.
+
+    Raises
+    ------
+    InputError
+        When the two have different lengths, a value is negative or not finite, or a slice has no uses.
+
+    Examples
+    --------
+    >>> round(jsd_distance([10, 0], [7, 4]), 6)
+    0.459574
+    >>> jsd_distance([3, 0], [0, 5])
+    1.0
+    """
+    a = _distribution(p, "slice A")
+    b = _distribution(q, "slice B")
+    if a.shape != b.shape:
+        raise InputError(f"the two sense distributions have {a.size} and {b.size} senses; they must be the same senses")
+    middle = (a + b) / 2.0
+    divergence = 0.5 * (_kl(a, middle) + _kl(b, middle))
+    return float(np.sqrt(min(max(divergence, 0.0), 1.0)))
+
+
+def _kl(p: np.ndarray, m: np.ndarray) -> float:
+    used = p > 0
+    return float(np.sum(p[used] * np.log2(p[used] / m[used])))
+
+
+def _unit_rows(vectors: object, name: str) -> np.ndarray:
+    rows = np.asarray(vectors, dtype=np.float64)
+    if rows.ndim != 2 or rows.shape[0] == 0:
+        raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {rows.shape}")
+    norms = np.linalg.norm(rows, axis=1)
+    if not np.all(np.isfinite(norms)) or np.any(norms == 0):
+        raise InputError(f"{name}: a vector is zero or not finite; cosine distance is undefined for it")
+    return rows / norms[:, None]
+
+
+def _check_same_width(a: np.ndarray, b: np.ndarray) -> None:
+    if a.shape[1] != b.shape[1]:
+        raise InputError(f"the two slices' vectors have {a.shape[1]} and {b.shape[1]} dimensions")
+
+
+def apd(a: object, b: object) -> float:
+    """Average pairwise cosine distance between the uses of two slices.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_a, d) and (n_b, d)
+        The vectors of the uses in slice A and in slice B.
+
+    Returns
+    -------
+    float
+        ``mean over i, j of (1 - cos(a_i, b_j))``, over all ``n_a × n_b`` pairs (exact, in linear time).
+
+    Raises
+    ------
+    InputError
+        When a slice is empty, the widths differ, or a vector is zero or not finite.
+
+    Examples
+    --------
+    >>> apd([[1.0, 0.0]], [[0.0, 1.0], [1.0, 0.0]])
+    0.5
+    """
+    unit_a = _unit_rows(a, "slice A")
+    unit_b = _unit_rows(b, "slice B")
+    _check_same_width(unit_a, unit_b)
+    return float(1.0 - unit_a.mean(axis=0) @ unit_b.mean(axis=0))
+
+
+def prt(a: object, b: object) -> float:
+    """Cosine distance between the mean vectors of two slices (the prototype distance).
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_a, d) and (n_b, d)
+        The vectors of the uses in slice A and in slice B.
+
+    Returns
+    -------
+    float
+        ``1 - cos(mean(a), mean(b))``.
+
+    Raises
+    ------
+    InputError
+        When a slice is empty, the widths differ, a vector is not finite, or a mean vector is zero.
+
+    Examples
+    --------
+    >>> prt([[1.0, 0.0], [1.0, 0.0]], [[0.0, 2.0]])
+    1.0
+    """
+    rows_a = np.asarray(a, dtype=np.float64)
+    rows_b = np.asarray(b, dtype=np.float64)
+    for name, rows in (("slice A", rows_a), ("slice B", rows_b)):
+        if rows.ndim != 2 or rows.shape[0] == 0:
+            raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {rows.shape}")
+    _check_same_width(rows_a, rows_b)
+    means = _unit_rows(np.stack([rows_a.mean(axis=0), rows_b.mean(axis=0)]), "slice means")
+    return float(1.0 - means[0] @ means[1])
+
+
+@dataclass(frozen=True)
+class BinaryChange:
+    """The binary change decision of the WUG rule and the senses behind it.
+
+    Parameters
+    ----------
+    changed : bool
+        Some sense was gained or lost.
+    gained : list of int
+        Positions of the senses with at most ``k`` uses in slice A and at least ``n`` in slice B.
+    lost : list of int
+        Positions of the senses with at least ``n`` uses in slice A and at most ``k`` in slice B.
+    """
+
+    changed: bool
+    gained: list[int] = field(default_factory=list)
+    lost: list[int] = field(default_factory=list)
+
+
+def binary_change(counts_a: object, counts_b: object, *, k: int = 1, n: int = 5) -> BinaryChange:
+    """The WUG binary change rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other.
+
+    Parameters
+    ----------
+    counts_a, counts_b : array-like of int
+        Uses of each sense in slice A (earlier) and slice B (later), same senses in the same order.
+    k : int
+        The most uses a sense may have in a slice and still count as absent there.
+    n : int
+        The fewest uses a sense must have in a slice to count as established there; ``n > k``.
+
+    Returns
+    -------
+    BinaryChange
+
+    Raises
+    ------
+    InputError
+        When the counts differ in length or are negative, or ``k``/``n`` are not ``0 <= k < n``.
+
+    Examples
+    --------
+    >>> binary_change([9, 0], [8, 6], k=1, n=5)
+    BinaryChange(changed=True, gained=[1], lost=[])
+    """
+    if isinstance(k, bool) or isinstance(n, bool) or not (isinstance(k, int) and isinstance(n, int)) or not 0 <= k < n:
+        raise InputError(f"the binary change rule needs integers 0 <= k < n, got k={k!r}, n={n!r}")
+    a = np.asarray(counts_a, dtype=np.float64)
+    b = np.asarray(counts_b, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
+    if np.any(a < 0) or np.any(b < 0):
+        raise InputError("sense counts must be non-negative")
+    gained = [int(i) for i in np.flatnonzero((a <= k) & (b >= n))]
+    lost = [int(i) for i in np.flatnonzero((a >= n) & (b <= k))]
+    return BinaryChange(changed=bool(gained or lost), gained=gained, lost=lost)
