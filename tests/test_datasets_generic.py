@@ -134,7 +134,7 @@ def test_registry_generic_bundle() -> None:
 
 
 def test_registry_errors() -> None:
-    assert available_datasets() == ("semeval2013", "semeval2010", "russe2018", "generic")
+    assert available_datasets() == ("semeval2013", "semeval2010", "russe2018", "generic", "wug")
     with pytest.raises(ConfigError, match="unknown dataset 'semeval2015'"):
         load_dataset("semeval2015", FIXTURES)
     with pytest.raises(ConfigError, match=re.escape("has no option 'splits'")):

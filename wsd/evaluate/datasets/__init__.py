@@ -14,6 +14,8 @@ name            reader                                  ``target``
 ``semeval2010`` :mod:`.semeval2010` (Task 14)           ``lemma.pos`` as in the key (``access.n``)
 ``russe2018``   :mod:`.russe2018` (RUSSE 2018 WSI)      the Russian word (``замок``)
 ``generic``     :mod:`.generic` (TSV / JSONL)           the file's ``target`` field
+``wug``         :mod:`.wug` (diachronic Word Usage       the word's folder name (``afternoon_nn``)
+                Graphs: DWUG, NorDiaChange, RuSemShift)
 ==============  ======================================  ===================================================
 
 >>> from wsd.evaluate.datasets import load_dataset
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +43,7 @@ READERS: dict[str, str] = {
     "semeval2010": "wsd.evaluate.datasets.semeval2010",
     "russe2018": "wsd.evaluate.datasets.russe2018",
     "generic": "wsd.evaluate.datasets.generic",
+    "wug": "wsd.evaluate.datasets.wug",
 }
 
 
@@ -62,6 +65,9 @@ class DatasetBundle:
         ``written`` (SemEval-2013), one per loaded file (RUSSE ``wiki-wiki/train``).
     stats : dict of str to int
         Counts of what the reader did (instances read, dropped, spans repaired, ...); see each reader.
+    gold_change : pandas.DataFrame, optional
+        Gold change scores per target (WUG datasets: ``target``, ``change_graded``, ``change_binary``, ...);
+        ``None`` for sense datasets.
 
     Examples
     --------
@@ -77,6 +83,7 @@ class DatasetBundle:
     gold: tuple[Path, ...] = ()
     subsets: dict[str, frozenset[str]] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
+    gold_change: pd.DataFrame | None = None
 
     @property
     def labelled(self) -> bool:
@@ -119,7 +126,7 @@ def available_datasets() -> tuple[str, ...]:
     Examples
     --------
     >>> available_datasets()
-    ('semeval2013', 'semeval2010', 'russe2018', 'generic')
+    ('semeval2013', 'semeval2010', 'russe2018', 'generic', 'wug')
     """
     return tuple(READERS)
 
@@ -197,10 +204,13 @@ def _read_key(path: Path) -> dict[str, tuple[str, str]]:
     return key
 
 
-def _build_table(rows: Iterable[dict[str, object]], where: str, labelled: bool | None = None) -> pd.DataFrame:
+def _build_table(
+    rows: Iterable[dict[str, object]], where: str, labelled: bool | None = None, extra: Sequence[str] = ()
+) -> pd.DataFrame:
     """Occurrence table from row dicts (``doc_id`` = ``id`` and ``doc_start`` = 0 unless given), validated.
 
     ``labelled``: keep the ``sense`` column (True), drop it (False), or keep it iff any label is non-empty.
+    ``extra``: metadata columns to keep after the required ones (as strings).
     """
     frame = pd.DataFrame(list(rows))
     if frame.empty:
@@ -214,7 +224,9 @@ def _build_table(rows: Iterable[dict[str, object]], where: str, labelled: bool |
         frame[GOLD_COLUMN] = frame[GOLD_COLUMN].fillna("").astype(str)
         if labelled is None:
             labelled = bool(frame[GOLD_COLUMN].astype(bool).any())
-    columns = [*REQUIRED_COLUMNS, *([GOLD_COLUMN] if has_sense and labelled else [])]
+    for name in extra:
+        frame[name] = frame[name].fillna("").astype(str) if name in frame else ""
+    columns = [*REQUIRED_COLUMNS, *([GOLD_COLUMN] if has_sense and labelled else []), *extra]
     return validate_occurrences(frame[columns], where=where)
 
 

@@ -1,0 +1,157 @@
+"""The WUG reader on every folder layout of ../shared/datasets/lscd and on small hand-made folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from wsd.errors import InputError
+from wsd.evaluate.datasets import load_dataset
+from wsd.evaluate.datasets.wug import dataset_folder, period_of, period_order
+
+LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"
+HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
+
+
+def _use(word: str, grouping: str, ident: str, context: str, span: str, date: str = "1850") -> str:
+    return f"{word}\tNN\t{date}\t{grouping}\t{ident}\t\t{context}\t{span}\t0:{len(context)}"
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_wug(root: Path, suffix: str = ".csv", stats_dir: str = "stats/opt", clusters: bool = True) -> Path:
+    """Two words, two periods; contexts with bare quotes (quoting must be off)."""
+    uses = {
+        "mouse": [
+            _use("mouse", "1", "m1", 'the "mouse" ran', "5:10"),
+            _use("mouse", "1", "m2", "a mouse in the barn", "2:7"),
+            _use("mouse", "2", "m3", "click the mouse button", "10:15", date="1990"),
+            _use("mouse", "2", "m4", 'a "wireless mouse', "12:17", date="1995"),
+        ],
+        "bank": [
+            _use("bank", "1", "b1", "the bank of the river", "4:8"),
+            _use("bank", "2", "b2", "the bank lent money", "4:8", date="2001"),
+        ],
+    }
+    for word, rows in uses.items():
+        _write(root / "data" / word / f"uses{suffix}", [HEADER, *rows])
+    if clusters:
+        _write(root / "clusters/opt" / f"mouse{suffix}", ["identifier\tcluster", "m1\t0", "m2\t0", "m3\t1", "m4\t-1"])
+        _write(root / "clusters/opt" / f"bank{suffix}", ["identifier\tcluster", "b1\t0", "b2\t1"])
+    _write(
+        root / stats_dir / f"stats_groupings{suffix}",
+        [
+            "lemma\tgrouping\tchange_binary\tchange_graded\tk1\tn1\tCOMPARE",
+            "bank\t1_2\t1\t1.0\t1\t5\t1.5",
+            "mouse\t1_2\t0\t0.5\t1\t5\t2.5",
+        ],
+    )
+    return root
+
+
+@pytest.mark.parametrize(("suffix", "stats_dir"), [(".csv", "stats/opt"), (".tsv", "stats/opt"), (".csv", "stats")])
+def test_reads_a_small_wug_folder(tmp_path: Path, suffix: str, stats_dir: str) -> None:
+    bundle = load_dataset("wug", make_wug(tmp_path, suffix, stats_dir))
+    table = bundle.occurrences.set_index("id")
+    assert table.loc["m1", "form"] == "mouse" and table.loc["m1", "text"] == 'the "mouse" ran'
+    assert table.loc["m4", "form"] == "mouse" and table.loc["m4", "sense"] == ""  # noise: left out
+    assert table.loc["m3", ["sense", "grouping", "date", "target"]].tolist() == ["1", "2", "1990", "mouse"]
+    assert bundle.stats == {"words": 2, "uses": 6, "clustered": 5, "noise": 1, "unclustered": 0}
+    assert list(bundle.subsets) == ["1", "2"] and bundle.subsets["2"] == {"m3", "m4", "b2"}
+    gold = bundle.gold_change.set_index("target")
+    assert gold.loc["bank", "change_graded"] == 1.0 and gold.loc["mouse", "change_binary"] == 0
+    assert gold.loc["mouse", ["k", "n"]].tolist() == [1, 5] and gold.loc["bank", "COMPARE"] == 1.5
+
+
+def test_a_folder_holding_one_dataset_and_no_clusters(tmp_path: Path) -> None:
+    make_wug(tmp_path / "rusemshift_1" / "DWUG", clusters=False)
+    bundle = load_dataset("wug", tmp_path / "rusemshift_1")
+    assert "sense" not in bundle.occurrences and bundle.stats["clustered"] == 0
+    assert dataset_folder(tmp_path / "rusemshift_1") == tmp_path / "rusemshift_1" / "DWUG"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda root: (root / "data/bank/uses.csv").write_text(HEADER + "\nbank\tNN\t1\t1\tb1\n"),
+            r"uses\.csv:2: 5 tab",
+        ),
+        (
+            lambda root: (root / "data/bank/uses.csv").write_text(HEADER + "\n" + _use("bank", "1", "x", "ab", "1:9")),
+            r"uses\.csv:2: target span 1:9 lies outside",
+        ),
+        (
+            lambda root: (root / "data/bank/uses.csv").write_text(
+                HEADER + "\n" + _use("bank", " ", "x", "a bank", "2:6")
+            ),
+            "empty grouping",
+        ),
+        (lambda root: (root / "data/bank/uses.csv").write_text("lemma\tcontext\nbank\tx\n"), "missing column"),
+        (lambda root: (root / "clusters/opt/bank.csv").write_text("identifier\tcluster\nb1\tzero\n"), "not a number"),
+        (lambda root: (root / "clusters/opt/bank.csv").unlink(), "gold clusters for 1 of 2 words"),
+        (lambda root: (root / "data/bank/uses.csv").write_bytes(b"\xff\xfe"), "UTF-8"),
+    ],
+)
+def test_malformed_folders_are_clear_errors(tmp_path: Path, edit, message: str) -> None:
+    root = make_wug(tmp_path)
+    edit(root)
+    with pytest.raises(InputError, match=message):
+        load_dataset("wug", root)
+
+
+def test_three_periods_and_missing_folders_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
+        load_dataset("wug", tmp_path / "absent")
+    with pytest.raises(InputError, match="not a WUG dataset folder"):
+        load_dataset("wug", tmp_path)
+    root = make_wug(tmp_path / "three")
+    _write(root / "data/bank/uses.csv", [HEADER, _use("bank", "3", "b9", "the bank", "4:8")])
+    (root / "clusters/opt/bank.csv").write_text("identifier\tcluster\nb9\t0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="3 periods"):
+        load_dataset("wug", root)
+
+
+def test_period_order_and_index() -> None:
+    assert period_order(["1970-2015", "1929-1965", "1929-1965"]) == ["1929-1965", "1970-2015"]
+    assert period_order(["10", "9"]) == ["9", "10"]
+    frame = pd.DataFrame({"grouping": ["2", "1", "2"]})
+    assert period_of(frame).tolist() == [1, 0, 1]
+    with pytest.raises(InputError, match="grouping"):
+        period_of(pd.DataFrame({"x": [1]}))
+
+
+REAL = {
+    "dwug_en": (46, 9107, ["1", "2"], True),
+    "nordiachange/subset1": (40, 875, ["1929-1965", "1970-2015"], True),
+    "nordiachange/subset2": (40, 874, ["1980-1990", "2012-2019"], True),
+    "rusemshift/rusemshift_1": (71, 8430, ["1", "2"], False),
+    "rusemshift/rusemshift_2": (69, 7266, ["1", "2"], False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_every_layout_in_the_shared_lscd_data(name: str) -> None:
+    if not (LSCD / name).is_dir():
+        pytest.skip(f"{LSCD / name} is not on this machine")
+    words, uses, periods, clustered = REAL[name]
+    bundle = load_dataset("wug", LSCD / name)
+    table = bundle.occurrences
+    assert (bundle.stats["words"], bundle.stats["uses"], list(bundle.subsets)) == (words, uses, periods)
+    assert ("sense" in table) == clustered
+    assert bundle.gold_change is not None and len(bundle.gold_change) == words
+    assert set(bundle.gold_change["target"]) == set(table["target"])
+    # the form lies at the span and is a form of the word (first letters agree, case aside)
+    forms = [text[s:e] for text, s, e in zip(table["text"], table["start"], table["end"], strict=True)]
+    assert forms == table["form"].tolist()
+    assert (table["grouping"] != "").all()
+    if clustered:
+        assert {"change_graded", "change_binary"} <= set(bundle.gold_change.columns)
+        assert bundle.stats["clustered"] + bundle.stats["noise"] == uses
+    else:
+        assert "COMPARE" in bundle.gold_change
