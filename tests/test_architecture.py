@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "senses": {"errors", "occurrences", "store", "layout", "outputs", "executors"},
     "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
     "report": {"errors", "evaluate", "store", "layout", "outputs"},
-    "change": {"errors"},
+    "change": {"errors", "occurrences", "evaluate", "store", "layout", "outputs", "atomic", "senses"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
     "config": {"errors", "senses", "layout", "atomic"},
