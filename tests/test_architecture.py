@@ -33,8 +33,9 @@ ALLOWED: dict[str, set[str]] = {
     "change": {"errors", "occurrences", "evaluate", "store", "layout", "outputs", "atomic", "senses"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
-    "config": {"errors", "senses", "layout", "atomic"},
+    "config": {"errors", "senses", "layout", "atomic", "change"},
     "benchmark": {
+        "change",
         "errors",
         "config",
         "embed",
@@ -47,6 +48,7 @@ ALLOWED: dict[str, set[str]] = {
         "store",
     },
     "pipeline": {
+        "change",
         "errors",
         "occurrences",
         "corpus",

@@ -56,7 +56,7 @@ from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
-from wsd.layout import GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.layout import CHANGE_DIR, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
 from wsd.outputs import claim_folder
 from wsd.store import VECTOR_DTYPES, RunStore
 
@@ -596,9 +596,10 @@ def induce_corpus(
     report: bool = False,
     progress: bool = True,
     overwrite: bool = False,
+    change: Mapping[str, Any] | None = None,
     **embed_options: Any,
 ) -> dict[str, Any]:
-    """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
+    """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (change) → (report).
 
     Writes the output folder ``out`` (:mod:`wsd.layout`): ``run/`` (occurrences and vectors), ``senses/``
     (sense model, labels, sense cards) and, with ``gold``, ``metrics.json`` (:mod:`wsd.results`) and
@@ -631,6 +632,9 @@ def induce_corpus(
     overwrite : bool
         Replace wsd's files of another configuration in ``out``, or write into a folder of other files
         (which are left alone); without it such a destination is refused (:mod:`wsd.outputs`).
+    change : mapping, optional
+        Compare the senses between slices (keyword arguments of :func:`wsd.change.stage.change_run`: ``by``,
+        ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``); written to ``OUT/change``.
     **embed_options
         Options of :func:`embed_corpus`.
 
@@ -638,7 +642,7 @@ def induce_corpus(
     -------
     dict
         ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
-        ``gold``), ``report`` (with ``report``).
+        ``gold``), ``change_dir`` (with ``change``), ``report`` (with ``report``).
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
@@ -705,6 +709,10 @@ def induce_corpus(
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())
         write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
+    if change:
+        from wsd.change.stage import change_run
+
+        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=overwrite, **change))
     if report:
         from wsd.report import write_report
 
