@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "outputs": {"errors", "layout", "atomic"},
     "machine": set(),
     "occurrences": {"errors"},
-    "store": {"errors", "layout", "outputs", "atomic"},
+    "store": {"errors", "occurrences", "layout", "outputs", "atomic"},
     "executors": {"errors"},
     "corpus": {"errors", "occurrences", "textfiles"},
     "embed": {"errors", "machine", "store", "layout", "outputs", "atomic"},

@@ -224,6 +224,37 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
         help="characters either side for --context window, and the cap for very long sentences (default: 1000)",
     )
     group.add_argument("--text-field", default=None, help="field/column holding the text (default: text)")
+    group.add_argument(
+        "--meta",
+        type=comma_list,
+        default=None,
+        metavar="FIELDS",
+        help="comma-separated fields (.jsonl) or columns (.csv/.tsv/.parquet) kept beside the text as metadata "
+        "columns of the occurrence table, e.g. year,source",
+    )
+    group.add_argument(
+        "--slice-from-path",
+        default=None,
+        metavar="REGEX",
+        help="keep part of each corpus file's path (relative to the corpus) as metadata: the regex's first group "
+        "becomes the column slice, e.g. '(\\d{4})'; named groups name their columns, e.g. '(?P<year>\\d{4})'",
+    )
+
+
+def comma_list(text: str) -> list[str]:
+    """argparse type: a comma-separated list of names (``year,source``).
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    list of str
+        The names, stripped; empty items dropped.
+    """
+    return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def k_value(text: str) -> int | str:
@@ -354,7 +385,7 @@ def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
 #: The setting (``section.key``, :mod:`wsd.config`) each option of embed/cluster/run/evaluate sets.
 FLAG_SETTINGS = {
     **{name: f"scan.{name}" for name in ("corpus", "targets", "forms", "lemmatizer", "case_sensitive", "context")},
-    **{name: f"scan.{name}" for name in ("context_chars", "text_field")},
+    **{name: f"scan.{name}" for name in ("context_chars", "text_field", "meta", "slice_from_path")},
     **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "device", "batch_size")},
     **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector", "offline")},
     **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},

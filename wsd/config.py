@@ -150,6 +150,15 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1,
     ),
     _s("scan", "text_field", "str", "text", _SCAN, "field/column holding the text"),
+    _s("scan", "meta", "str_list", [], _SCAN, "fields/columns kept beside the text as metadata columns (year,source)"),
+    _s(
+        "scan",
+        "slice_from_path",
+        "str",
+        None,
+        _SCAN,
+        "regex searched in each file's relative path: its named groups (else group 1, as column slice) kept",
+    ),
     _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or Hub name (unset: bundled MiniLM)"),
     _s("embedding", "offline", "bool", False, _EMBEDDING, "never touch the network (a Hub model must be cached)"),
     _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
@@ -757,6 +766,8 @@ def scan_kwargs(config: Config) -> dict[str, Any]:
         "context": scan["context"],
         "context_chars": scan["context_chars"],
         "text_field": scan["text_field"],
+        "meta": list(scan["meta"] or []),
+        "slice_from_path": scan["slice_from_path"],
     }
 
 

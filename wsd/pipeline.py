@@ -50,6 +50,7 @@ from wsd.corpus.scan import (
     build_scan_options,
     check_findings,
     iter_document_chunks,
+    metadata_dtypes,
 )
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
@@ -76,6 +77,8 @@ def embed_corpus(
     context: str = "sentence",
     context_chars: int = 1000,
     text_field: str = "text",
+    meta: str | Iterable[str] | None = None,
+    slice_from_path: str | None = None,
     model: str | None = None,
     layers: str | None = None,
     pooling: str | None = None,
@@ -119,6 +122,12 @@ def embed_corpus(
         The run directory to write (or resume).
     forms, lemmatizer, case_sensitive, context, context_chars, text_field
         Scan options, as in :func:`wsd.scan`.
+    meta : list of str or str, optional
+        Fields (JSON lines) or columns (CSV/TSV, Parquet) kept beside the text as metadata columns of the
+        occurrence table (``["year", "source"]`` or ``"year,source"``; :mod:`wsd.corpus.metadata`).
+    slice_from_path : str, optional
+        A regex searched in each corpus file's relative path; its named groups (or else its first group, as
+        the column ``slice``) become metadata columns.
     model, layers, pooling, device, precision, batch_size, max_length, window_tokens, context_vector
         Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
         or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
@@ -169,6 +178,8 @@ def embed_corpus(
         context=context,
         context_chars=context_chars,
         text_field=text_field,
+        meta=tuple(meta) if meta is not None and not isinstance(meta, str) else meta,
+        slice_from_path=slice_from_path,
     )
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
@@ -212,6 +223,7 @@ def embed_corpus(
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
+        options.meta_spec.check_paths(list(dict.fromkeys(p.label for s in shards for p in s.pieces)))
         plan_s = time.perf_counter() - clock
         done = {shard.index: store.read_marker(shard.index) for shard in shards}
         todo = [shard for shard in shards if done[shard.index] is None]
@@ -305,7 +317,7 @@ def embed_shard(
     pending: deque[tuple[int, pd.DataFrame]] = deque()
 
     def chunks_to_embed() -> Iterator[pd.DataFrame]:
-        documents = iter_shard_documents(shard, text_field=options.text_field)
+        documents = iter_shard_documents(shard, text_field=options.text_field, meta=options.meta_spec)
         chunks = iter_document_chunks(documents, matcher, options, chunk_size, stats)
         while True:
             clock = time.perf_counter()
@@ -343,6 +355,8 @@ def embed_shard(
         "seconds": round(time.perf_counter() - started, 4),
         "worker": socket.gethostname(),
     }
+    if options.meta_spec:
+        result["meta"] = stats.meta.to_dict()
     store.write_marker(shard.index, result)
     return result
 
@@ -468,7 +482,10 @@ def _finish(
     stats = ScanStats(documents=sum(r["documents"] for r in results))
     for result in results:
         stats.occurrences.update(result["occurrences"])
+        stats.meta.merge(result.get("meta", {}))
     check_findings(corpus, options, stats)
+    if options.meta_spec:
+        store.meta["metadata_columns"] = metadata_dtypes(options, stats)
     sizes = [size for result in results for size in result["part_sizes"]]
     store.meta["scan"] = {
         "parts": len(sizes),
