@@ -256,15 +256,7 @@ def change_run(
     }
     claim_folder(destination, "change", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
     occurrences, vectors = load_run(run)
-    labels = None
-    if senses_dir.is_dir():
-        labels = read_labels(senses_dir, occurrences)
-    else:
-        warnings.warn(
-            f"{run}: no senses folder ({senses_dir}); only the vector measures (APD, PRT) are computed — "
-            "run wsd cluster first for sense distributions, JSD and the binary decision",
-            stacklevel=2,
-        )
+    labels = read_labels(senses_dir, occurrences) if senses_dir.is_dir() else None
     comparison = compare_slices(
         occurrences,
         labels=labels,
@@ -276,5 +268,11 @@ def change_run(
         binary_k=k,
         binary_n=n,
     )
+    if labels is None:  # after the comparison: bad slice settings are the error, not this
+        warnings.warn(
+            f"{run}: no senses folder ({senses_dir}); only the vector measures (APD, PRT) are computed — "
+            "run wsd cluster first for sense distributions, JSD and the binary decision",
+            stacklevel=2,
+        )
     cards = sense_cards(senses_dir if labels is not None else None)
     return write_change(destination, comparison, cards, config, {"run_fingerprint": run_meta.get("fingerprint")})
