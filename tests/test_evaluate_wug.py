@@ -88,6 +88,7 @@ def test_known_senses_and_change_give_perfect_scores(tmp_path: Path) -> None:
     # baselines beside: one sense per word changes nothing (JSD 0 everywhere: ρ undefined, left out)
     one_sense = result["baselines"]["one-sense"]
     assert "graded_spearman_jsd" not in one_sense and one_sense["binary_f1"] == 0.0
+    assert "graded_spearman_jsd" not in result["baselines"]["one-per-instance"]  # JSD 1 for every word
     assert set(result["baselines"]) == {"one-sense", "one-per-instance", "random"}
     table = pd.read_csv(out / CHANGE_CSV).set_index("target")
     assert table.loc["swap", "jsd"] == pytest.approx(1.0)
@@ -123,6 +124,7 @@ def test_change_metrics_and_spearman_definitions() -> None:
     assert spearman([3, 1, 2], [30, 10, 20]) == 1.0
     assert spearman([1, 2, 3], [3, 2, 1]) == -1.0
     assert spearman([1, 1], [1, 2]) is None
+    assert spearman([1.0, 0.9999999999999998, 0.9999999999999999], [1, 2, 3]) is None  # noise is no ranking
     assert binary_scores([0, 0], [0, 0]) == {"binary_accuracy": 1.0, "binary_f1": 0.0}
     ranking = pd.DataFrame({"target": ["a", "b", "c"], "prt": [0.1, 0.3, 0.2], "binary": [False, True, True]})
     gold = pd.DataFrame({"target": ["a", "b", "c"], "change_graded": [0.0, 0.9, 0.5], "change_binary": [0, 1, 0]})

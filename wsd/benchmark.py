@@ -17,7 +17,8 @@ two periods (:func:`wsd.change.compare_slices` on the ``grouping`` column) is sc
 ``graded_spearman`` (the default change score, :data:`wsd.change.DEFAULT_MEASURE`, against ``change_graded``,
 or against −``COMPARE`` where there is no graded gold), ``graded_spearman_jsd|_apd|_prt`` for every measure,
 and ``binary_accuracy``/``binary_f1`` against ``change_binary`` where given (the rule's k/n from the stats
-file, else the configuration). ``out`` also receives ``change.csv``: every word's scores beside its gold.
+file, else the configuration). ``out`` also receives ``change.csv`` (every word's scores beside its gold) and
+``change/`` (the change folder of seed 0's senses, :mod:`wsd.change.stage`, which ``wsd report`` shows).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.change import compare_slices
+from wsd.change.stage import sense_cards, write_change
 from wsd.config import EvaluationConfig
 from wsd.embed.cache import embed_cached
 from wsd.embed.encoder import Encoder
@@ -41,7 +43,7 @@ from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_fr
 from wsd.evaluate.metrics.change import binary_scores, spearman
 from wsd.evaluate.scoring import baseline_keys, score_keys
 from wsd.executors import MapFunction
-from wsd.layout import CHANGE_CSV, RUN_DIR, SENSES_DIR
+from wsd.layout import CHANGE_CSV, CHANGE_DIR, RUN_DIR, SENSES_DIR
 from wsd.outputs import claim_folder
 from wsd.results import baseline_scores, metrics_document, summarise, write_metrics
 from wsd.senses.inducer import SenseInducer
@@ -502,6 +504,8 @@ def _evaluate_wug(
             {"config": {"dataset": config.dataset, "data": config.data}, "embedding": embedding_meta},
         )
         write_senses(folder / SENSES_DIR, occurrences, X, model, proba, {"seed": 0})
+        settings = {"dataset": "wug", "data": config.data, "by": PERIOD_COLUMN, "seed": 0}
+        write_change(folder / CHANGE_DIR, comparison, sense_cards(folder / SENSES_DIR), settings)
     return document
 
 
