@@ -135,12 +135,16 @@ def test_change_metrics_and_spearman_definitions() -> None:
 def test_cli_wug_writes_metrics_and_change_csv(tmp_path: Path, capsys) -> None:
     root = make_wug(tmp_path / "wug")
     out = tmp_path / "out"
-    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--no-progress"])
+    args = ["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--measure", "apd"]
+    code = main([*args, "--binary-n", "4", "--no-progress"])
     assert code == 0, capsys.readouterr().err
     printed = capsys.readouterr().out
     assert "graded_spearman" in printed and "one-sense" in printed
-    overall = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))["overall"]
+    document = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))
+    overall = document["overall"]
     assert {"ari", "nmi", "graded_spearman", "graded_spearman_jsd", "binary_accuracy", "binary_f1"} <= set(overall)
+    assert overall["graded_spearman"] == overall["graded_spearman_apd"]  # --measure apd
+    assert document["config"]["change_measure"] == "apd" and document["dataset_stats"]["binary_n"] == 4
     assert len(pd.read_csv(out / CHANGE_CSV)) == 3
 
 
