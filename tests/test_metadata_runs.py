@@ -85,6 +85,7 @@ def test_files_the_regex_misses_keep_a_missing_value_with_a_warning(tmp_path):
     assert occurrences["slice"].tolist() == [1850, pd.NA]
 
 
+@pytest.mark.filterwarnings("ignore:metadata 'year'")
 def test_process_pool_and_sharded_store_equal_the_serial_run(corpus, pool, tmp_path):
     (reference,) = pool.map(_embed_in_this_process, [(str(corpus), str(tmp_path / "serial"))])
     with pytest.warns(UserWarning, match="'year': 1 document"):
@@ -110,6 +111,7 @@ def test_process_pool_and_sharded_store_equal_the_serial_run(corpus, pool, tmp_p
     pd.testing.assert_frame_equal(load_run(sharded)[0], scanned)
 
 
+@pytest.mark.filterwarnings("ignore:metadata 'year'")
 def test_resume_keeps_metadata_and_another_meta_is_refused(corpus, tmp_path, encoder, monkeypatch):
     options = {"meta": META, "encoder": encoder, "progress": False, "chunk_size": 4}
     reference = embed_corpus(corpus, TARGETS, tmp_path / "ref", **options)

@@ -168,7 +168,9 @@ def iter_occurrence_chunks(
     Chunks always end at a document boundary when possible (a chunk may exceed ``chunk_size`` by one
     document's occurrences), so the chunking is the same on every run over the same corpus. At the end it warns
     about targets that were never found and raises :class:`InputError` when the corpus has no documents or
-    none of the targets occurs.
+    none of the targets occurs. Metadata columns (``options.meta``, ``options.slice_from_path``) are text in
+    the chunks, as a run's parts store them: their dtypes depend on the whole corpus, and
+    :func:`metadata_dtypes` gives them from ``stats`` at the end (:func:`scan` applies them).
 
     Parameters
     ----------
