@@ -28,7 +28,7 @@ the rows.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -36,9 +36,8 @@ from sklearn.utils import check_random_state
 from wsd.errors import ConfigError, InputError
 from wsd.senses.labels import UNASSIGNED, size_order
 
-if TYPE_CHECKING:  # annotations only: the inducer imports this module
-    from wsd.senses.inducer import SenseInducer
-
+#: A :class:`~wsd.senses.SenseInducer` (not imported: the inducer imports this module).
+SenseInducer = Any
 #: Rows read, converted to float64 and transformed at a time when a word is labelled or predicted in chunks.
 CHUNK_ROWS = 65_536
 #: The default of ``SenseInducer(max_fit_samples=...)``: words with more occurrences are fitted on a sample.
