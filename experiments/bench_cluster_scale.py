@@ -13,10 +13,12 @@ the adjusted Rand index between the sampled and the exact labels is printed.
 direction (norm 3 against noise of total variance 1, so occurrences are at cosine ≈ 0.9 from one another, as
 for one word in a transformer's space); anisotropic noise with a power-law spectrum (variance of the i-th
 principal direction ∝ 1/i, in a random rotation); four senses of unequal frequency (45/30/15/10 %) whose
-centres lie in the eight highest-variance directions, ``--separation`` apart from the word mean (0.7: the exact
-fit's silhouette is about 0.15 and its ARI against the true senses about 0.9 at 12k occurrences, i.e. senses
-that overlap, as real ones do); and two surface forms (70/30 %) with an offset of their own, which the default
-recipe's form centring halves.
+centres lie in the eight highest-variance directions, ``--separation`` apart from the word mean; and two
+surface forms (70/30 %) with an offset of their own, which the default recipe's form centring halves. With the
+default separation 1.0 the four senses are found (the exact fit's best silhouette is about 0.26, its ARI against
+the true senses 0.997 at 10k occurrences); at 0.7 they overlap more (silhouette about 0.15, ARI against the truth
+about 0.88 at 12k, with k = 2 and k = 3 nearly tied), closer to what real contextual vectors of a word show. Both
+are run in the results file.
 
     python -m experiments.bench_cluster_scale                                  # 10k, 100k, 1M; exact 10k, 20k
     python -m experiments.bench_cluster_scale --sizes 10000,100000 --exact-sizes 10000
@@ -183,6 +185,55 @@ def worker(run: Path, exact: bool, labels_out: Path) -> dict:
     }
 
 
+def stage_worker(run: Path) -> dict:
+    """The whole senses stage (``wsd.cluster_run``: fit, memberships, sense cards, model and tables written).
+
+    Parameters
+    ----------
+    run : Path
+        A run of one word.
+
+    Returns
+    -------
+    dict
+    """
+    from wsd.senses import SenseInducer
+    from wsd.senses.recipes import recipe
+    from wsd.senses.stage import cluster_run
+
+    start = time.perf_counter()
+    out = cluster_run(run, out=run.parent / f"{run.name}-senses", inducer=SenseInducer(**recipe("default")))
+    done = time.perf_counter()
+    labels = pd.read_parquet(out / "labels.parquet", columns=["sense"])
+    shutil.rmtree(out)
+    return {
+        "n": len(labels),
+        "stage_s": round(done - start, 2),
+        "peak_rss_mib": round(peak_rss_mib(), 1),
+        "n_senses": int(labels["sense"].max()) + 1,
+        "load_average": load_average(),
+    }
+
+
+def run_stage_worker(run: Path) -> dict:
+    """:func:`stage_worker` in a fresh Python process.
+
+    Parameters
+    ----------
+    run : Path
+        A run of one word.
+
+    Returns
+    -------
+    dict
+    """
+    command = [sys.executable, "-m", "experiments.bench_cluster_scale", "--stage-worker", str(run)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"stage on {run} failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
 def run_worker(run: Path, exact: bool, labels_out: Path) -> dict:
     """:func:`worker` in a fresh Python process (``python -m experiments.bench_cluster_scale --worker``).
 
@@ -215,7 +266,7 @@ def run_worker(run: Path, exact: bool, labels_out: Path) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ report
-def render(rows: list[dict], agreement: dict, args: argparse.Namespace, command: str) -> str:
+def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse.Namespace, command: str) -> str:
     """The Markdown results file.
 
     Parameters
@@ -224,6 +275,8 @@ def render(rows: list[dict], agreement: dict, args: argparse.Namespace, command:
         Worker reports.
     agreement : dict
         Size -> ARI of sampled vs exact labels (and each against the true senses).
+    stages : list of dict
+        Reports of the whole senses stage.
     args : argparse.Namespace
         The options.
     command : str
@@ -270,6 +323,19 @@ def render(rows: list[dict], agreement: dict, args: argparse.Namespace, command:
             f"| {int(n):,} | {entry['sampled_vs_exact']:.3f} | {entry['exact_vs_truth']:.3f} | "
             f"{entry['sampled_vs_truth']:.3f} | {entry['senses_exact']} / {entry['senses_sampled']} |"
         )
+    if stages:
+        lines += [
+            "",
+            "## The whole senses stage (`wsd.cluster_run`: fit, memberships, sense cards, model, labels.parquet)",
+            "",
+            "| occurrences | total s | peak RSS MiB | senses | load avg |",
+            "|---:|---:|---:|---:|---:|",
+        ]
+        for stage in stages:
+            lines.append(
+                f"| {stage['n']:,} | {stage['stage_s']} | {stage['peak_rss_mib']:,.0f} | {stage['n_senses']} | "
+                f"{stage['load_average']} |"
+            )
     lines += ["", "## Targets (issue 16)", ""]
     for row in rows:
         target = TARGET_SECONDS.get(row["n"])
@@ -305,11 +371,17 @@ def main() -> None:
     parser.add_argument("--exact-sizes", default="10000,20000", help="sizes also fitted exactly (and compared)")
     parser.add_argument("--separation", type=float, default=1.0, help="distance of the sense centres from the mean")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--stage-sizes", default="", help="sizes also run through the whole senses stage")
+    parser.add_argument("--name", default=NAME, help="stem of the results files")
     parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--stage-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--labels", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.stage_worker is not None:
+        print(json.dumps(stage_worker(args.stage_worker)))
+        return
     if args.worker is not None:
         print(json.dumps(worker(args.worker, args.exact, args.labels)))
         return
@@ -317,15 +389,20 @@ def main() -> None:
 
     command = command_line()
     sizes, exact_sizes = parse_sizes(args.sizes), parse_sizes(args.exact_sizes)
+    stage_sizes = parse_sizes(args.stage_sizes)
     rows: list[dict] = []
+    stages: list[dict] = []
     agreement: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="wsd-bench-scale-") as tmp:
         folder = Path(tmp)
-        for n in sorted(set(sizes) | set(exact_sizes)):
+        for n in sorted(set(sizes) | set(exact_sizes) | set(stage_sizes)):
             run = write_word(folder, n, args.separation, args.seed)
             truth = np.load(folder / f"truth-{n}.npy")
             labels = {}
-            for exact in [False] + ([True] if n in exact_sizes else []):
+            if n in stage_sizes:
+                stages.append(run_stage_worker(run))
+                log(json.dumps(stages[-1]))
+            for exact in ([False] if n in sizes or n in exact_sizes else []) + ([True] if n in exact_sizes else []):
                 report = run_worker(run, exact, folder / f"labels-{n}-{exact}.npy")
                 log(json.dumps(report))
                 rows.append(report)
@@ -340,10 +417,10 @@ def main() -> None:
                 }
                 log(f"{n}: {agreement[str(n)]}")
             shutil.rmtree(run)  # the stores of all sizes together would not need to fit on the disk at once
-    markdown = render(rows, agreement, args, command)
+    markdown = render(rows, agreement, stages, args, command)
     print(markdown)
     args.results_dir.mkdir(parents=True, exist_ok=True)
-    (args.results_dir / f"{NAME}.md").write_text(markdown, encoding="utf-8")
+    (args.results_dir / f"{args.name}.md").write_text(markdown, encoding="utf-8")
     document = {
         "experiment": NAME,
         "command": command,
@@ -352,8 +429,9 @@ def main() -> None:
         "seed": args.seed,
         "rows": rows,
         "agreement": agreement,
+        "stages": stages,
     }
-    (args.results_dir / f"{NAME}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    (args.results_dir / f"{args.name}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

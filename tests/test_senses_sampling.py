@@ -183,3 +183,13 @@ def test_the_ward_tree_is_cut_like_agglomerative_clustering() -> None:
         for k in range(1, min(n, 8)):
             expected = AgglomerativeClustering(n_clusters=k, linkage="ward").fit_predict(X)
             np.testing.assert_array_equal(WardClusterer(n_clusters=k).fit(X).labels_, expected)
+
+
+def test_max_fit_samples_is_a_setting_of_the_senses_commands() -> None:
+    from wsd.config import resolve_config, sense_params
+
+    assert sense_params(resolve_config("cluster"))["max_fit_samples"] == DEFAULT_MAX_FIT_SAMPLES
+    config = resolve_config("cluster", overrides=["senses.max_fit_samples=1000"])
+    assert sense_params(config)["max_fit_samples"] == 1000
+    with pytest.raises(ConfigError, match="max_fit_samples"):
+        resolve_config("cluster", overrides=["senses.max_fit_samples=1"])
