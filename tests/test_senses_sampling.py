@@ -193,3 +193,11 @@ def test_max_fit_samples_is_a_setting_of_the_senses_commands() -> None:
     assert sense_params(config)["max_fit_samples"] == 1000
     with pytest.raises(ConfigError, match="max_fit_samples"):
         resolve_config("cluster", overrides=["senses.max_fit_samples=1"])
+
+
+def test_a_reference_to_a_missing_vector_file_is_a_clear_error(tmp_path: Path) -> None:
+    from wsd.errors import InputError
+
+    reference = MappedRows(str(tmp_path / "gone.npy"), 128, "<f2", (4, 2), np.array([0]))
+    with pytest.raises(InputError, match=r"gone\.npy"):
+        reference.load()

@@ -564,7 +564,13 @@ class MappedRows:
         -------
         ndarray of shape (len(rows), dim)
         """
-        mapped = np.memmap(self.filename, dtype=self.dtype, mode="r", offset=self.offset, shape=self.shape)
+        try:
+            mapped = np.memmap(self.filename, dtype=self.dtype, mode="r", offset=self.offset, shape=self.shape)
+        except OSError as exc:
+            raise InputError(
+                f"{self.filename}: cannot read the run's vectors here ({exc.strerror or exc}); a worker must "
+                "reach the run folder at the same path"
+            ) from None
         return np.asarray(mapped[self.rows])
 
 
