@@ -422,12 +422,12 @@ def main() -> None:
     args.results_dir.mkdir(parents=True, exist_ok=True)
     (args.results_dir / f"{args.name}.md").write_text(markdown, encoding="utf-8")
     document = {
-        "experiment": NAME,
+        "benchmark": NAME,  # not "experiment"/"rows": wsd.report reads those files as scored experiments
         "command": command,
         "machine": machine.describe(),
         "separation": args.separation,
         "seed": args.seed,
-        "rows": rows,
+        "fits": rows,
         "agreement": agreement,
         "stages": stages,
     }
