@@ -17,8 +17,8 @@ centres lie in the eight highest-variance directions, ``--separation`` apart fro
 surface forms (70/30 %) with an offset of their own, which the default recipe's form centring halves. With the
 default separation 1.0 the four senses are found (the exact fit's best silhouette is about 0.26, its ARI against
 the true senses 0.997 at 10k occurrences); at 0.7 they overlap more (silhouette about 0.15, ARI against the truth
-about 0.88 at 12k, with k = 2 and k = 3 nearly tied), closer to what real contextual vectors of a word show. Both
-are run in the results file.
+about 0.88 at 12k, with k = 2 and k = 3 nearly tied), closer to what real contextual vectors of a word show
+(``experiments/results/bench_cluster_scale-overlap.md``).
 
     python -m experiments.bench_cluster_scale                                  # 10k, 100k, 1M; exact 10k, 20k
     python -m experiments.bench_cluster_scale --sizes 10000,100000 --exact-sizes 10000
