@@ -344,6 +344,23 @@ def write_results(
     return md_path, json_path
 
 
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process so far, in MiB (Linux reports ``ru_maxrss`` in KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load_average() -> float | None:
+    """The 1-minute load average (other processes' load shows there), None where the platform has none."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def log(message: str) -> None:
     """Progress on stderr, flushed (experiments run for minutes in the background)."""
     print(message, file=sys.stderr, flush=True)

@@ -222,6 +222,15 @@ SETTINGS: tuple[Setting, ...] = (
     _s("senses", "n_neighbors", "int", None, _SENSES, _SENSE_HELP, minimum=1),
     _s("senses", "hdbscan_min_cluster_size", "int", None, _SENSES, _SENSE_HELP, minimum=2),
     _s("senses", "hdbscan_min_samples", "int", None, _SENSES, _SENSE_HELP, minimum=1),
+    _s(
+        "senses",
+        "max_fit_samples",
+        "int",
+        None,
+        _SENSES,
+        "fit words with more occurrences on a seeded sample of N, assign the rest (unset: 5000)",
+        minimum=2,
+    ),
     _s("evaluation", "gold", "str", None, ("run",), "gold labels (generic labelled format)", path=True),
     _s(
         "evaluation",

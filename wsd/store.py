@@ -560,6 +560,88 @@ def write_run(
     return root
 
 
+class MappedRows:
+    """Some rows of a memory-mapped vector file, by reference: small to pickle, read only when asked.
+
+    What a per-target task carries instead of a copy of the target's vectors, so a map over the targets of a
+    run (here or in worker processes) holds one target's rows at a time, never the whole run.
+
+    Parameters
+    ----------
+    filename : str
+        The ``.npy`` file.
+    offset : int
+        Byte offset of the data in it.
+    dtype : str
+        Its element type.
+    shape : tuple of int
+        Its shape.
+    rows : ndarray of int
+        The rows wanted, in order.
+    """
+
+    def __init__(self, filename: str, offset: int, dtype: str, shape: tuple[int, ...], rows: np.ndarray) -> None:
+        self.filename, self.offset, self.dtype, self.shape = filename, offset, dtype, tuple(shape)
+        self.rows = np.asarray(rows, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def load(self) -> np.ndarray:
+        """The rows as an in-memory array (of the file's dtype).
+
+        Returns
+        -------
+        ndarray of shape (len(rows), dim)
+        """
+        try:
+            mapped = np.memmap(self.filename, dtype=self.dtype, mode="r", offset=self.offset, shape=self.shape)
+        except OSError as exc:
+            raise InputError(
+                f"{self.filename}: cannot read the run's vectors here ({exc.strerror or exc}); a worker must "
+                "reach the run folder at the same path"
+            ) from None
+        return np.asarray(mapped[self.rows])
+
+
+def select_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray | MappedRows:
+    """``vectors[rows]``, or a :class:`MappedRows` reference to them when ``vectors`` is a read-only memory map.
+
+    Parameters
+    ----------
+    vectors : ndarray or numpy.memmap
+        A matrix (``load_run`` memory-maps a consolidated run's vectors).
+    rows : ndarray of int
+        Row positions.
+
+    Returns
+    -------
+    ndarray or MappedRows
+    """
+    import mmap
+
+    # only a map of the whole file (a view of one has the file's offset but not its own shape's start)
+    whole = isinstance(vectors, np.memmap) and isinstance(vectors.base, mmap.mmap) and vectors.mode == "r"
+    if whole and vectors.filename and vectors.flags.c_contiguous:
+        return MappedRows(str(vectors.filename), int(vectors.offset), vectors.dtype.str, vectors.shape, rows)
+    return vectors[rows]
+
+
+def rows_of(item: np.ndarray | MappedRows) -> np.ndarray:
+    """The array behind what :func:`select_rows` returned.
+
+    Parameters
+    ----------
+    item : ndarray or MappedRows
+        Rows or a reference to them.
+
+    Returns
+    -------
+    ndarray
+    """
+    return item.load() if isinstance(item, MappedRows) else item
+
+
 def _part_number(path: Path) -> str:
     """``SSSSS-CCCCC`` of a part file (what pairs an occurrence part with its vector part)."""
     return path.name.split(".")[0].split("-", 1)[1]

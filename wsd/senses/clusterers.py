@@ -115,6 +115,39 @@ class CosineAverageClusterer(_Clusterer):
         return clusterer.fit_predict(distances)
 
 
+#: Ward trees kept for repeated fits on the same matrix (SelectK cuts one tree at every candidate k).
+_WARD_TREES: dict[bytes, tuple[np.ndarray, int]] = {}
+
+
+def ward_tree_of(X: np.ndarray) -> tuple[np.ndarray, int]:
+    """The full Ward merge tree of ``X`` (``children``, ``n_leaves``), computed once per distinct matrix.
+
+    The tree does not depend on the number of clusters, so choosing k over 2..7 builds it once instead of six
+    times; the last matrix's tree is kept, keyed by a digest of its shape and bytes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Vectors (float64).
+
+    Returns
+    -------
+    (ndarray, int)
+        scikit-learn's ``children_`` and ``n_leaves_`` of ``AgglomerativeClustering(linkage="ward")``.
+    """
+    import hashlib
+
+    from sklearn.cluster import ward_tree
+
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    key = hashlib.blake2b(str(X.shape).encode() + X.data.tobytes(), digest_size=16).digest()
+    if key not in _WARD_TREES:
+        children, _, n_leaves, _ = ward_tree(X)
+        _WARD_TREES.clear()
+        _WARD_TREES[key] = (children, int(n_leaves))
+    return _WARD_TREES[key]
+
+
 class WardClusterer(_Clusterer):
     """Agglomerative clustering with Ward linkage (Euclidean).
 
@@ -132,7 +165,14 @@ class WardClusterer(_Clusterer):
     def _fit_labels(self, X: np.ndarray) -> np.ndarray:
         from sklearn.cluster import AgglomerativeClustering
 
-        return AgglomerativeClustering(n_clusters=self.n_clusters, linkage="ward").fit_predict(X)
+        try:  # the cut AgglomerativeClustering makes of the same (full) tree: the same labels
+            from sklearn.cluster._agglomerative import _hc_cut
+        except ImportError:  # pragma: no cover - a scikit-learn that moved its private helper
+            _hc_cut = None
+        if _hc_cut is None or len(X) < 2 or not 1 <= self.n_clusters <= len(X):
+            return AgglomerativeClustering(n_clusters=self.n_clusters, linkage="ward").fit_predict(X)
+        children, n_leaves = ward_tree_of(X)
+        return _hc_cut(self.n_clusters, children, n_leaves)
 
 
 class GaussianMixtureClusterer(_Clusterer):

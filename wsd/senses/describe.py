@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.senses.sampling import CHUNK_ROWS, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
 
 STATISTICS: tuple[str, ...] = ("log-odds", "c-tf-idf")
@@ -232,7 +233,7 @@ def describe_senses(
     if labels.shape != (len(occurrences),):
         raise InputError(f"{labels.shape[0]} labels for {len(occurrences)} occurrences; they must be row-aligned")
     if X is not None:
-        X = np.asarray(X, dtype=np.float64)
+        X = X if isinstance(X, np.ndarray) and X.dtype.kind == "f" else np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[0] != len(occurrences):
             raise InputError(f"vectors of shape {X.shape} are not row-aligned with {len(occurrences)} occurrences")
     frame = occurrences.reset_index(drop=True)
@@ -298,13 +299,22 @@ def _top_words(
     return [vocabulary[j] for j in order], [round(float(scores[j]), 6) for j in order]
 
 
+def _unit_rows(X: np.ndarray, members: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(X[members], dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms > 0, norms, 1.0)
+
+
 def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.ndarray:
     if X is None or len(members) <= 1:
         return members[:n_examples]
-    vectors = X[members]
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.where(norms > 0, norms, 1.0)
-    similarity = unit @ unit.mean(axis=0)
+    if len(members) <= CHUNK_ROWS:
+        unit = _unit_rows(X, members)
+        similarity = unit @ unit.mean(axis=0)
+    else:  # a very large sense: two passes over blocks of rows, never all its vectors in float64 at once
+        blocks = [members[start:stop] for start, stop in chunk_bounds(len(members), CHUNK_ROWS)]
+        centre = sum(_unit_rows(X, block).sum(axis=0) for block in blocks) / len(members)
+        similarity = np.concatenate([_unit_rows(X, block) @ centre for block in blocks])
     order = np.lexsort((np.arange(len(members)), -similarity))
     return members[order[:n_examples]]
 

@@ -29,6 +29,7 @@ from wsd.senses.labels import (
 )
 from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
+from wsd.senses.sampling import CHUNK_ROWS, DEFAULT_MAX_FIT_SAMPLES, fit_on_sample, predict_proba_chunked, uses_sample
 from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
@@ -77,6 +78,15 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     kept as -1 with ``noise="keep"``: ``predict`` always assigns a sense), also after save/load.
     The ``random`` baseline draws each occurrence's sense from a seeded hash of its vector bytes
     (:func:`~wsd.senses.dummy.hash_rows`), so the same vector always gets the same random sense.
+
+    **Very frequent words.** A word with more than ``max_fit_samples`` occurrences is fitted on a
+    sample of that many of them (drawn by ``random_state``): preprocessing, clustering, the choice of k,
+    small senses, the temperature and the assignment rule all come from the sample, and then every
+    occurrence is labelled by the assignment rule (nearest centre; ``gmm``: most probable sense; HDBSCAN
+    noise kept with ``noise="keep"``: a row whose nearest sampled row is noise), reading the vectors
+    block by block, so memory stays bounded and the cost grows linearly (:mod:`wsd.senses.sampling`).
+    ``n_reassigned_`` then counts the sample's rows. Words at or below the threshold are fitted exactly
+    as before. ``one-per-instance`` is refused above it (n senses do not fit in memory).
 
     **Label numbering** is deterministic: senses are numbered 0, 1, ... by decreasing size, ties by
     first occurrence; -1 marks unassigned HDBSCAN noise (``noise="keep"`` only).
@@ -132,6 +142,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Neighbours of the spectral affinity graph (capped at n − 1).
     hdbscan_min_cluster_size, hdbscan_min_samples : int, int or None
         HDBSCAN's own parameters for the native run.
+    max_fit_samples : int or None
+        Largest number of occurrences fitted exactly (default 5,000); a word with more is fitted on a
+        seeded sample of this many and the rest are assigned (see above). ``None``: always fit all of them.
 
     Attributes
     ----------
@@ -158,6 +171,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         The fitted per-word transform.
     n_features_in_ : int
         Width of the training vectors.
+    n_fit_samples_ : int
+        Occurrences the method was fitted on (all of them, or ``max_fit_samples`` for a larger word).
 
     Examples
     --------
@@ -187,6 +202,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "hdbscan_min_cluster_size": [Integer(2)],
         "hdbscan_min_samples": [Integer(1), None],
         "center_forms": [Fraction()],
+        "max_fit_samples": [Integer(2), None],
     }
 
     def __init__(
@@ -211,6 +227,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         hdbscan_min_cluster_size: int = 5,
         hdbscan_min_samples: int | None = None,
         center_forms: float = 0.0,
+        max_fit_samples: int | None = DEFAULT_MAX_FIT_SAMPLES,
     ):
         self.method = method
         self.k = k
@@ -231,6 +248,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.hdbscan_min_cluster_size = hdbscan_min_cluster_size
         self.hdbscan_min_samples = hdbscan_min_samples
         self.center_forms = center_forms
+        self.max_fit_samples = max_fit_samples
 
     # ------------------------------------------------------------------ validation
 
@@ -293,8 +311,14 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             This inducer, fitted.
         """
         self._validate_params()
-        X = self._check_X(X, fitting=True)
+        if uses_sample(X, self.max_fit_samples):
+            return fit_on_sample(self, X, forms)
+        return self._fit_rows(self._check_X(X, fitting=True), forms)
+
+    def _fit_rows(self, X: np.ndarray, forms: Any) -> SenseInducer:
+        """Fit on all rows of the checked float64 matrix ``X`` (the exact fit)."""
         self.n_features_in_ = int(X.shape[1])
+        self.n_fit_samples_ = int(X.shape[0])
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         self.preprocessor_ = self.make_preprocessor().fit(X, forms=forms)
         Xt = self.preprocessor_.transform(X, forms)
@@ -509,6 +533,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         ndarray of shape (n_occurrences, n_senses_)
         """
         check_is_fitted(self, "labels_")
+        if uses_sample(X, CHUNK_ROWS):
+            return predict_proba_chunked(self, X, forms)
         X = self._check_X(X, fitting=False)
         if len(X) == 0:
             return np.zeros((0, self.n_senses_))

@@ -26,7 +26,9 @@ from wsd.senses.persistence import (
     read_sense_model,
     write_sense_model,
 )
+from wsd.senses.sampling import CHUNK_ROWS, chunk_bounds
 from wsd.senses.validation import NotFittedModelError
+from wsd.store import rows_of, select_rows
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
@@ -58,7 +60,8 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     Parameters
     ----------
     task : tuple
-        ``(target, template, vectors)`` or ``(target, template, vectors, forms)``.
+        ``(target, template, vectors)`` or ``(target, template, vectors, forms)``; ``vectors`` may be a
+        :class:`~wsd.store.MappedRows` reference, read here.
 
     Returns
     -------
@@ -68,9 +71,28 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     target, template, vectors, *rest = task
     forms = rest[0] if rest else None
     try:
-        return clone(template).fit(vectors, forms=forms)
+        return clone(template).fit(rows_of(vectors), forms=forms)
     except WsdError as error:
         raise type(error)(f"target {target!r}: {error}") from None
+
+
+def finite_rows(X: np.ndarray) -> np.ndarray:
+    """Whether each row of ``X`` holds only finite values, checked a block of rows at a time.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, dim)
+        Vectors (a memory map is read block by block).
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+    """
+    finite = np.ones(len(X), dtype=bool)
+    if X.size:
+        for start, stop in chunk_bounds(len(X), CHUNK_ROWS):
+            finite[start:stop] = np.isfinite(X[start:stop]).all(axis=1)
+    return finite
 
 
 class SenseModel(BaseEstimator):
@@ -158,7 +180,9 @@ class SenseModel(BaseEstimator):
             ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
             pool's) runs the per-target fits; each item is a picklable ``(target, template, vectors, forms)``
             tuple and ``func`` a module-level function, so the fits can run elsewhere. Default: one after
-            another in this process.
+            another in this process. When ``X`` is a memory-mapped run (:func:`wsd.store.load_run`), each item
+            carries a reference to its target's rows (:class:`~wsd.store.MappedRows`), read by the task: one
+            target's vectors in memory at a time, and small items to send to worker processes.
 
         Returns
         -------
@@ -166,6 +190,7 @@ class SenseModel(BaseEstimator):
             This model, fitted.
         """
         occurrences = validate_occurrences(occurrences, "occurrences to induce senses from")
+        mapped = X
         X = self._check_vectors(X, len(occurrences), dim=None)
         meta = json_ready(embedding_meta if embedding_meta is not None else self.embedding_meta, "embedding_meta")
         if "dim" in meta and meta["dim"] != X.shape[1]:
@@ -174,7 +199,8 @@ class SenseModel(BaseEstimator):
         rows = _target_rows(occurrences)
         forms = _forms(occurrences)
         tasks = [
-            (target, template, X[index], None if forms is None else forms[index]) for target, index in rows.items()
+            (target, template, select_rows(mapped, index), None if forms is None else forms[index])
+            for target, index in rows.items()
         ]
         fitted = list((map_function or map)(fit_target, tasks))
         if len(fitted) != len(tasks):
@@ -267,7 +293,7 @@ class SenseModel(BaseEstimator):
         if "target" not in occurrences.columns:
             raise InputError("occurrences to predict: missing column target")
         X = self._check_vectors(X, len(occurrences), self.dim_)
-        finite = np.isfinite(X).all(axis=1) if X.size else np.ones(len(X), dtype=bool)
+        finite = finite_rows(X)
         if not finite.all():
             first = int(np.argmin(finite))
             raise InputError(

@@ -4,7 +4,9 @@ A sense model folder holds ``sense_model.json`` (format name and version, dims, 
 inducer's parameters and each target's scalars) and one folder ``senses/<n>/`` per target of ``.npy`` arrays
 (preprocessing state with the prefix ``preprocess_``, ``labels``, ``cluster_centers``, mixture parameters or
 hash buckets, and ``rows``). The layout and field names are those of format version 1; models saved before
-the estimators were split up load unchanged.
+the estimators were split up load unchanged. What was added later is written only where it is used (a
+parameter set to something else than its default, the sample size of a sampled fit), so a model that does not
+use it is saved exactly as before.
 
 >>> # model.save("runs/x/senses/model"); SenseModel.load("runs/x/senses/model")   (see SenseModel)
 """
@@ -24,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
 from wsd.layout import SENSE_MODEL_FILE
+from wsd.senses.sampling import DEFAULT_MAX_FIT_SAMPLES
 from wsd.store import atomic_write, write_array
 
 if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
@@ -35,6 +38,9 @@ FORMAT_NAME = "wsd-sense-model"
 FORMAT_VERSION = 1
 #: Prefix of the preprocessing arrays among a target's arrays.
 PREPROCESS_PREFIX = "preprocess_"
+#: Inducer parameters added after format version 1, with their defaults: written only when set otherwise, so
+#: the files of a model that does not use them are those format version 1 wrote (a missing one loads as default).
+LATER_DEFAULTS: dict[str, Any] = {"max_fit_samples": DEFAULT_MAX_FIT_SAMPLES}
 #: Names an array of a saved model may have (a file name inside the target's folder, nothing else).
 ARRAY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -170,6 +176,8 @@ def inducer_state(inducer: SenseInducer) -> tuple[dict[str, Any], dict[str, np.n
         "n_reassigned": inducer.n_reassigned_,
         "k_scores": [[k, None if math.isnan(v) else v] for k, v in inducer.k_scores_.items()],
     }
+    if inducer.n_fit_samples_ != len(inducer.labels_):  # a sampled fit (written only then: see LATER_DEFAULTS)
+        scalars["n_fit_samples"] = inducer.n_fit_samples_
     arrays = {f"{PREPROCESS_PREFIX}{name}": value for name, value in preprocessor_arrays(inducer.preprocessor_).items()}
     arrays |= {"labels": inducer.labels_, "cluster_centers": inducer.cluster_centers_}
     if inducer.assignment_ == "gaussian":
@@ -242,6 +250,8 @@ def inducer_from_state(
         }
         inducer.preprocessor_ = restore_preprocessor(inducer.make_preprocessor(), preprocess, where)
         inducer.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
+        # models saved before sampled fits existed were fitted on all their rows
+        inducer.n_fit_samples_ = int(scalars.get("n_fit_samples", len(inducer.labels_)))
         inducer.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
         if inducer.assignment_ == "gaussian":
             inducer.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)
@@ -356,7 +366,10 @@ def write_sense_model(
     random_state = inducer_params.get("random_state")
     if not (random_state is None or isinstance(random_state, (int, np.integer))):
         raise ConfigError("random_state must be an int or None to save a SenseModel")
-    params = json_ready(inducer_params, "inducer parameters")
+    params = json_ready(
+        {k: v for k, v in inducer_params.items() if k not in LATER_DEFAULTS or v != LATER_DEFAULTS[k]},
+        "inducer parameters",
+    )
     entries = []
     for number, (target, scalars, arrays, rows) in enumerate(targets):
         arrays = arrays | {"rows": rows}

@@ -33,7 +33,7 @@ from wsd.layout import (
 from wsd.outputs import SENSES_FORMAT, check_not_inside, claim_file, claim_folder
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
-from wsd.senses.model import SenseModel
+from wsd.senses.model import SenseModel, finite_rows
 from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
 
 PREDICTED_MARK = "predicted"
@@ -229,7 +229,10 @@ def cluster_run(
 
 
 def finite_vectors(vectors: np.ndarray, run: str | os.PathLike[str]) -> np.ndarray:
-    """The vectors of a run as float32, checked to be finite (NaN or infinity would make every result NaN).
+    """The vectors of a run, checked to be finite (NaN or infinity would make every result NaN).
+
+    The check reads a block of rows at a time; the vectors come back as they are (a memory map stays one, so
+    the per-target fits read their own rows from the file, not a copy of the whole run).
 
     Parameters
     ----------
@@ -240,10 +243,11 @@ def finite_vectors(vectors: np.ndarray, run: str | os.PathLike[str]) -> np.ndarr
 
     Returns
     -------
-    ndarray of float32
+    ndarray
+        ``vectors`` (float16 or float32, as stored).
     """
-    X = np.asarray(vectors, dtype=np.float32)
-    bad = ~np.isfinite(X).all(axis=1) if X.ndim == 2 and X.size else np.zeros(len(X), dtype=bool)
+    X = vectors if isinstance(vectors, np.ndarray) else np.asarray(vectors, dtype=np.float32)
+    bad = ~finite_rows(X) if X.ndim == 2 else np.zeros(len(X), dtype=bool)
     if bad.any():
         raise InputError(
             f"{run}: {int(bad.sum())} of {len(X)} vectors hold NaN or infinite values (first at row "
