@@ -3,8 +3,10 @@
 Every ```` ```bash ```` block of README.md is a test, found anew on each run (a block added to the README is
 checked without touching this file). The blocks run in the order of the README, in one temporary folder that
 looks like a fresh checkout (``data/`` and ``experiments/`` of this repository, and ``../shared`` when the shared
-datasets exist), so a later block may use what an earlier one wrote (``runs/x``). ``wsd`` and ``python`` are this
-test's interpreter and checkout; the Hub is offline and the vector cache is a temporary folder. Each command must
+datasets exist), so a later block may use what an earlier one wrote (``runs/x``). A plain ``wsd ...`` command runs
+through the console script's entry point (:func:`wsd.cli.main`) in this process, which saves the start-up of one
+Python with torch per command; anything else runs in ``bash`` with ``wsd`` and ``python`` on the path (this
+test's interpreter and checkout). The Hub is offline and the vector cache is a temporary folder. Each command must
 exit 0, or the code its comment names (``# exit code 2``). An absolute ``--out`` is moved into the temporary folder.
 
 A block that cannot run here is marked in the README by an HTML comment on the line before its fence (see the
@@ -20,11 +22,14 @@ A command that names ``../shared/`` is skipped (with the reason) when the shared
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shlex
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -181,16 +186,40 @@ class Reader:
         for at, word in enumerate(words[:-1]):
             if word == "--out" and Path(words[at + 1]).is_absolute():
                 words[at + 1] = str(self.outside / Path(words[at + 1]).name)
-        result = subprocess.run(
-            ["bash", "-c", shlex.join(words)],
-            cwd=self.checkout,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
-        return {"command": command, "expected": expected, "code": result.returncode, "stderr": result.stderr}
+        started = time.perf_counter()
+        if words[0] == "wsd" and not set("|;&<>$`") & set(command):
+            code, stderr = self.run_wsd(words[1:])
+        else:
+            result = subprocess.run(
+                ["bash", "-c", shlex.join(words)],
+                cwd=self.checkout,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                check=False,
+            )
+            code, stderr = result.returncode, result.stderr
+        seconds = time.perf_counter() - started
+        return {"command": command, "expected": expected, "code": code, "stderr": stderr, "seconds": seconds}
+
+    def run_wsd(self, arguments: list[str]) -> tuple[int, str]:
+        """``wsd ARGUMENTS`` through the console script's entry point, in this process (no start-up per
+        command), in the checkout folder; the exit code and what it wrote to stderr."""
+        from wsd.cli import main
+
+        stderr, stdout = io.StringIO(), io.StringIO()
+        previous = Path.cwd()
+        os.chdir(self.checkout)
+        try:
+            with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(stdout):
+                try:
+                    code = main(arguments)
+                except SystemExit as exc:  # argparse's usage errors
+                    code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            os.chdir(previous)
+        return code, stderr.getvalue()
 
 
 BLOCKS = parse_blocks(README.read_text(encoding="utf-8"))
