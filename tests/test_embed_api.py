@@ -69,6 +69,22 @@ def test_stream_gives_each_chunks_vectors_in_order(encoder, context_encoder, tab
     np.testing.assert_allclose(np.concatenate(streamed), together, rtol=1e-5, atol=1e-5)
 
 
+def test_stream_hands_freed_memory_back_after_each_chunk(encoder, table, monkeypatch) -> None:
+    import ctypes
+
+    import wsd.embed.encoder as module
+
+    has_trim = hasattr(ctypes.CDLL(None), "malloc_trim")
+    assert module.release_freed_memory() is has_trim  # glibc: malloc_trim; elsewhere nothing, and no error
+    calls: list[str] = []
+    monkeypatch.setattr(module, "release_freed_memory", lambda: calls.append(threading.current_thread().name))
+    chunks = chunks_of(table, [3, len(table) - 3])
+    streamed = list(encoder.embed_stream(chunks))
+    assert calls == ["MainThread", "MainThread"]  # once per chunk, by the thread that ran the model
+    for vectors, chunk in zip(streamed, chunks, strict=True):
+        np.testing.assert_array_equal(vectors, encoder.embed_occurrences(chunk))
+
+
 def test_stream_uses_the_encoders_own_layers_and_pooling(encoder, table) -> None:
     first_last = encoder.with_options(layers="last", pooling="first-last")
     (streamed,) = first_last.embed_stream([table])

@@ -120,7 +120,14 @@ def _scored_settings(config: Any) -> Any:
     """An evaluation's configuration without the settings that do not change its results."""
     if not isinstance(config, dict):
         return config
-    return {key: value for key, value in config.items() if key not in UNSCORED_SETTINGS}
+    settings = {key: value for key, value in config.items() if key not in UNSCORED_SETTINGS}
+    # the same file however it was named: data/demo/x.tsv, its absolute path (config.toml), a link's target
+    if isinstance(settings.get("data"), str):
+        settings["data"] = str(Path(settings["data"]).resolve())
+    options = settings.get("dataset_options")
+    if isinstance(options, dict) and isinstance(options.get("key"), str):
+        settings["dataset_options"] = {**options, "key": str(Path(options["key"]).resolve())}
+    return settings
 
 
 def evaluate(

@@ -790,3 +790,18 @@ def test_evaluate_reuses_its_folder_refuses_another_configuration(tmp_path: Path
     assert main([*base, "--method", "kmeans", "--k", "3"]) == 2
     assert "senses.k: 2 → 3" in capsys.readouterr().err
     assert (out / "metrics.json").read_bytes() == metrics
+
+
+def test_evaluate_again_from_its_config_toml_reuses_its_folder(tmp_path: Path, monkeypatch, capsys) -> None:
+    # data named by a relative path through a link (as data/demo/labelled.tsv); config.toml records the
+    # file's absolute path: the same data, so `--config OUT/config.toml` reuses OUT (the README's command)
+    data = Path(__file__).resolve().parents[1] / "fixtures" / "datasets" / "valid.tsv"
+    (tmp_path / "link").symlink_to(data.parent, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    base = ["evaluate", "--dataset", "generic", "--data", f"link/{data.name}", "--out", "eval", "--no-progress"]
+    assert main([*base, "--method", "kmeans", "--k", "2"]) == 0
+    metrics = json.loads((tmp_path / "eval" / "metrics.json").read_text())
+    capsys.readouterr()
+    assert main(["evaluate", "--config", "eval/config.toml", "--no-progress"]) == 0, capsys.readouterr().err
+    again = json.loads((tmp_path / "eval" / "metrics.json").read_text())
+    assert again["overall"] == metrics["overall"]

@@ -1,0 +1,276 @@
+"""The README's shell blocks, run as a reader would run them: in order, in one fresh folder, on the demo data.
+
+Every ```` ```bash ```` block of README.md is a test, found anew on each run (a block added to the README is
+checked without touching this file). The blocks run in the order of the README, in one temporary folder that
+looks like a fresh checkout (``data/`` and ``experiments/`` of this repository, and ``../shared`` when the shared
+datasets exist), so a later block may use what an earlier one wrote (``runs/x``). A plain ``wsd ...`` command runs
+through the console script's entry point (:func:`wsd.cli.main`) in this process, which saves the start-up of one
+Python with torch per command; anything else runs in ``bash`` with ``wsd`` and ``python`` on the path (this
+test's interpreter and checkout). The Hub is offline and the vector cache is a temporary folder. Each command must
+exit 0, or the code its comment names (``# exit code 2``). An absolute ``--out`` is moved into the temporary folder.
+
+A block that cannot run here is marked in the README by an HTML comment on the line before its fence (see the
+README's Development section):
+
+- ``<!-- readme-test: skip (reason) -->``: never run (needs the network, a cluster, a wheel build, ...);
+- ``<!-- readme-test: slow (reason) -->``: run only when ``WSD_README_SLOW=1``;
+- ``<!-- readme-test: file NAME -->`` before any other fenced block: its text is written to ``NAME`` (for the
+  commands that read it, e.g. ``study.toml``).
+
+A command that names ``../shared/`` is skipped (with the reason) when the shared datasets are absent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+README = REPO_ROOT / "README.md"
+MARKER = re.compile(r"^<!--\s*readme-test:\s*(skip|slow|file)\s*(.*?)\s*-->$")
+FENCE = re.compile(r"^```(\S*)\s*$")
+EXIT_CODE = re.compile(r"#.*\bexit code (\d+)")
+SHARED = "../shared/"
+SLOW_VARIABLE = "WSD_README_SLOW"
+TIMEOUT_S = 600
+
+
+def shared_datasets_dir() -> Path:
+    """The shared datasets: ``$WSD_DATASETS``, else ``../shared/datasets`` beside the checkout (as conftest)."""
+    return Path(os.environ.get("WSD_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+
+
+@dataclass
+class Block:
+    """One fenced block of the README: its language, first line number, text and the marker before it."""
+
+    language: str
+    line: int
+    text: str
+    marker: str | None = None
+    argument: str = ""
+    commands: list[tuple[str, int]] = field(default_factory=list)
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """Every fenced block of a Markdown text, with the ``readme-test`` marker on the line before it (if any).
+
+    Parameters
+    ----------
+    text : str
+        The Markdown text.
+
+    Returns
+    -------
+    list of Block
+        In order; ``bash`` blocks carry their commands as ``(command, expected exit code)``.
+    """
+    lines = text.splitlines()
+    blocks: list[Block] = []
+    index = 0
+    while index < len(lines):
+        fence = FENCE.match(lines[index])
+        if fence is None:
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and not lines[end].startswith("```"):
+            end += 1
+        if end == len(lines):
+            raise ValueError(f"README line {index + 1}: a fenced block is never closed")
+        previous = lines[index - 1].strip() if index else ""
+        marker = MARKER.match(previous)
+        block = Block(fence.group(1), index + 1, "\n".join(lines[index + 1 : end]) + "\n")
+        if marker is not None:
+            block.marker, block.argument = marker.group(1), marker.group(2).strip("() ")
+        if block.language == "bash":
+            block.commands = split_commands(block.text)
+        blocks.append(block)
+        index = end + 1
+    return blocks
+
+
+def split_commands(script: str) -> list[tuple[str, int]]:
+    """The commands of a shell block, one per logical line, without comments, and the exit code each expects.
+
+    Parameters
+    ----------
+    script : str
+        The text of the block (lines ending in ``\\`` continue on the next line).
+
+    Returns
+    -------
+    list of (str, int)
+        The command as a shell line (quoted again) and its expected exit code (0 unless a comment says
+        ``exit code N``).
+    """
+    commands = []
+    for line in script.replace("\\\n", " ").splitlines():
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        expected = EXIT_CODE.search(line)
+        commands.append((shlex.join(words), int(expected.group(1)) if expected else 0))
+    return commands
+
+
+class Reader:
+    """Runs the README's blocks in order in one folder, once each, remembering what every command did."""
+
+    def __init__(self, folder: Path, blocks: list[Block]) -> None:
+        self.blocks = blocks
+        self.checkout = folder / "checkout"
+        self.checkout.mkdir()
+        for name in ("data", "experiments"):
+            (self.checkout / name).symlink_to(REPO_ROOT / name, target_is_directory=True)
+        datasets = shared_datasets_dir()
+        self.has_shared = (datasets / "semeval2013-task13").is_dir()
+        if self.has_shared:
+            (folder / "shared").mkdir()
+            (folder / "shared" / "datasets").symlink_to(datasets.resolve(), target_is_directory=True)
+        self.outside = folder / "absolute-outputs"
+        bin_dir = folder / "bin"
+        bin_dir.mkdir()
+        python = shlex.quote(sys.executable)
+        for name, program in (("wsd", f"{python} -m wsd.cli"), ("python", python)):
+            shim = bin_dir / name
+            shim.write_text(f'#!/bin/sh\nexec {program} "$@"\n', encoding="utf-8")
+            shim.chmod(0o755)
+        self.env = dict(
+            os.environ,
+            PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p),
+            HF_HUB_OFFLINE="1",
+            WSD_CACHE_DIR=str(folder / "vector-cache"),
+            MPLBACKEND="Agg",
+            TOKENIZERS_PARALLELISM="false",
+        )
+        self.done: dict[int, list[dict]] = {}
+
+    def skip_reason(self, block: Block) -> str | None:
+        """Why ``block`` does not run here, or None."""
+        if block.marker == "skip":
+            return f"README line {block.line}: {block.argument or 'marked skip'}"
+        if block.marker == "slow" and os.environ.get(SLOW_VARIABLE) != "1":
+            return f"README line {block.line}: slow ({block.argument}); set {SLOW_VARIABLE}=1 to run it"
+        return None
+
+    def run_through(self, position: int) -> list[dict]:
+        """Run every block up to ``position`` that has not run yet; return what the block at ``position`` did."""
+        for index, block in enumerate(self.blocks[: position + 1]):
+            if index in self.done:
+                continue
+            if block.marker == "file" and block.argument:
+                (self.checkout / block.argument).write_text(block.text, encoding="utf-8")
+            if block.language != "bash" or self.skip_reason(block) is not None:
+                self.done[index] = []
+                continue
+            self.done[index] = [self.run_command(command, expected) for command, expected in block.commands]
+        return self.done[position]
+
+    def run_command(self, command: str, expected: int) -> dict:
+        """Run one command in the checkout folder; its result, or why it was skipped."""
+        if SHARED in command and not self.has_shared:
+            return {"command": command, "skipped": f"the shared datasets are absent ({shared_datasets_dir()})"}
+        words = shlex.split(command)
+        for at, word in enumerate(words[:-1]):
+            if word == "--out" and Path(words[at + 1]).is_absolute():
+                words[at + 1] = str(self.outside / Path(words[at + 1]).name)
+        started = time.perf_counter()
+        if words[0] == "wsd" and not set("|;&<>$`") & set(command):
+            code, stderr = self.run_wsd(words[1:])
+        else:
+            result = subprocess.run(
+                ["bash", "-c", shlex.join(words)],
+                cwd=self.checkout,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                check=False,
+            )
+            code, stderr = result.returncode, result.stderr
+        seconds = time.perf_counter() - started
+        return {"command": command, "expected": expected, "code": code, "stderr": stderr, "seconds": seconds}
+
+    def run_wsd(self, arguments: list[str]) -> tuple[int, str]:
+        """``wsd ARGUMENTS`` through the console script's entry point, in this process (no start-up per
+        command), in the checkout folder; the exit code and what it wrote to stderr."""
+        from wsd.cli import main
+
+        stderr, stdout = io.StringIO(), io.StringIO()
+        previous = Path.cwd()
+        os.chdir(self.checkout)
+        try:
+            with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(stdout):
+                try:
+                    code = main(arguments)
+                except SystemExit as exc:  # argparse's usage errors
+                    code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            os.chdir(previous)
+        return code, stderr.getvalue()
+
+
+BLOCKS = parse_blocks(README.read_text(encoding="utf-8"))
+SHELL = [index for index, block in enumerate(BLOCKS) if block.language == "bash"]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> Reader:
+    """One folder for the whole README, as one reader following it from the top."""
+    return Reader(tmp_path_factory.mktemp("readme"), BLOCKS)
+
+
+@pytest.mark.parametrize("position", SHELL, ids=[f"line{BLOCKS[i].line}" for i in SHELL])
+def test_readme_block_runs(reader: Reader, position: int) -> None:
+    block = BLOCKS[position]
+    reason = reader.skip_reason(block)
+    if reason is not None:
+        pytest.skip(reason)
+    results = reader.run_through(position)
+    ran = [r for r in results if "skipped" not in r]
+    if not ran:
+        pytest.skip("; ".join(sorted({r["skipped"] for r in results})))
+    failed = [r for r in ran if r["code"] != r["expected"]]
+    assert not failed, "\n\n".join(
+        f"README line {block.line}: `{r['command']}` exited {r['code']} (expected {r['expected']}):\n"
+        + r["stderr"][-3000:]
+        for r in failed
+    )
+
+
+def test_readme_has_shell_blocks_and_every_marker_is_understood() -> None:
+    text = README.read_text(encoding="utf-8")
+    markers = [line for line in text.splitlines() if line.strip().startswith("<!--") and "readme-test" in line]
+    understood = [b for b in BLOCKS if b.marker is not None]
+    assert len(markers) == len(understood), "a readme-test marker not directly before a fence, or misspelled"
+    assert all(b.argument for b in understood), "every skip, slow and file marker gives its reason or file name"
+    assert len(SHELL) >= 5
+    assert sum(1 for i in SHELL if BLOCKS[i].marker is None) >= 5, "most shell blocks run"
+
+
+def test_parser_reads_markers_continuations_and_exit_codes() -> None:
+    text = (
+        "x\n<!-- readme-test: skip (needs a cluster) -->\n```bash\ndask worker a\n```\n"
+        "<!-- readme-test: file a.toml -->\n```toml\nk = 1\n```\n"
+        "```bash\nwsd embed --corpus 'my corpus' \\\n  --out runs/x   # a comment\n\n"
+        "wsd score --gold nope   # exit code 2\n```\n"
+    )
+    skipped, written, shell = parse_blocks(text)
+    assert (skipped.marker, skipped.argument, skipped.line) == ("skip", "needs a cluster", 3)
+    assert (written.marker, written.argument, written.text) == ("file", "a.toml", "k = 1\n")
+    assert shell.marker is None
+    assert shell.commands == [("wsd embed --corpus 'my corpus' --out runs/x", 0), ("wsd score --gold nope", 2)]
+    with pytest.raises(ValueError, match="never closed"):
+        parse_blocks("```bash\nwsd demo\n")
