@@ -29,7 +29,7 @@ from wsd.senses.labels import (
 )
 from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
-from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, fit_k
+from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, check_one_sense, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
     DISTANCES,
@@ -38,7 +38,16 @@ from wsd.senses.soft import (
     gaussian_posteriors,
     merge_columns,
 )
-from wsd.senses.validation import Boolean, Fraction, Integer, Options, PositiveReal, RandomStateLike, validate_params
+from wsd.senses.validation import (
+    Boolean,
+    Fraction,
+    Integer,
+    Options,
+    PositiveReal,
+    RandomStateLike,
+    Real,
+    validate_params,
+)
 
 NOISE_POLICIES: tuple[str, ...] = ("nearest", "keep")
 #: How a fitted inducer turns vectors into memberships.
@@ -105,6 +114,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         if none does, the native run is used.
     k_range : (int, int)
         Inclusive range of candidate k for ``k="auto"`` (validated only where k is chosen).
+    one_sense_below : float or None
+        With ``k="auto"``: answer one sense when the best candidate's score (silhouette,
+        Calinski–Harabasz, HDBSCAN's relative validity for ``native``) is below this value (None: never
+        one sense, unless ``bic`` with ``k_range`` from 1, or HDBSCAN finding a single cluster). See
+        :class:`~wsd.senses.selection.SelectK`.
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten : bool, bool, int or None, bool
@@ -187,6 +201,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "hdbscan_min_cluster_size": [Integer(2)],
         "hdbscan_min_samples": [Integer(1), None],
         "center_forms": [Fraction()],
+        "one_sense_below": [Real(), None],
     }
 
     def __init__(
@@ -211,6 +226,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         hdbscan_min_cluster_size: int = 5,
         hdbscan_min_samples: int | None = None,
         center_forms: float = 0.0,
+        one_sense_below: float | None = None,
     ):
         self.method = method
         self.k = k
@@ -231,6 +247,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.hdbscan_min_cluster_size = hdbscan_min_cluster_size
         self.hdbscan_min_samples = hdbscan_min_samples
         self.center_forms = center_forms
+        self.one_sense_below = one_sense_below
 
     # ------------------------------------------------------------------ validation
 
@@ -255,6 +272,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             return
         if not (self.method == "hdbscan" and self.selection == "native"):
             check_k_range(self.k_range, self.selection)
+        check_one_sense(self.one_sense_below, self.selection)
         if self.selection == "bic" and self.method != "gmm":
             raise ConfigError(f"selection='bic' needs a mixture model (method='gmm'), not method={self.method!r}")
         if self.selection == "native" and self.method != "hdbscan":
@@ -392,7 +410,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         clusterer = self.make_clusterer(seed)
         if self.selects_k:
             selector = SelectK(
-                clusterer, selection=self.selection, k_range=self.k_range, metric=METHOD_METRIC[self.method]
+                clusterer,
+                selection=self.selection,
+                k_range=self.k_range,
+                metric=METHOD_METRIC[self.method],
+                one_sense_below=self.one_sense_below,
             )
             self.k_scores_ = selector.fit(Xt).k_scores_
             return Clustering.of(selector.best_estimator_)
