@@ -246,6 +246,7 @@ def run_dataset(
     output: dict[str, Any] = {"gold": gold_name, "encoder": meta, "words": len(words), "settings": {}}
     parts = split_words(words) if name == DEV_DATASET else {}
     parts["all"] = words
+    output["parts"] = {part: len(members) for part, members in parts.items()}
     for setting in settings(one_sense):
         if only and not any(part in setting.name for part in only):
             continue
@@ -278,10 +279,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--multilingual-model", default=None, help="encoder folder for Norwegian and Russian")
     parser.add_argument("--one-sense", default="0.05,0.1,0.15", help="one_sense_below thresholds compared")
     parser.add_argument("--only", default="", help="run only the settings whose name contains one of these (a,b)")
+    parser.add_argument(
+        "--add", action="store_true", help="keep the other datasets of an existing lscd.json (add or replace these)"
+    )
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite lscd.md from lscd.json")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="results folder")
     args = parser.parse_args(argv)
     thresholds = [float(t) for t in args.one_sense.split(",") if t.strip()]
+    if args.markdown_only:
+        saved = json.loads((args.out / "lscd.json").read_text(encoding="utf-8"))
+        (args.out / "lscd.md").write_text(markdown(saved) + "\n", encoding="utf-8")
+        return 0
     results: dict[str, Any] = {"command": command_line(), "datasets": {}}
+    existing = args.out / "lscd.json"
+    if args.add and existing.is_file():
+        previous = json.loads(existing.read_text(encoding="utf-8"))
+        results["datasets"] = previous["datasets"]
+        results["command"] = f"{previous['command']}; then {results['command']}"
     for name in [n.strip() for n in args.datasets.split(",") if n.strip()]:
         if name not in DATASETS:
             raise SystemExit(f"unknown dataset {name!r} (choose from {', '.join(DATASETS)})")
@@ -305,18 +319,42 @@ def _plain(value: Any) -> Any:
 
 
 def _cell(value: float | None) -> str:
-    return "–" if value is None or math.isnan(value) else f"{value:.3f}"
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+#: Columns of the senses table, then the vector-measure table (rows: the default setting's vector variants).
+SENSE_COLUMNS = ("ari", "nmi", "rho_jsd", "rho_jsd_soft", "binary_acc", "binary_f1", "mean_senses", "one_sense_words")
+CHOICES = [
+    "Which data each choice was made on: every choice below was made on the **dev** half of DWUG EN (23 words); "
+    "its held-out half (23 words), NorDiaChange subsets 1 and 2 and RuSemShift 1 and 2 were not looked at "
+    "for any choice. On dev: the best vector measure is APD of the clustered vectors (form-centred 0.5, "
+    "L2-normalised), the best one-sense threshold for ARI is 0.08, and the settings whose induced senses "
+    "explain the change best (JSD) are agglomerative (cosine, average) with k=10 and HDBSCAN (native). The "
+    "SemEval halves that chose the default recipe (experiments/results/quality.md) veto a one-sense threshold "
+    "in the default recipe (see the README, Sense quality).",
+]
+
+
+def _table(rows: dict[str, dict[str, float]], columns: Sequence[str], first: str) -> list[str]:
+    lines = [f"| {first} | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    lines += [f"| {name} | " + " | ".join(_cell(row.get(c)) for c in columns) + " |" for name, row in rows.items()]
+    return lines
 
 
 def markdown(results: dict[str, Any]) -> str:
-    """The results file: one table per dataset (and part), every setting's figures."""
+    """The results file: per dataset and part, the settings' sense figures and the vector measures."""
     first = next(iter(results["datasets"].values()), {})
     lines = ["# Lexical semantic change on the WUG datasets", ""]
     lines += header_lines(results["command"], 1, first.get("encoder"))
     lines += [
+        "- Norwegian and Russian: multilingual-e5-small (4-bit), `bash ../shared/models/get-multilingual-e5.sh "
+        "/work/models` (its folder is `--multilingual-model`); English: the bundled all-MiniLM-L6-v2.",
         "",
-        "Choices are made on the dev half of DWUG EN (words at even positions in sorted order); its other half "
-        "and every other dataset are held out. ρ = Spearman against the graded gold; ari/nmi in [−1, 1]/[0, 1].",
+        "ρ = Spearman against the graded gold (`change_graded`; RuSemShift: −COMPARE); ari/nmi: per word against "
+        "the gold clusters, weighted by clustered uses; binary: the WUG rule on the induced sense counts. "
+        "All figures are fractions.",
+        "",
+        *CHOICES,
         "",
         *PUBLISHED,
         "",
@@ -326,11 +364,16 @@ def markdown(results: dict[str, Any]) -> str:
             rows = {s: v[part] for s, v in data["settings"].items() if part in v}
             if not rows:
                 continue
-            columns = sorted({c for row in rows.values() for c in row})
-            lines += [f"## {name} — {part} (gold: {data['gold']}, {data['words']} words)", ""]
-            lines += ["| setting | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
-            for setting, row in rows.items():
-                lines.append(f"| {setting} | " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
+            role = {"dev": "chosen on", "held_out": "held out", "all": "all words"}[part]
+            if name != DEV_DATASET:
+                role = "held out"
+            lines += [f"## {name} — {part} ({role}; gold: {data['gold']}, {data.get('parts', {}).get(part, data['words'])} words)", ""]
+            columns = [c for c in SENSE_COLUMNS if any(c in row for row in rows.values())]
+            lines += _table(rows, columns, "senses")
+            default = rows.get("default", {})
+            variants = {v: {m: default.get(f"rho_{m}_{v}") for m in ("apd", "prt")} for v in VECTOR_VARIANTS}
+            if any(value is not None for row in variants.values() for value in row.values()):
+                lines += ["", *_table(variants, ("apd", "prt"), "vectors (ρ)")]
             lines.append("")
     return "\n".join(lines)
 
