@@ -367,7 +367,8 @@ def markdown(results: dict[str, Any]) -> str:
             role = {"dev": "chosen on", "held_out": "held out", "all": "all words"}[part]
             if name != DEV_DATASET:
                 role = "held out"
-            lines += [f"## {name} — {part} ({role}; gold: {data['gold']}, {data.get('parts', {}).get(part, data['words'])} words)", ""]
+            count = data.get("parts", {}).get(part, data["words"])
+            lines += [f"## {name} — {part} ({role}; gold: {data['gold']}, {count} words)", ""]
             columns = [c for c in SENSE_COLUMNS if any(c in row for row in rows.values())]
             lines += _table(rows, columns, "senses")
             default = rows.get("default", {})
