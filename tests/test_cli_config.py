@@ -106,7 +106,7 @@ def test_config_show_prints_valid_toml_defaults(tmp_path, capsys) -> None:
     assert main(["config", "show", "--command", "run"]) == 0
     text = capsys.readouterr().out
     defaults = tomllib.loads(text)
-    assert set(defaults) == {"scan", "embedding", "senses", "evaluation", "output"}
+    assert set(defaults) == {"scan", "embedding", "senses", "evaluation", "output", "change"}
     assert defaults["senses"]["method"] == "ward" and defaults["embedding"]["context_vector"] == "20:last:0.5"
     assert "# corpus is not set" in text
     saved = tmp_path / "run.toml"
@@ -121,6 +121,7 @@ def test_config_show_prints_valid_toml_defaults(tmp_path, capsys) -> None:
         "evaluation",
         "output",
         "execution",
+        "change",
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 import re
 import sys
 import unicodedata
@@ -18,7 +19,7 @@ from wsd.errors import InputError
 from wsd.occurrences import validate_occurrences
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
-BUILT_FILES = ("corpus.txt", "labelled.tsv", "forms.tsv")
+BUILT_FILES = ("corpus.txt", "corpus.jsonl", "labelled.tsv", "forms.tsv")
 ENGLISH_TARGETS = ("mouse", "bank", "plant", "bat", "cell")
 RUSSIAN_TARGETS = ("замок", "лук", "ключ")
 MIN_PER_SENSE = 10
@@ -178,3 +179,18 @@ def test_build_rejects_bad_header(build_demo: ModuleType, tmp_path: Path) -> Non
     source.write_text("sentence\nen\tA [[bat|bat.animal]] flew out.\n", encoding="utf-8")
     with pytest.raises(InputError, match=":1: header"):
         build_demo.read_source(source)
+
+
+def test_dated_corpus_is_the_corpus_with_a_year(corpus_lines: list[str], labelled: pd.DataFrame) -> None:
+    import wsd
+
+    records = [json.loads(line) for line in (DEMO / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["text"] for r in records] == corpus_lines
+    assert all(isinstance(r["year"], int) and 1850 <= r["year"] <= 2020 for r in records)
+    # the younger senses lie in the later years only; the others span the whole range
+    years = {f"demo.{line}": r["year"] for line, r in enumerate(records, start=1)}
+    labelled = labelled.assign(year=[years[i.rsplit(".", 1)[0]] for i in labelled["id"]])
+    assert labelled.loc[labelled["sense"].isin(["mouse.device", "cell.phone"]), "year"].min() >= 1985
+    assert labelled.loc[labelled["sense"] == "mouse.animal", "year"].agg(["min", "max"]).tolist()[0] < 1900
+    occurrences = wsd.scan(DEMO / "corpus.jsonl", "mouse:mice", meta=["year"])
+    assert occurrences["year"].dtype == "int64" and len(occurrences) == 56

@@ -361,3 +361,22 @@ def test_the_embed_command_runs_on_a_scheduler(corpus, reference, client, tmp_pa
     assert "occurrences" in capsys.readouterr().out
     _same_as_reference(out, reference)
     assert json.loads((out / "meta.json").read_text())["execution"]["shards"] > 5
+
+
+def test_a_distributed_run_keeps_metadata_from_the_paths(corpus, client, tmp_path):
+    from wsd.corpus.scan import scan
+
+    regex = r"\.(?P<ext>[a-z]+)"
+    with pytest.warns(UserWarning, match="not UTF-8"):
+        run = embed_corpus(
+            corpus, TARGETS, tmp_path / "run", scheduler=client.scheduler.address, shard_bytes=SHARD_BYTES,
+            slice_from_path=regex, **EMBED,
+        )  # fmt: skip
+    assert not (run / "occurrences.parquet").exists(), "a sharded store, typed when read"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = scan(corpus, TARGETS, slice_from_path=regex)
+    occurrences, _ = load_run(run)
+    pd.testing.assert_frame_equal(occurrences, expected)
+    assert set(occurrences["ext"]) == {"txt", "jsonl", "csv", "parquet"}
+    assert json.loads((run / "meta.json").read_text())["metadata_columns"] == {"ext": "str"}

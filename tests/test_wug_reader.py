@@ -60,7 +60,9 @@ def test_reads_a_small_wug_folder(tmp_path: Path, suffix: str, stats_dir: str) -
     table = bundle.occurrences.set_index("id")
     assert table.loc["m1", "form"] == "mouse" and table.loc["m1", "text"] == 'the "mouse" ran'
     assert table.loc["m4", "form"] == "mouse" and table.loc["m4", "sense"] == ""  # noise: left out
-    assert table.loc["m3", ["sense", "grouping", "date", "target"]].tolist() == ["1", "2", "1990", "mouse"]
+    assert table.loc["m3", ["sense", "grouping", "date", "target"]].tolist() == ["1", 2, 1990, "mouse"]
+    # grouping and date are metadata columns, typed as a corpus scan with --meta grouping,date types them
+    assert table["grouping"].dtype == "int64" and table["date"].dtype == "int64"
     assert bundle.stats == {"words": 2, "uses": 6, "clustered": 5, "noise": 1, "unclustered": 0}
     assert list(bundle.subsets) == ["1", "2"] and bundle.subsets["2"] == {"m3", "m4", "b2"}
     gold = bundle.gold_change.set_index("target")
@@ -149,7 +151,10 @@ def test_every_layout_in_the_shared_lscd_data(name: str) -> None:
     # the form lies at the span and is a form of the word (first letters agree, case aside)
     forms = [text[s:e] for text, s, e in zip(table["text"], table["start"], table["end"], strict=True)]
     assert forms == table["form"].tolist()
-    assert (table["grouping"] != "").all()
+    assert table["grouping"].notna().all()
+    # the metadata dtype rule: integral labels and dates are int64, ranges such as 1929-1965 stay text
+    assert str(table["grouping"].dtype) == ("str" if name.startswith("nordiachange") else "int64")
+    assert str(table["date"].dtype) == ("str" if name.startswith("rusemshift") else "int64")
     if clustered:
         assert {"change_graded", "change_binary"} <= set(bundle.gold_change.columns)
         assert bundle.stats["clustered"] + bundle.stats["noise"] == uses

@@ -9,6 +9,16 @@
 (``system.seed<N>.key``), ``run/`` (the occurrences with their gold ``sense`` and the vectors, readable with
 :func:`wsd.load_run`) and ``senses/`` (the senses induced with seed 0: labels, descriptions, sense model), the
 layout (:mod:`wsd.layout`) that ``wsd report`` reads.
+
+``dataset="wug"`` (diachronic Word Usage Graphs, :mod:`wsd.evaluate.datasets.wug`) is scored on senses *and*
+change: every use is embedded and clustered (noise uses too), ``ari``/``nmi`` are computed on the uses with a
+gold cluster (cluster −1 left out; only where the dataset has clusters), and each word's change between its
+two periods (:func:`wsd.change.compare_slices` on the ``grouping`` column) is scored against the gold:
+``graded_spearman`` (the default change score, :data:`wsd.change.DEFAULT_MEASURE`, against ``change_graded``,
+or against −``COMPARE`` where there is no graded gold), ``graded_spearman_jsd|_apd|_prt`` for every measure,
+and ``binary_accuracy``/``binary_f1`` against ``change_binary`` where given (the rule's k/n from the stats
+file, else the configuration). ``out`` also receives ``change.csv`` (every word's scores beside its gold) and
+``change/`` (the change folder of seed 0's senses, :mod:`wsd.change.stage`, which ``wsd report`` shows).
 """
 
 from __future__ import annotations
@@ -21,20 +31,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd.change import compare_slices
+from wsd.change.stage import sense_cards, write_change
 from wsd.config import EvaluationConfig
 from wsd.embed.cache import embed_cached
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
 from wsd.evaluate.datasets import load_dataset
+from wsd.evaluate.datasets.wug import PERIOD_COLUMN
 from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_from_occurrences
+from wsd.evaluate.metrics.change import binary_scores, spearman
 from wsd.evaluate.scoring import baseline_keys, score_keys
 from wsd.executors import MapFunction
-from wsd.layout import RUN_DIR, SENSES_DIR
+from wsd.layout import CHANGE_CSV, CHANGE_DIR, RUN_DIR, SENSES_DIR
 from wsd.outputs import claim_folder
-from wsd.results import baseline_scores, metrics_document, write_metrics
+from wsd.results import baseline_scores, metrics_document, summarise, write_metrics
 from wsd.senses.inducer import SenseInducer
-from wsd.senses.stage import fit_senses, write_senses
-from wsd.store import write_run
+from wsd.senses.stage import fit_senses, senses_per_target, write_senses
+from wsd.store import atomic_write, write_run
 
 
 def system_key(
@@ -156,6 +170,8 @@ def evaluate(
             settings=lambda meta: _scored_settings(meta.get("config")),
             overwrite=overwrite,
         )
+    if config.dataset == "wug":
+        return _evaluate_wug(config, out, encoder, vectors, map_function, progress, log, offline)
     bundle, occurrences = load_labelled(config)
     gold = key_from_occurrences(occurrences, where=f"{config.dataset} gold")
     if vectors is None:
@@ -207,3 +223,312 @@ def evaluate(
         if first_model is not None:
             write_senses(folder / SENSES_DIR, occurrences, X, first_model[0], first_model[1], {"seed": 0})
     return document
+
+
+def _embed(
+    config: EvaluationConfig,
+    occurrences: pd.DataFrame,
+    encoder: Encoder | None,
+    vectors: np.ndarray | None,
+    progress: bool,
+    offline: bool | None,
+) -> tuple[np.ndarray, dict[str, Any] | None]:
+    if vectors is None:
+        if encoder is None:
+            encoder = Encoder(**config.embedding.encoder_kwargs(), progress=progress, offline=offline)
+        (vectors,) = embed_cached(
+            encoder,
+            occurrences,
+            [(config.embedding.layers, config.embedding.pooling)],
+            cache_dir=config.cache_dir,
+            progress=progress,
+        )
+    meta = encoder.identity(config.embedding.layers, config.embedding.pooling).embedding_meta() if encoder else None
+    return np.asarray(vectors, dtype=np.float32), meta
+
+
+def load_wug(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
+    """The WUG dataset bundle and all its uses (of ``config.targets`` when given), clustered or not.
+
+    Parameters
+    ----------
+    config : EvaluationConfig
+        Names the dataset folder and the targets to keep.
+
+    Returns
+    -------
+    (bundle, DataFrame)
+    """
+    if config.data is None:
+        raise InputError("--data is required for dataset 'wug' (the WUG dataset folder, e.g. .../lscd/dwug_en)")
+    bundle = load_dataset("wug", config.data, **config.dataset_options)
+    occurrences = bundle.occurrences
+    if config.targets:
+        unknown = sorted(set(config.targets) - set(occurrences["target"]))
+        if unknown:
+            raise InputError(f"{config.data}: no target(s) {', '.join(unknown)} in the WUG data")
+        occurrences = occurrences[occurrences["target"].isin(config.targets)].reset_index(drop=True)
+    return bundle, occurrences
+
+
+def binary_rule(config: EvaluationConfig, gold_change: pd.DataFrame | None) -> tuple[int, int]:
+    """The binary rule's ``(k, n)``: the configuration's where set, else the stats file's, else DWUG EN's (1, 5).
+
+    Parameters
+    ----------
+    config : EvaluationConfig
+        ``binary_k`` / ``binary_n`` (None: not set).
+    gold_change : DataFrame, optional
+        The gold change table (its ``k`` and ``n`` columns, where one value each).
+
+    Returns
+    -------
+    (int, int)
+    """
+    from wsd.change import DEFAULT_BINARY_K, DEFAULT_BINARY_N
+
+    found = {}
+    for name in ("k", "n"):
+        if gold_change is not None and name in gold_change and gold_change[name].nunique() == 1:
+            found[name] = int(gold_change[name].iloc[0])
+    k = config.binary_k if config.binary_k is not None else found.get("k", DEFAULT_BINARY_K)
+    n = config.binary_n if config.binary_n is not None else found.get("n", DEFAULT_BINARY_N)
+    return k, n
+
+
+def graded_gold(gold_change: pd.DataFrame | None) -> tuple[pd.Series, str] | None:
+    """The gold graded change per target: ``change_graded``, else −``COMPARE``; None when there is neither.
+
+    Parameters
+    ----------
+    gold_change : DataFrame, optional
+        The gold change table (``target``, ``change_graded``, ``COMPARE``, ...).
+
+    Returns
+    -------
+    (Series, str) or None
+        Target → gold value (targets with a value only), and the column it came from.
+    """
+    if gold_change is None:
+        return None
+    table = gold_change.set_index("target")
+    for column, sign in (("change_graded", 1.0), ("COMPARE", -1.0)):
+        if column in table and table[column].notna().any():
+            return sign * table[column].dropna(), column
+    return None
+
+
+def change_metrics(
+    ranking: pd.DataFrame, measures: list[str], measure: str, gold_change: pd.DataFrame | None
+) -> dict[str, float]:
+    """Graded and binary change scores of a ranking table against the gold (scores left out where undefined).
+
+    Parameters
+    ----------
+    ranking : DataFrame
+        :attr:`wsd.change.SliceComparison.ranking` (``target``, the measures, ``binary``).
+    measures : list of str
+        The measures in the table.
+    measure : str
+        The default change score (``graded_spearman``).
+    gold_change : DataFrame, optional
+        The gold change table.
+
+    Returns
+    -------
+    dict
+        ``graded_spearman``, ``graded_spearman_<measure>`` for each measure, ``binary_accuracy``,
+        ``binary_f1``, as far as the gold and the system define them.
+    """
+    scores: dict[str, float] = {}
+    gold = graded_gold(gold_change)
+    table = ranking.set_index("target")
+    if gold is not None:
+        values, _ = gold
+        common = [t for t in table.index if t in values.index]
+        for name in measures:
+            rho = spearman(table.loc[common, name].to_numpy(), values.loc[common].to_numpy()) if common else None
+            if rho is not None:
+                scores[f"graded_spearman_{name}"] = rho
+        if f"graded_spearman_{measure}" in scores:
+            scores["graded_spearman"] = scores[f"graded_spearman_{measure}"]
+    if gold_change is not None and "change_binary" in gold_change and "binary" in table:
+        binary = gold_change.set_index("target")["change_binary"].dropna()
+        common = [t for t in table.index if t in binary.index]
+        if common:
+            scores |= binary_scores(table.loc[common, "binary"].astype(int).to_numpy(), binary.loc[common].to_numpy())
+    return scores
+
+
+def _change_of(
+    occurrences: pd.DataFrame,
+    labels: np.ndarray,
+    X: np.ndarray | None,
+    config: EvaluationConfig,
+    rule: tuple[int, int],
+) -> Any:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # every WUG word has both periods; a baseline key needs no warning
+        return compare_slices(
+            occurrences,
+            labels=labels,
+            X=X,
+            by=PERIOD_COLUMN,
+            measure=config.change_measure if X is not None else "jsd",
+            binary_k=rule[0],
+            binary_n=rule[1],
+        )
+
+
+def _wug_seed(
+    occurrences: pd.DataFrame,
+    clustered: np.ndarray,
+    gold: Key | None,
+    labels: np.ndarray,
+    X: np.ndarray | None,
+    config: EvaluationConfig,
+    bundle: Any,
+    rule: tuple[int, int],
+) -> tuple[dict[str, Any], Any]:
+    """Scores of one labelling: ARI/NMI on the clustered uses, change against the gold."""
+    per_target: dict[str, dict[str, float]] = {}
+    overall: dict[str, float] = {}
+    subsets: dict[str, Any] = {}
+    if gold is not None:
+        part = occurrences[clustered]
+        key = key_from_labels(part["target"], part["id"], labels[clustered])
+        scored = score_keys("wug", gold, key, bundle.subsets)
+        overall |= {name: scored["overall"][name] for name in ("ari", "nmi")}
+        per_target = {t: dict(v) for t, v in scored["per_target"].items()}
+        subsets = scored["subsets"]
+    comparison = _change_of(occurrences, labels, X, config, rule)
+    overall |= change_metrics(comparison.ranking, comparison.measures, comparison.measure, bundle.gold_change)
+    for row in comparison.ranking.itertuples():
+        per_target.setdefault(row.target, {}).update({name: float(getattr(row, name)) for name in comparison.measures})
+    overall["n_instances"] = int(clustered.sum()) if gold is not None else len(occurrences)
+    return {"overall": overall, "per_target": per_target, "subsets": subsets}, comparison
+
+
+def change_table(comparison: Any, gold_change: pd.DataFrame | None, n_senses: dict[str, int]) -> pd.DataFrame:
+    """Per target: the periods compared, uses, senses, every change score and the decision, beside the gold.
+
+    Parameters
+    ----------
+    comparison : SliceComparison
+        The comparison of the two periods.
+    gold_change : DataFrame, optional
+        The gold change table.
+    n_senses : dict
+        Induced senses per target.
+
+    Returns
+    -------
+    DataFrame
+        ``target``, ``slice_a``, ``slice_b``, ``uses_a``, ``uses_b``, ``senses``, the measures, ``score``,
+        ``binary``, and the gold columns (``change_graded``, ``change_binary``, ``COMPARE``) where given;
+        sorted by ``score``, highest first.
+    """
+    ranking = comparison.ranking
+    table = ranking[["target", "slice_a", "slice_b", "uses_a", "uses_b"]].copy()
+    table["senses"] = table["target"].map(n_senses).fillna(0).astype(np.int64)
+    for column in [*comparison.measures, "score", "binary"]:
+        if column in ranking:
+            table[column] = ranking[column].to_numpy()
+    if gold_change is not None:
+        gold_columns = [c for c in ("change_graded", "change_binary", "COMPARE") if c in gold_change]
+        gold = gold_change[["target", *gold_columns]].dropna()
+        table = table.merge(gold, on="target", how="inner")
+    return table
+
+
+def _evaluate_wug(
+    config: EvaluationConfig,
+    out: str | os.PathLike[str] | None,
+    encoder: Encoder | None,
+    vectors: np.ndarray | None,
+    map_function: MapFunction | None,
+    progress: bool,
+    log: Callable[[str], None] | None,
+    offline: bool | None,
+) -> dict[str, Any]:
+    """:func:`evaluate` for WUG data: senses scored on the clustered uses, change against the gold change."""
+    bundle, occurrences = load_wug(config)
+    has_clusters = "sense" in occurrences and bool(occurrences["sense"].astype(str).str.strip().ne("").any())
+    clustered = (
+        occurrences["sense"].astype(str).str.strip().ne("").to_numpy()
+        if has_clusters
+        else np.zeros(len(occurrences), dtype=bool)
+    )
+    gold = key_from_occurrences(occurrences[clustered], where="WUG gold clusters") if has_clusters else None
+    if not has_clusters and bundle.gold_change is None:
+        raise InputError(f"{config.data}: neither gold clusters nor gold change scores: nothing to evaluate against")
+    X, embedding_meta = _embed(config, occurrences, encoder, vectors, progress, offline)
+    rule = binary_rule(config, bundle.gold_change)
+    per_seed: list[dict[str, Any]] = []
+    first: tuple[Any, np.ndarray, Any] | None = None
+    for seed in range(config.seeds):
+        inducer = SenseInducer(**(config.senses | {"random_state": seed}))
+        model, labels, proba = fit_senses(occurrences, X, inducer, embedding_meta, map_function)
+        scores, comparison = _wug_seed(occurrences, clustered, gold, labels, X, config, bundle, rule)
+        per_seed.append(scores)
+        if first is None:
+            first = (model, proba, comparison)
+        if log is not None:
+            log(f"seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in scores["overall"].items()))
+    baselines: dict[str, dict[str, Any]] = {}
+    for name, keys in baseline_label_sets(occurrences, config.seeds).items():
+        seeded = [_wug_seed(occurrences, clustered, gold, lab, None, config, bundle, rule)[0] for lab in keys]
+        baselines[name] = summarise(seeded)["overall"]
+    document = metrics_document(
+        "wug",
+        config.to_dict(),
+        per_seed,
+        baselines,
+        n_instances=int(clustered.sum()) if has_clusters else len(occurrences),
+        n_targets=int(occurrences["target"].nunique()),
+        embedding=embedding_meta,
+        dataset_stats=bundle.stats | {"binary_k": rule[0], "binary_n": rule[1]},
+    )
+    if out is not None and first is not None:
+        folder = Path(out)
+        model, proba, comparison = first
+        table = change_table(comparison, bundle.gold_change, senses_per_target(model))
+        atomic_write(folder / CHANGE_CSV, lambda tmp: table.to_csv(tmp, index=False))
+        write_metrics(folder, document)
+        write_run(
+            folder / RUN_DIR,
+            occurrences,
+            X,
+            {"config": {"dataset": config.dataset, "data": config.data}, "embedding": embedding_meta},
+        )
+        write_senses(folder / SENSES_DIR, occurrences, X, model, proba, {"seed": 0})
+        settings = {"dataset": "wug", "data": config.data, "by": PERIOD_COLUMN, "seed": 0}
+        write_change(folder / CHANGE_DIR, comparison, sense_cards(folder / SENSES_DIR), settings)
+    return document
+
+
+def baseline_label_sets(occurrences: pd.DataFrame, seeds: int = 1) -> dict[str, list[np.ndarray]]:
+    """The trivial baselines as sense labels of every row (as :func:`wsd.evaluate.scoring.baseline_keys`).
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        The occurrences.
+    seeds : int
+        Number of ``random`` labellings (seeds 0, 1, ...).
+
+    Returns
+    -------
+    dict
+        ``one-sense`` (all 0), ``one-per-instance`` (0, 1, 2, ...) and ``random`` (one of 3 senses, seeded).
+    """
+    from wsd.evaluate.scoring import RANDOM_BASELINE_SENSES
+
+    n = len(occurrences)
+    return {
+        "one-sense": [np.zeros(n, dtype=np.int64)],
+        "one-per-instance": [np.arange(n, dtype=np.int64)],
+        "random": [np.random.default_rng(seed).integers(0, RANDOM_BASELINE_SENSES, n) for seed in range(seeds)],
+    }

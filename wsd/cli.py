@@ -27,7 +27,7 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 #: The commands that take ``--config`` (:data:`wsd.config.COMMANDS`; not imported here to keep ``--help`` fast).
-CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate")
+CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
 #: Values argparse must not take for options: negative numbers and lists of them (``-4,-3,-2,-1``).
 NEGATIVE_VALUE = re.compile(r"^-\d+(?:,-?\d+)*$|^-\d*\.\d+$")
 DEBUG_FLAG = "--debug"
@@ -224,6 +224,37 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
         help="characters either side for --context window, and the cap for very long sentences (default: 1000)",
     )
     group.add_argument("--text-field", default=None, help="field/column holding the text (default: text)")
+    group.add_argument(
+        "--meta",
+        type=comma_list,
+        default=None,
+        metavar="FIELDS",
+        help="comma-separated fields (.jsonl) or columns (.csv/.tsv/.parquet) kept beside the text as metadata "
+        "columns of the occurrence table, e.g. year,source",
+    )
+    group.add_argument(
+        "--slice-from-path",
+        default=None,
+        metavar="REGEX",
+        help="keep part of each corpus file's path (relative to the corpus) as metadata: the regex's first group "
+        "becomes the column slice, e.g. '(\\d{4})'; named groups name their columns, e.g. '(?P<year>\\d{4})'",
+    )
+
+
+def comma_list(text: str) -> list[str]:
+    """argparse type: a comma-separated list of names (``year,source``).
+
+    Parameters
+    ----------
+    text : str
+        The option's value.
+
+    Returns
+    -------
+    list of str
+        The names, stripped; empty items dropped.
+    """
+    return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def k_value(text: str) -> int | str:
@@ -360,7 +391,7 @@ def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
 #: The setting (``section.key``, :mod:`wsd.config`) each option of embed/cluster/run/evaluate sets.
 FLAG_SETTINGS = {
     **{name: f"scan.{name}" for name in ("corpus", "targets", "forms", "lemmatizer", "case_sensitive", "context")},
-    **{name: f"scan.{name}" for name in ("context_chars", "text_field")},
+    **{name: f"scan.{name}" for name in ("context_chars", "text_field", "meta", "slice_from_path")},
     **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "device", "batch_size")},
     **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector", "offline")},
     **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},
@@ -370,7 +401,40 @@ FLAG_SETTINGS = {
     "cache_dir": "evaluation.cache_dir",
     **{name: f"output.{name}" for name in ("out", "report", "vector_dtype", "chunk_size", "examples", "keywords")},
     **{name: f"execution.{name}" for name in ("shard_bytes", "scheduler", "workers", "threads_per_worker")},
+    **{name: f"change.{name}" for name in ("by", "bins", "between", "measure", "binary_k", "binary_n")},
+    "change_run": "change.run",
+    "change_senses": "change.senses",
 }
+#: Options whose name is not their destination's (``wsd change --run`` sets ``change.run``).
+OPTION_NAMES = {"change.run": "--run", "change.senses": "--senses"}
+
+
+def add_change_options(parser: argparse.ArgumentParser, slices: bool = True) -> None:
+    """The options of comparing slices: ``--by``, ``--bins``, ``--between`` (with ``slices``), ``--measure``, k/n.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The (sub)command's parser.
+    slices : bool
+        Also the options that choose the slices (not for ``wsd evaluate``, whose slices are the WUG periods).
+    """
+    group = parser.add_argument_group("change across slices (see the README's Corpus analysis)")
+    if slices:
+        group.add_argument("--by", default=None, metavar="COLUMN", help="metadata column the slices come from")
+        group.add_argument(
+            "--bins", default=None, metavar="LOW:HIGH,...", help="bins of numeric values, both ends inclusive"
+        )
+        group.add_argument("--between", default=None, metavar="A,B", help="compare only these two slices")
+    group.add_argument(
+        "--measure", default=None, choices=("jsd", "apd", "prt"), help="change score to rank by (default: prt)"
+    )
+    group.add_argument(
+        "--binary-k", type=non_negative_int, default=None, help="binary rule: at most k uses in one slice (default 1)"
+    )
+    group.add_argument(
+        "--binary-n", type=positive_int, default=None, help="binary rule: at least n uses in the other (default 5)"
+    )
 
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
@@ -423,6 +487,8 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
                 value = float(value)
             except ValueError:
                 raise WsdError(f"--temperature must be a number or auto, not {value!r}") from None
+        if dest == "between":
+            value = [item.strip() for item in value.split(",") if item.strip()]
         flags[name] = value
     if command == "evaluate":
         flags.pop("scan.targets", None)
@@ -432,12 +498,18 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
             flags["evaluation.data"] = args.data_dir
     file = read_config_file(args.config) if args.config else None
     config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
-    required = {"embed": ("scan.corpus", "scan.targets", "output.out"), "cluster": ("senses.run",)}
+    required = {
+        "embed": ("scan.corpus", "scan.targets", "output.out"),
+        "cluster": ("senses.run",),
+        "change": ("change.run", "change.by"),
+    }
     required["run"] = required["embed"]
     for name in required.get(command, ()):
         section, key = name.split(".")
         if config[section][key] is None:
-            option = "--" + next(d for d, n in FLAG_SETTINGS.items() if n == name).replace("_", "-")
+            option = OPTION_NAMES.get(name) or "--" + next(d for d, n in FLAG_SETTINGS.items() if n == name).replace(
+                "_", "-"
+            )
             raise WsdError(f"{option} is required (or set {key} in [{section}] of --config)")
     return config
 
@@ -655,6 +727,47 @@ def command_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_change(args: argparse.Namespace) -> int:
+    """``wsd change``: compare the senses of a run's targets between slices of a metadata column.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    import pandas as pd
+
+    from wsd.change.stage import change_run
+    from wsd.config import write_config
+    from wsd.layout import CHANGE_RANKING
+
+    config = command_config("change", args)
+    change = config["change"]
+    out = change_run(
+        change["run"],
+        change["senses"],
+        config["output"]["out"],
+        by=change["by"],
+        bins=change["bins"],
+        between=change["between"],
+        measure=change["measure"],
+        binary_k=change["binary_k"],
+        binary_n=change["binary_n"],
+        overwrite=args.overwrite,
+    )
+    write_config(out, config, "change")
+    ranking = pd.read_parquet(out / f"{CHANGE_RANKING}.parquet")
+    shown = ", ".join(f"{r.target} {r.score:.3f}" for r in ranking.head(5).itertuples())
+    measure = change["measure"]
+    print(f"{len(ranking)} targets ranked by {measure} ({shown}{', ...' if len(ranking) > 5 else ''}) in {out}")
+    return 0
+
+
 def command_report(args: argparse.Namespace) -> int:
     """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments.
 
@@ -852,8 +965,8 @@ def build_parser() -> OneLineParser:
     evaluate.add_argument(
         "--dataset",
         default=None,
-        choices=("semeval2013", "semeval2010", "russe2018", "generic"),
-        help="dataset (default: semeval2013, or the config file's)",
+        choices=("semeval2013", "semeval2010", "russe2018", "generic", "wug"),
+        help="dataset (default: semeval2013, or the config file's); wug: a Word Usage Graph folder (--data)",
     )
     evaluate.add_argument("--data-dir", default=None, help="folder holding the dataset (e.g. ../shared/datasets)")
     evaluate.add_argument("--data", default=None, help="dataset folder or file (generic: a .tsv or .jsonl file)")
@@ -879,6 +992,7 @@ def build_parser() -> OneLineParser:
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_encoder_options(evaluate, context_default="from --recipe (default recipe: 20:last:0.5)")
     add_sense_options(evaluate)
+    add_change_options(evaluate, slices=False)
     add_distribution_options(evaluate)
     add_config_options(evaluate)
     evaluate.set_defaults(handler=command_evaluate)
@@ -959,8 +1073,26 @@ def build_parser() -> OneLineParser:
     run.add_argument("--out", default=None, help="output folder (run/, senses/, metrics.json, config.toml, report)")
     run.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_change_options(run)
     add_config_options(run)
     run.set_defaults(handler=command_run)
+
+    change = commands.add_parser(
+        "change",
+        help="compare each target's senses between slices of a metadata column (year, source, ...)",
+        description="Per target: sense counts and proportions in every slice, change scores (JSD, APD, PRT, the "
+        "binary WUG rule) between consecutive slices and first vs last (or --between A,B), senses that appeared "
+        "or vanished, and the targets ranked by change. Writes RUN/change (or --out).",
+    )
+    change.add_argument("--run", dest="change_run", default=None, help="run folder written by wsd embed / wsd run")
+    change.add_argument(
+        "--senses", dest="change_senses", default=None, help="senses folder of the run (default: RUN/senses)"
+    )
+    change.add_argument("--out", default=None, help="change folder to write (default: RUN/change)")
+    change.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    add_change_options(change)
+    add_config_options(change)
+    change.set_defaults(handler=command_change)
 
     demo = commands.add_parser(
         "demo",

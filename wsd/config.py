@@ -7,6 +7,7 @@ the same sections; each command uses the settings it needs (``wsd config show --
     [embedding]   how occurrences become vectors: model, layers, pooling, context_vector, ...
     [senses]      how senses are induced: recipe, method, k, k_range, normalize, seed, ...
     [evaluation]  what the senses are scored against: gold (wsd run), dataset, data, seeds, graded, ...
+    [change]      comparing slices (wsd change, wsd run --by, wsd evaluate --dataset wug): by, bins, measure, ...
     [output]      where results go and how they are stored: out, report, vector_dtype, ...
     [execution]   where the work runs: shard_bytes, scheduler, workers, threads_per_worker
 
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.atomic import atomic_write
+from wsd.change import DEFAULT_BINARY_K, DEFAULT_BINARY_N, DEFAULT_MEASURE, MEASURES
 from wsd.errors import ConfigError, InputError
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
@@ -62,7 +64,7 @@ EMBEDDING_KEYS = (
 )
 
 #: The commands that take ``--config``.
-COMMANDS = ("embed", "cluster", "run", "evaluate")
+COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
 
 _SCAN = ("embed", "run")
 _EMBEDDING = ("embed", "run", "evaluate")
@@ -148,6 +150,15 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1,
     ),
     _s("scan", "text_field", "str", "text", _SCAN, "field/column holding the text"),
+    _s("scan", "meta", "str_list", [], _SCAN, "fields/columns kept beside the text as metadata columns (year,source)"),
+    _s(
+        "scan",
+        "slice_from_path",
+        "str",
+        None,
+        _SCAN,
+        "regex searched in each file's relative path: its named groups (else group 1, as column slice) kept",
+    ),
     _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or Hub name (unset: bundled MiniLM)"),
     _s("embedding", "offline", "bool", False, _EMBEDDING, "never touch the network (a Hub model must be cached)"),
     _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
@@ -220,7 +231,7 @@ SETTINGS: tuple[Setting, ...] = (
         "semeval2013",
         ("evaluate",),
         "dataset and metrics",
-        choices=("semeval2013", "semeval2010", "russe2018", "generic"),
+        choices=("semeval2013", "semeval2010", "russe2018", "generic", "wug"),
     ),
     _s("evaluation", "data", "str", None, ("evaluate",), "dataset folder or file", path=True),
     _s("evaluation", "split", "str", None, ("evaluate",), "RUSSE split(s)"),
@@ -231,6 +242,38 @@ SETTINGS: tuple[Setting, ...] = (
     _s("evaluation", "min_weight", "float", None, ("evaluate",), "graded keys: smallest relative membership kept"),
     _s("evaluation", "top", "int", None, ("evaluate",), "graded keys: most senses per occurrence", minimum=1),
     _s("evaluation", "cache_dir", "str", None, ("evaluate",), "vector cache (unset: $WSD_CACHE_DIR)", path=True),
+    _s("change", "run", "str", None, ("change",), "run folder whose occurrences are compared", path=True),
+    _s("change", "senses", "str", None, ("change",), "senses folder (unset: RUN/senses)", path=True),
+    _s("change", "by", "str", None, ("change", "run"), "metadata column the slices come from (year, source, ...)"),
+    _s("change", "bins", "str", None, ("change", "run"), "bins of numeric values, LOW:HIGH,... (both ends inclusive)"),
+    _s("change", "between", "str_list", None, ("change", "run"), "compare only these two slices [A, B]"),
+    _s(
+        "change",
+        "measure",
+        "str",
+        DEFAULT_MEASURE,
+        ("change", "run", "evaluate"),
+        "change score the targets are ranked by (graded_spearman for wug)",
+        choices=MEASURES,
+    ),
+    _s(
+        "change",
+        "binary_k",
+        "int",
+        None,
+        ("change", "run", "evaluate"),
+        f"binary rule: at most k uses in one slice (unset: the dataset's, else {DEFAULT_BINARY_K})",
+        minimum=0,
+    ),
+    _s(
+        "change",
+        "binary_n",
+        "int",
+        None,
+        ("change", "run", "evaluate"),
+        f"binary rule: at least n uses in the other (unset: the dataset's, else {DEFAULT_BINARY_N})",
+        minimum=1,
+    ),
     _s("output", "out", "str", None, COMMANDS, "output folder", path=True),
     _s("output", "report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),
     _s("output", "vector_dtype", "str", "float16", ("embed", "run"), "storage type", choices=("float16", "float32")),
@@ -724,6 +767,8 @@ def scan_kwargs(config: Config) -> dict[str, Any]:
         "context": scan["context"],
         "context_chars": scan["context_chars"],
         "text_field": scan["text_field"],
+        "meta": list(scan["meta"] or []),
+        "slice_from_path": scan["slice_from_path"],
     }
 
 
@@ -853,6 +898,10 @@ class EvaluationConfig:
         Number of seeds (mean ± std).
     cache_dir : str, optional
         The vector cache.
+    change_measure : str
+        The default change score (``wug``: ``graded_spearman``).
+    binary_k, binary_n : int, optional
+        The binary change rule (``wug``; None: the dataset's, else DWUG EN's 1 and 5).
     """
 
     dataset: str = "semeval2013"
@@ -866,6 +915,9 @@ class EvaluationConfig:
     top: int | None = DEFAULT_OUTPUT["top"]
     seeds: int = 1
     cache_dir: str | None = None
+    change_measure: str = DEFAULT_MEASURE
+    binary_k: int | None = None
+    binary_n: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy (recorded in ``metrics.json``).
@@ -876,7 +928,14 @@ class EvaluationConfig:
         """
         data = dataclasses.asdict(self)
         data["senses"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.senses.items()}
+        if self.dataset != "wug":  # the change settings score nothing else; other datasets' records stay as they were
+            for name in CHANGE_FIELDS:
+                data.pop(name)
         return data
+
+
+#: The :class:`EvaluationConfig` fields that only the WUG evaluation uses.
+CHANGE_FIELDS = ("change_measure", "binary_k", "binary_n")
 
 
 def evaluation_config(config: Config) -> EvaluationConfig:
@@ -898,6 +957,9 @@ def evaluation_config(config: Config) -> EvaluationConfig:
     if evaluation["gold_key"]:
         options["key"] = evaluation["gold_key"]
     overrides = {key: evaluation[key] for key in ("graded", "min_weight", "top", "seeds", "cache_dir")}
+    change = config.get("change", {})
+    overrides |= {"change_measure": change.get("measure"), "binary_k": change.get("binary_k")}
+    overrides["binary_n"] = change.get("binary_n")
     recipe_params, inducer_defaults = recipe(config["senses"]["recipe"]), _inducer_defaults()
     senses = {  # as metrics.json records them: the recipe's parameters and those that differ from the inducer's
         key: value

@@ -14,7 +14,7 @@ from typing import Any
 
 from wsd.config import Config, encoder_kwargs, loading_kwargs, resolve_config, scan_kwargs, sense_params, write_config
 from wsd.corpus.targets import read_forms_file
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 
 DEMO_FILES = ("corpus.txt", "forms.tsv", "labelled.tsv")
 
@@ -92,6 +92,12 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
     from wsd.pipeline import induce_corpus
 
     scan, output, senses = config["scan"], config["output"], config["senses"]
+    change = config.get("change", {})
+    if not change.get("by") and (change.get("bins") or change.get("between")):
+        raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
+    slices = None
+    if change.get("by"):
+        slices = {key: change[key] for key in ("by", "bins", "between", "measure", "binary_k", "binary_n")}
     summary = induce_corpus(
         scan["corpus"],
         scan["targets"],
@@ -106,6 +112,7 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
         overwrite=overwrite,
         vector_dtype=output["vector_dtype"],
         chunk_size=output["chunk_size"],
+        change=slices,
         **scan_kwargs(config),
         **encoder_kwargs(config),
         **loading_kwargs(config),
@@ -186,6 +193,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"occurrences and vectors: {summary['run']}")
     lines.append(f"senses (labels, sense cards senses.md, sense model): {summary['senses_dir']}")
+    if "change_dir" in summary:
+        lines.append(f"change across slices (ranking, scores, counts, sense changes): {summary['change_dir']}")
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ A **run** (``wsd embed --out RUN``, :func:`wsd.load_run`): the occurrences and t
         vec-SSSSS-CCCCC.npy      chunk C of shard S: vectors (a chunk is done once it has them)
         shard-SSSSS.json         shard S is done: what it found
     RUN/predicted.parquet        senses predicted for the run by ``wsd predict``
+    RUN/change/                  the change folder of ``wsd change`` (below)
 
 A **senses** folder (``wsd cluster``; ``RUN/senses`` by default)::
 
@@ -22,11 +23,21 @@ A **senses** folder (``wsd cluster``; ``RUN/senses`` by default)::
     senses/senses.md         the same as Markdown
     senses/meta.json         inducer parameters, embedding identity, senses per target, versions
 
+A **change** folder (``wsd change``; ``RUN/change`` by default, ``OUT/change`` for ``wsd run --by``)::
+
+    change/change.json                 settings, slices and every table as records (with sense cards)
+    change/ranking.parquet|.csv        targets ranked by the change score
+    change/scores.parquet|.csv         every target and pair of slices: JSD, APD, PRT, binary decision
+    change/counts.parquet|.csv         sense counts and proportions per target and slice
+    change/sense_changes.parquet|.csv  senses that appeared or vanished, with keywords and examples
+    change/unmeasured.csv              target/pair combinations whose change cannot be measured, and why
+
 An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`` reads it)::
 
-    OUT/run/  OUT/senses/    as above
+    OUT/run/  OUT/senses/  OUT/change/   as above
     OUT/metrics.json         scores (:mod:`wsd.results`)
     OUT/per_target.csv       scores per target (``wsd evaluate``)
+    OUT/change.csv           change scores per target beside the gold change (``wsd evaluate --dataset wug``)
     OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
     OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
     OUT/report.html  OUT/report.md  OUT/report_figures/
@@ -54,10 +65,22 @@ LABELS_FILE = "labels.parquet"
 SENSES_FILE = "senses.parquet"
 SENSES_MARKDOWN = "senses.md"
 
+# ------------------------------------------------------------------------------------------------ change
+CHANGE_DIR = "change"
+CHANGE_JSON = "change.json"
+CHANGE_RANKING = "ranking"  # .parquet and .csv
+CHANGE_SCORES = "scores"
+CHANGE_COUNTS = "counts"
+CHANGE_SENSES = "sense_changes"
+#: The tables of a change folder, each written as ``<name>.parquet`` and ``<name>.csv``.
+CHANGE_TABLES = (CHANGE_RANKING, CHANGE_SCORES, CHANGE_COUNTS, CHANGE_SENSES)
+CHANGE_UNMEASURED = "unmeasured.csv"
+
 # ------------------------------------------------------------------------------------------------ output
 RUN_DIR = "run"
 METRICS_FILE = "metrics.json"
 PER_TARGET_FILE = "per_target.csv"
+CHANGE_CSV = "change.csv"
 GOLD_FILE = "gold.parquet"
 REPORT_HTML = "report.html"
 REPORT_MARKDOWN = "report.md"

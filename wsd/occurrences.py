@@ -17,9 +17,37 @@ doc_id     str      document id (``file:line`` for text corpora, instance id for
 doc_start  int64    character offset of ``text`` inside the document (0 for datasets)
 sense      str      optional gold label; graded as ``s1/0.7 s2/0.3``
 =========  =======  ==================================================================
+
+**Metadata columns.** Any other column is a metadata column: a value that belongs to the occurrence's
+document, kept beside the text (a year, a source, a period). A corpus scan keeps the fields or columns named
+with ``--meta year,source`` (``scan.meta``; :mod:`wsd.corpus.metadata`) and the values that
+``--slice-from-path`` takes from the file path; dataset readers fill theirs the same way (the WUG reader:
+``grouping`` and ``date``). Their names may not be one of the columns above (:data:`RESERVED_COLUMNS`). Every
+metadata column, however it was read, gets its dtype from its values by one rule (:func:`metadata_dtype`):
+
+=============================================  ===========================================================
+the column's values (missing ones left out)    dtype
+=============================================  ===========================================================
+all integers, or text spelling one (``1850``)  ``int64``; ``Int64`` (pandas' nullable integer) if any is
+                                               missing
+numbers, some of them not whole                ``float64`` (missing: NaN)
+all ``true``/``false`` (JSON or Parquet bools) ``bool``; ``boolean`` (nullable) if any is missing
+anything else: text, or a mix of text with     ``str`` (missing: NaN); numbers are written as in JSON
+numbers or booleans                            (``1850``, ``0.5``, ``true``); a scan warns about the mix
+=============================================  ===========================================================
+
+Text spells an integer when it is ``0`` or digits without a leading zero, with an optional ``-``
+(``007`` and ``+5`` stay text); a number when it is a decimal such as ``1.5``, ``-2e3``. A value that is absent,
+``null`` or empty is missing; a scan warns how many documents had a missing value and where the first was.
 """
 
 from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,6 +58,16 @@ REQUIRED_COLUMNS: tuple[str, ...] = ("id", "target", "form", "text", "start", "e
 GOLD_COLUMN = "sense"
 STRING_COLUMNS: tuple[str, ...] = ("id", "target", "form", "text", "doc_id")
 INT_COLUMNS: tuple[str, ...] = ("start", "end", "doc_start")
+#: Names a metadata column may not have: the occurrence table's own columns.
+RESERVED_COLUMNS: tuple[str, ...] = (*REQUIRED_COLUMNS, GOLD_COLUMN)
+#: The kinds of metadata values (:func:`value_kind`) and the dtypes of metadata columns (:func:`metadata_dtype`).
+VALUE_KINDS: tuple[str, ...] = ("int", "float", "bool", "str")
+METADATA_DTYPES: tuple[str, ...] = ("int64", "Int64", "float64", "bool", "boolean", "str")
+_INTEGER_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_NUMBER_TEXT = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_INT64_RANGE = (-(2**63), 2**63 - 1)
+#: How text metadata is held in memory: pandas' ``str`` dtype (pandas 3; missing: NaN), else ``object``.
+TEXT_DTYPE: Any = "str" if int(pd.__version__.split(".")[0]) >= 3 else object
 
 
 def empty_occurrences() -> pd.DataFrame:
@@ -144,3 +182,207 @@ def _check_text_column(frame: pd.DataFrame, name: str, where: str) -> None:
     bad = missing.to_numpy() | ~usable
     if bad.any():
         raise _first_bad(frame, bad, name, where, "is missing or not text")
+
+
+# ------------------------------------------------------------------------------------------- metadata columns
+def check_metadata_names(names: Sequence[str], where: str = "metadata") -> None:
+    """An :class:`InputError` when a metadata column name is empty, repeated, or one of :data:`RESERVED_COLUMNS`.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The metadata column names.
+    where : str
+        Where they were asked for, for the message (``"--meta"``).
+
+    Raises
+    ------
+    InputError
+        Naming the bad name.
+
+    Examples
+    --------
+    >>> check_metadata_names(["year", "text"], "--meta")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: --meta: 'text' is a column of the occurrence table itself; rename the field ...
+    """
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{where}: a metadata column needs a name, not {name!r}")
+        if name in RESERVED_COLUMNS:
+            raise InputError(
+                f"{where}: {name!r} is a column of the occurrence table itself; rename the field in the corpus "
+                f"(the reserved names: {', '.join(RESERVED_COLUMNS)})"
+            )
+        if name in seen:
+            raise InputError(f"{where}: metadata column {name!r} is asked for twice")
+        seen.add(name)
+
+
+def value_kind(value: Any) -> str | None:
+    """The kind of one metadata value: ``int``, ``float``, ``bool``, ``str``, or None when it is missing.
+
+    Text that spells an integer is ``int``, text that spells another number ``float`` (see the module notes).
+
+    Parameters
+    ----------
+    value : object
+        A value as a reader gives it (None, bool, int, float, str, or another scalar).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> [value_kind(v) for v in (1850, "1850", "007", 0.5, "1.5e3", True, "c. 1850", "", None)]
+    ['int', 'int', 'str', 'float', 'float', 'bool', 'str', None, None]
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int | np.integer):
+        return "int" if _INT64_RANGE[0] <= int(value) <= _INT64_RANGE[1] else "str"
+    if isinstance(value, float | np.floating):
+        return "float" if math.isfinite(value) else "str"
+    text = str(value)
+    if not text:
+        return None
+    if _INTEGER_TEXT.fullmatch(text):
+        return "int" if _INT64_RANGE[0] <= int(text) <= _INT64_RANGE[1] else "str"
+    if _NUMBER_TEXT.fullmatch(text):
+        return "float"
+    return "str"
+
+
+def value_text(value: Any) -> str | None:
+    """One metadata value as the text a run's parts store (None when missing); :func:`metadata_column` reads it.
+
+    Parameters
+    ----------
+    value : object
+        A value as a reader gives it.
+
+    Returns
+    -------
+    str or None
+        Numbers and booleans as JSON writes them (``1850``, ``0.5``, ``true``), text as it is.
+
+    Examples
+    --------
+    >>> [value_text(v) for v in (1850, 0.5, True, "c. 1850", "")]
+    ['1850', '0.5', 'true', 'c. 1850', None]
+    """
+    if value_kind(value) is None:
+        return None
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        return json.dumps(float(value))
+    return str(value)
+
+
+def metadata_dtype(kinds: Iterable[str], missing: bool = False) -> str:
+    """The dtype of a metadata column whose values have ``kinds`` (see the table in the module notes).
+
+    Parameters
+    ----------
+    kinds : iterable of str
+        The kinds of its values (:func:`value_kind`), repeats allowed.
+    missing : bool
+        Whether some values are missing.
+
+    Returns
+    -------
+    str
+        One of :data:`METADATA_DTYPES`.
+
+    Examples
+    --------
+    >>> metadata_dtype({"int"}), metadata_dtype({"int"}, missing=True), metadata_dtype({"int", "float"})
+    ('int64', 'Int64', 'float64')
+    >>> metadata_dtype({"int", "str"})
+    'str'
+    """
+    found = set(kinds)
+    if found == {"int"}:
+        return "Int64" if missing else "int64"
+    if found and found <= {"int", "float"}:
+        return "float64"
+    if found == {"bool"}:
+        return "boolean" if missing else "bool"
+    return "str"
+
+
+def metadata_column(values: Iterable[Any], dtype: str | None = None, index: Any = None) -> pd.Series:
+    """A metadata column of ``dtype`` from its values (as readers give them, or as :func:`value_text` stores them).
+
+    Parameters
+    ----------
+    values : iterable
+        The values, one per occurrence; None, NaN or ``""``: missing.
+    dtype : str, optional
+        One of :data:`METADATA_DTYPES`; by default the one :func:`metadata_dtype` gives the values.
+    index : index, optional
+        The index of the Series.
+
+    Returns
+    -------
+    pandas.Series
+
+    Examples
+    --------
+    >>> metadata_column(["1850", 1900, None]).tolist()
+    [1850, 1900, <NA>]
+    >>> metadata_column(["1850", "c. 1900"]).tolist()
+    ['1850', 'c. 1900']
+    """
+    items = list(values)
+    kinds = [value_kind(v) for v in items]
+    if dtype is None:
+        dtype = metadata_dtype((k for k in kinds if k is not None), missing=None in kinds)
+    if dtype not in METADATA_DTYPES:
+        raise InputError(f"unknown metadata dtype {dtype!r} (one of {', '.join(METADATA_DTYPES)})")
+    if dtype in ("int64", "Int64"):
+        data: list[Any] = [
+            None if k is None else int(v) if k == "int" else int(float(v)) for v, k in zip(items, kinds, strict=True)
+        ]
+    elif dtype == "float64":
+        data = [math.nan if k is None else float(v) for v, k in zip(items, kinds, strict=True)]
+    elif dtype in ("bool", "boolean"):
+        data = [
+            None if k is None else bool(v) if k == "bool" else v == "true" for v, k in zip(items, kinds, strict=True)
+        ]
+    else:
+        data = [None if k is None else value_text(v) for v, k in zip(items, kinds, strict=True)]
+    if dtype == "str":
+        return pd.Series(data, index=index, dtype=TEXT_DTYPE)
+    return pd.Series(pd.array(data, dtype=dtype), index=index)
+
+
+def type_metadata(frame: pd.DataFrame, dtypes: Mapping[str, str]) -> pd.DataFrame:
+    """``frame`` with each metadata column of ``dtypes`` in its dtype (columns already in it are kept as they are).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        An occurrence table whose metadata columns may hold stored text (:func:`value_text`).
+    dtypes : mapping
+        Column → dtype (one of :data:`METADATA_DTYPES`), as a run records them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy when a column changed, else ``frame``.
+    """
+    changed = {
+        name: metadata_column(frame[name].array, dtype, index=frame.index)
+        for name, dtype in dtypes.items()
+        if name in frame.columns and str(frame[name].dtype) != dtype
+    }
+    return frame.assign(**changed) if changed else frame

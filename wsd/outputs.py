@@ -29,6 +29,11 @@ from typing import Any
 from wsd.atomic import TEMPORARY_INFIX
 from wsd.errors import ConfigError
 from wsd.layout import (
+    CHANGE_CSV,
+    CHANGE_DIR,
+    CHANGE_JSON,
+    CHANGE_TABLES,
+    CHANGE_UNMEASURED,
     CONFIG_FILE,
     FIGURES_DIR,
     GOLD_FILE,
@@ -51,6 +56,7 @@ from wsd.layout import (
 
 RUN_FORMAT = "wsd-run/1"
 SENSES_FORMAT = "wsd-senses/1"
+CHANGE_FORMAT = "wsd-change/1"
 #: Key of the Parquet schema metadata that marks a table wsd wrote (value: what it is).
 PARQUET_MARK = b"wsd"
 
@@ -59,18 +65,35 @@ KIND_NAMES = {
     "run": "a wsd run (wsd embed)",
     "senses": "a wsd senses folder (wsd cluster)",
     "output": "a wsd output folder (wsd run / evaluate / demo)",
+    "change": "a wsd change folder (wsd change)",
     "report": "a wsd report",
 }
 REPORT_NAMES = frozenset({REPORT_HTML, REPORT_MARKDOWN, FIGURES_DIR})
 #: wsd's own names in each kind of folder (the only ones ``overwrite`` removes).
 OWN_NAMES = {
-    "run": frozenset({META_FILE, OCCURRENCES_FILE, VECTORS_FILE, PARTS_DIR, PREDICTED_FILE, SENSES_DIR, CONFIG_FILE}),
+    "run": frozenset(
+        {META_FILE, OCCURRENCES_FILE, VECTORS_FILE, PARTS_DIR, PREDICTED_FILE, SENSES_DIR, CONFIG_FILE, CHANGE_DIR}
+    ),
     "senses": frozenset({MODEL_DIR, LABELS_FILE, SENSES_FILE, SENSES_MARKDOWN, META_FILE, CONFIG_FILE}),
-    "output": frozenset({RUN_DIR, SENSES_DIR, METRICS_FILE, PER_TARGET_FILE, GOLD_FILE, CONFIG_FILE}) | REPORT_NAMES,
+    "output": frozenset(
+        {RUN_DIR, SENSES_DIR, METRICS_FILE, PER_TARGET_FILE, GOLD_FILE, CONFIG_FILE, CHANGE_CSV, CHANGE_DIR}
+    )
+    | REPORT_NAMES,
+    "change": frozenset(
+        {CHANGE_JSON, CHANGE_UNMEASURED, CONFIG_FILE}
+        | {f"{table}.{suffix}" for table in CHANGE_TABLES for suffix in ("parquet", "csv")}
+    )
+    | REPORT_NAMES,
     "report": REPORT_NAMES,
 }
 #: Kinds a destination of each kind may already be (a report goes into an output folder).
-COMPATIBLE = {"run": {"run"}, "senses": {"senses"}, "output": {"output"}, "report": {"report", "output"}}
+COMPATIBLE = {
+    "run": {"run"},
+    "senses": {"senses"},
+    "output": {"output"},
+    "change": {"change"},
+    "report": {"report", "output", "change"},
+}
 
 
 class OutputRefused(ConfigError):
@@ -163,12 +186,15 @@ def inspect(path: str | os.PathLike[str]) -> Found:
         and set(entries) <= OWN_NAMES["senses"]
     ):
         return Found(root, "senses", meta, entries)
+    change = _read_json_dict(root / CHANGE_JSON) if CHANGE_JSON in entries else None
+    if change is not None and change.get("format") == CHANGE_FORMAT and set(entries) <= OWN_NAMES["change"]:
+        return Found(root, "change", change, entries)
     if set(entries) <= REPORT_NAMES:
         return Found(root, "report", {}, entries)
     if all(name in OWN_NAMES["output"] or _key_files(name) for name in entries):
         subfolders_ok = all(
             inspect(root / name).kind in {"absent", "empty", kind}
-            for name, kind in ((RUN_DIR, "run"), (SENSES_DIR, "senses"))
+            for name, kind in ((RUN_DIR, "run"), (SENSES_DIR, "senses"), (CHANGE_DIR, "change"))
         )
         if subfolders_ok:
             return Found(root, "output", _read_json_dict(root / METRICS_FILE) or {}, entries)

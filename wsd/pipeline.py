@@ -50,13 +50,14 @@ from wsd.corpus.scan import (
     build_scan_options,
     check_findings,
     iter_document_chunks,
+    metadata_dtypes,
 )
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
-from wsd.layout import GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.layout import CHANGE_DIR, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
 from wsd.outputs import claim_folder
 from wsd.store import VECTOR_DTYPES, RunStore
 
@@ -76,6 +77,8 @@ def embed_corpus(
     context: str = "sentence",
     context_chars: int = 1000,
     text_field: str = "text",
+    meta: str | Iterable[str] | None = None,
+    slice_from_path: str | None = None,
     model: str | None = None,
     layers: str | None = None,
     pooling: str | None = None,
@@ -119,6 +122,12 @@ def embed_corpus(
         The run directory to write (or resume).
     forms, lemmatizer, case_sensitive, context, context_chars, text_field
         Scan options, as in :func:`wsd.scan`.
+    meta : list of str or str, optional
+        Fields (JSON lines) or columns (CSV/TSV, Parquet) kept beside the text as metadata columns of the
+        occurrence table (``["year", "source"]`` or ``"year,source"``; :mod:`wsd.corpus.metadata`).
+    slice_from_path : str, optional
+        A regex searched in each corpus file's relative path; its named groups (or else its first group, as
+        the column ``slice``) become metadata columns.
     model, layers, pooling, device, precision, batch_size, max_length, window_tokens, context_vector
         Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
         or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
@@ -169,6 +178,8 @@ def embed_corpus(
         context=context,
         context_chars=context_chars,
         text_field=text_field,
+        meta=tuple(meta) if meta is not None and not isinstance(meta, str) else meta,
+        slice_from_path=slice_from_path,
     )
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
@@ -212,6 +223,7 @@ def embed_corpus(
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
+        options.meta_spec.check_paths(list(dict.fromkeys(p.label for s in shards for p in s.pieces)))
         plan_s = time.perf_counter() - clock
         done = {shard.index: store.read_marker(shard.index) for shard in shards}
         todo = [shard for shard in shards if done[shard.index] is None]
@@ -305,7 +317,7 @@ def embed_shard(
     pending: deque[tuple[int, pd.DataFrame]] = deque()
 
     def chunks_to_embed() -> Iterator[pd.DataFrame]:
-        documents = iter_shard_documents(shard, text_field=options.text_field)
+        documents = iter_shard_documents(shard, text_field=options.text_field, meta=options.meta_spec)
         chunks = iter_document_chunks(documents, matcher, options, chunk_size, stats)
         while True:
             clock = time.perf_counter()
@@ -343,6 +355,8 @@ def embed_shard(
         "seconds": round(time.perf_counter() - started, 4),
         "worker": socket.gethostname(),
     }
+    if options.meta_spec:
+        result["meta"] = stats.meta.to_dict()
     store.write_marker(shard.index, result)
     return result
 
@@ -468,7 +482,10 @@ def _finish(
     stats = ScanStats(documents=sum(r["documents"] for r in results))
     for result in results:
         stats.occurrences.update(result["occurrences"])
+        stats.meta.merge(result.get("meta", {}))
     check_findings(corpus, options, stats)
+    if options.meta_spec:
+        store.meta["metadata_columns"] = metadata_dtypes(options, stats)
     sizes = [size for result in results for size in result["part_sizes"]]
     store.meta["scan"] = {
         "parts": len(sizes),
@@ -596,9 +613,10 @@ def induce_corpus(
     report: bool = False,
     progress: bool = True,
     overwrite: bool = False,
+    change: Mapping[str, Any] | None = None,
     **embed_options: Any,
 ) -> dict[str, Any]:
-    """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (report).
+    """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (change) → (report).
 
     Writes the output folder ``out`` (:mod:`wsd.layout`): ``run/`` (occurrences and vectors), ``senses/``
     (sense model, labels, sense cards) and, with ``gold``, ``metrics.json`` (:mod:`wsd.results`) and
@@ -631,6 +649,9 @@ def induce_corpus(
     overwrite : bool
         Replace wsd's files of another configuration in ``out``, or write into a folder of other files
         (which are left alone); without it such a destination is refused (:mod:`wsd.outputs`).
+    change : mapping, optional
+        Compare the senses between slices (keyword arguments of :func:`wsd.change.stage.change_run`: ``by``,
+        ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``); written to ``OUT/change``.
     **embed_options
         Options of :func:`embed_corpus`.
 
@@ -638,7 +659,7 @@ def induce_corpus(
     -------
     dict
         ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
-        ``gold``), ``report`` (with ``report``).
+        ``gold``), ``change_dir`` (with ``change``), ``report`` (with ``report``).
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
@@ -705,6 +726,10 @@ def induce_corpus(
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())
         write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
+    if change:
+        from wsd.change.stage import change_run
+
+        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=overwrite, **change))
     if report:
         from wsd.report import write_report
 

@@ -26,7 +26,6 @@ counted).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -209,7 +208,10 @@ def format_table(result: Mapping[str, Any]) -> str:
         shown = f"{100 * mean:.2f} ± {100 * std:.2f}" if n_seeds > 1 else f"{100 * mean:.2f}"
         row = [metric, shown if _is_score(metric) else f"{mean:g}"]
         for name in baselines:
-            value = result["baselines"][name].get(metric, math.nan)
+            value = result["baselines"][name].get(metric)
+            if value is None:  # undefined for this baseline (e.g. Spearman of a constant score)
+                row.append("-")
+                continue
             row.append(f"{100 * value:.2f}" if _is_score(metric) else f"{value:g}")
         rows.append(row)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]

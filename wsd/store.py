@@ -2,14 +2,18 @@
 
 A finished run directory holds::
 
-    meta.json            what made it: config, model identity, layers, pooling, dim, corpus fingerprint, versions
-    occurrences.parquet  the occurrence table (see :mod:`wsd.occurrences`)
+    meta.json            what made it: config, model identity, layers, pooling, dim, corpus fingerprint, versions;
+                         ``metadata_columns``: the dtype of each metadata column (``--meta``)
+    occurrences.parquet  the occurrence table (see :mod:`wsd.occurrences`), metadata columns typed
     vectors.npy          float16 or float32 matrix, row i = occurrence i; opened memory-mapped
 
 While a run is in progress (or after an interruption) the work lives in ``parts/``: ``shards.json`` (the units of
 work), ``occ-SSSSS-CCCCC.parquet`` and ``vec-SSSSS-CCCCC.npy`` (chunk ``C`` of shard ``S``), each written to a
 temporary name and renamed when complete, so a part is either whole or absent, and ``shard-SSSSS.json`` once a
-shard is done. Re-running the same command reuses every finished part; a different configuration is refused
+shard is done. Occurrence parts hold metadata columns as text (:func:`wsd.occurrences.value_text`), since
+their dtype depends on the values of the whole corpus; it is decided when the run is finished, recorded in
+``meta.json`` and applied when the parts are joined or read. Re-running the same command reuses every finished
+part; a different configuration is refused
 instead of being mixed with the old one. A sharded store (parts only, never joined: a run written by a cluster)
 reads exactly like a consolidated one.
 
@@ -48,6 +52,7 @@ from wsd.layout import (
     part_glob,
     part_name,
 )
+from wsd.occurrences import METADATA_DTYPES, type_metadata
 from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder
 
 FORMAT = RUN_FORMAT
@@ -467,6 +472,16 @@ class RunStore:
             if not occurrence_files:
                 pq.write_table(pa.table({}), tmp)
                 return
+            dtypes = self.meta.get("metadata_columns") or {}
+            if dtypes:  # parts hold metadata as text: written in the dtypes the whole run's values give
+                tables = (_typed_part(file, dtypes) for file in occurrence_files)
+                first = next(tables)
+                schema = _metadata_schema(first.schema, dtypes)
+                with pq.ParquetWriter(tmp, schema) as writer:
+                    writer.write_table(first.cast(schema))
+                    for table in tables:
+                        writer.write_table(table.cast(schema))
+                return
             schema = pa.unify_schemas([pq.read_schema(p) for p in occurrence_files])
             with pq.ParquetWriter(tmp, schema) as writer:
                 for file in occurrence_files:
@@ -474,6 +489,21 @@ class RunStore:
 
         atomic_write(self.path / OCCURRENCES_FILE, join_occurrences)
         atomic_write(self.path / VECTORS_FILE, join_vectors)
+
+
+def _typed_part(file: Path, dtypes: dict[str, str]) -> pa.Table:
+    """An occurrence part with its metadata columns (stored as text) in the run's dtypes."""
+    frame = type_metadata(_read_table(file), dtypes)
+    return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def _metadata_schema(schema: pa.Schema, dtypes: dict[str, str]) -> pa.Schema:
+    """``schema`` with text metadata columns as strings (a part where all of them are missing has nulls)."""
+    for name, dtype in dtypes.items():
+        at = schema.get_field_index(name)
+        if dtype == "str" and at >= 0:
+            schema = schema.set(at, pa.field(name, pa.large_string()))
+    return schema
 
 
 def write_run(
@@ -567,6 +597,14 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     return meta
 
 
+def _metadata_columns(meta: dict[str, Any], where: Path) -> dict[str, str]:
+    """The run's metadata columns and their dtypes (``metadata_columns`` of ``meta.json``), checked."""
+    dtypes = meta.get("metadata_columns") or {}
+    if not isinstance(dtypes, dict) or not all(d in METADATA_DTYPES for d in dtypes.values()):
+        raise InputError(f"{where}: metadata_columns must map columns to one of {', '.join(METADATA_DTYPES)}")
+    return dtypes
+
+
 def check_run_meta(meta: dict[str, Any], where: Path) -> None:
     """Check the entries of a run's ``meta.json`` that reading the run relies on.
 
@@ -657,6 +695,7 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
         vectors = np.concatenate(parts)
     if len(occurrences) != vectors.shape[0]:
         raise InputError(f"{root}: {len(occurrences)} occurrences but {vectors.shape[0]} vectors")
+    occurrences = type_metadata(occurrences, _metadata_columns(meta, root / META_FILE))
     missing = [column for column in ("id", "target") if column not in occurrences.columns]
     if missing:
         raise InputError(f"{root}: the occurrence table lacks the column(s) {', '.join(missing)}")

@@ -1,10 +1,16 @@
-"""Build the bundled demo corpus (corpus.txt, labelled.tsv, forms.tsv) from the annotated sentences.tsv.
+"""Build the bundled demo corpus (corpus.txt, corpus.jsonl, labelled.tsv, forms.tsv) from sentences.tsv.
 
 The source ``sentences.tsv`` has a header ``lang<TAB>sentence`` and one sentence per line; every
 occurrence of a target word is marked as ``[[surface form|lemma.label]]``. Lines starting with ``#``
 and blank lines are skipped. This script strips the markers and writes
 
 * ``corpus.txt``   -- the plain sentences, one per line, in source order (UTF-8, ``\\n`` line ends);
+* ``corpus.jsonl`` -- the same sentences in the same order as JSON lines ``{"text": ..., "year": ...}``: a
+  made-up year per document for the corpus-analysis example (``wsd embed --meta year``). The years are a
+  fixed rule, not history: a sentence with a sense that is younger than the rest (``mouse.device``,
+  ``cell.phone``: :data:`MODERN_SENSES`) gets a year in 1985-2020, every other sentence one spread over
+  1850-2020 (:func:`document_year`), so those two words gain a sense in the later slices and the others
+  keep theirs;
 * ``labelled.tsv`` -- ``id target text start end sense``, one row per marked occurrence, where
   ``id`` is ``demo.<line of corpus.txt>.<k>`` and ``start``/``end`` are Python ``str`` offsets;
 * ``forms.tsv``    -- ``target<TAB>form1,form2,...``: the lower-cased surface forms that occur.
@@ -16,6 +22,7 @@ Run ``python data/demo/build_demo.py`` to rebuild in place, ``--out DIR`` to bui
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import unicodedata
@@ -30,6 +37,11 @@ SOURCE_NAME = "sentences.tsv"
 SOURCE_HEADER = "lang\tsentence"
 LANGUAGES = ("en", "ru")
 CORPUS_NAME = "corpus.txt"
+DATED_CORPUS_NAME = "corpus.jsonl"
+#: Senses that the dated corpus gives only recent years (1985-2020).
+MODERN_SENSES = ("mouse.device", "cell.phone")
+YEAR_RANGE = (1850, 2020)
+MODERN_FROM = 1985
 LABELLED_NAME = "labelled.tsv"
 FORMS_NAME = "forms.tsv"
 LABELLED_COLUMNS = ("id", "target", "text", "start", "end", "sense")
@@ -187,6 +199,26 @@ def render_corpus(sentences: list[Sentence]) -> str:
     return "".join(sentence.text + "\n" for sentence in sentences)
 
 
+def document_year(line: int, sentence: Sentence) -> int:
+    """The made-up year of the sentence on ``line`` (from 1) of the corpus: a fixed rule, see the module notes.
+
+    >>> document_year(1, Sentence(lang="en", text="A mouse.", occurrences=(), source_line=2))
+    1887
+    """
+    first, last = YEAR_RANGE
+    if any(occ.sense in MODERN_SENSES for occ in sentence.occurrences):
+        return MODERN_FROM + (line * 7) % (last - MODERN_FROM + 1)
+    return first + (line * 37) % (last - first + 1)
+
+
+def render_dated_corpus(sentences: list[Sentence]) -> str:
+    """The text of ``corpus.jsonl``: one ``{"text": ..., "year": ...}`` object per sentence, in corpus order."""
+    return "".join(
+        json.dumps({"text": sentence.text, "year": document_year(line, sentence)}, ensure_ascii=False) + "\n"
+        for line, sentence in enumerate(sentences, start=1)
+    )
+
+
 def render_labelled(sentences: list[Sentence]) -> str:
     """The text of ``labelled.tsv``: a header and one row per occurrence, ordered by line and offset."""
     rows = ["\t".join(LABELLED_COLUMNS)]
@@ -213,7 +245,7 @@ def sense_counts_markdown(sentences: list[Sentence]) -> str:
 
 
 def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, Path]:
-    """Build ``corpus.txt``, ``labelled.tsv`` and ``forms.tsv`` from ``source`` into ``out_dir``.
+    """Build ``corpus.txt``, ``corpus.jsonl``, ``labelled.tsv`` and ``forms.tsv`` from ``source`` into ``out_dir``.
 
     Returns the written paths by file name. Output is deterministic: the same source gives
     byte-identical files.
@@ -221,7 +253,7 @@ def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, 
     >>> import tempfile, pathlib
     >>> paths = build(out_dir=pathlib.Path(tempfile.mkdtemp()))
     >>> sorted(paths)
-    ['corpus.txt', 'forms.tsv', 'labelled.tsv']
+    ['corpus.jsonl', 'corpus.txt', 'forms.tsv', 'labelled.tsv']
     """
     sentences = read_source(source)
     forms = collect_forms(sentences)
@@ -229,6 +261,7 @@ def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, 
     out_dir.mkdir(parents=True, exist_ok=True)
     contents = {
         CORPUS_NAME: render_corpus(sentences),
+        DATED_CORPUS_NAME: render_dated_corpus(sentences),
         LABELLED_NAME: render_labelled(sentences),
         FORMS_NAME: render_forms(forms),
     }

@@ -10,13 +10,14 @@ import re
 import warnings
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from wsd.corpus.documents import corpus_files, corpus_fingerprint, iter_documents
 from wsd.corpus.scan import scan
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 
 
 def _jsonl(*records) -> bytes:
@@ -339,3 +340,110 @@ def test_an_empty_corpus_is_an_error(tmp_path, name, make, expected):
         warnings.simplefilter("ignore")
         with pytest.raises(InputError, match=expected):
             scan(corpus, "mouse")
+
+
+# ---------------------------------------------------------------------------------------------- metadata
+def _csv(text: str) -> bytes:
+    return text.encode()
+
+
+MISSING = r"'{}': \d+ document\(s\) with occurrences have no value .*the first at 1850/{}"
+
+#: (case, file name, bytes, --meta, --slice-from-path, the metadata columns' values (dict) or a regex of the
+#: error, and a regex of the one warning or None). Paths are relative to a corpus folder (``1850/c.jsonl``).
+META_CASES = [
+    ("jsonl ints", "c.jsonl", _jsonl({"text": "a mouse", "y": 1850}, {"text": "mouse", "y": 1900}), "y", None,
+     {"y": ("int64", [1850, 1900])}, None),
+    ("jsonl missing field", "c.jsonl", _jsonl({"text": "a mouse", "y": 1850}, {"text": "mouse"}), "y", None,
+     {"y": ("Int64", [1850, pd.NA])}, MISSING.format("y", r"c\.jsonl:2")),
+    ("jsonl null value", "c.jsonl", _jsonl({"text": "a mouse", "y": None}, {"text": "mouse", "y": 2}), "y", None,
+     {"y": ("Int64", [pd.NA, 2])}, MISSING.format("y", r"c\.jsonl:1")),
+    ("jsonl field in no record", "c.jsonl", _jsonl({"text": "a mouse"}), "y", None,
+     r"c\.jsonl: none of its 1 records has the field\(s\) 'y'", None),
+    ("jsonl object value", "c.jsonl", _jsonl({"text": "a mouse", "y": {"a": 1}}), "y", None,
+     r"c\.jsonl, line 1: --meta field 'y' is an object", None),
+    ("jsonl list value", "c.jsonl", _jsonl({"text": "a mouse", "y": [1]}), "y", None,
+     r"c\.jsonl, line 1: --meta field 'y' is a list", None),
+    ("jsonl text and numbers", "c.jsonl", _jsonl({"text": "a mouse", "y": 1}, {"text": "mouse", "y": "c. 2"}), "y",
+     None, {"y": ("str", ["1", "c. 2"])}, r"'y' mixes int, str values \(text first at 1850/c\.jsonl:2\)"),
+    ("jsonl integral strings", "c.jsonl", _jsonl({"text": "a mouse", "y": "1850"}), "y", None,
+     {"y": ("int64", [1850])}, None),
+    ("jsonl floats", "c.jsonl", _jsonl({"text": "a mouse", "y": 1}, {"text": "mouse", "y": 0.5}), "y", None,
+     {"y": ("float64", [1.0, 0.5])}, None),
+    ("jsonl booleans", "c.jsonl", _jsonl({"text": "a mouse", "y": True}, {"text": "mouse", "y": False}), "y", None,
+     {"y": ("bool", [True, False])}, None),
+    ("jsonl int beyond int64", "c.jsonl", _jsonl({"text": "a mouse", "y": 2**70}), "y", None,
+     {"y": ("str", [str(2**70)])}, None),
+    ("jsonl two fields", "c.jsonl", _jsonl({"text": "a mouse", "y": 1, "s": "news"}), "y,s", None,
+     {"y": ("int64", [1]), "s": ("str", ["news"])}, None),
+    ("csv absent column", "c.csv", _csv("text,year\na mouse,1\n"), "decade", None,
+     r"c\.csv, line 1: no column 'decade' in the header \(text, year\)", None),
+    ("csv empty value", "c.csv", _csv("text,year\na mouse,\nmouse,3\n"), "year", None,
+     {"year": ("Int64", [pd.NA, 3])}, MISSING.format("year", r"c\.csv:2")),
+    ("csv short row", "c.csv", _csv("text,source,year\na mouse,x\nmouse,y,3\n"), "year", None,
+     {"year": ("Int64", [pd.NA, 3])}, MISSING.format("year", r"c\.csv:2")),
+    ("csv integral column", "c.csv", _csv("text,year\na mouse,1850\nmouse,-3\n"), "year", None,
+     {"year": ("int64", [1850, -3])}, None),
+    ("csv leading zeros stay text", "c.csv", _csv("text,code\na mouse,007\n"), "code", None,
+     {"code": ("str", ["007"])}, None),
+    ("tsv column", "c.tsv", _csv("text\tsource\na mouse\tnews\n"), "source", None, {"source": ("str", ["news"])},
+     None),
+    ("parquet absent column", "c.parquet", _parquet(pa.table({"text": ["a mouse"]})), "year", None,
+     r"c\.parquet: no column 'year' \(columns: text\)", None),
+    ("parquet list column", "c.parquet", _parquet(pa.table({"text": ["a mouse"], "y": [[1]]})), "y", None,
+     r"c\.parquet: --meta column 'y' holds list<.*int64> values", None),
+    ("parquet ints with a null", "c.parquet", _parquet(pa.table({"text": ["a mouse", "mouse"], "y": [1, None]})),
+     "y", None, {"y": ("Int64", [1, pd.NA])}, MISSING.format("y", r"c\.parquet:2")),
+    ("parquet booleans", "c.parquet", _parquet(pa.table({"text": ["a mouse"], "y": [True]})), "y", None,
+     {"y": ("bool", [True])}, None),
+    ("parquet floats", "c.parquet", _parquet(pa.table({"text": ["a mouse"], "y": [0.25]})), "y", None,
+     {"y": ("float64", [0.25])}, None),
+    ("meta on plain text", "c.txt", b"a mouse\n", "year", None, r"c\.txt: a plain-text file has no fields", None),
+    ("meta id", "c.jsonl", _jsonl({"text": "a mouse", "id": "x"}), "id", None,
+     r"--meta: 'id' is a column of the occurrence table itself", None),
+    ("meta target", "c.jsonl", _jsonl({"text": "a mouse"}), "target", None, r"'target' is a column of the", None),
+    ("meta sense", "c.jsonl", _jsonl({"text": "a mouse"}), "sense", None, r"'sense' is a column of the", None),
+    ("meta text field", "c.jsonl", _jsonl({"body": "a mouse"}), "body", None, r"'body' is the field that holds", None),
+    ("meta twice", "c.jsonl", _jsonl({"text": "a mouse", "y": 1}), "y,y", None, r"'y' is asked for twice", None),
+    ("path year", "c.txt", b"a mouse\n", "", r"(\d{4})", {"slice": ("int64", [1850])}, None),
+    ("path named group", "c.txt", b"a mouse\n", "", r"(?P<year>\d{4})/", {"year": ("int64", [1850])}, None),
+    ("path folder name", "c.txt", b"a mouse\n", "", r"^([^/]+)/", {"slice": ("int64", [1850])}, None),
+    ("path and field", "c.jsonl", _jsonl({"text": "a mouse", "s": "x"}), "s", r"(?P<year>\d{4})",
+     {"s": ("str", ["x"]), "year": ("int64", [1850])}, None),
+    ("path no group", "c.txt", b"a mouse\n", "", r"\d{4}", r"has no group: put the part of the path to keep in", None),
+    ("path bad regex", "c.txt", b"a mouse\n", "", r"(\d{4}", r"is not a valid regex \(missing \), unterminated", None),
+    ("path matches nothing", "c.txt", b"a mouse\n", "", r"(\d{5})",
+     r"matches none of the 1 corpus file paths \('1850/c\.txt'\)", None),
+    ("path empty capture", "c.txt", b"a mouse\n", "", r"(x*)1850",
+     {"slice": ("str", [float("nan")])}, MISSING.format("slice", r"c\.txt:1")),
+    ("path group named like a column", "c.txt", b"a mouse\n", "", r"(?P<doc_id>\d+)",
+     r"'doc_id' is a column of the occurrence table", None),
+    ("path group named like a field", "c.jsonl", _jsonl({"text": "a mouse", "y": 1}), "y", r"(?P<y>\d+)",
+     r"'y' is asked for twice", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "file_name", "data", "meta", "regex", "expected", "warning"), META_CASES, ids=[c[0] for c in META_CASES]
+)
+def test_corpus_metadata(tmp_path, name, file_name, data, meta, regex, expected, warning):
+    (tmp_path / "1850").mkdir()
+    (tmp_path / "1850" / file_name).write_bytes(data)
+    text_field = "body" if name == "meta text field" else "text"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if isinstance(expected, dict):
+            occurrences = scan(tmp_path, "mouse", meta=meta, slice_from_path=regex, text_field=text_field)
+            for column, (dtype, values) in expected.items():
+                assert str(occurrences[column].dtype) == dtype, column
+                found = [None if pd.isna(v) else v for v in occurrences[column].tolist()]
+                assert found == [None if pd.isna(v) else v for v in values], column
+        else:
+            with pytest.raises((InputError, ConfigError), match=expected) as error:
+                scan(tmp_path, "mouse", meta=meta, slice_from_path=regex, text_field=text_field)
+            assert "\n" not in str(error.value)
+    messages = [str(w.message) for w in caught]
+    if warning is None:
+        assert messages == []
+    else:
+        assert len(messages) == 1 and re.search(warning, messages[0]), messages

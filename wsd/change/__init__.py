@@ -1,4 +1,29 @@
 """Comparing a word's senses across slices of a corpus (periods, sources): lexical semantic change.
 
-:mod:`.measures` holds the change measures (JSD of sense distributions, APD, PRT, the binary WUG rule).
+:mod:`.measures` holds the change measures (JSD of sense distributions, APD, PRT, the binary WUG rule);
+:mod:`.slices` assigns occurrences to slices (a metadata column, optionally binned); :mod:`.compare` compares
+every target between slices (:func:`compare_slices`) and ranks the targets by :data:`DEFAULT_MEASURE`.
 """
+
+from wsd.change.compare import (
+    DEFAULT_BINARY_K,
+    DEFAULT_BINARY_N,
+    DEFAULT_MEASURE,
+    MEASURES,
+    SliceComparison,
+    compare_slices,
+)
+from wsd.change.slices import Bin, Slices, assign_slices, parse_bins
+
+__all__ = [
+    "DEFAULT_BINARY_K",
+    "DEFAULT_BINARY_N",
+    "DEFAULT_MEASURE",
+    "MEASURES",
+    "Bin",
+    "SliceComparison",
+    "Slices",
+    "assign_slices",
+    "compare_slices",
+    "parse_bins",
+]

@@ -18,6 +18,10 @@ learns about it without losing the rest of the line. Anything that would turn in
 :class:`~wsd.errors.InputError` naming the file and line instead: a ``text`` that is a number, object or
 list (JSON), a column of bytes or lists (Parquet), a quote that is never closed (CSV), a truncated ``.gz``
 file, a folder that cannot be read, a broken link.
+
+Metadata beside the text (``--meta year,source``: JSON fields, CSV/TSV and Parquet columns; and values taken
+from the file path with ``--slice-from-path``) travel with each document as :attr:`Document.meta`
+(:mod:`wsd.corpus.metadata` says which and what goes wrong how).
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ import hashlib
 import json
 import os
 import warnings
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
 from wsd.textfiles import LineDecoder, iter_lines
 
@@ -57,10 +62,17 @@ class Document:
         ``<relative path>:<line or row number>`` when it has none).
     text : str
         The document's text.
+    meta : tuple
+        Its metadata values, one per column of the scan's :class:`~wsd.corpus.metadata.MetaSpec` (None:
+        missing); empty when no metadata is kept.
+    where : str
+        Its place for messages, ``<relative path>:<line or row number>`` (set when metadata is kept).
     """
 
     doc_id: str
     text: str
+    meta: tuple = field(default=(), repr=False)
+    where: str = field(default="", repr=False, compare=False)
 
 
 def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
@@ -202,7 +214,10 @@ def corpus_fingerprint(path: str | os.PathLike[str], exclude: Iterable[str | os.
 
 
 def iter_documents(
-    path: str | os.PathLike[str], text_field: str = TEXT_FIELD, exclude: Iterable[str | os.PathLike[str]] = ()
+    path: str | os.PathLike[str],
+    text_field: str = TEXT_FIELD,
+    exclude: Iterable[str | os.PathLike[str]] = (),
+    meta: MetaSpec | None = None,
 ) -> Iterator[Document]:
     """Stream the documents of a corpus file or folder, in a stable order.
 
@@ -214,6 +229,8 @@ def iter_documents(
         The field (JSON lines) or column (CSV/TSV, Parquet) that holds the text.
     exclude : iterable of str or os.PathLike
         Files or folders left out (as for :func:`corpus_files`).
+    meta : MetaSpec, optional
+        The metadata to keep with each document (:mod:`wsd.corpus.metadata`).
 
     Yields
     ------
@@ -235,16 +252,19 @@ def iter_documents(
     'corpus.txt:1'
     """
     root = Path(path)
-    for file in corpus_files(root, exclude):
-        label = file.name if root.is_file() else file.relative_to(root).as_posix()
+    files = corpus_files(root, exclude)
+    labels = [file.name if root.is_file() else file.relative_to(root).as_posix() for file in files]
+    if meta:
+        meta.check_paths(labels)
+    for file, label in zip(files, labels, strict=True):
         if _has_suffix(file, TEXT_SUFFIXES):
-            yield from _text_documents(file, label)
+            yield from _text_documents(file, label, meta)
         elif _has_suffix(file, JSONL_SUFFIXES):
-            yield from _jsonl_documents(file, label, text_field)
+            yield from _jsonl_documents(file, label, text_field, meta)
         elif _has_suffix(file, TABLE_SUFFIXES):
-            yield from _table_documents(file, label, text_field)
+            yield from _table_documents(file, label, text_field, meta)
         else:
-            yield from _parquet_documents(file, label, text_field)
+            yield from _parquet_documents(file, label, text_field, meta)
 
 
 def _has_suffix(path: Path, suffixes: tuple[str, ...]) -> bool:
@@ -260,10 +280,33 @@ class _Decoder(LineDecoder):
 
 
 # ------------------------------------------------------------------------------------------- plain text
-def _text_documents(file: Path, label: str) -> Iterator[Document]:
+def check_text_file_meta(file: str | os.PathLike[str], meta: MetaSpec | None) -> None:
+    """An :class:`InputError` when ``--meta`` asks a plain-text file for fields (it has none).
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file (for the message).
+    meta : MetaSpec or None
+        The metadata kept.
+
+    Returns
+    -------
+    None
+    """
+    if meta and meta.fields:
+        raise InputError(
+            f"{file}: a plain-text file has no fields, so --meta {','.join(meta.fields)} cannot be kept; "
+            "use .jsonl, .csv/.tsv or .parquet files, or take a slice from the path with --slice-from-path"
+        )
+
+
+def _text_documents(file: Path, label: str, meta: MetaSpec | None = None) -> Iterator[Document]:
+    check_text_file_meta(file, meta)
+    values = meta.path_values(label) if meta else ()
     for number, text in iter_lines(file, bad_bytes="replace"):
         if text.strip():
-            yield Document(f"{label}:{number}", text)
+            yield Document(f"{label}:{number}", text, values, f"{label}:{number}" if values else "")
 
 
 # ------------------------------------------------------------------------------------------- JSON lines
@@ -286,6 +329,9 @@ class JsonLineParser:
         Prefix of the default document ids (``<label>:<line number>``).
     text_field : str
         The field that holds the text.
+    meta : MetaSpec, optional
+        The metadata to keep: its fields are read from each record (numbers, text, booleans; an object or a
+        list is an error), its path columns from ``label``.
 
     Examples
     --------
@@ -298,12 +344,18 @@ class JsonLineParser:
     wsd.errors.InputError: c.jsonl, line 4: 'text' is an object, not a string (choose the field that holds the text)
     """
 
-    def __init__(self, file: str | os.PathLike[str], label: str, text_field: str = TEXT_FIELD) -> None:
+    def __init__(
+        self, file: str | os.PathLike[str], label: str, text_field: str = TEXT_FIELD, meta: MetaSpec | None = None
+    ) -> None:
         self.file = file
         self.label = label
         self.text_field = text_field
         self.null_texts = 0
         self.first_null: int | None = None
+        self.fields = meta.fields if meta else ()
+        self.path_values = meta.path_values(label) if meta else ()
+        self.records = 0
+        self.having = dict.fromkeys(self.fields, 0)
 
     def __call__(self, line: str, number: int) -> Document | None:
         """The document of one line, or ``None`` for a blank line or a ``null`` text.
@@ -335,6 +387,7 @@ class JsonLineParser:
         if not isinstance(record, dict):
             kind = _JSON_KINDS.get(type(record), "a string" if isinstance(record, str) else "null")
             raise InputError(f"{self.file}, line {number}: expected a JSON object, found {kind}")
+        values = self._meta_values(record, number) if self.fields else ()
         if self.text_field not in record:
             raise InputError(f"{self.file}, line {number}: no {self.text_field!r} field")
         text = record[self.text_field]
@@ -357,7 +410,38 @@ class JsonLineParser:
                 f"{self.file}, line {number}: {ID_FIELD!r} is {_JSON_KINDS.get(type(doc_id), 'not an id')}; "
                 "an id must be a string or an integer"
             )
-        return Document(doc_id, text)
+        values += self.path_values
+        return Document(doc_id, text, values, f"{self.label}:{number}" if values else "")
+
+    def _meta_values(self, record: dict, number: int) -> tuple:
+        """The record's values of the ``--meta`` fields (None where absent); an object or list is an error."""
+        self.records += 1
+        values = []
+        for name in self.fields:
+            if name in record:
+                self.having[name] += 1
+            value = record.get(name)
+            if isinstance(value, dict | list):
+                raise InputError(
+                    f"{self.file}, line {number}: --meta field {name!r} is {_JSON_KINDS[type(value)]}; "
+                    "metadata must be a number, a string, true/false or null"
+                )
+            values.append(value)
+        return tuple(values)
+
+    def check_fields(self) -> None:
+        """An :class:`InputError` when some ``--meta`` field is in none of the records read.
+
+        Returns
+        -------
+        None
+        """
+        absent = [name for name, count in self.having.items() if count == 0]
+        if self.records and absent:
+            raise InputError(
+                f"{self.file}: none of its {self.records} records has the field(s) {', '.join(map(repr, absent))} "
+                "asked for with --meta"
+            )
 
     def report(self, stacklevel: int = 3) -> None:
         """Warn once when records had a ``null`` text (they were skipped).
@@ -379,12 +463,13 @@ class JsonLineParser:
             )
 
 
-def _jsonl_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
-    parse = JsonLineParser(file, label, text_field)
+def _jsonl_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
+    parse = JsonLineParser(file, label, text_field, meta)
     for number, line in iter_lines(file, bad_bytes="replace"):
         document = parse(line, number)
         if document is not None:
             yield document
+    parse.check_fields()
     parse.report()
 
 
@@ -405,7 +490,7 @@ class _RowLines:
         return line
 
 
-def _table_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
+def _table_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
     delimiter = "\t" if ".tsv" in file.name.lower() else ","
     csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
     lines = _RowLines(iter_lines(file, bad_bytes="replace", universal_newlines=True, keepends=True))
@@ -431,6 +516,15 @@ def _table_documents(file: Path, label: str, text_field: str) -> Iterator[Docume
         raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
     text_at = header.index(text_field)
     id_at = header.index(ID_FIELD) if ID_FIELD in header else None
+    fields = meta.fields if meta else ()
+    absent = [name for name in fields if name not in header]
+    if absent:
+        raise InputError(
+            f"{file}, line 1: no column {', '.join(map(repr, absent))} in the header ({', '.join(header)}), "
+            "asked for with --meta"
+        )
+    meta_at = [header.index(name) for name in fields]
+    path_values = meta.path_values(label) if meta else ()
     while (item := next_row()) is not None:
         number, row = item  # the row's last line: the id of a document without one, as always
         if not row:
@@ -440,7 +534,11 @@ def _table_documents(file: Path, label: str, text_field: str) -> Iterator[Docume
         text = row[text_at]
         if text.strip():
             doc_id = row[id_at] if id_at is not None and id_at < len(row) else f"{label}:{number}"
-            yield Document(doc_id, text)
+            if meta:
+                values = tuple(row[at] if at < len(row) else None for at in meta_at) + path_values
+                yield Document(doc_id, text, values, f"{label}:{number}")
+            else:
+                yield Document(doc_id, text)
     if lenient:
         warnings.warn(
             f"{file}: {len(lenient)} row(s) have text after a closing quote (the first on line {lenient[0]}); "
@@ -474,8 +572,10 @@ def _recover_row(file: Path, row_lines: list[tuple[int, str]], delimiter: str, e
 
 
 # ------------------------------------------------------------------------------------------- Parquet
-def parquet_columns(schema: Any, file: str | os.PathLike[str], text_field: str = TEXT_FIELD) -> list[str]:
-    """The columns to read from a Parquet corpus file: ``text_field`` and ``id`` if present, types checked.
+def parquet_columns(
+    schema: Any, file: str | os.PathLike[str], text_field: str = TEXT_FIELD, meta_fields: Sequence[str] = ()
+) -> list[str]:
+    """The columns to read from a Parquet corpus file: ``text_field``, ``id`` if present, and ``meta_fields``.
 
     Parameters
     ----------
@@ -485,17 +585,19 @@ def parquet_columns(schema: Any, file: str | os.PathLike[str], text_field: str =
         The file, for messages.
     text_field : str
         The column that holds the text.
+    meta_fields : sequence of str
+        The ``--meta`` columns.
 
     Returns
     -------
     list of str
-        ``[text_field]`` or ``[text_field, "id"]``.
+        ``[text_field]`` or ``[text_field, "id"]``, then ``meta_fields``.
 
     Raises
     ------
     InputError
-        When ``text_field`` is missing or not a column of strings (bytes, lists, numbers), or ``id`` is
-        neither strings nor integers.
+        When ``text_field`` is missing or not a column of strings (bytes, lists, numbers), ``id`` is
+        neither strings nor integers, or a ``meta_fields`` column is missing or holds lists, structs or bytes.
     """
     import pyarrow as pa
 
@@ -508,12 +610,24 @@ def parquet_columns(schema: Any, file: str | os.PathLike[str], text_field: str =
             f"{file}: column {text_field!r} holds {text_type} values, not text (strings); "
             "convert it to strings, or choose the column that holds the text"
         )
+    absent = [name for name in meta_fields if name not in names]
+    if absent:
+        raise InputError(
+            f"{file}: no column {', '.join(map(repr, absent))} (columns: {', '.join(names)}), asked for with --meta"
+        )
+    for name in meta_fields:
+        kind = schema.field(name).type
+        value_type = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if pa.types.is_nested(value_type) or pa.types.is_binary(value_type) or pa.types.is_large_binary(value_type):
+            raise InputError(
+                f"{file}: --meta column {name!r} holds {kind} values; metadata must be numbers, text, booleans or dates"
+            )
     if ID_FIELD not in names:
-        return [text_field]
+        return [text_field, *meta_fields]
     id_type = schema.field(ID_FIELD).type
     if not (_is_text_type(pa, id_type) or pa.types.is_integer(id_type)):
         raise InputError(f"{file}: column {ID_FIELD!r} holds {id_type} values; ids must be strings or integers")
-    return [text_field, ID_FIELD]
+    return [text_field, ID_FIELD, *meta_fields]
 
 
 def _is_text_type(pa: Any, data_type: Any) -> bool:
@@ -528,7 +642,9 @@ def _is_text_type(pa: Any, data_type: Any) -> bool:
     )
 
 
-def parquet_batch_documents(batch: Any, label: str, first_row: int, text_field: str = TEXT_FIELD) -> list[Document]:
+def parquet_batch_documents(
+    batch: Any, label: str, first_row: int, text_field: str = TEXT_FIELD, meta: MetaSpec | None = None
+) -> list[Document]:
     """The documents of one record batch read with the columns of :func:`parquet_columns`.
 
     Parameters
@@ -541,6 +657,8 @@ def parquet_batch_documents(batch: Any, label: str, first_row: int, text_field: 
         The row number (from 1) of the batch's first row.
     text_field : str
         The text column.
+    meta : MetaSpec, optional
+        The metadata kept (its fields are columns of ``batch``).
 
     Returns
     -------
@@ -549,23 +667,29 @@ def parquet_batch_documents(batch: Any, label: str, first_row: int, text_field: 
     """
     texts = batch.column(text_field).to_pylist()
     ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in batch.schema.names else None
+    columns = [batch.column(name).to_pylist() for name in meta.fields] if meta else []
+    path_values = meta.path_values(label) if meta else ()
     documents = []
     for offset, text in enumerate(texts):
         if text and text.strip():
             given = ids[offset] if ids is not None else None
             doc_id = str(given) if given is not None else f"{label}:{first_row + offset}"
-            documents.append(Document(doc_id, text))
+            if meta:
+                values = tuple(column[offset] for column in columns) + path_values
+                documents.append(Document(doc_id, text, values, f"{label}:{first_row + offset}"))
+            else:
+                documents.append(Document(doc_id, text))
     return documents
 
 
-def _parquet_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
+def _parquet_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
     import pyarrow.parquet as pq
 
     try:
         parquet = pq.ParquetFile(file)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise InputError(f"cannot read Parquet corpus file {file}: {exc}") from exc
-    columns = parquet_columns(parquet.schema_arrow, file, text_field)
+    columns = parquet_columns(parquet.schema_arrow, file, text_field, meta.fields if meta else ())
     row = 1
     batches = parquet.iter_batches(batch_size=4096, columns=columns)
     while True:
@@ -575,5 +699,5 @@ def _parquet_documents(file: Path, label: str, text_field: str) -> Iterator[Docu
             break
         except Exception as exc:  # a truncated or corrupt row group
             raise InputError(f"cannot read Parquet corpus file {file} after row {row - 1}: {exc}") from exc
-        yield from parquet_batch_documents(batch, label, row, text_field)
+        yield from parquet_batch_documents(batch, label, row, text_field, meta)
         row += batch.num_rows

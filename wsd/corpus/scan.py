@@ -18,9 +18,10 @@ import pandas as pd
 from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
 from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
+from wsd.corpus.metadata import MetaReport, MetaSpec
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
-from wsd.occurrences import REQUIRED_COLUMNS, empty_occurrences
+from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
 
 DEFAULT_CHUNK_SIZE = 8192
 
@@ -45,6 +46,10 @@ class ScanOptions:
         Languages of the lemmatizer.
     text_field : str
         The field or column holding the text.
+    meta : tuple of str
+        Fields or columns kept beside the text as metadata columns (``--meta``; :mod:`wsd.corpus.metadata`).
+    slice_from_path : str, optional
+        A regex whose groups, searched in each file's relative path, become metadata columns.
     """
 
     targets: TargetForms
@@ -54,6 +59,13 @@ class ScanOptions:
     context_chars: int = DEFAULT_CONTEXT_CHARS
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     text_field: str = "text"
+    meta: tuple[str, ...] = ()
+    slice_from_path: str | None = None
+    meta_spec: MetaSpec = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.meta_spec = MetaSpec.build(self.meta, self.slice_from_path, self.text_field)
+        self.meta = self.meta_spec.fields
 
     def to_dict(self) -> dict:
         """A JSON-ready description (recorded in a run's metadata).
@@ -70,6 +82,7 @@ class ScanOptions:
             "context_chars": self.context_chars,
             "languages": list(self.languages),
             "text_field": self.text_field,
+            **self.meta_spec.to_dict(),
         }
 
     @classmethod
@@ -93,6 +106,8 @@ class ScanOptions:
             context_chars=data["context_chars"],
             languages=tuple(data["languages"]),
             text_field=data["text_field"],
+            meta=tuple(data.get("meta", ())),
+            slice_from_path=data.get("slice_from_path"),
         )
 
 
@@ -106,10 +121,13 @@ class ScanStats:
         Documents read.
     occurrences : Counter
         Occurrences found per target.
+    meta : MetaReport
+        What the documents with occurrences held in their metadata columns.
     """
 
     documents: int = 0
     occurrences: Counter = field(default_factory=Counter)
+    meta: MetaReport = field(default_factory=MetaReport)
 
 
 def build_scan_options(
@@ -169,7 +187,7 @@ def iter_occurrence_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
-    documents = iter_documents(corpus, text_field=options.text_field)
+    documents = iter_documents(corpus, text_field=options.text_field, meta=options.meta_spec)
     yield from iter_document_chunks(documents, matcher, options, chunk_size, stats)
     check_findings(corpus, options, stats)
 
@@ -204,20 +222,23 @@ def iter_document_chunks(
     iterator of DataFrame
     """
     stats = stats if stats is not None else ScanStats()
+    columns = options.meta_spec.columns
     rows: list[tuple] = []
     for document in documents:
         stats.documents += 1
         found = matcher.find(document.text)
         if not found:
             continue
-        for row in document_rows(document.doc_id, document.text, found, options):
+        if columns:
+            stats.meta.add(columns, document.meta, document.where)
+        for row in document_rows(document.doc_id, document.text, found, options, document.meta):
             rows.append(row)
             stats.occurrences[row[1]] += 1
         if len(rows) >= chunk_size:
-            yield rows_frame(rows)
+            yield rows_frame(rows, columns)
             rows = []
     if rows:
-        yield rows_frame(rows)
+        yield rows_frame(rows, columns)
 
 
 def scan(
@@ -238,12 +259,13 @@ def scan(
         A forms file, lines ``target<TAB>form1,form2``.
     **options
         ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
-        ``"window"``), ``context_chars``, ``languages``, ``text_field``.
+        ``"window"``), ``context_chars``, ``languages``, ``text_field``, ``meta`` (fields or columns kept as
+        metadata columns) and ``slice_from_path`` (a regex; see :mod:`wsd.corpus.metadata`).
 
     Returns
     -------
     DataFrame
-        One row per occurrence (:mod:`wsd.occurrences`).
+        One row per occurrence (:mod:`wsd.occurrences`), with the metadata columns typed.
 
     Examples
     --------
@@ -252,11 +274,34 @@ def scan(
     ['mouse', 'mouse', 4, 9]
     """
     scan_options = build_scan_options(targets, forms, **options)
-    chunks = list(iter_occurrence_chunks(corpus, scan_options))
-    return pd.concat(chunks, ignore_index=True) if chunks else empty_occurrences()
+    stats = ScanStats()
+    chunks = list(iter_occurrence_chunks(corpus, scan_options, stats=stats))
+    if not chunks:
+        return empty_occurrences()
+    return type_metadata(pd.concat(chunks, ignore_index=True), metadata_dtypes(scan_options, stats))
 
 
-def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -> Iterator[tuple]:
+def metadata_dtypes(options: ScanOptions, stats: ScanStats, warn: bool = True) -> dict[str, str]:
+    """The dtype of each metadata column a scan kept, from what it saw; warns about missing and mixed values.
+
+    Parameters
+    ----------
+    options : ScanOptions
+        The scan's options.
+    stats : ScanStats
+        What it saw.
+    warn : bool
+        Issue the warnings (:meth:`wsd.corpus.metadata.MetaReport.dtypes`).
+
+    Returns
+    -------
+    dict
+        Column → dtype (:func:`wsd.occurrences.metadata_dtype`); empty when no metadata was kept.
+    """
+    return stats.meta.dtypes(options.meta_spec.columns, warn=warn)
+
+
+def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions, meta: tuple = ()) -> Iterator[tuple]:
     """The occurrence rows (in ``REQUIRED_COLUMNS`` order) of one document's ``matches``: each in its passage.
 
     An occurrence's id is ``<doc_id>@<start>``, with ``/<target>`` added when two targets match the same span.
@@ -272,11 +317,14 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
         The matcher's matches in it.
     options : ScanOptions
         Which passage each occurrence gets.
+    meta : tuple
+        The document's metadata values, appended to each row as stored text (:func:`wsd.occurrences.value_text`).
 
     Returns
     -------
     iterator of tuple
     """
+    stored = tuple(value_text(value) for value in meta)
     shared = Counter((m.start, m.end) for m in matches)
     for passage in passages(text, matches, options.context, options.context_chars):
         passage_text = text[passage.start : passage.end]
@@ -293,24 +341,29 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions) -
                 m.end - passage.start,
                 doc_id,
                 passage.start,
+                *stored,
             )
 
 
-def rows_frame(rows: list[tuple]) -> pd.DataFrame:
+def rows_frame(rows: list[tuple], meta_columns: tuple[str, ...] = ()) -> pd.DataFrame:
     """An occurrence table from rows built by :func:`document_rows`.
 
     Parameters
     ----------
     rows : list of tuple
         Rows made by :func:`document_rows`.
+    meta_columns : tuple of str
+        The metadata columns at the end of each row (kept as stored text, ``str``).
 
     Returns
     -------
     DataFrame
     """
-    frame = pd.DataFrame.from_records(rows, columns=list(REQUIRED_COLUMNS))
+    frame = pd.DataFrame.from_records(rows, columns=[*REQUIRED_COLUMNS, *meta_columns])
     for name in ("start", "end", "doc_start"):
         frame[name] = frame[name].astype("int64")
+    for name in meta_columns:
+        frame[name] = pd.Series(frame[name].to_list(), dtype=TEXT_DTYPE)
     return frame
 
 

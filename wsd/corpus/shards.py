@@ -49,10 +49,12 @@ from wsd.corpus.documents import (
     _parquet_documents,
     _table_documents,
     _text_documents,
+    check_text_file_meta,
     corpus_files,
     parquet_batch_documents,
     parquet_columns,
 )
+from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
 
 DEFAULT_SHARD_BYTES = 64 * 2**20
@@ -189,7 +191,9 @@ def plan_shards(
     return _pack(pieces, shard_bytes)
 
 
-def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator[Document]:
+def iter_shard_documents(
+    shard: Shard, text_field: str = TEXT_FIELD, meta: MetaSpec | None = None
+) -> Iterator[Document]:
     """Stream the documents of ``shard``: those of :func:`iter_documents` that lie in its pieces, same ids.
 
     Parameters
@@ -198,6 +202,8 @@ def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator
         The shard.
     text_field : str
         The field or column holding the text.
+    meta : MetaSpec, optional
+        The metadata kept with each document (:mod:`wsd.corpus.metadata`).
 
     Returns
     -------
@@ -212,13 +218,13 @@ def iter_shard_documents(shard: Shard, text_field: str = TEXT_FIELD) -> Iterator
     for piece in shard.pieces:
         file = Path(piece.path)
         if piece.stop is None:
-            yield from _whole_file_documents(file, piece.label, text_field)
+            yield from _whole_file_documents(file, piece.label, text_field, meta)
         elif _has_suffix(file, PARQUET_SUFFIXES):
-            yield from _parquet_range_documents(piece, text_field)
+            yield from _parquet_range_documents(piece, text_field, meta)
         elif _has_suffix(file, SPLITTABLE_JSONL):
-            yield from _jsonl_range_documents(piece, text_field)
+            yield from _jsonl_range_documents(piece, text_field, meta)
         else:
-            yield from _text_range_documents(piece)
+            yield from _text_range_documents(piece, meta)
 
 
 def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
@@ -364,15 +370,15 @@ def _pack(pieces: list[Piece], shard_bytes: int) -> list[Shard]:
 
 
 # ---------------------------------------------------------------------------------------------- reading
-def _whole_file_documents(file: Path, label: str, text_field: str) -> Iterator[Document]:
+def _whole_file_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None) -> Iterator[Document]:
     if _has_suffix(file, TEXT_SUFFIXES):
-        yield from _text_documents(file, label)
+        yield from _text_documents(file, label, meta)
     elif _has_suffix(file, JSONL_SUFFIXES):
-        yield from _jsonl_documents(file, label, text_field)
+        yield from _jsonl_documents(file, label, text_field, meta)
     elif _has_suffix(file, TABLE_SUFFIXES):
-        yield from _table_documents(file, label, text_field)
+        yield from _table_documents(file, label, text_field, meta)
     else:
-        yield from _parquet_documents(file, label, text_field)
+        yield from _parquet_documents(file, label, text_field, meta)
 
 
 def _range_lines(piece: Piece) -> Iterator[tuple[int, bytes]]:
@@ -391,30 +397,33 @@ def _range_lines(piece: Piece) -> Iterator[tuple[int, bytes]]:
         raise InputError(f"cannot read corpus file {piece.path}: {exc}") from exc
 
 
-def _text_range_documents(piece: Piece) -> Iterator[Document]:
+def _text_range_documents(piece: Piece, meta: MetaSpec | None = None) -> Iterator[Document]:
     """As :func:`wsd.corpus.documents._text_documents`, for one byte range."""
+    check_text_file_meta(piece.path, meta)
+    values = meta.path_values(piece.label) if meta else ()
     decode = _Decoder(Path(piece.path))
     for number, raw in _range_lines(piece):
         text = decode(raw).rstrip("\r\n")
         if text.strip():
-            yield Document(f"{piece.label}:{number}", text)
+            yield Document(f"{piece.label}:{number}", text, values, f"{piece.label}:{number}" if values else "")
     decode.report()
 
 
-def _jsonl_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
+def _jsonl_range_documents(piece: Piece, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
     """As :func:`wsd.corpus.documents._jsonl_documents`, for one byte range (the same record checks)."""
     file = Path(piece.path)
     decode = _Decoder(file)
-    parse = JsonLineParser(file, piece.label, text_field)
+    parse = JsonLineParser(file, piece.label, text_field, meta)
     for number, raw in _range_lines(piece):
         document = parse(decode(raw), number)
         if document is not None:
             yield document
+    # no check_fields: a range is not the whole file; its records without a field count as missing (a warning)
     decode.report()
     parse.report()
 
 
-def _parquet_range_documents(piece: Piece, text_field: str) -> Iterator[Document]:
+def _parquet_range_documents(piece: Piece, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
     """As :func:`wsd.corpus.documents._parquet_documents`, for row groups ``[start, stop)``."""
     import pyarrow.parquet as pq
 
@@ -422,9 +431,9 @@ def _parquet_range_documents(piece: Piece, text_field: str) -> Iterator[Document
         parquet = pq.ParquetFile(piece.path)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise InputError(f"cannot read Parquet corpus file {piece.path}: {exc}") from exc
-    columns = parquet_columns(parquet.schema_arrow, piece.path, text_field)
+    columns = parquet_columns(parquet.schema_arrow, piece.path, text_field, meta.fields if meta else ())
     row = piece.first_line
     groups = list(range(piece.start, piece.stop if piece.stop is not None else parquet.num_row_groups))
     for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, row_groups=groups, columns=columns):
-        yield from parquet_batch_documents(batch, piece.label, row, text_field)
+        yield from parquet_batch_documents(batch, piece.label, row, text_field, meta)
         row += batch.num_rows

@@ -8,6 +8,7 @@ semeval2010    paired_f, v_measure, avg = sqrt(paired_f·v_measure),          we
                supervised_recall (80/20, 5 seeded splits), ...
 russe2018      ari, nmi                                                     weighted by contexts
 generic        ari, nmi, v_measure, paired_f, bcubed_f, purity, fnmi, fbc_f  weighted by instances (fuzzy: as 2013)
+wug            ari, nmi (uses with a gold cluster; change: wsd.benchmark)     weighted by clustered uses
 =============  ==========================================================  =====================================
 
 The baselines are the reference points of every table: ``one-sense`` (all occurrences of a word in one
@@ -34,6 +35,7 @@ SCORERS = {
     "semeval2010": score_semeval2010,
     "russe2018": score_russe,
     "generic": score_generic,
+    "wug": score_russe,  # ARI and NMI per word, weighted by its clustered uses
 }
 
 
@@ -43,7 +45,7 @@ def scorer_for(dataset: str):
     Parameters
     ----------
     dataset : str
-        One of ``SCORERS``: ``semeval2013``, ``semeval2010``, ``russe2018`` or ``generic``.
+        One of ``SCORERS``: ``semeval2013``, ``semeval2010``, ``russe2018``, ``generic`` or ``wug``.
 
     Returns
     -------

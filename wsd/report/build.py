@@ -35,7 +35,7 @@ from wsd.report.content import (
     plural,
     slug,
 )
-from wsd.report.data import RunData, headline_metrics, load_run_data, score_names
+from wsd.report.data import GOLD_CHANGE_COLUMNS, ChangeData, RunData, headline_metrics, load_run_data, score_names
 from wsd.report.experiments import Experiment, experiment_files, load_experiments
 from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
@@ -202,6 +202,8 @@ class _Builder:
         )
         if data.metrics is not None:
             report.sections.append(self.evaluation_section(data))
+        if data.change is not None:
+            report.sections.append(change_section(data.change))
         report.notes.append(
             f"Sense maps: {PROJECTION_NAMES[self.projection]} of each target's occurrence vectors "
             f"(at most {self.max_points} points per map, seed {self.random_state})."
@@ -264,7 +266,12 @@ class _Builder:
                     target=target,
                 )
             )
-        facts = [plural(len(rows), "occurrence"), plural(n_senses, "induced sense")]
+        if data.change is not None:
+            images += self.change_images(data.change, target, cards, stem, n_senses)
+            facts_change = change_facts(data.change, target)
+        else:
+            facts_change = []
+        facts = [plural(len(rows), "occurrence"), plural(n_senses, "induced sense"), *facts_change]
         if has_gold and gold is not None:
             labelled = gold[gold != ""]
             facts.append(f"{plural(len(set(labelled)), 'gold sense')} ({len(labelled)} labelled)")
@@ -272,6 +279,36 @@ class _Builder:
         if scores:
             facts += [f"{name} {fmt_score(scores.get(name))}" for name in headline_metrics(data.dataset, scores)]
         return TargetSection(target, f"t{index + 1}", facts, images, cards, notes)
+
+    def change_images(
+        self, change: ChangeData, target: str, cards: list[SenseCard], stem: str, n_senses: int
+    ) -> list[Image]:
+        """The sense proportions per slice of one target (and the new/lost marks on its sense cards)."""
+        mark_cards(change, target, cards)
+        counts = change.counts[change.counts["target"].astype(str) == target]
+        if counts.empty:
+            return []
+        senses = sorted(int(s) for s in counts["sense"].unique())
+        slices = change.slices
+        table = counts.pivot_table(index="slice", columns="sense", values="proportion", aggfunc="sum")
+        table = table.reindex(index=slices, columns=senses, fill_value=0.0).fillna(0.0)
+        uses = counts.groupby("slice")["uses"].first().reindex(slices, fill_value=0).astype(int).tolist()
+        by_sense = {card.sense: card for card in cards}
+        names = [_legend_name(by_sense[s]) if s in by_sense else str(s) for s in senses]
+        path = self.figures / f"slices-{stem}.png"
+        colours = [plots.sense_colour(s, max(n_senses, max(senses) + 1)) for s in senses]
+        self._draw(plots.sense_proportions, table.to_numpy(), slices, names, colours, target, path, uses=uses)
+        kind = "stacked areas" if len(slices) > plots.MAX_BAR_SLICES else "stacked bars"
+        return [
+            Image(
+                path,
+                alt=f"sense proportions of {target} per {change.document.get('by', 'slice')}",
+                kind="slices",
+                caption=f"Share of each induced sense of {target} in each slice of "
+                f"{change.document.get('by', 'the corpus')} ({kind}; uses with a sense in brackets).",
+                target=target,
+            )
+        ]
 
     def sense_cards(
         self,
@@ -536,3 +573,114 @@ def summary_table(data: RunData) -> Table:
     total += [fmt_score(overall.get(m)) for m in metrics]
     rows.append(total)
     return Table(header, rows, [False, *[True] * (len(header) - 1)], css="summary totals")
+
+
+def mark_cards(change: ChangeData, target: str, cards: list[SenseCard]) -> None:
+    """Mark the sense cards of the senses that appeared (``new in B``) or vanished (``lost after A``).
+
+    Parameters
+    ----------
+    change : ChangeData
+        The change folder's tables.
+    target : str
+        The target.
+    cards : list of SenseCard
+        Its sense cards (changed in place).
+    """
+    main = change.document.get("main_pair") or []
+    rows = change.sense_changes[change.sense_changes["target"].astype(str) == target]
+    if len(main) == 2:
+        rows = rows[(rows["slice_a"].astype(str) == str(main[0])) & (rows["slice_b"].astype(str) == str(main[1]))]
+    status = {}
+    for row in rows.itertuples():
+        status[int(row.sense)] = f"new in {row.slice_b}" if row.change == "appeared" else f"lost after {row.slice_a}"
+    for card in cards:
+        card.status = status.get(card.sense, card.status)
+
+
+def change_facts(change: ChangeData, target: str) -> list[str]:
+    """One-line facts about a target's change: its score and rank, or why it could not be measured.
+
+    Parameters
+    ----------
+    change : ChangeData
+        The change folder's tables.
+    target : str
+        The target.
+
+    Returns
+    -------
+    list of str
+    """
+    rows = change.ranking[change.ranking["target"].astype(str) == target]
+    if rows.empty:
+        return [f"change not measured between {' and '.join(map(str, change.document.get('main_pair', [])))}"]
+    row = rows.iloc[0]
+    return [f"change ({change.measure}) {fmt_score(row['score'])}, rank {int(row['rank'])} of {len(change.ranking)}"]
+
+
+def change_section(change: ChangeData) -> Section:
+    """The ranked change table (with the gold where known), the slices, the binary rule, what was not measured.
+
+    Parameters
+    ----------
+    change : ChangeData
+        The change folder's tables.
+
+    Returns
+    -------
+    Section
+    """
+    document = change.document
+    measures = [m for m in document.get("measures", []) if m in change.ranking.columns]
+    gold = [c for c in GOLD_CHANGE_COLUMNS if c in change.ranking.columns]
+    has_binary = "binary" in change.ranking.columns
+    header = ["rank", "target", f"score ({change.measure})", *measures]
+    header += (["binary"] if has_binary else []) + ["uses A", "uses B"] + [f"gold {c}" for c in gold]
+    rows = []
+    for row in change.ranking.itertuples(index=False):
+        values = row._asdict()
+        cells = [str(values["rank"]), str(values["target"]), fmt_score(values["score"])]
+        cells += [fmt_score(values[m]) for m in measures]
+        cells += ["yes" if values["binary"] else "no"] if has_binary else []
+        cells += [str(values["uses_a"]), str(values["uses_b"])]
+        cells += [fmt_score(values[c]) if c != "change_binary" else _gold_binary(values[c]) for c in gold]
+        rows.append(cells)
+    main = document.get("main_pair") or ["?", "?"]
+    binary = document.get("binary", {})
+    paragraphs = [
+        f"Slices of {document.get('by')}: {', '.join(change.slices)}"
+        + (" (bins, both ends inclusive)" if document.get("bins") else "")
+        + f". The ranking compares {main[0]} (A) with {main[1]} (B), by {change.measure}.",
+        "jsd: Jensen–Shannon distance (base 2) of the sense distributions; apd: average pairwise cosine "
+        "distance of the uses; prt: cosine distance of the mean vectors. binary: some sense has at most "
+        f"k = {binary.get('k')} uses in one slice and at least n = {binary.get('n')} in the other.",
+    ]
+    unmeasured = document.get("unmeasured") or []
+    main_missing = [u for u in unmeasured if [str(u.get("slice_a")), str(u.get("slice_b"))] == [str(m) for m in main]]
+    if main_missing:
+        listed = "; ".join(f"{u['target']} ({u['reason']})" for u in main_missing[:20])
+        paragraphs.append(f"Not measured: {listed}" + (" ..." if len(main_missing) > 20 else "") + ".")
+    tables = [Table(header, rows, [c not in ("target", "binary") for c in header], "Targets by change", "scores")]
+    changes = change.sense_changes
+    if len(changes):
+        tables.append(
+            Table(
+                ["target", "sense", "change", "slices", "uses A", "uses B"],
+                [
+                    [str(r.target), str(r.sense), str(r.change), f"{r.slice_a} → {r.slice_b}", str(r.count_a),
+                     str(r.count_b)]
+                    for r in changes.itertuples()
+                ],
+                [False, True, False, False, True, True],
+                caption="Senses that appeared or vanished (the binary rule)",
+            )
+        )  # fmt: skip
+    return Section("Change across slices", "change", paragraphs, tables)
+
+
+def _gold_binary(value: Any) -> str:
+    try:
+        return "yes" if int(value) == 1 else "no"
+    except (TypeError, ValueError):
+        return "–"

@@ -108,6 +108,8 @@ class SenseCard:
         Example contexts.
     gold : list of (str, int)
         Gold senses among its occurrences and their counts, most frequent first (empty without gold).
+    status : str
+        How the sense changed between slices (``new in 1985:2020``, ``lost after 1850:1984``); empty if not.
     """
 
     target: str
@@ -118,6 +120,7 @@ class SenseCard:
     keywords: list[str]
     examples: list[Example]
     gold: list[tuple[str, int]] = field(default_factory=list)
+    status: str = ""
 
     @property
     def name(self) -> str:

@@ -7,6 +7,10 @@ Two layouts are read:
   (``wsd evaluate`` keeps the gold in the ``sense`` column of ``OUT/run/occurrences.parquet`` instead);
 * a run directory of ``wsd embed`` clustered in place by ``wsd cluster`` (``RUN/meta.json``, ``RUN/senses/``).
 
+Either may hold a change folder (``OUT/change/`` of ``wsd run --by`` and ``wsd evaluate --dataset wug``,
+``RUN/change/`` of ``wsd change``): it is read into :attr:`RunData.change`, with the gold change of
+``OUT/change.csv`` where an evaluation wrote one.
+
 >>> data = load_run_data("out/demo")      # doctest: +SKIP
 >>> data.targets[:2], data.has_gold       # doctest: +SKIP
 (['mouse', 'bank'], True)
@@ -27,7 +31,21 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.keys import parse_senses
-from wsd.layout import GOLD_FILE, LABELS_FILE, META_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, SENSES_FILE
+from wsd.layout import (
+    CHANGE_COUNTS,
+    CHANGE_CSV,
+    CHANGE_DIR,
+    CHANGE_JSON,
+    CHANGE_RANKING,
+    CHANGE_SENSES,
+    GOLD_FILE,
+    LABELS_FILE,
+    META_FILE,
+    METRICS_FILE,
+    RUN_DIR,
+    SENSES_DIR,
+    SENSES_FILE,
+)
 from wsd.store import load_run, read_meta
 
 GOLD_COLUMN = "sense"
@@ -39,6 +57,101 @@ HEADLINE_METRICS: dict[str, tuple[str, ...]] = {
     "generic": ("ari", "nmi", "bcubed_f"),
 }
 """The scores a report shows first for each dataset (the metrics its papers report)."""
+
+
+#: Gold change columns shown beside the system's in the report (where an evaluation wrote them).
+GOLD_CHANGE_COLUMNS = ("change_graded", "change_binary", "COMPARE")
+
+
+@dataclass
+class ChangeData:
+    """A change folder (``wsd change``): settings, the ranking, sense counts per slice, senses gained and lost.
+
+    Attributes
+    ----------
+    folder : Path
+        The change folder.
+    document : dict
+        Its ``change.json`` (``by``, ``slices``, ``measure``, ``binary``, ``main_pair``, ...).
+    ranking : DataFrame
+        The targets by change score (``rank``, ``target``, ``score``, the measures, ``binary``), with the gold
+        change columns where known.
+    counts : DataFrame
+        ``target``, ``slice``, ``sense``, ``count``, ``uses``, ``proportion``.
+    sense_changes : DataFrame
+        ``target``, ``sense``, ``change`` (``appeared``/``vanished``), ``slice_a``, ``slice_b``, counts.
+    """
+
+    folder: Path
+    document: dict[str, Any]
+    ranking: pd.DataFrame
+    counts: pd.DataFrame
+    sense_changes: pd.DataFrame
+
+    @property
+    def slices(self) -> list[str]:
+        """The slices, earliest first."""
+        return [str(s) for s in self.document.get("slices", [])]
+
+    @property
+    def measure(self) -> str:
+        """The change score the ranking is sorted by."""
+        return str(self.document.get("measure", "score"))
+
+
+def change_folder(root: Path, run_dir: Path) -> Path | None:
+    """The change folder of an output folder or run (``OUT/change`` first, then ``RUN/change``), if any.
+
+    Parameters
+    ----------
+    root : Path
+        The folder a report reads.
+    run_dir : Path
+        Its run.
+
+    Returns
+    -------
+    Path or None
+    """
+    for folder in (root / CHANGE_DIR, run_dir / CHANGE_DIR):
+        if (folder / CHANGE_JSON).is_file():
+            return folder
+    return None
+
+
+def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
+    """Read a change folder (and the gold change of an evaluation's ``change.csv``).
+
+    Parameters
+    ----------
+    folder : Path
+        The change folder.
+    gold_file : Path, optional
+        ``OUT/change.csv`` of ``wsd evaluate --dataset wug``: its gold columns join the ranking.
+
+    Returns
+    -------
+    ChangeData
+
+    Raises
+    ------
+    InputError
+        When ``change.json`` or a table is unreadable.
+    """
+    try:
+        document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
+        tables = [
+            pd.read_parquet(folder / f"{stem}.parquet") for stem in (CHANGE_RANKING, CHANGE_COUNTS, CHANGE_SENSES)
+        ]
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{folder}: damaged change folder ({exc}); run wsd change again") from None
+    ranking, counts, changes = tables
+    if gold_file is not None and gold_file.is_file():
+        gold = pd.read_csv(gold_file)
+        columns = [c for c in GOLD_CHANGE_COLUMNS if c in gold.columns]
+        if "target" in gold.columns and columns:
+            ranking = ranking.merge(gold[["target", *columns]], on="target", how="left")
+    return ChangeData(folder, document, ranking, counts, changes)
 
 
 @dataclass
@@ -63,6 +176,8 @@ class RunData:
         ``metrics.json`` when the run was evaluated.
     run_meta, senses_meta : dict
         The ``meta.json`` of the run and of the senses folder.
+    change : ChangeData or None
+        The change folder's tables, where there is one.
     """
 
     out_dir: Path
@@ -74,6 +189,7 @@ class RunData:
     metrics: dict[str, Any] | None = None
     run_meta: dict[str, Any] = field(default_factory=dict)
     senses_meta: dict[str, Any] = field(default_factory=dict)
+    change: ChangeData | None = None
 
     @cached_property
     def target_rows(self) -> dict[str, np.ndarray]:
@@ -191,6 +307,8 @@ def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
     metrics = read_metrics(root / METRICS_FILE) if (root / METRICS_FILE).is_file() else None
     gold = read_gold(root, occurrences)
     senses_meta = read_meta(senses_dir) if (senses_dir / META_FILE).is_file() else {}
+    folder = change_folder(root, run_dir)
+    change = read_change(folder, root / CHANGE_CSV) if folder is not None else None
     return RunData(
         out_dir=root,
         occurrences=occurrences,
@@ -201,6 +319,7 @@ def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
         metrics=metrics,
         run_meta=read_meta(run_dir),
         senses_meta=senses_meta,
+        change=change,
     )
 
 

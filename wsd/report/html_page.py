@@ -45,6 +45,8 @@ section.sense-card { border: 1px solid var(--line); border-left: 6px solid var(-
                      padding: 10px 14px; background: #fff; }
 span.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; }
 span.size { color: var(--muted); font-weight: normal; font-size: 13px; margin-left: 6px; }
+span.status { background: #fff3cd; color: #7a5200; font-size: 12px; margin-left: 8px; padding: 1px 6px;
+              border-radius: 3px; }
 p.keywords, p.gold { margin: 4px 0; font-size: 13px; }
 span.kw { display: inline-block; background: var(--panel); border: 1px solid var(--line); border-radius: 10px;
           padding: 0 8px; margin: 1px 2px; }
@@ -186,7 +188,9 @@ def render_card(card: SenseCard) -> str:
         f'<section class="sense-card" data-target="{esc(card.target)}" data-sense="{card.sense}" '
         f'style="border-left-color: {colour}">',
         f'<h3><span class="swatch" style="background: {colour}"></span>{esc(card.name)}'
-        f'<span class="size">{plural(card.size, "occurrence")} · {100 * card.share:.0f}%</span></h3>',
+        f'<span class="size">{plural(card.size, "occurrence")} · {100 * card.share:.0f}%</span>'
+        + (f'<span class="status">{esc(card.status)}</span>' if card.status else "")
+        + "</h3>",
     ]
     if card.keywords:
         words = "".join(f'<span class="kw">{esc(w)}</span>' for w in card.keywords)

@@ -88,7 +88,8 @@ def render_card(card: SenseCard) -> list[str]:
     list of str
         Lines of Markdown.
     """
-    lines = [f"#### {md(card.name)} — {plural(card.size, 'occurrence')} ({100 * card.share:.0f}%)", ""]
+    status = f" — **{md(card.status)}**" if card.status else ""
+    lines = [f"#### {md(card.name)} — {plural(card.size, 'occurrence')} ({100 * card.share:.0f}%){status}", ""]
     words = ", ".join(md(w) for w in card.keywords) or "none"
     lines.append(f"Distinguishing words: {words}")
     if card.gold:

@@ -692,3 +692,69 @@ def experiment_plot(experiment: Experiment, path: Path) -> set[str]:
         frameon=False,
     )
     return save_figure(figure, path)
+
+
+#: More slices than this are drawn as stacked areas over the slices instead of stacked bars.
+MAX_BAR_SLICES = 8
+
+
+@styled
+def sense_proportions(
+    proportions: np.ndarray,
+    slices: Sequence[str],
+    names: Sequence[str],
+    colours: Sequence[str],
+    target: str,
+    path: Path,
+    uses: Sequence[int] | None = None,
+) -> set[str]:
+    """A target's sense proportions per slice: stacked bars, or stacked areas for many slices.
+
+    Parameters
+    ----------
+    proportions : numpy.ndarray of shape (n_slices, n_senses)
+        Each slice's share of each sense (rows sum to 1; a slice without uses is a row of zeros).
+    slices : sequence of str
+        The slice labels, in order.
+    names : sequence of str
+        The senses' legend names (``mouse.0 (computer, click)``).
+    colours : sequence of str
+        The senses' colours.
+    target : str
+        For the title.
+    path : Path
+        The PNG to write.
+    uses : sequence of int, optional
+        Uses with a sense per slice (shown under the slice labels).
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
+    """
+    values = np.asarray(proportions, dtype=np.float64)
+    labels = [shorten(str(s), 14) for s in slices]
+    if uses is not None:
+        labels = [f"{label}\n({count})" for label, count in zip(labels, uses, strict=True)]
+    many = len(slices) > MAX_BAR_SLICES
+    figure = _figure(max(4.2, min(11.0, 2.4 + 0.55 * len(slices))), 3.4)
+    ax = figure.subplots()
+    positions = np.arange(len(slices))
+    if many:
+        ax.stackplot(positions, values.T, colors=list(colours), labels=[shorten(n) for n in names], alpha=0.9)
+        ax.set_xlim(0, max(len(slices) - 1, 1))
+        step = max(1, len(slices) // 12)
+        ax.set_xticks(positions[::step], labels[::step])
+    else:
+        bottom = np.zeros(len(slices))
+        for column, (name, colour) in enumerate(zip(names, colours, strict=True)):
+            ax.bar(positions, values[:, column], 0.7, bottom=bottom, color=colour, label=shorten(name))
+            bottom += values[:, column]
+        ax.set_xticks(positions, labels)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of the slice's uses")
+    ax.set_title(f"{target}: senses per slice")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+    return save_figure(figure, path)

@@ -34,7 +34,7 @@ from pathlib import Path
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
-from wsd.occurrences import GOLD_COLUMN, REQUIRED_COLUMNS, validate_occurrences
+from wsd.occurrences import GOLD_COLUMN, REQUIRED_COLUMNS, metadata_column, validate_occurrences
 from wsd.textfiles import iter_lines
 
 #: Dataset name -> module that provides ``load(path, **options) -> DatasetBundle``.
@@ -210,7 +210,8 @@ def _build_table(
     """Occurrence table from row dicts (``doc_id`` = ``id`` and ``doc_start`` = 0 unless given), validated.
 
     ``labelled``: keep the ``sense`` column (True), drop it (False), or keep it iff any label is non-empty.
-    ``extra``: metadata columns to keep after the required ones (as strings).
+    ``extra``: metadata columns to keep after the required ones, typed by the rule every metadata column
+    follows (:func:`wsd.occurrences.metadata_column`: integral values ``int64``, ``""`` missing, ...).
     """
     frame = pd.DataFrame(list(rows))
     if frame.empty:
@@ -225,7 +226,7 @@ def _build_table(
         if labelled is None:
             labelled = bool(frame[GOLD_COLUMN].astype(bool).any())
     for name in extra:
-        frame[name] = frame[name].fillna("").astype(str) if name in frame else ""
+        frame[name] = metadata_column(frame[name] if name in frame else [None] * len(frame), index=frame.index)
     columns = [*REQUIRED_COLUMNS, *([GOLD_COLUMN] if has_sense and labelled else []), *extra]
     return validate_occurrences(frame[columns], where=where)
 

@@ -14,8 +14,10 @@ holding exactly one dataset folder (RuSemShift keeps it in ``DWUG/``).
 The occurrence table (:mod:`wsd.occurrences`): ``id`` = ``doc_id`` = the use's ``identifier``; ``target`` =
 the word's folder name (``afternoon_nn``, also the ``lemma`` of the stats file); ``text`` = ``context``;
 ``start``/``end`` from ``indexes_target_token`` (``start:end``, end exclusive); ``form`` = the text there;
-and two metadata columns as a corpus scan with ``--meta grouping,date`` gives them: ``grouping`` (the period
-label exactly as written: ``1``/``2`` or ``1929-1965``) and ``date``. ``sense`` = the gold cluster where the
+and two metadata columns as a corpus scan with ``--meta grouping,date`` gives them (:mod:`wsd.occurrences`,
+metadata columns: the same dtype rule): ``grouping`` (the period label: ``1``/``2`` become ``int64``,
+``1929-1965`` stays text) and ``date`` (``1857`` → ``int64``; ``1682-1916`` stays text; missing where empty).
+``sense`` = the gold cluster where the
 dataset has clusters (``""`` for uses in cluster ``-1`` and uses without a cluster: they are left out of the
 scores, as the datasets define them).
 
@@ -308,7 +310,8 @@ def load(path: str | Path) -> DatasetBundle:
     if stats_file is not None:
         gold_files.append(stats_file)
         gold_change = _read_gold_change(stats_file, {folder.name for folder in word_folders})
-    subsets = {label: frozenset(table.loc[table[PERIOD_COLUMN] == label, "id"].astype(str)) for label in periods}
+    labels = table[PERIOD_COLUMN].astype(str)
+    subsets = {label: frozenset(table.loc[labels == label, "id"].astype(str)) for label in periods}
     return DatasetBundle(
         "wug",
         table,

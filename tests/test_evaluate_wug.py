@@ -1,0 +1,186 @@
+"""``wsd evaluate --dataset wug``: senses and change scored on small hand-made WUG folders with known answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wsd.benchmark import change_metrics, evaluate
+from wsd.cli import main
+from wsd.config import build_evaluation_config
+from wsd.evaluate.datasets import load_dataset
+from wsd.evaluate.metrics.change import binary_scores, spearman
+from wsd.layout import CHANGE_CSV, METRICS_FILE
+
+HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
+LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"
+
+#: word -> (senses of the uses in period 1, in period 2): gold clusters and the vectors' directions.
+SENSES = {
+    "stable": ([0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]),  # the same distribution: JSD 0
+    "half": ([0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 1]),  # a sense gained: JSD sqrt(JS([1,0],[.5,.5]))
+    "swap": ([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]),  # the senses swap: JSD 1
+}
+GOLD_GRADED = {"stable": 0.0, "half": 0.5, "swap": 1.0}
+GOLD_BINARY = {"stable": 0, "half": 1, "swap": 1}
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_wug(root: Path, clusters: bool = True, graded: bool = True, periods: tuple[str, str] = ("1", "2")) -> Path:
+    """Three words of 12 uses each; contexts with bare quotes; stats with k=1, n=3 (as NorDiaChange)."""
+    for word, by_period in SENSES.items():
+        lines, cluster_lines = [HEADER], ["identifier\tcluster"]
+        for period, senses in zip(periods, by_period, strict=True):
+            for i, sense in enumerate(senses):
+                context = f'a "{word}" of kind {sense} here'
+                start = context.index(word)
+                ident = f"{word}_{period}_{i}"
+                lines.append(f"{word}\tNN\t1900\t{period}\t{ident}\t\t{context}\t{start}:{start + len(word)}\t0:9")
+                cluster_lines.append(f"{ident}\t{sense}")
+        _write(root / "data" / word / "uses.csv", lines)
+        if clusters:
+            cluster_lines.append(f"{word}_x\t-1")  # noise of a use that is not there: ignored
+            _write(root / "clusters" / "opt" / f"{word}.csv", cluster_lines)
+    header = "lemma\tgrouping\tchange_binary\tk1\tn1\t" + ("change_graded\t" if graded else "") + "COMPARE"
+    rows = [
+        f"{word}\t1_2\t{GOLD_BINARY[word]}\t1\t3\t" + (f"{GOLD_GRADED[word]}\t" if graded else "") + f"{4 - 2 * g}"
+        for word, g in GOLD_GRADED.items()
+    ]
+    _write(root / "stats" / "opt" / "stats_groupings.csv", [header, *rows])
+    return root
+
+
+def _vectors(occurrences: pd.DataFrame) -> np.ndarray:
+    """Well-separated vectors: one direction per (word, gold sense), a little seeded noise."""
+    rng = np.random.default_rng(0)
+    X = np.zeros((len(occurrences), 8))
+    for row, (word, ident) in enumerate(zip(occurrences["target"], occurrences["id"], strict=True)):
+        period, i = ident.split("_")[1:]
+        sense = SENSES[word][0 if period in ("1", "1700-1916") else 1][int(i)]
+        X[row, 2 * sense + (4 if word == "swap" else 0)] = 1.0
+    return X + rng.normal(scale=0.01, size=X.shape)
+
+
+def _config(root: Path, **extra: object):
+    return build_evaluation_config(dataset="wug", data=str(root), method="kmeans", k=2, **extra)
+
+
+def test_known_senses_and_change_give_perfect_scores(tmp_path: Path) -> None:
+    root = make_wug(tmp_path / "wug")
+    occurrences = load_dataset("wug", root).occurrences
+    out = tmp_path / "out"
+    result = evaluate(_config(root, change_measure="jsd"), out=out, vectors=_vectors(occurrences), progress=False)
+    overall = result["overall"]
+    assert overall["ari"] == pytest.approx(1.0) and overall["nmi"] == pytest.approx(1.0)
+    assert overall["graded_spearman_jsd"] == pytest.approx(1.0)
+    assert overall["graded_spearman"] == overall["graded_spearman_jsd"]  # the chosen change measure
+    assert overall["binary_accuracy"] == 1.0 and overall["binary_f1"] == 1.0  # k=1, n=3 from the stats file
+    assert result["dataset_stats"]["binary_n"] == 3
+    assert {"graded_spearman_apd", "graded_spearman_prt"} <= set(overall)
+    # baselines beside: one sense per word changes nothing (JSD 0 everywhere: ρ undefined, left out)
+    one_sense = result["baselines"]["one-sense"]
+    assert "graded_spearman_jsd" not in one_sense and one_sense["binary_f1"] == 0.0
+    assert "graded_spearman_jsd" not in result["baselines"]["one-per-instance"]  # JSD 1 for every word
+    assert set(result["baselines"]) == {"one-sense", "one-per-instance", "random"}
+    table = pd.read_csv(out / CHANGE_CSV).set_index("target")
+    assert table.loc["swap", "jsd"] == pytest.approx(1.0)
+    assert table.loc["stable", "jsd"] == pytest.approx(0.0, abs=1e-12)
+    assert table.loc["half", "jsd"] == pytest.approx(np.sqrt(1.5 - 0.75 * np.log2(3)), abs=1e-9)
+    assert table.loc["swap", "change_graded"] == 1.0 and table.loc["half", "change_binary"] == 1
+    assert not table.isna().any().any()
+    written = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))
+    assert written["dataset"] == "wug" and written["config"]["change_measure"] == "jsd"
+    assert "NaN" not in (out / METRICS_FILE).read_text(encoding="utf-8")
+
+
+def test_the_default_change_score_is_the_configured_measure(tmp_path: Path) -> None:
+    root = make_wug(tmp_path / "wug")
+    X = _vectors(load_dataset("wug", root).occurrences)
+    result = evaluate(_config(root), vectors=X, progress=False)
+    from wsd.change import DEFAULT_MEASURE
+
+    assert result["overall"]["graded_spearman"] == result["overall"][f"graded_spearman_{DEFAULT_MEASURE}"]
+
+
+def test_without_clusters_rho_is_against_minus_compare(tmp_path: Path) -> None:
+    root = make_wug(tmp_path / "rusemshift" / "DWUG", clusters=False, graded=False, periods=("1700-1916", "1918-1990"))
+    bundle = load_dataset("wug", root.parent)
+    X = _vectors(bundle.occurrences)
+    result = evaluate(_config(root.parent, change_measure="jsd"), vectors=X, progress=False)
+    assert "ari" not in result["overall"]  # no gold clusters: no sense scores
+    assert result["overall"]["graded_spearman"] == pytest.approx(1.0)  # COMPARE 4, 3, 2: less related = more change
+    assert result["n_instances"] == 36
+
+
+def test_change_metrics_and_spearman_definitions() -> None:
+    assert spearman([3, 1, 2], [30, 10, 20]) == 1.0
+    assert spearman([1, 2, 3], [3, 2, 1]) == -1.0
+    assert spearman([1, 1], [1, 2]) is None
+    assert spearman([1.0, 0.9999999999999998, 0.9999999999999999], [1, 2, 3]) is None  # noise is no ranking
+    assert binary_scores([0, 0], [0, 0]) == {"binary_accuracy": 1.0, "binary_f1": 0.0}
+    ranking = pd.DataFrame({"target": ["a", "b", "c"], "prt": [0.1, 0.3, 0.2], "binary": [False, True, True]})
+    gold = pd.DataFrame({"target": ["a", "b", "c"], "change_graded": [0.0, 0.9, 0.5], "change_binary": [0, 1, 0]})
+    scores = change_metrics(ranking, ["prt"], "prt", gold)
+    assert scores["graded_spearman"] == 1.0 and scores["binary_accuracy"] == pytest.approx(2 / 3)
+
+
+def test_cli_wug_writes_metrics_and_change_csv(tmp_path: Path, capsys) -> None:
+    root = make_wug(tmp_path / "wug")
+    out = tmp_path / "out"
+    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "graded_spearman" in printed and "one-sense" in printed
+    overall = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))["overall"]
+    assert {"ari", "nmi", "graded_spearman", "graded_spearman_jsd", "binary_accuracy", "binary_f1"} <= set(overall)
+    assert len(pd.read_csv(out / CHANGE_CSV)) == 3
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda root: None, "WUG dataset folder not found"),
+        (lambda root: (root / "data").mkdir(parents=True), "no word folders"),
+    ],
+)
+def test_cli_wug_bad_input_is_one_line(tmp_path: Path, capsys, build, message: str) -> None:
+    root = tmp_path / "wug"
+    build(root)
+    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_wug_needs_data(capsys) -> None:
+    assert main(["evaluate", "--dataset", "wug"]) == 2
+    assert "--data is required for dataset 'wug'" in capsys.readouterr().err
+
+
+def test_wug_without_any_gold_is_refused(tmp_path: Path, capsys) -> None:
+    root = make_wug(tmp_path / "wug", clusters=False)
+    (root / "stats" / "opt" / "stats_groupings.csv").unlink()
+    assert main(["evaluate", "--dataset", "wug", "--data", str(root), "--no-progress"]) == 2
+    assert "neither gold clusters nor gold change scores" in capsys.readouterr().err
+
+
+@pytest.mark.datasets
+def test_dwug_en_two_words(tmp_path: Path, encoder) -> None:
+    folder = LSCD / "dwug_en"
+    if not folder.is_dir():
+        pytest.skip(f"DWUG EN not found at {folder}")
+    config = build_evaluation_config(dataset="wug", data=str(folder), targets=["afternoon_nn", "plane_nn"])
+    result = evaluate(config, out=tmp_path / "out", encoder=encoder, progress=False)
+    overall = result["overall"]
+    assert result["n_targets"] == 2 and 0.0 <= overall["nmi"] <= 1.0
+    # plane_nn changed (graded 0.88), afternoon_nn did not (0.0): every vector measure ranks them so
+    assert overall["graded_spearman_apd"] == pytest.approx(1.0) and overall["graded_spearman_prt"] == pytest.approx(1.0)
+    table = pd.read_csv(tmp_path / "out" / CHANGE_CSV).set_index("target")
+    assert table.loc["afternoon_nn", "change_graded"] == 0.0

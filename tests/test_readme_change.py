@@ -1,0 +1,59 @@
+"""The README's Corpus analysis section: its commands parse, its default measure is the code's, its example runs."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from wsd.change import DEFAULT_MEASURE
+from wsd.cli import build_parser, main
+from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _section() -> str:
+    start = README.index("## Corpus analysis")
+    return README[start : README.index("\n## ", start + 3)]
+
+
+def _commands() -> list[list[str]]:
+    """Every ``wsd ...`` line of the section's bash blocks, continuations joined, [optional] parts dropped."""
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", _section(), flags=re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = re.sub(r"\[[^\]]*\]", "", line.split("  #")[0]).strip()
+            if line.startswith("wsd "):
+                commands.append(shlex.split(line)[1:])
+    return commands
+
+
+def test_every_command_of_the_section_parses() -> None:
+    commands = _commands()
+    assert {c[0] for c in commands} >= {"run", "change", "report", "config", "evaluate"}
+    parser = build_parser()
+    for command in commands:
+        parser.parse_args(command)  # an unknown option exits with code 2
+
+
+def test_the_readme_names_the_default_measure() -> None:
+    assert f"the ranking, `graded_spearman` below) is `{DEFAULT_MEASURE}`" in _section()
+
+
+def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch) -> None:
+    example = next(c for c in _commands() if c[0] == "run" and "data/demo/corpus.jsonl" in c)
+    out = tmp_path / "demo-change"
+    example = [str(out) if arg == "runs/demo-change" else arg for arg in example if arg != "--report"]
+    monkeypatch.chdir(REPO)
+    assert main([*example, "--no-progress"]) == 0, capsys.readouterr().err
+    ranking = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_RANKING}.csv")
+    table = re.findall(r"^\| (\d) \| (\w+) \| ([\d.]+) \|", _section(), flags=re.M)
+    assert [(int(r), t) for r, t, _ in table] == list(zip(ranking["rank"], ranking["target"], strict=True))
+    assert [float(s) for _, _, s in table] == pytest.approx(ranking["score"].round(3).tolist(), abs=2e-3)
+    changes = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_SENSES}.csv")
+    assert sorted(changes["target"]) == ["cell", "mouse"] and set(changes["change"]) == {"appeared"}

@@ -1,0 +1,102 @@
+"""Reports of change folders: sense proportions per slice, the ranked change table with gold, new/lost cards."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PIL import Image as PILImage
+
+from wsd.change.stage import change_run
+from wsd.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, SENSES_DIR
+from wsd.report import load_run_data, write_report
+from wsd.report.plots import sense_proportions
+from wsd.senses.inducer import SenseInducer
+from wsd.senses.stage import fit_senses, write_senses
+from wsd.store import write_run
+
+
+def make_run_with_change(root: Path, n_slices: int = 2) -> Path:
+    """``swap``: sense 0 in the first slice, sense 1 in the last; ``calm``: both senses everywhere."""
+    rng = np.random.default_rng(0)
+    rows, vectors = [], []
+    words = ("river", "money")
+    for t, target in enumerate(("swap", "calm")):
+        for i in range(12 * n_slices):
+            slice_ = i % n_slices
+            sense = (1 if slice_ == n_slices - 1 else 0) if target == "swap" else (i // n_slices) % 2
+            text = f"the {target} near the {words[sense]} today"
+            rows.append(
+                {"id": f"{target}{i}", "target": target, "form": target, "text": text, "start": 4,
+                 "end": 4 + len(target), "doc_id": f"d{i}", "doc_start": 0, "year": 1900 + 10 * slice_}
+            )  # fmt: skip
+            vector = np.zeros(4)
+            vector[2 * t + sense] = 5.0
+            vectors.append(vector + rng.normal(scale=0.1, size=4))
+    occurrences, X = pd.DataFrame(rows), np.array(vectors, dtype=np.float32)
+    run = write_run(root / "run", occurrences, X, {"config": {}})
+    model, _, proba = fit_senses(occurrences, X, SenseInducer(method="kmeans", k=2, random_state=0))
+    write_senses(root / SENSES_DIR, occurrences, X, model, proba)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        change_run(run, root / SENSES_DIR, root / "change", by="year", measure="jsd")
+    return root
+
+
+def test_report_shows_proportions_ranking_and_new_lost_cards(tmp_path: Path) -> None:
+    out = make_run_with_change(tmp_path / "out")
+    (out / CHANGE_CSV).write_text("target,change_graded,change_binary\nswap,0.9,1\ncalm,0.1,0\n", encoding="utf-8")
+    data = load_run_data(out)
+    assert data.change is not None and data.change.slices == ["1900", "1910"]
+    assert data.change.ranking["change_graded"].tolist() == [0.9, 0.1]  # gold joined to the ranking
+    html = write_report(out)
+    markdown = (out / REPORT_MARKDOWN).read_text(encoding="utf-8")
+    assert "## Change across slices" in markdown
+    assert "| 1 | swap | 1.000 |" in markdown and r"gold change\_graded" in markdown
+    assert "new in 1910" in markdown and "lost after 1900" in markdown
+    assert "change (jsd) 1.000, rank 1 of 2" in markdown
+    page = html.read_text(encoding="utf-8")
+    assert 'class="status">new in 1910' in page
+    figures = sorted(p.name for p in (out / FIGURES_DIR).glob("slices-*.png"))
+    assert figures == ["slices-001-swap.png", "slices-002-calm.png"]
+    assert html.name == REPORT_HTML
+
+
+def test_many_slices_are_drawn_as_areas(tmp_path: Path) -> None:
+    out = make_run_with_change(tmp_path / "out", n_slices=12)
+    write_report(out)
+    image = PILImage.open(out / FIGURES_DIR / "slices-001-swap.png")
+    assert image.size[0] > 600  # wider for 12 slices
+    assert "stacked areas" in (out / REPORT_MARKDOWN).read_text(encoding="utf-8")
+
+
+def test_sense_proportions_plot(tmp_path: Path) -> None:
+    path = tmp_path / "p.png"
+    missing = sense_proportions(
+        np.array([[1.0, 0.0], [0.5, 0.5]]), ["a", "b"], ["s0", "s1"], ["#000", "#f00"], "w", path
+    )
+    assert missing == set() and path.stat().st_size > 1000
+
+
+def test_unmeasured_targets_are_named(tmp_path: Path) -> None:
+    out = make_run_with_change(tmp_path / "out")
+    change = load_run_data(out).change
+    assert change is not None
+    from wsd.report.build import change_facts, change_section
+
+    assert change_facts(change, "absent") == ["change not measured between 1900 and 1910"]
+    section = change_section(change)
+    assert section.tables[0].rows[0][1] == "swap"
+    assert any("appeared" in row for row in section.tables[1].rows)
+
+
+def test_damaged_change_folder_is_named(tmp_path: Path) -> None:
+    out = make_run_with_change(tmp_path / "out")
+    (out / "change" / "ranking.parquet").write_bytes(b"not parquet")
+    from wsd.errors import InputError
+
+    with pytest.raises(InputError, match="damaged change folder"):
+        load_run_data(out)

@@ -1,0 +1,400 @@
+"""Comparing each target's senses and vectors between slices of a corpus: counts, change scores, ranking.
+
+:func:`compare_slices` takes an occurrence table with a slice column, the induced sense of every occurrence
+and/or its vector, and gives a :class:`SliceComparison` of five tables:
+
+==============  ===========================================================================================
+``counts``      per target and slice: ``uses`` (occurrences with a sense), and per sense ``count`` and
+                ``proportion`` (every sense of the target in every slice where it has uses; zeros included)
+``scores``      per target and pair of slices: ``uses_a``, ``uses_b``, the change measures (``jsd``, ``apd``,
+                ``prt``: :mod:`wsd.change.measures`), ``binary`` (the WUG rule with ``k``/``n``), the senses
+                ``gained`` and ``lost`` under it; ``pair`` says which comparison the row is
+                (``consecutive``, ``first-last``, or ``chosen`` for the two slices named by ``between``)
+``senses``      the senses that appeared (at most ``k`` uses in the earlier slice, at least ``n`` in the
+                later) or vanished (the reverse), per pair
+``ranking``     the targets by the change score (:data:`DEFAULT_MEASURE` unless ``measure`` says otherwise)
+                of the main pair: ``between`` when given, else the first vs the last slice
+``unmeasured``  the target/pair combinations whose change cannot be measured, with the ``reason`` (a
+                target with no use in one of the slices, "only in slice 1850"): they appear in no other
+                table, and a warning names them — no table ever holds a NaN
+==============  ===========================================================================================
+
+With more than two slices, every consecutive pair is compared, and the first with the last; with two, the one
+pair is ``first-last``. Uses whose sense is ``-1`` (unassigned) count for APD and PRT, not for the sense
+distributions.
+
+>>> import numpy as np, pandas as pd
+>>> occ = pd.DataFrame({"target": ["w"] * 4, "year": [1, 1, 2, 2]})
+>>> result = compare_slices(occ, labels=np.array([0, 0, 1, 1]), by="year")
+>>> float(result.scores.loc[0, "jsd"])
+1.0
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.change.measures import apd, binary_change, jsd_distance, prt
+from wsd.change.slices import Bin, Slices, assign_slices
+from wsd.errors import ConfigError, InputError
+
+__all__ = [
+    "DEFAULT_BINARY_K",
+    "DEFAULT_BINARY_N",
+    "DEFAULT_MEASURE",
+    "MEASURES",
+    "SliceComparison",
+    "compare_slices",
+]
+
+#: The change measures, in the order every table shows them.
+MEASURES = ("jsd", "apd", "prt")
+#: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
+#: wug`` report as ``score`` / ``graded_spearman``. The one place to change it (``change.measure`` in the
+#: configuration defaults to it). PRT: the best measured on DWUG EN with the default vectors (issue 15).
+DEFAULT_MEASURE = "prt"
+#: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
+DEFAULT_BINARY_K = 1
+DEFAULT_BINARY_N = 5
+PAIR_KINDS = ("consecutive", "first-last", "chosen")
+
+
+@dataclass
+class SliceComparison:
+    """The result of :func:`compare_slices` (see the module docstring for the tables).
+
+    Parameters
+    ----------
+    by : str
+        The slice column.
+    slices : list of str
+        The slices, earliest first.
+    measure : str
+        The change score the ranking is sorted by.
+    binary_k, binary_n : int
+        The binary rule's ``k`` and ``n``.
+    counts, scores, senses, ranking, unmeasured : pandas.DataFrame
+        The tables.
+    bins : list of str, optional
+        The bins the slices are (none: the column's values).
+    main_pair : tuple of str
+        The two slices the ranking compares.
+    """
+
+    by: str
+    slices: list[str]
+    measure: str
+    binary_k: int
+    binary_n: int
+    counts: pd.DataFrame
+    scores: pd.DataFrame
+    senses: pd.DataFrame
+    ranking: pd.DataFrame
+    unmeasured: pd.DataFrame
+    main_pair: tuple[str, str]
+    bins: list[str] | None = None
+    measures: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary: settings, slices and every table as a list of records.
+
+        Returns
+        -------
+        dict
+        """
+
+        def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+            return [{key: _plain(value) for key, value in row.items()} for row in frame.to_dict(orient="records")]
+
+        return {
+            "by": self.by,
+            "bins": self.bins,
+            "slices": list(self.slices),
+            "main_pair": list(self.main_pair),
+            "measure": self.measure,
+            "measures": list(self.measures),
+            "binary": {"k": self.binary_k, "n": self.binary_n},
+            "ranking": records(self.ranking),
+            "scores": records(self.scores),
+            "senses": records(self.senses),
+            "counts": records(self.counts),
+            "unmeasured": records(self.unmeasured),
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray | list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+def _pairs(order: list[str], between: tuple[str, str] | None) -> list[tuple[str, str, str]]:
+    if between is not None:
+        return [(between[0], between[1], "chosen")]
+    pairs = [(a, b, "consecutive") for a, b in itertools.pairwise(order)] if len(order) > 2 else []
+    return [*pairs, (order[0], order[-1], "first-last")]
+
+
+def _check_between(between: Any, order: list[str]) -> tuple[str, str] | None:
+    if between is None:
+        return None
+    if isinstance(between, str):
+        between = [item.strip() for item in between.split(",")]
+    items = [str(item) for item in between]
+    if len(items) != 2:
+        raise ConfigError(f"between names two slices (A,B), not {len(items)}: {', '.join(items)}")
+    unknown = [item for item in items if item not in order]
+    if unknown:
+        raise InputError(f"no slice {unknown[0]!r}; the slices are {', '.join(order)}")
+    if items[0] == items[1]:
+        raise ConfigError(f"between names the same slice twice ({items[0]}); name two different slices")
+    return items[0], items[1]
+
+
+def _check_measure(measure: str, available: list[str]) -> None:
+    if measure not in MEASURES:
+        raise ConfigError(f"unknown change measure {measure!r} (choose one of {', '.join(MEASURES)})")
+    if measure not in available:
+        needs = "sense labels" if measure == "jsd" else "vectors"
+        raise ConfigError(f"the change measure {measure!r} needs {needs}, which were not given")
+
+
+def compare_slices(
+    occurrences: pd.DataFrame,
+    labels: np.ndarray | None = None,
+    X: np.ndarray | None = None,
+    *,
+    by: str,
+    bins: str | list[str] | list[Bin] | None = None,
+    between: tuple[str, str] | list[str] | str | None = None,
+    measure: str | None = None,
+    binary_k: int = DEFAULT_BINARY_K,
+    binary_n: int = DEFAULT_BINARY_N,
+) -> SliceComparison:
+    """Sense distributions per slice and the change of every target between slices.
+
+    Parameters
+    ----------
+    occurrences : pandas.DataFrame
+        The occurrence table with ``target`` and the slice column ``by``.
+    labels : ndarray of int, optional
+        The sense of every row (``-1``: unassigned); without it there are no counts, JSD or binary decision.
+    X : ndarray of shape (n, d), optional
+        The vector of every row; without it there is no APD or PRT.
+    by : str
+        The slice column (:func:`wsd.change.slices.assign_slices`).
+    bins : str or list, optional
+        Bins of numeric slice values, ``LOW:HIGH`` both ends inclusive.
+    between : two slice labels, optional
+        Compare only these two (earlier first); default: consecutive slices and the first vs the last.
+    measure : {"jsd", "apd", "prt"}, optional
+        The change score of the ranking; default :data:`DEFAULT_MEASURE`, or the first of :data:`MEASURES` the
+        inputs give when they cannot give that one (no vectors: ``jsd``).
+    binary_k, binary_n : int
+        The binary WUG rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other.
+
+    Returns
+    -------
+    SliceComparison
+
+    Raises
+    ------
+    InputError
+        Bad slice column or bins (:func:`assign_slices`), labels or vectors not row-aligned, an unknown slice
+        in ``between``.
+    ConfigError
+        Neither labels nor vectors, an unknown ``measure`` or one the inputs cannot give, a bad ``k``/``n``.
+
+    Warns
+    -----
+    UserWarning
+        Naming the targets whose change between the main pair cannot be measured (the ``unmeasured`` table).
+    """
+    if "target" not in occurrences.columns:
+        raise InputError("the occurrence table has no 'target' column")
+    if labels is None and X is None:
+        raise ConfigError("comparing slices needs sense labels, vectors, or both")
+    binary_change([0], [0], k=binary_k, n=binary_n)  # checks k and n before any work
+    if labels is not None:
+        labels = np.asarray(labels)
+        if labels.shape != (len(occurrences),):
+            raise InputError(
+                f"{labels.shape} sense labels for {len(occurrences)} occurrences; they must be row-aligned"
+            )
+        labels = labels.astype(np.int64)
+    if X is not None:
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[0] != len(occurrences):
+            raise InputError(f"vectors of shape {X.shape} are not row-aligned with {len(occurrences)} occurrences")
+    available = [m for m in MEASURES if (m == "jsd" and labels is not None) or (m != "jsd" and X is not None)]
+    if measure is None:
+        measure = DEFAULT_MEASURE if DEFAULT_MEASURE in available else available[0]
+    _check_measure(measure, available)
+    slices = assign_slices(occurrences, by, bins)
+    chosen = _check_between(between, slices.order)
+    pairs = _pairs(slices.order, chosen)
+    tables = _Tables(occurrences, slices, labels, X, available, binary_k, binary_n)
+    for target, rows in tables.rows_by_target.items():
+        tables.add_counts(target, rows)
+        for a, b, kind in pairs:
+            tables.add_pair(target, rows, a, b, kind)
+    main = (pairs[-1][0], pairs[-1][1])
+    scores = pd.DataFrame(tables.scores, columns=tables.score_columns())
+    unmeasured = pd.DataFrame(tables.unmeasured, columns=["target", "slice_a", "slice_b", "pair", "reason"])
+    main_missing = unmeasured[(unmeasured["slice_a"] == main[0]) & (unmeasured["slice_b"] == main[1])]
+    if len(main_missing):
+        shown = "; ".join(f"{r.target} ({r.reason})" for r in main_missing.head(5).itertuples())
+        more = f" and {len(main_missing) - 5} more" if len(main_missing) > 5 else ""
+        warnings.warn(
+            f"the change of {len(main_missing)} target(s) between {main[0]} and {main[1]} cannot be measured: "
+            f"{shown}{more}; they are listed as unmeasured, not ranked",
+            stacklevel=2,
+        )
+    return SliceComparison(
+        by=by,
+        slices=slices.order,
+        measure=measure,
+        binary_k=binary_k,
+        binary_n=binary_n,
+        counts=pd.DataFrame(tables.counts, columns=["target", "slice", "sense", "count", "uses", "proportion"]),
+        scores=scores,
+        senses=pd.DataFrame(
+            tables.senses, columns=["target", "sense", "change", "slice_a", "slice_b", "count_a", "count_b"]
+        ),
+        ranking=_ranking(scores, main, measure, available, labels is not None),
+        unmeasured=unmeasured,
+        main_pair=main,
+        bins=[bin_.label if isinstance(bin_, Bin) else str(bin_) for bin_ in _bin_labels(bins)] if bins else None,
+        measures=available,
+    )
+
+
+def _bin_labels(bins: Any) -> list[Any]:
+    if isinstance(bins, str):
+        return [item.strip() for item in bins.split(",") if item.strip()]
+    return list(bins)
+
+
+def _ranking(
+    scores: pd.DataFrame, main: tuple[str, str], measure: str, measures: list[str], has_labels: bool
+) -> pd.DataFrame:
+    columns = ["target", "slice_a", "slice_b", "uses_a", "uses_b", *measures]
+    if has_labels:
+        columns += ["binary"]
+    part = scores[(scores["slice_a"] == main[0]) & (scores["slice_b"] == main[1])]
+    part = part[columns].copy()
+    part.insert(1, "score", part[measure].astype(np.float64))
+    part = part.sort_values(["score", "target"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
+    part.insert(0, "rank", np.arange(1, len(part) + 1, dtype=np.int64))
+    return part
+
+
+class _Tables:
+    """The rows of the tables, collected target by target."""
+
+    def __init__(
+        self,
+        occurrences: pd.DataFrame,
+        slices: Slices,
+        labels: np.ndarray | None,
+        X: np.ndarray | None,
+        measures: list[str],
+        k: int,
+        n: int,
+    ) -> None:
+        kept = slices.kept
+        self.order = slices.order
+        self.slice_of = slices.labels.to_numpy(dtype=object)
+        self.labels, self.X, self.measures, self.k, self.n = labels, X, measures, k, n
+        targets = occurrences["target"].astype(str).to_numpy()
+        self.rows_by_target = {
+            target: index[kept[index]]
+            for target, index in pd.Series(np.arange(len(targets))).groupby(targets, sort=True).indices.items()
+        }
+        self.counts: list[tuple[Any, ...]] = []
+        self.scores: list[dict[str, Any]] = []
+        self.senses: list[tuple[Any, ...]] = []
+        self.unmeasured: list[tuple[str, str, str, str, str]] = []
+        self._sense_ids: dict[str, np.ndarray] = {}
+
+    def score_columns(self) -> list[str]:
+        columns = ["target", "slice_a", "slice_b", "pair", "uses_a", "uses_b", *self.measures]
+        return columns + (["binary", "gained", "lost"] if self.labels is not None else [])
+
+    def _in(self, rows: np.ndarray, label: str) -> np.ndarray:
+        return rows[self.slice_of[rows] == label]
+
+    def _sense_counts(self, target: str, rows: np.ndarray) -> np.ndarray:
+        senses = self._sense_ids[target]
+        own = self.labels[rows]  # type: ignore[index]
+        own = own[own >= 0]
+        return np.array([int(np.sum(own == s)) for s in senses], dtype=np.int64)
+
+    def add_counts(self, target: str, rows: np.ndarray) -> None:
+        if self.labels is None:
+            return
+        own = self.labels[rows]
+        self._sense_ids[target] = np.unique(own[own >= 0])
+        present = set(self.slice_of[rows])
+        for label in (label for label in self.order if label in present):
+            counts = self._sense_counts(target, self._in(rows, label))
+            total = int(counts.sum())
+            if total == 0:
+                continue
+            for sense, count in zip(self._sense_ids[target], counts, strict=True):
+                self.counts.append((target, label, int(sense), int(count), total, float(count / total)))
+
+    def _reason(self, target: str, rows: np.ndarray, a: str, b: str, in_a: int, in_b: int) -> str | None:
+        present = set(self.slice_of[rows])
+        if len(present) == 1:
+            return f"only in slice {next(iter(present))}"
+        empty = [label for label, count in ((a, in_a), (b, in_b)) if count == 0]
+        if empty:
+            return f"no uses in slice {' or '.join(empty)}"
+        return None
+
+    def add_pair(self, target: str, rows: np.ndarray, a: str, b: str, kind: str) -> None:
+        rows_a, rows_b = self._in(rows, a), self._in(rows, b)
+        uses_a, uses_b = len(rows_a), len(rows_b)
+        counts_a = counts_b = None
+        if self.labels is not None:
+            counts_a, counts_b = self._sense_counts(target, rows_a), self._sense_counts(target, rows_b)
+            uses_a, uses_b = int(counts_a.sum()), int(counts_b.sum())
+        reason = self._reason(target, rows, a, b, len(rows_a), len(rows_b))
+        if reason is None and (uses_a == 0 or uses_b == 0):
+            reason = f"no use with a sense in slice {a if uses_a == 0 else b}"
+        if reason is not None:
+            self.unmeasured.append((target, a, b, kind, reason))
+            return
+        row: dict[str, Any] = {"target": target, "slice_a": a, "slice_b": b, "pair": kind}
+        row |= {"uses_a": uses_a, "uses_b": uses_b}
+        if "jsd" in self.measures:
+            row["jsd"] = jsd_distance(counts_a, counts_b)
+        if self.X is not None:
+            va = np.asarray(self.X[rows_a], dtype=np.float64)
+            vb = np.asarray(self.X[rows_b], dtype=np.float64)
+            row["apd"], row["prt"] = apd(va, vb), prt(va, vb)
+        if self.labels is not None:
+            decision = binary_change(counts_a, counts_b, k=self.k, n=self.n)
+            senses = self._sense_ids[target]
+            row["binary"] = decision.changed
+            row["gained"] = [int(senses[i]) for i in decision.gained]
+            row["lost"] = [int(senses[i]) for i in decision.lost]
+            for change, positions in (("appeared", decision.gained), ("vanished", decision.lost)):
+                for i in positions:
+                    self.senses.append(
+                        (target, int(senses[i]), change, a, b, int(counts_a[i]), int(counts_b[i]))  # type: ignore[index]
+                    )
+        self.scores.append(row)

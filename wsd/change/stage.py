@@ -1,0 +1,278 @@
+"""The change stage over a run: compare its targets' senses between slices and write the tables (``wsd change``).
+
+``change_run("runs/x", by="year")`` reads the run's occurrences and vectors and the senses of
+``runs/x/senses`` (``wsd cluster``), compares every target between the slices of the column ``by``
+(:func:`wsd.change.compare_slices`) and writes a change folder (``runs/x/change`` by default; names in
+:mod:`wsd.layout`)::
+
+    change.json            settings, slices and every table below as records, with the sense cards of the
+                           senses that appeared or vanished
+    ranking.parquet|.csv   the targets ranked by the change score (first vs last slice, or the chosen pair)
+    scores.parquet|.csv    every target and pair of slices: uses, JSD, APD, PRT, binary decision
+    counts.parquet|.csv    sense counts and proportions per target and slice
+    sense_changes.parquet|.csv   the senses that appeared or vanished, with their keywords and examples
+    unmeasured.csv         the target/pair combinations whose change cannot be measured, with the reason
+
+Without a senses folder only the vector measures (APD, PRT) are computed, with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.change.compare import DEFAULT_BINARY_K, DEFAULT_BINARY_N, SliceComparison, compare_slices
+from wsd.errors import InputError
+from wsd.layout import (
+    CHANGE_COUNTS,
+    CHANGE_DIR,
+    CHANGE_JSON,
+    CHANGE_RANKING,
+    CHANGE_SCORES,
+    CHANGE_SENSES,
+    CHANGE_UNMEASURED,
+    LABELS_FILE,
+    SENSES_DIR,
+    SENSES_FILE,
+)
+from wsd.outputs import CHANGE_FORMAT, check_not_inside, claim_folder
+from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
+
+__all__ = ["change_run", "read_labels", "sense_cards", "write_change"]
+
+
+def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
+    """The sense of every occurrence of a run, from a senses folder's ``labels.parquet``, in the run's order.
+
+    Parameters
+    ----------
+    senses : Path
+        A senses folder (``wsd cluster``).
+    occurrences : DataFrame
+        The run's occurrences.
+
+    Returns
+    -------
+    ndarray of int
+        ``-1`` for an unassigned occurrence.
+
+    Raises
+    ------
+    InputError
+        When the labels file is missing or damaged, or does not label every occurrence of the run (the senses
+        were induced on another run).
+    """
+    file = senses / LABELS_FILE
+    if not file.is_file():
+        raise InputError(f"--senses {senses}: no {LABELS_FILE} (not a senses folder written by wsd cluster)")
+    try:
+        table = pd.read_parquet(file, columns=["id", "sense"])
+    except Exception as exc:  # pyarrow raises several kinds for a damaged file
+        raise InputError(f"{file}: not a readable labels table ({type(exc).__name__}: {exc})") from None
+    sense_of = pd.Series(table["sense"].to_numpy(), index=table["id"].astype(str))
+    if sense_of.index.duplicated().any():
+        raise InputError(f"{file}: occurrence {sense_of.index[sense_of.index.duplicated()][0]!r} is labelled twice")
+    ids = occurrences["id"].astype(str)
+    missing = ~ids.isin(sense_of.index)
+    if missing.any():
+        raise InputError(
+            f"--senses {senses}: {int(missing.sum())} of {len(ids)} occurrences of the run have no sense there "
+            f"(first {ids[missing].iloc[0]!r}); the senses were induced on another run — run wsd cluster on this one"
+        )
+    return sense_of.loc[ids.to_numpy()].to_numpy(dtype=np.int64)
+
+
+def sense_cards(senses: Path | None) -> pd.DataFrame | None:
+    """The sense cards of a senses folder (``senses.parquet``: target, sense, size, keywords, examples).
+
+    Parameters
+    ----------
+    senses : Path, optional
+        The senses folder.
+
+    Returns
+    -------
+    DataFrame or None
+        None when there is no such table.
+    """
+    if senses is None or not (senses / SENSES_FILE).is_file():
+        return None
+    return pd.read_parquet(senses / SENSES_FILE)
+
+
+def _with_cards(changes: pd.DataFrame, cards: pd.DataFrame | None) -> pd.DataFrame:
+    table = changes.copy()
+    keywords: list[list[str]] = []
+    examples: list[list[str]] = []
+    index = {} if cards is None else {(str(r.target), int(r.sense)): r for r in cards.itertuples()}
+    for row in table.itertuples():
+        card = index.get((str(row.target), int(row.sense)))
+        keywords.append([] if card is None else [str(w) for w in card.keywords])
+        examples.append([] if card is None else [str(e) for e in card.examples])
+    table["keywords"] = keywords
+    table["examples"] = examples
+    return table
+
+
+def _csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """Lists joined for CSV: numbers with spaces, texts with `` | ``."""
+    out = frame.copy()
+    for column in out.columns:
+        if len(out) and out[column].map(lambda v: isinstance(v, list | tuple | np.ndarray)).any():
+            sep = " | " if column in ("examples", "keywords") else " "
+            out[column] = out[column].map(lambda v, sep=sep: sep.join(str(x) for x in v))
+    return out
+
+
+def write_change(
+    destination: Path,
+    comparison: SliceComparison,
+    cards: pd.DataFrame | None,
+    config: dict[str, Any],
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write a change folder's tables and ``change.json`` (``change.json`` last: it marks the folder complete).
+
+    Parameters
+    ----------
+    destination : Path
+        The change folder (created when missing).
+    comparison : SliceComparison
+        What :func:`wsd.change.compare_slices` gave.
+    cards : DataFrame, optional
+        The sense cards (:func:`sense_cards`) attached to the senses that appeared or vanished.
+    config : dict
+        The settings that made it (recorded; a later run with other settings is refused without overwrite).
+    extra : dict, optional
+        Entries added to ``change.json`` (the run's fingerprint).
+
+    Returns
+    -------
+    Path
+        ``destination``.
+    """
+    destination.mkdir(parents=True, exist_ok=True)
+    changes = _with_cards(comparison.senses, cards)
+    tables = {
+        CHANGE_RANKING: comparison.ranking,
+        CHANGE_SCORES: comparison.scores,
+        CHANGE_COUNTS: comparison.counts,
+        CHANGE_SENSES: changes,
+    }
+    for stem, frame in tables.items():
+        write_parquet(destination / f"{stem}.parquet", frame, mark="change")
+        ready = _csv_ready(frame)
+        atomic_write(destination / f"{stem}.csv", lambda tmp, ready=ready: ready.to_csv(tmp, index=False))
+    unmeasured = comparison.unmeasured
+    atomic_write(destination / CHANGE_UNMEASURED, lambda tmp: unmeasured.to_csv(tmp, index=False))
+    document = {"format": CHANGE_FORMAT, "config": config, **(extra or {}), **comparison.to_dict()}
+    document["senses"] = [
+        {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in record.items()}
+        for record in changes.to_dict(orient="records")
+    ]
+    document["versions"] = library_versions()
+    write_json(destination / CHANGE_JSON, document)
+    return destination
+
+
+def change_run(
+    run: str | os.PathLike[str],
+    senses: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    by: str,
+    bins: str | Sequence[str] | None = None,
+    between: Sequence[str] | str | None = None,
+    measure: str | None = None,
+    binary_k: int | None = None,
+    binary_n: int | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Compare every target of a run between the slices of column ``by`` and write a change folder.
+
+    Parameters
+    ----------
+    run : path
+        A run (``wsd embed``'s output) whose occurrence table has the column ``by``.
+    senses : path, optional
+        The senses folder (default: ``RUN/senses`` where it exists; none: vector measures only).
+    out : path, optional
+        The change folder (default: ``RUN/change``).
+    by : str
+        The slice column (``year``, ``source``, ...).
+    bins : str or list of str, optional
+        Bins of numeric values, ``LOW:HIGH`` both ends inclusive (:func:`wsd.change.parse_bins`).
+    between : two slice labels, optional
+        Compare only these two slices.
+    measure : {"jsd", "apd", "prt"}, optional
+        The ranking's change score (default :data:`wsd.change.DEFAULT_MEASURE`).
+    binary_k, binary_n : int, optional
+        The binary rule (default 1 and 5, as DWUG EN).
+    overwrite : bool
+        Replace a change folder of another configuration, or write into a folder of other files (only wsd's
+        files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
+
+    Returns
+    -------
+    Path
+        The change folder.
+
+    Raises
+    ------
+    InputError
+        A missing or damaged run or senses folder, a missing slice column (the message lists the columns),
+        bad bins, senses of another run.
+
+    Examples
+    --------
+    >>> change_run("runs/news", by="year", bins="1990:1999,2010:2019")  # doctest: +SKIP
+    PosixPath('runs/news/change')
+    """
+    run = Path(run)
+    run_meta = read_meta(run)  # a missing or damaged run is named first
+    senses_dir = Path(senses) if senses is not None else run / SENSES_DIR
+    if senses is not None and not senses_dir.is_dir():
+        raise InputError(f"--senses {senses_dir}: folder not found (a senses folder written by wsd cluster)")
+    destination = Path(out) if out is not None else run / CHANGE_DIR
+    if out is not None:
+        check_not_inside(destination, run, "--run")
+    k = DEFAULT_BINARY_K if binary_k is None else binary_k
+    n = DEFAULT_BINARY_N if binary_n is None else binary_n
+    config = {
+        "run": str(run.resolve()),
+        "senses": str(senses_dir.resolve()) if senses_dir.is_dir() else None,
+        "by": by,
+        "bins": bins if bins is None or isinstance(bins, str) else ",".join(bins),
+        "between": between if between is None or isinstance(between, str) else list(between),
+        "measure": measure,
+        "binary_k": k,
+        "binary_n": n,
+    }
+    claim_folder(destination, "change", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
+    occurrences, vectors = load_run(run)
+    labels = read_labels(senses_dir, occurrences) if senses_dir.is_dir() else None
+    comparison = compare_slices(
+        occurrences,
+        labels=labels,
+        X=np.asarray(vectors),
+        by=by,
+        bins=bins,
+        between=between,
+        measure=measure,
+        binary_k=k,
+        binary_n=n,
+    )
+    if labels is None:  # after the comparison: bad slice settings are the error, not this
+        warnings.warn(
+            f"{run}: no senses folder ({senses_dir}); only the vector measures (APD, PRT) are computed — "
+            "run wsd cluster first for sense distributions, JSD and the binary decision",
+            stacklevel=2,
+        )
+    cards = sense_cards(senses_dir if labels is not None else None)
+    return write_change(destination, comparison, cards, config, {"run_fingerprint": run_meta.get("fingerprint")})
