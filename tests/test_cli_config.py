@@ -134,3 +134,21 @@ def test_the_readme_example_is_a_valid_configuration(tmp_path, capsys) -> None:
         assert main(["config", "validate", str(study), "--command", command]) == 0, capsys.readouterr().err
     settings = tomllib.loads(example)
     assert settings["senses"]["k_range"] == [2, 5] and settings["output"]["out"] == "runs/study"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--one-sense-below", "low"], "--one-sense-below: invalid float value: 'low'"),
+        (["--one-sense-below", "nan"], "senses.one_sense_below"),
+        (["--set", 'senses.one_sense_below="0.1"'], "senses.one_sense_below"),
+        (["--one-sense-below", "0.1", "--method", "gmm", "--selection", "bic"], "start k_range at 1"),
+    ],
+)
+def test_bad_one_sense_threshold_exits_2_naming_it(tmp_path, capsys, argv, message) -> None:
+    try:
+        code = main(["evaluate", "--dataset", "generic", "--data", str(tmp_path / "x.tsv"), *argv])
+    except SystemExit as exit:  # argparse's own type check
+        code = exit.code
+    assert code == 2
+    assert message in capsys.readouterr().err

@@ -105,3 +105,85 @@ def test_scores_are_nan_where_undefined_and_nan_never_wins(planted) -> None:
     assert is_better("silhouette", 0.2, float("nan"))
     assert is_better("bic", 10.0, 20.0) and not is_better("silhouette", 10.0, 20.0)
     assert not is_better("silhouette", 0.5, 0.5)  # ties keep the earlier (smaller) k
+
+
+# ------------------------------------------------------------------ one sense is an answer
+ONE_SENSE_BELOW = 0.25  # silhouette (and HDBSCAN validity) a split must reach to count as two senses
+
+
+@pytest.fixture(scope="module")
+def one_blob() -> np.ndarray:
+    """One sense: a single Gaussian blob around the origin, 80 occurrences, 10 dims."""
+    X, _ = make_blobs(n_samples=80, centers=[[0.0] * 10], n_features=10, random_state=3)
+    return X
+
+
+@pytest.fixture(scope="module")
+def two_blobs() -> np.ndarray:
+    X, _ = make_blobs(n_samples=80, centers=2, n_features=10, cluster_std=1.0, random_state=3)
+    return X
+
+
+ONE_SENSE_METHODS = [
+    ("kmeans", "silhouette"),
+    ("agglomerative", "silhouette"),
+    ("ward", "silhouette"),
+    ("spectral", "silhouette"),
+    ("gmm", "silhouette"),
+    ("hdbscan", "silhouette"),
+    ("hdbscan", "native"),
+]
+
+
+@pytest.mark.parametrize(("method", "selection"), ONE_SENSE_METHODS)
+def test_one_blob_is_one_sense_and_two_blobs_are_two(method: str, selection: str, one_blob, two_blobs) -> None:
+    params = {"method": method, "selection": selection, "one_sense_below": ONE_SENSE_BELOW}
+    one = SenseInducer(**params).fit(one_blob)
+    assert one.n_senses_ == 1 and set(one.labels_) == {0}
+    if method != "hdbscan":  # HDBSCAN's native run finds no cluster at all there: one sense without a score
+        assert one.k_scores_[1] == ONE_SENSE_BELOW
+    two = SenseInducer(**params).fit(two_blobs)
+    assert two.n_senses_ == 2
+    assert 1 not in two.k_scores_
+
+
+def test_without_the_threshold_a_blob_is_split(one_blob) -> None:
+    """The rule is off by default: silhouette can only compare k ≥ 2 (the labels of existing recipes stay)."""
+    model = SenseInducer(method="ward").fit(one_blob)
+    assert model.n_senses_ >= 2 and sorted(model.k_scores_) == list(range(2, 8))
+
+
+def test_bic_compares_one_component_itself(one_blob, two_blobs) -> None:
+    assert SenseInducer(method="gmm", selection="bic", k_range=(1, 7)).fit(one_blob).n_senses_ == 1
+    assert SenseInducer(method="gmm", selection="bic", k_range=(1, 7)).fit(two_blobs).n_senses_ == 2
+
+
+def test_calinski_harabasz_threshold_is_on_its_own_scale(one_blob, two_blobs) -> None:
+    params = {"method": "kmeans", "selection": "calinski_harabasz", "one_sense_below": 40.0}
+    assert SenseInducer(**params).fit(one_blob).n_senses_ == 1
+    assert SenseInducer(**params).fit(two_blobs).n_senses_ == 2
+
+
+def test_select_k_answers_one_sense_for_any_clusterer(one_blob, two_blobs) -> None:
+    from wsd.senses.clusterers import WardClusterer
+    from wsd.senses.selection import SelectK
+
+    selector = SelectK(WardClusterer(), one_sense_below=ONE_SENSE_BELOW).fit(one_blob)
+    assert selector.n_clusters_ == 1 and next(iter(selector.k_scores_)) == 1
+    assert SelectK(WardClusterer(), one_sense_below=ONE_SENSE_BELOW).fit(two_blobs).n_clusters_ == 2
+
+
+@pytest.mark.parametrize("bad", ["0.1", True, float("nan"), float("inf"), [0.1]])
+def test_one_sense_below_must_be_a_finite_number(bad, one_blob) -> None:
+    from wsd.senses.clusterers import WardClusterer
+    from wsd.senses.selection import SelectK
+
+    with pytest.raises(ConfigError, match="one_sense_below"):
+        SenseInducer(method="ward", one_sense_below=bad).fit(one_blob)
+    with pytest.raises(ConfigError, match="one_sense_below"):
+        SelectK(WardClusterer(), one_sense_below=bad).fit(one_blob)
+
+
+def test_one_sense_below_is_refused_with_bic(one_blob) -> None:
+    with pytest.raises(ConfigError, match="start k_range at 1"):
+        SenseInducer(method="gmm", selection="bic", one_sense_below=0.1).fit(one_blob)

@@ -317,6 +317,12 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--k", type=k_value, default=None, help="number of senses, or auto (chosen per word)")
     group.add_argument("--selection", default=None, choices=SELECTIONS, help="criterion that chooses k for --k auto")
     group.add_argument("--k-range", type=k_range_value, default=None, help="candidate k for --k auto, e.g. 2,7")
+    group.add_argument(
+        "--one-sense-below",
+        type=float,
+        default=None,
+        help="--k auto: answer one sense when the best score (e.g. silhouette) is below this",
+    )
     group.add_argument("--center", action="store_true", default=None, help="centre each word's vectors on their mean")
     group.add_argument("--normalize", action="store_true", default=None, help="L2-normalise the vectors")
     group.add_argument("--pca", type=positive_int, default=None, help="reduce each word's vectors to N dimensions")
@@ -390,6 +396,7 @@ FLAG_SETTINGS = {
     **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector", "offline")},
     **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},
     **{name: f"senses.{name}" for name in ("normalize", "pca", "whiten", "min_cluster_size", "noise", "temperature")},
+    "one_sense_below": "senses.one_sense_below",
     **{name: f"evaluation.{name}" for name in ("gold", "dataset", "data", "split", "gold_key", "seeds", "graded")},
     "cache_dir": "evaluation.cache_dir",
     **{name: f"output.{name}" for name in ("out", "report", "vector_dtype", "chunk_size", "examples", "keywords")},

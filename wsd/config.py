@@ -208,6 +208,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("senses", "k", "k", None, _SENSES, "number of senses, or auto"),
     _s("senses", "selection", "str", None, _SENSES, "criterion that chooses k for k = auto"),
     _s("senses", "k_range", "k_range", None, _SENSES, "candidate k for k = auto, [low, high]"),
+    _s("senses", "one_sense_below", "float", None, _SENSES, "k = auto: one sense when the best score is below this"),
     _s("senses", "center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
     _s("senses", "center_forms", "float", None, _SENSES, "fraction of each form's offset from the word mean removed"),
     _s("senses", "normalize", "bool", None, _SENSES, "L2-normalise the vectors"),

@@ -30,7 +30,7 @@ from wsd.senses.labels import (
 from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
 from wsd.senses.sampling import CHUNK_ROWS, DEFAULT_MAX_FIT_SAMPLES, fit_on_sample, predict_proba_chunked, uses_sample
-from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, fit_k
+from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, check_one_sense, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
     DISTANCES,
@@ -39,7 +39,16 @@ from wsd.senses.soft import (
     gaussian_posteriors,
     merge_columns,
 )
-from wsd.senses.validation import Boolean, Fraction, Integer, Options, PositiveReal, RandomStateLike, validate_params
+from wsd.senses.validation import (
+    Boolean,
+    Fraction,
+    Integer,
+    Options,
+    PositiveReal,
+    RandomStateLike,
+    Real,
+    validate_params,
+)
 
 NOISE_POLICIES: tuple[str, ...] = ("nearest", "keep")
 #: How a fitted inducer turns vectors into memberships.
@@ -115,6 +124,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         if none does, the native run is used.
     k_range : (int, int)
         Inclusive range of candidate k for ``k="auto"`` (validated only where k is chosen).
+    one_sense_below : float or None
+        With ``k="auto"``: answer one sense when the best candidate's score (silhouette,
+        Calinski–Harabasz, HDBSCAN's relative validity for ``native``) is below this value (None: never
+        one sense, unless ``bic`` with ``k_range`` from 1, or HDBSCAN finding a single cluster). See
+        :class:`~wsd.senses.selection.SelectK`.
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten : bool, bool, int or None, bool
@@ -203,6 +217,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "hdbscan_min_samples": [Integer(1), None],
         "center_forms": [Fraction()],
         "max_fit_samples": [Integer(2), None],
+        "one_sense_below": [Real(), None],
     }
 
     def __init__(
@@ -228,6 +243,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         hdbscan_min_samples: int | None = None,
         center_forms: float = 0.0,
         max_fit_samples: int | None = DEFAULT_MAX_FIT_SAMPLES,
+        one_sense_below: float | None = None,
     ):
         self.method = method
         self.k = k
@@ -249,6 +265,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.hdbscan_min_samples = hdbscan_min_samples
         self.center_forms = center_forms
         self.max_fit_samples = max_fit_samples
+        self.one_sense_below = one_sense_below
 
     # ------------------------------------------------------------------ validation
 
@@ -273,6 +290,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             return
         if not (self.method == "hdbscan" and self.selection == "native"):
             check_k_range(self.k_range, self.selection)
+        check_one_sense(self.one_sense_below, self.selection)
         if self.selection == "bic" and self.method != "gmm":
             raise ConfigError(f"selection='bic' needs a mixture model (method='gmm'), not method={self.method!r}")
         if self.selection == "native" and self.method != "hdbscan":
@@ -416,7 +434,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         clusterer = self.make_clusterer(seed)
         if self.selects_k:
             selector = SelectK(
-                clusterer, selection=self.selection, k_range=self.k_range, metric=METHOD_METRIC[self.method]
+                clusterer,
+                selection=self.selection,
+                k_range=self.k_range,
+                metric=METHOD_METRIC[self.method],
+                one_sense_below=self.one_sense_below,
             )
             self.k_scores_ = selector.fit(Xt).k_scores_
             return Clustering.of(selector.best_estimator_)

@@ -8,6 +8,18 @@ fits one clone per candidate k and keeps the best-scoring one) or HDBSCAN (a gri
 >>> X, _ = make_blobs(60, centers=3, n_features=4, random_state=0)
 >>> SelectK(WardClusterer(), k_range=(2, 5)).fit(X).n_clusters_
 3
+
+**One sense is an answer.** ``one_sense_below=t`` lets the selection answer k = 1: when no candidate
+scores at least ``t`` (the best silhouette, Calinski–Harabasz ratio or HDBSCAN relative validity is below it,
+or undefined), every row becomes one sense. A word whose uses all mean the same thing has no split that
+separates well, so its best silhouette stays low. ``bic`` needs no threshold: it scores one component
+itself (``k_range`` starting at 1).
+
+>>> one_blob = np.random.default_rng(0).normal(size=(60, 4))
+>>> SelectK(WardClusterer(), one_sense_below=0.25).fit(one_blob).n_clusters_
+1
+>>> SelectK(WardClusterer(), one_sense_below=0.25).fit(X).n_clusters_
+3
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ from wsd.senses.clusterers import GaussianMixtureClusterer, KMeansClusterer
 from wsd.senses.dummy import DummyClusterer
 from wsd.senses.labels import assign_noise
 from wsd.senses.methods import Clustering
-from wsd.senses.validation import HasMethods, Options, validate_params
+from wsd.senses.validation import HasMethods, Options, Real, validate_params
 
 SELECTIONS: tuple[str, ...] = ("silhouette", "calinski_harabasz", "bic", "native")
 
@@ -71,6 +83,27 @@ def check_k_range(k_range: object, selection: str) -> tuple[int, int]:
             "start at 2 or use selection='bic'"
         )
     return low, high
+
+
+def check_one_sense(one_sense_below: object, selection: str) -> None:
+    """Refuse ``one_sense_below`` with ``bic`` (which scores one component itself, from ``k_range=(1, ...)``).
+
+    Parameters
+    ----------
+    one_sense_below : float or None
+        The threshold (validated as a number elsewhere).
+    selection : str
+        The criterion.
+
+    Examples
+    --------
+    >>> check_one_sense(0.1, "silhouette")
+    """
+    if one_sense_below is not None and selection == "bic":
+        raise ConfigError(
+            "one_sense_below is a threshold for silhouette, calinski_harabasz or native; "
+            "selection='bic' scores one sense itself: start k_range at 1"
+        )
 
 
 def candidate_ks(k_range: tuple[int, int], n: int, selection: str) -> list[int]:
@@ -203,6 +236,11 @@ class SelectK(ClusterMixin, BaseEstimator):
     ``min_cluster_size`` values and keep the best-scoring run whose number of clusters (noise assigned to
     the nearest cluster) lies in ``k_range``, or the native run if none does.
 
+    With ``one_sense_below``, the winner must also score at least that value; otherwise (or when no
+    candidate could be scored) the answer is one sense: every row in sense 0 (``k_scores_[1]`` then records
+    the threshold, the bar the other candidates did not clear). For HDBSCAN's ``native`` run the score is
+    its relative validity; a native run that finds one cluster or none is one sense in any case.
+
     Parameters
     ----------
     estimator : clusterer or None
@@ -215,6 +253,9 @@ class SelectK(ClusterMixin, BaseEstimator):
     metric : str
         Distance of the silhouette: ``auto`` (the estimator's ``clustering_metric``, else Euclidean),
         ``euclidean`` or ``cosine``.
+    one_sense_below : float or None
+        Answer one sense when the best candidate scores below this (None: never; k ≥ ``k_range[0]``).
+        Not with ``bic``, which compares k = 1 itself.
 
     Attributes
     ----------
@@ -233,15 +274,23 @@ class SelectK(ClusterMixin, BaseEstimator):
         "estimator": [HasMethods(("fit", "get_params", "set_params")), None],
         "selection": [Options(SELECTIONS)],
         "metric": [Options(("auto", "euclidean", "cosine"))],
+        "one_sense_below": [Real(), None],
     }
 
     def __init__(
-        self, estimator: Any = None, *, selection: str = "silhouette", k_range: Any = (2, 7), metric: str = "auto"
+        self,
+        estimator: Any = None,
+        *,
+        selection: str = "silhouette",
+        k_range: Any = (2, 7),
+        metric: str = "auto",
+        one_sense_below: float | None = None,
     ):
         self.estimator = estimator
         self.selection = selection
         self.k_range = k_range
         self.metric = metric
+        self.one_sense_below = one_sense_below
 
     def fit(self, X: Any, y: Any = None) -> SelectK:
         """Fit the candidates on ``X`` and keep the best.
@@ -259,6 +308,7 @@ class SelectK(ClusterMixin, BaseEstimator):
             Fitted, with ``best_estimator_``, ``labels_`` and ``k_scores_``.
         """
         validate_params(self)
+        check_one_sense(self.one_sense_below, self.selection)
         X = check_array(X, dtype=np.float64)
         self.n_features_in_ = int(X.shape[1])
         estimator = self.estimator if self.estimator is not None else KMeansClusterer()
@@ -302,14 +352,28 @@ class SelectK(ClusterMixin, BaseEstimator):
             self.k_scores_[k] = value
             if best is None or is_better(self.selection, value, best_score):
                 best, best_score = fitted, value
-        return best
+        return self._one_sense_unless_clear(best, best_score, X)
+
+    def _one_sense_unless_clear(self, best: Any, best_score: float | None, X: np.ndarray) -> Any:
+        """``best``, or one sense where ``one_sense_below`` is set and ``best_score`` does not reach it."""
+        if self.one_sense_below is None:
+            return best
+        threshold = float(self.one_sense_below)
+        if best_score is not None and not math.isnan(best_score) and best_score >= threshold:
+            return best
+        self.k_scores_ = {1: threshold, **self.k_scores_}
+        return fit_k(None, X, 1)
 
     def _select_density(self, estimator: Any, X: np.ndarray) -> Any:
         native = clone(estimator).fit(X)
         if self.selection == "native":
             labels = native.labels_
-            self.k_scores_[len(np.unique(labels[labels >= 0]))] = float(getattr(native, "relative_validity_", math.nan))
-            return native
+            found = len(np.unique(labels[labels >= 0]))
+            validity = float(getattr(native, "relative_validity_", math.nan))
+            self.k_scores_[found] = validity
+            if found <= 1:
+                return native
+            return self._one_sense_unless_clear(native, validity, X)
         low, high = check_k_range(self.k_range, self.selection)
         own_size = int(estimator.get_params()["min_cluster_size"])
         sizes = sorted({s for s in HDBSCAN_SIZE_GRID if s <= max(2, len(X) // 2)} | {own_size})
@@ -327,4 +391,6 @@ class SelectK(ClusterMixin, BaseEstimator):
             if is_better(self.selection, value, best_score):
                 best, best_score = run, value
         self.k_scores_ = dict(sorted(self.k_scores_.items()))
-        return best if best is not None else native
+        if best is None:
+            return native if self.one_sense_below is None else self._one_sense_unless_clear(None, None, X)
+        return self._one_sense_unless_clear(best, best_score, X)

@@ -107,6 +107,30 @@ class PositiveReal(Constraint):
         )
 
 
+class Real(Constraint):
+    """A finite number (int or float, not a bool)."""
+
+    description = "a finite number"
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
+        return (
+            isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_))
+            and math.isfinite(value)
+        )
+
+
 class Fraction(Constraint):
     """A number in [0, 1]; ``True`` and ``False`` count as 1 and 0."""
 
