@@ -46,7 +46,7 @@ def test_the_readme_names_the_default_measure() -> None:
 
 
 def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch) -> None:
-    example = next(c for c in _commands() if c[0] == "run" and "data/demo/corpus.jsonl" in c)
+    example = next(c for c in _commands() if c[0] == "run" and "runs/demo-change" in c)
     out = tmp_path / "demo-change"
     example = [str(out) if arg == "runs/demo-change" else arg for arg in example if arg != "--report"]
     monkeypatch.chdir(REPO)
