@@ -181,20 +181,7 @@ def evaluate(
         return _evaluate_wug(config, out, encoder, vectors, map_function, progress, log, offline)
     bundle, occurrences = load_labelled(config)
     gold = key_from_occurrences(occurrences, where=f"{config.dataset} gold")
-    if vectors is None:
-        if encoder is None:
-            encoder = Encoder(**config.embedding.encoder_kwargs(), progress=progress, offline=offline)
-        (vectors,) = embed_cached(
-            encoder,
-            occurrences,
-            [(config.embedding.layers, config.embedding.pooling)],
-            cache_dir=config.cache_dir,
-            progress=progress,
-        )
-    embedding_meta = (
-        encoder.identity(config.embedding.layers, config.embedding.pooling).embedding_meta() if encoder else None
-    )
-    X = np.asarray(vectors, dtype=np.float32)
+    X, embedding_meta = _embed(config, occurrences, encoder, vectors, progress, offline)
     per_seed: list[dict[str, Any]] = []
     keys: list[Key] = []
     first_model: tuple[Any, np.ndarray] | None = None
