@@ -266,6 +266,17 @@ def run_worker(run: Path, exact: bool, labels_out: Path) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ report
+def _load_note(rows: list[dict]) -> str:
+    """One line on how busy the machine was: times above a 1-minute load average of 2 (the cores) are inflated."""
+    loads = [row.get("load_average") for row in rows if row.get("load_average") is not None]
+    if loads and max(loads) > 2.0:
+        return (
+            "- **Caveat**: measured while other jobs shared the 2 cores (1-minute load average in the table); "
+            "the times are inflated by that load. Re-run on a quiet machine with the command above."
+        )
+    return "- Measured on a quiet machine (1-minute load average in the table, at most the number of cores)"
+
+
 def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse.Namespace, command: str) -> str:
     """The Markdown results file.
 
@@ -298,8 +309,7 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
         f"2 forms, separation {args.separation}, seed {args.seed} (geometry: the script's docstring)",
         "- Each row is a fresh process: load the run (memory-mapped), fit `SenseInducer(**recipe('default'))`, "
         "compute every occurrence's memberships; peak RSS of that process",
-        "- **Caveat**: measured while other jobs shared the 2 cores (1-minute load average in the table); "
-        "the times are inflated by that load. Re-run on a quiet machine with the command above.",
+        _load_note(rows),
         "",
         "| occurrences | fit | fitted on | load s | fit s | memberships s | total s | peak RSS MiB | senses | "
         "load avg |",
