@@ -102,3 +102,19 @@ def test_measures_reproduce_the_gold_change_scores(dataset: str) -> None:
         assert int(decision.changed) == int(row.change_binary), row.lemma
         assert int(bool(decision.gained)) == int(row.change_binary_gain), row.lemma
         assert int(bool(decision.lost)) == int(row.change_binary_loss), row.lemma
+
+
+def test_vector_measures_add_up_in_chunks_without_a_float64_copy(monkeypatch) -> None:
+    import wsd.change.measures as measures
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(1000, 8)).astype(np.float16)
+    b = rng.normal(loc=0.3, size=(700, 8)).astype(np.float16)
+    whole_apd, whole_prt = apd(a.astype(np.float64), b.astype(np.float64)), prt(a.astype(np.float64), b)
+    monkeypatch.setattr(measures, "_CHUNK_ROWS", 64)
+    assert apd(a, b) == pytest.approx(whole_apd, abs=1e-12)
+    assert prt(a, b) == pytest.approx(whole_prt, abs=1e-12)
+    bad = a.copy()
+    bad[900] = 0
+    with pytest.raises(InputError, match="zero"):
+        apd(bad, b)  # a zero vector in a later chunk is still found

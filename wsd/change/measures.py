@@ -82,19 +82,37 @@ def _kl(p: np.ndarray, m: np.ndarray) -> float:
     return float(np.sum(p[used] * np.log2(p[used] / m[used])))
 
 
-def _unit_rows(vectors: object, name: str) -> np.ndarray:
-    rows = np.asarray(vectors, dtype=np.float64)
+#: Rows converted to float64 at a time, so a slice of a million uses never needs a float64 copy of itself.
+_CHUNK_ROWS = 65536
+
+
+def _slice_means(vectors: object, name: str, unit: bool) -> np.ndarray:
+    """The mean of a slice's vectors (of their unit vectors with ``unit``), accumulated in float64 chunks."""
+    rows = vectors if isinstance(vectors, np.ndarray) else np.asarray(vectors, dtype=np.float64)
     if rows.ndim != 2 or rows.shape[0] == 0:
         raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {rows.shape}")
-    norms = np.linalg.norm(rows, axis=1)
-    if not np.all(np.isfinite(norms)) or np.any(norms == 0):
+    total = np.zeros(rows.shape[1], dtype=np.float64)
+    for start in range(0, rows.shape[0], _CHUNK_ROWS):
+        block = np.asarray(rows[start : start + _CHUNK_ROWS], dtype=np.float64)
+        if unit:
+            norms = np.linalg.norm(block, axis=1)
+            if not np.all(np.isfinite(norms)) or np.any(norms == 0):
+                raise InputError(f"{name}: a vector is zero or not finite; cosine distance is undefined for it")
+            block = block / norms[:, None]
+        total += block.sum(axis=0)
+    return total / rows.shape[0]
+
+
+def _unit(vector: np.ndarray, name: str) -> np.ndarray:
+    norm = np.linalg.norm(vector)
+    if not np.isfinite(norm) or norm == 0:
         raise InputError(f"{name}: a vector is zero or not finite; cosine distance is undefined for it")
-    return rows / norms[:, None]
+    return vector / norm
 
 
 def _check_same_width(a: np.ndarray, b: np.ndarray) -> None:
-    if a.shape[1] != b.shape[1]:
-        raise InputError(f"the two slices' vectors have {a.shape[1]} and {b.shape[1]} dimensions")
+    if a.shape[-1] != b.shape[-1]:
+        raise InputError(f"the two slices' vectors have {a.shape[-1]} and {b.shape[-1]} dimensions")
 
 
 def apd(a: object, b: object) -> float:
@@ -120,10 +138,10 @@ def apd(a: object, b: object) -> float:
     >>> apd([[1.0, 0.0]], [[0.0, 1.0], [1.0, 0.0]])
     0.5
     """
-    unit_a = _unit_rows(a, "slice A")
-    unit_b = _unit_rows(b, "slice B")
-    _check_same_width(unit_a, unit_b)
-    return float(1.0 - unit_a.mean(axis=0) @ unit_b.mean(axis=0))
+    mean_a = _slice_means(a, "slice A", unit=True)
+    mean_b = _slice_means(b, "slice B", unit=True)
+    _check_same_width(mean_a, mean_b)
+    return float(1.0 - mean_a @ mean_b)
 
 
 def prt(a: object, b: object) -> float:
@@ -149,14 +167,10 @@ def prt(a: object, b: object) -> float:
     >>> prt([[1.0, 0.0], [1.0, 0.0]], [[0.0, 2.0]])
     1.0
     """
-    rows_a = np.asarray(a, dtype=np.float64)
-    rows_b = np.asarray(b, dtype=np.float64)
-    for name, rows in (("slice A", rows_a), ("slice B", rows_b)):
-        if rows.ndim != 2 or rows.shape[0] == 0:
-            raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {rows.shape}")
-    _check_same_width(rows_a, rows_b)
-    means = _unit_rows(np.stack([rows_a.mean(axis=0), rows_b.mean(axis=0)]), "slice means")
-    return float(1.0 - means[0] @ means[1])
+    mean_a = _slice_means(a, "slice A", unit=False)
+    mean_b = _slice_means(b, "slice B", unit=False)
+    _check_same_width(mean_a, mean_b)
+    return float(1.0 - _unit(mean_a, "slice means") @ _unit(mean_b, "slice means"))
 
 
 @dataclass(frozen=True)
