@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    python -m experiments.lscd [--datasets dwug_en,nordiachange1,...] [--model PATH] [--data-dir DIR]
+    python -m experiments.lscd [--datasets dwug_en,nordiachange1,...] [--model PATH] [--data-dir DIR] \\
+        [--multilingual-model DIR] [--one-sense 0.03,0.05] [--variants-on dwug_en] [--add] [--markdown-only]
 
 For every dataset in ``../shared/datasets/lscd/`` (DWUG EN, NorDiaChange subsets 1 and 2, RuSemShift 1 and
 2) the uses are embedded once with the default embedding recipe (cached, ``$WSD_CACHE_DIR``), each word's
@@ -14,15 +15,22 @@ senses are induced with every clustering setting below, and the script reports
 - ``rho_jsd`` / ``rho_jsd_soft``: Spearman ρ of the Jensen–Shannon distance between the two periods' sense
   distributions (hard counts; sums of the soft memberships) against ``change_graded``, or against
   −``COMPARE`` where a dataset has no clusters;
-- ``rho_apd`` / ``rho_prt`` for every vector variant: APD and PRT (:mod:`wsd.change.measures`) of the
-  vectors as embedded (``default``), of the target half alone (``target``), of the context half alone
-  (``context``), and of the vectors the inducer clusters (``clustered``: half of each form's offset removed,
-  L2-normalised);
+- ``rho_apd`` / ``rho_prt`` / ``rho_apd+prt`` for every vector variant (:func:`vector_scores`): APD and PRT
+  (:mod:`wsd.change.measures`) of the vectors as embedded (``default``), of the target half alone
+  (``target``), of the context half alone (``context``), of the vectors the inducer clusters (``clustered``:
+  half of each form's offset removed, L2-normalised), of those centred or z-scored per word (``centred``,
+  ``standardised``: APD only), and the mean of a word's APD and PRT ranks (``apd+prt``); on DWUG EN also for
+  other target layers (``@last``, ``@3``, ``@1,-1``, ``@mean-all``) and with the target's form replaced by
+  its lemma (``@lemma``, Laicher et al. 2021) — ``--variants-on``;
 - ``binary_acc`` / ``binary_f1``: the WUG rule (:func:`wsd.change.measures.binary_change`, the dataset's
   k and n) on the induced sense counts against ``change_binary``.
 
-Choices are made on the **development** half of DWUG EN (the words at even positions in sorted order);
-the odd positions and every other dataset are held out. Results: ``experiments/results/lscd.md`` / ``.json``.
+DWUG EN is split into two halves (the words at even / odd positions in sorted order). Choices are made by
+the **selection protocol** (:func:`protocol`): for each family of candidates (vector change scores, the
+JSD of induced senses, their ARI) the best on one half is scored on the other (both ways), the same over
+``N_SPLITS`` random halves, and the best on all words gets a word-bootstrap 95% interval beside the
+default's. NorDiaChange and RuSemShift are never used to choose. Results: ``experiments/results/lscd.md`` /
+``.json`` (``--markdown-only`` rewrites the Markdown, protocol included, from the JSON).
 """
 
 from __future__ import annotations
@@ -52,9 +60,12 @@ DATASETS: dict[str, tuple[str, bool]] = {
 #: The WUG binary rule of each dataset (k, n), from the datasets README.
 BINARY_RULE: dict[str, tuple[int, int]] = {"dwug_en": (1, 5), "nordiachange1": (1, 3), "nordiachange2": (1, 3)}
 DEV_DATASET = "dwug_en"
-VECTOR_VARIANTS: tuple[str, ...] = ("default", "target", "context", "clustered", "standardised")
+VECTOR_VARIANTS: tuple[str, ...] = ("default", "target", "context", "clustered", "centred", "standardised")
 #: Similarity cuts of the WUG-like clustering (on the clustered vectors: form-centred 0.5, L2-normalised).
-WUG_CUTS: tuple[float, ...] = (0.66, 0.7, 0.74)
+WUG_CUTS: tuple[float, ...] = (0.6, 0.66, 0.7, 0.74)
+#: Cuts relative to each word's own similarities: the mean pairwise cosine distance minus this many standard
+#: deviations (so the cut follows the encoder's scale of similarities instead of a fixed number).
+WUG_RELATIVE_CUTS: tuple[float, ...] = (0.0, 0.5, 1.0)
 #: The target-layer choices embedded for DWUG EN (the context vector is the default's for each): the default
 #: sum of the last four, the last layer, the middle layer of MiniLM's six, the first and the last (Laicher et
 #: al. 2021), the mean of all; ``lemma`` is the default with the target's form replaced by its lemma.
@@ -84,6 +95,8 @@ class Setting:
     #: WUG-like senses: average-linkage clustering on cosine, stopped where the mean similarity between two
     #: clusters falls below this (a greedy correlation clustering of the similarity graph cut at ``threshold``).
     threshold: float | None = None
+    #: The same, cut at the word's mean pairwise distance minus ``relative_cut`` standard deviations.
+    relative_cut: float | None = None
     #: Cluster only the uses with a gold cluster (uses in cluster -1 dropped before clustering): NOT a system
     #: (it reads the gold); it reproduces how the issue-15 figures were measured.
     drop_noise: bool = False
@@ -107,6 +120,10 @@ def settings(one_sense: Sequence[float]) -> list[Setting]:
         Setting("hdbscan (native)", default | {"method": "hdbscan", "selection": "native"}),
         Setting("gmm, bic over 1..7", default | {"method": "gmm", "selection": "bic", "k_range": (1, 7)}),
         *[Setting(f"WUG-like: average linkage cut at similarity {t:g}", default, threshold=t) for t in WUG_CUTS],
+        *[
+            Setting(f"WUG-like: average linkage cut at mean distance − {c:g} sd", default, relative_cut=c)
+            for c in WUG_RELATIVE_CUTS
+        ],
         Setting(
             "default, uses in cluster −1 dropped first (not a system: as the issue's figures)", default, drop_noise=True
         ),
@@ -192,7 +209,8 @@ def vector_scores(vectors: np.ndarray, forms: np.ndarray, period: np.ndarray, pr
 
     ``default``: the vectors as embedded; ``target`` / ``context``: one half of the target + context vector;
     ``clustered``: what the default recipe clusters (half of each form's offset removed, L2-normalised);
-    ``standardised``: the clustered vectors z-scored per dimension over the word's uses of both periods.
+    ``centred``: the clustered vectors minus the word's mean over both periods; ``standardised``: the clustered
+    vectors z-scored per dimension over the word's uses of both periods.
     Keys are ``apd_<variant><prefix>`` / ``prt_<variant><prefix>``.
     """
     from wsd.change.measures import apd, prt
@@ -213,6 +231,7 @@ def vector_scores(vectors: np.ndarray, forms: np.ndarray, period: np.ndarray, pr
         "target": vectors[:, :half],
         "context": vectors[:, half:],
         "clustered": clustered,
+        "centred": clustered - clustered.mean(axis=0),
         "standardised": (clustered - clustered.mean(axis=0)) / spread,
     }
     early, late = period == 0, period == 1
@@ -223,8 +242,13 @@ def vector_scores(vectors: np.ndarray, forms: np.ndarray, period: np.ndarray, pr
     return scores
 
 
-def _threshold_labels(vectors: np.ndarray, forms: np.ndarray, threshold: float) -> np.ndarray:
-    """Average-linkage clusters (cosine) of the default recipe's clustered vectors, cut at a mean similarity."""
+def _threshold_labels(
+    vectors: np.ndarray, forms: np.ndarray, threshold: float | None, relative_cut: float | None = None
+) -> np.ndarray:
+    """Average-linkage clusters (cosine) of the default recipe's clustered vectors, cut at a mean similarity.
+
+    With ``relative_cut`` the cut is the word's mean pairwise distance minus that many standard deviations.
+    """
     from scipy.cluster.hierarchy import fcluster, linkage
     from scipy.spatial.distance import pdist
 
@@ -236,8 +260,10 @@ def _threshold_labels(vectors: np.ndarray, forms: np.ndarray, threshold: float) 
     Y = X.transform(vectors, forms)
     if len(Y) < 2:
         return np.zeros(len(Y), dtype=np.int64)
-    tree = linkage(pdist(Y, "cosine"), "average")
-    return (fcluster(tree, t=1.0 - threshold, criterion="distance") - 1).astype(np.int64)
+    distances = pdist(Y, "cosine")
+    tree = linkage(distances, "average")
+    cut = 1.0 - threshold if threshold is not None else distances.mean() - (relative_cut or 0.0) * distances.std()
+    return (fcluster(tree, t=cut, criterion="distance") - 1).astype(np.int64)
 
 
 def word_result(
@@ -259,8 +285,8 @@ def word_result(
         keep = gold_senses != ""
         vectors, forms, period, gold_senses = vectors[keep], forms[keep], period[keep], gold_senses[keep]
     early, late = period == 0, period == 1
-    if setting.threshold is not None:
-        labels = _threshold_labels(vectors, forms, setting.threshold)
+    if setting.threshold is not None or setting.relative_cut is not None:
+        labels = _threshold_labels(vectors, forms, setting.threshold, setting.relative_cut)
         proba = np.eye(int(labels.max()) + 1)[labels]
         n_found = int(labels.max()) + 1
     else:
@@ -420,6 +446,7 @@ def run_dataset(
         output["settings"][setting.name] = {
             "senses": {k: list(v) if isinstance(v, tuple) else v for k, v in setting.senses.items()}
             | ({"threshold": setting.threshold} if setting.threshold is not None else {})
+            | ({"relative_cut": setting.relative_cut} if setting.relative_cut is not None else {})
             | ({"drop_noise": True} if setting.drop_noise else {}),
             **{part: summarise(per_word, gold, binary_gold, members) for part, members in parts.items()},
         }
@@ -459,7 +486,8 @@ def _weighted_rows(matrix: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def families(data: dict[str, Any]) -> dict[str, tuple[list[str], np.ndarray, str]]:
     """The candidate sets of the selection protocol: name -> (candidates, candidates × words matrix, figure).
 
-    ``vector change score``: every APD / PRT / APD+PRT of every vector variant and embedding; ``JSD of induced
+    ``vector change score, small grid``: :data:`SMALL_VECTOR_GRID`; ``vector change score, all``: every APD /
+    PRT / APD+PRT of every vector variant and embedding (:func:`_vector_candidate`); ``JSD of induced
     senses``: every clustering setting's hard and soft JSD; ``ARI of induced senses``: every clustering
     setting. Baselines and the gold-reading setting (uses in cluster −1 dropped) are not candidates.
     """
@@ -467,10 +495,18 @@ def families(data: dict[str, Any]) -> dict[str, tuple[list[str], np.ndarray, str
     out: dict[str, tuple[list[str], np.ndarray, str]] = {}
     vectors = data.get("vector_per_word") or {}
     if vectors:
-        names = sorted(vectors[words[0]])
-        out["vector change score"] = (names, np.array([[vectors[w][n] for w in words] for n in names]), "rho")
+        names = [n for n in sorted(vectors[words[0]]) if _vector_candidate(n)]
+        small = [n for n in names if n in SMALL_VECTOR_GRID]
+        for family, chosen in (("vector change score, small grid", small), ("vector change score, all", names)):
+            if chosen:
+                out[family] = (chosen, np.array([[vectors[w][n] for w in words] for n in chosen]), "rho")
     systems = {s: v for s, v in data.get("per_word", {}).items() if not s.startswith("baseline") and "dropped" not in s}
-    jsd = [(s, m) for s in systems for m in ("jsd", "jsd_soft")]
+    jsd = [
+        (s, m)
+        for s in systems
+        for m in ("jsd", "jsd_soft")
+        if m == "jsd" or any(systems[s][w]["jsd_soft"] != systems[s][w]["jsd"] for w in words)
+    ]  # a hard clustering's soft JSD is its JSD: one candidate, not two
     if jsd:
         matrix = np.array([[systems[s][w][m] for w in words] for s, m in jsd], dtype=float)
         out["JSD of induced senses"] = ([f"{s} ({m})" for s, m in jsd], matrix, "rho")
@@ -478,6 +514,25 @@ def families(data: dict[str, Any]) -> dict[str, tuple[list[str], np.ndarray, str
         matrix = np.array([[systems[s][w]["ari"] for w in words] for s in systems], dtype=float)
         out["ARI of induced senses"] = (list(systems), np.nan_to_num(matrix), "ari")
     return out
+
+
+#: The small grid of vector change scores, fixed before any figure was seen: APD, PRT and their rank ensemble
+#: of the default embedding's vectors as embedded, of their context half and of the clustered vectors.
+SMALL_VECTOR_GRID = tuple(f"{m}_{v}" for m in ("apd", "prt", "apd+prt") for v in ("default", "context", "clustered"))
+
+
+def _vector_candidate(name: str) -> bool:
+    """Whether a vector score is a candidate: not a duplicate, not degenerate.
+
+    The context half does not depend on the target-layer choice (it is the last layer's), so ``context@<layers>``
+    repeats ``context``; the PRT of centred or standardised vectors is degenerate (centring the word's uses makes
+    the two period means point in opposite directions), and so is its ensemble.
+    """
+    measure, _, variant = name.partition("_")
+    base, _, embedding = variant.partition("@")
+    if base == "context" and embedding not in ("", LEMMA):
+        return False
+    return not (base in ("centred", "standardised") and measure in ("prt", "apd+prt"))
 
 
 def _figure(matrix: np.ndarray, kind: str, gold: np.ndarray, weights: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -488,7 +543,8 @@ def _figure(matrix: np.ndarray, kind: str, gold: np.ndarray, weights: np.ndarray
 
 #: The current defaults each family is compared with.
 CURRENT_DEFAULT = {
-    "vector change score": "prt_default",
+    "vector change score, small grid": "prt_default",
+    "vector change score, all": "prt_default",
     "JSD of induced senses": "default (jsd)",
     "ARI of induced senses": "default",
 }
@@ -509,6 +565,9 @@ def protocol(data: dict[str, Any]) -> dict[str, Any]:
     index = {w: i for i, w in enumerate(words)}
     halves = {part: np.array([index[w] for w in members]) for part, members in data.get("split", {}).items()}
     rng = np.random.default_rng(PROTOCOL_SEED)
+    n = len(words)
+    splits = [rng.permutation(n) for _ in range(N_SPLITS)]  # the same halves and resamples for every family
+    boot = rng.integers(0, n, size=(N_BOOTSTRAP, n))
     result: dict[str, Any] = {}
     for family, (names, matrix, kind) in families(data).items():
         entry: dict[str, Any] = {"candidates": len(names), "figure": kind}
@@ -522,10 +581,8 @@ def protocol(data: dict[str, Any]) -> dict[str, Any]:
                 on_a, on_b = score(halves[a]), score(halves[b])
                 best = int(np.nanargmax(on_a))
                 entry[f"chosen_on_{a}"] = {"name": names[best], a: float(on_a[best]), b: float(on_b[best])}
-        n = len(words)
         ins, outs, base_outs = [], [], []
-        for _ in range(N_SPLITS):
-            order = rng.permutation(n)
+        for order in splits:
             a, b = order[: n // 2], order[n // 2 :]
             on_a, on_b = score(a), score(b)
             best = int(np.nanargmax(on_a))
@@ -547,19 +604,28 @@ def protocol(data: dict[str, Any]) -> dict[str, Any]:
         everything = np.arange(n)
         on_all = score(everything)
         best = int(np.nanargmax(on_all))
-        boot = rng.integers(0, n, size=(N_BOOTSTRAP, n))
         entry["all_words"] = {"name": names[best], "value": float(on_all[best])}
+        resampled = {
+            row: np.array([_figure(matrix[row : row + 1], kind, gold, weights, idx)[0] for idx in boot])
+            for row in {best, base} - {None}
+        }
+        if base is not None:
+            difference = resampled[best] - resampled[base]
+            entry["all_words"]["difference_ci"] = [
+                float(np.nanpercentile(difference, 2.5)),
+                float(np.nanpercentile(difference, 97.5)),
+            ]
         for label, row in (("winner", best), ("default", base)):
             if row is None:
                 continue
-            values = np.array([_figure(matrix[row : row + 1], kind, gold, weights, idx)[0] for idx in boot])
+            values = resampled[row]
             entry["all_words"][f"{label}_ci"] = [
                 float(np.nanpercentile(values, 2.5)),
                 float(np.nanpercentile(values, 97.5)),
             ]
         if base is not None:
             entry["all_words"]["default"] = float(on_all[base])
-        top = np.argsort(-np.nan_to_num(on_all, nan=-9.0))[:5]
+        top = np.argsort(-np.nan_to_num(on_all, nan=-9.0), kind="stable")[:5]
         entry["top_all_words"] = {names[i]: float(on_all[i]) for i in top}
         result[family] = entry
     return result
@@ -719,15 +785,16 @@ def protocol_lines(name: str, data: dict[str, Any]) -> list[str]:
     lines += [
         "",
         "| family | best on all words | its 95% interval | default on all words | default's 95% interval | "
-        "next best on all words |",
-        "|---|---|---|---|---|---|",
+        "best − default, 95% interval (paired) | next best on all words |",
+        "|---|---|---|---|---|---|---|",
     ]
     for family, entry in found.items():
         a = entry["all_words"]
         others = ", ".join(f"{k} {v:.3f}" for k, v in list(entry["top_all_words"].items())[1:4])
         lines.append(
             f"| {family} | {a['name']}: {a['value']:.3f} | {_range(a['winner_ci'])} | "
-            f"{_cell(a.get('default'))} | {_range(a['default_ci']) if 'default_ci' in a else '–'} | {others} |"
+            f"{_cell(a.get('default'))} | {_range(a['default_ci']) if 'default_ci' in a else '–'} | "
+            f"{_range(a['difference_ci']) if 'difference_ci' in a else '–'} | {others} |"
         )
     return [*lines, ""]
 
@@ -735,7 +802,7 @@ def protocol_lines(name: str, data: dict[str, Any]) -> list[str]:
 def external_lines(results: dict[str, Any]) -> list[str]:
     """Named candidates on every dataset (all words): the defaults and the DWUG EN all-words winners."""
     names: dict[str, list[str]] = {f: [d] for f, d in CURRENT_DEFAULT.items()}
-    names["vector change score"] += list(EXTERNAL_VECTOR_CHECKS)
+    names["vector change score, small grid"] += list(EXTERNAL_VECTOR_CHECKS)
     dev = results["datasets"].get(DEV_DATASET)
     if dev is not None and "gold_values" in dev:
         for family, entry in protocol(dev).items():

@@ -7,7 +7,16 @@ import math
 import numpy as np
 import pandas as pd
 
-from experiments.lscd import Setting, markdown, split_words, summarise, word_result
+from experiments.lscd import (
+    Setting,
+    add_ensembles,
+    lemmatise_targets,
+    markdown,
+    protocol,
+    split_words,
+    summarise,
+    word_result,
+)
 
 
 def test_split_is_alternate_sorted_words() -> None:
@@ -51,5 +60,65 @@ def test_results_file_names_the_parts_and_marks_held_out_data() -> None:
         },
     }
     text = markdown(results)
-    assert "## dwug_en — dev (chosen on" in text and "## nordiachange1 — all (held out" in text
+    assert "## dwug_en — dev (first half" in text and "## nordiachange1 — all (external" in text
     assert "| default | 0.500 | 0.250 |" in text and "| default | 0.400 | – |" in text
+
+
+def test_lemmatised_targets_carry_the_lemma_at_a_moved_span() -> None:
+    occ = pd.DataFrame(
+        {"target": ["plane_nn", "tip_vb"], "text": ["two planes here", "he tipped it"], "start": [4, 3], "end": [10, 9]}
+    )
+    occ["form"] = ["planes", "tipped"]
+    out = lemmatise_targets(occ)
+    assert out["text"].tolist() == ["two plane here", "he tip it"]
+    assert [t[a:b] for t, a, b in zip(out["text"], out["start"], out["end"], strict=True)] == ["plane", "tip"]
+    assert occ["text"].iloc[0] == "two planes here"  # the input is not changed
+
+
+def test_apd_prt_ensemble_is_the_mean_rank() -> None:
+    per_word = {
+        "a": {"apd_default": 0.1, "prt_default": 0.3},
+        "b": {"apd_default": 0.2, "prt_default": 0.1},
+        "c": {"apd_default": 0.3, "prt_default": 0.2},
+    }
+    add_ensembles(per_word)
+    assert [per_word[w]["apd+prt_default"] for w in "abc"] == [2.0, 1.5, 2.5]
+
+
+def _protocol_data(n: int = 20) -> dict:
+    """A dataset of ``n`` words where ``perfect`` is the gold, ``prt_default`` half noise and ``noise`` random."""
+    rng = np.random.default_rng(1)
+    words = [f"w{i:02d}" for i in range(n)]
+    gold = rng.random(n)
+    noisy = gold + rng.normal(0, 0.3, n)
+    vectors = {
+        w: {"perfect": float(g), "prt_default": float(x), "noise": float(r)}
+        for w, g, x, r in zip(words, gold, noisy, rng.random(n), strict=True)
+    }
+    per_word = {
+        "default": {
+            w: {"jsd": float(x), "jsd_soft": float(x), "ari": 0.2, "n_clustered": 10}
+            for w, x in zip(words, noisy, strict=True)
+        }
+    }
+    return {
+        "words": n,
+        "gold_values": dict(zip(words, map(float, gold), strict=True)),
+        "split": split_words(words),
+        "vector_per_word": vectors,
+        "per_word": per_word,
+    }
+
+
+def test_protocol_picks_the_gold_in_both_directions_and_beats_the_default() -> None:
+    found = protocol(_protocol_data())
+    vectors = found["vector change score, all"]
+    assert vectors["candidates"] == 3
+    assert vectors["chosen_on_dev"]["name"] == vectors["chosen_on_held_out"]["name"] == "perfect"
+    assert math.isclose(vectors["chosen_on_dev"]["held_out"], 1.0)
+    splits = vectors["splits"]
+    assert math.isclose(splits["out_of_sample"], 1.0) and splits["winner_beats_default"] == 1.0
+    assert splits["default_out_of_sample"] < 1.0
+    low, high = vectors["all_words"]["default_ci"]
+    assert low <= vectors["all_words"]["default"] <= high < 1.0
+    assert found["ARI of induced senses"]["all_words"]["value"] == 0.2
