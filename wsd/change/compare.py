@@ -57,7 +57,8 @@ __all__ = [
 MEASURES = ("jsd", "apd", "prt")
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
 #: wug`` report as ``score`` / ``graded_spearman``. The one place to change it (``change.measure`` in the
-#: configuration defaults to it). PRT: the best measured on DWUG EN with the default vectors (issue 15).
+#: configuration defaults to it). PRT: the best measured on DWUG EN with the default vectors (issue 15), kept
+#: after the selection protocol of experiments/results/lscd.md (no alternative beat it out of sample).
 DEFAULT_MEASURE = "prt"
 #: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
 DEFAULT_BINARY_K = 1
