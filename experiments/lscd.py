@@ -859,8 +859,8 @@ def external_lines(results: dict[str, Any]) -> list[str]:
         "",
         "The current defaults, fixed alternatives and the two-fold choices above (`EXTERNAL_CHECKS` in "
         "experiments/lscd.py), and each family's winner on all DWUG EN words. Only DWUG EN chose anything; "
-        "NorDiaChange and RuSemShift (multilingual encoder, default embedding only: `@...` variants are "
-        "DWUG EN's) are external.",
+        "NorDiaChange and RuSemShift (multilingual encoder: the default embedding and, where `--lemma-on` "
+        "names them, lemmatised targets `@lemma`; the other `@` layer variants are DWUG EN's only) are external.",
         "",
         "| family | candidate | " + " | ".join(datasets) + " |",
         "|---|---|" + "---|" * len(datasets),
@@ -897,8 +897,7 @@ def markdown(results: dict[str, Any]) -> str:
         "the gold clusters, weighted by clustered uses; binary: the WUG rule on the induced sense counts. "
         "All figures are fractions.",
         "",
-        *CHOICES,
-        "",
+        *[line for paragraph in CHOICES for line in (paragraph, "")],
         *PUBLISHED,
         "",
     ]

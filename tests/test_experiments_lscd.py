@@ -122,3 +122,25 @@ def test_protocol_picks_the_gold_in_both_directions_and_beats_the_default() -> N
     low, high = vectors["all_words"]["default_ci"]
     assert low <= vectors["all_words"]["default"] <= high < 1.0
     assert found["ARI of induced senses"]["all_words"]["value"] == 0.2
+
+
+def test_wug_like_cut_splits_two_senses_and_keeps_one() -> None:
+    X, period, gold = _word(swap=True)
+    forms = np.array(["w"] * len(X))
+    two = word_result(Setting("cut", {}, threshold=0.5), X, forms, period, gold, (1, 5))
+    assert two.n_senses == 2 and two.ari == 1.0 and math.isclose(two.scores["jsd"], 1.0)
+    one = word_result(Setting("cut", {}, threshold=-0.5), X, forms, period, gold, (1, 5))
+    assert one.n_senses == 1 and one.scores["jsd"] == 0.0
+    relative = word_result(Setting("cut", {}, relative_cut=0.0), X, forms, period, gold, (1, 5))
+    assert relative.n_senses >= 2
+
+
+def test_dropping_noise_uses_reads_the_gold_before_clustering() -> None:
+    X, period, gold = _word(swap=True)
+    gold = gold.copy()
+    gold[:5] = ""  # five uses in gold cluster -1
+    forms = np.array(["w"] * len(X))
+    dropped = word_result(Setting("drop", {"method": "ward", "k": 2}, drop_noise=True), X, forms, period, gold, None)
+    kept = word_result(Setting("keep", {"method": "ward", "k": 2}), X, forms, period, gold, None)
+    assert dropped.n_clustered == kept.n_clustered == 35
+    assert "prt_default" in dropped.scores and "prt_default" not in kept.scores
