@@ -754,8 +754,9 @@ CHOICES = [
     "0.45: no. Chosen on one half, the best reaches 0.29 (dev choice on held_out) and 0.43 (held_out "
     "choice, k = 10 soft, on dev); 0.23 on average over random halves; externally at most 0.29. The only "
     "pre-declared idea that improved both halves is the lemma in place of the target's form (PRT 0.351 → "
-    "0.442 on dev, 0.365 → 0.426 on held_out, 0.369 → 0.427 on all words); its external check is in the "
-    "table of candidates on every dataset.",
+    "0.442 on dev, 0.365 → 0.426 on held_out, 0.369 → 0.427 on all words), but it does not hold externally "
+    "(NorDiaChange 1 0.424 → 0.483, RuSemShift 1 0.155 → 0.196; NorDiaChange 2 0.371 → 0.245, RuSemShift 2 "
+    "0.301 → 0.287), so it is not adopted.",
     "**Why the earlier figures differ** (issue 15 and ../shared/datasets/README.md: ARI 13.9, ρ JSD 0.25, "
     "APD 0.34, PRT 0.40, against 15.5 / 0.17 / 0.34 / 0.37 here): they were measured after dropping the 272 "
     "uses in gold cluster −1 *before* clustering and comparing (8,835 of 9,107 uses). The setting 'default, "
