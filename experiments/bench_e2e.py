@@ -27,8 +27,10 @@ a ``year`` from 1800 to 1999, written as a run; stages ``cluster`` and ``change`
 Embedding a million real occurrences takes about 18 minutes on a quiet 2-core machine, so the default sizes of
 the real corpora stop at 100,000 (``--sizes``); the synthetic word goes to 1,000,000.
 
-    python -m experiments.bench_e2e                                    # the default run (about 10 min, quiet)
-    python -m experiments.bench_e2e --corpora sotu --sizes 10000 --synthetic-sizes 10000 --name bench_e2e-smoke
+    python -m experiments.bench_e2e --corpora sotu      # SOTU 10k, 100k and the synthetic word to 1M
+    python -m experiments.bench_e2e --corpora ruslit --sizes 10000,50000 --synthetic-sizes '' --name bench_e2e-ruslit
+
+(about 10 minutes together on a quiet 2-core machine; without ``--corpora`` both corpora run at ``--sizes``).
 """
 
 from __future__ import annotations
