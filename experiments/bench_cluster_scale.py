@@ -185,29 +185,60 @@ def worker(run: Path, exact: bool, labels_out: Path) -> dict:
     }
 
 
-def stage_worker(run: Path) -> dict:
+def method_params(spec: str) -> dict:
+    """The default recipe with another method (``METHOD`` or ``METHOD:SELECTION``; ``default``: unchanged).
+
+    ``random`` gets ``k=4`` (it needs a fixed k).
+
+    Parameters
+    ----------
+    spec : str
+        E.g. ``kmeans``, ``gmm:bic``, ``hdbscan:native``.
+
+    Returns
+    -------
+    dict
+        ``SenseInducer`` parameters.
+    """
+    from wsd.senses.recipes import recipe
+
+    params = recipe("default")
+    if spec == "default":
+        return params
+    method, _, selection = spec.partition(":")
+    params["method"] = method
+    if selection:
+        params["selection"] = selection
+    if method == "random":
+        params["k"] = 4
+    return params
+
+
+def stage_worker(run: Path, method: str = "default") -> dict:
     """The whole senses stage (``wsd.cluster_run``: fit, memberships, sense cards, model and tables written).
 
     Parameters
     ----------
     run : Path
         A run of one word.
+    method : str
+        The default recipe, or another method in it (:func:`method_params`).
 
     Returns
     -------
     dict
     """
     from wsd.senses import SenseInducer
-    from wsd.senses.recipes import recipe
     from wsd.senses.stage import cluster_run
 
     start = time.perf_counter()
-    out = cluster_run(run, out=run.parent / f"{run.name}-senses", inducer=SenseInducer(**recipe("default")))
+    out = cluster_run(run, out=run.parent / f"{run.name}-senses", inducer=SenseInducer(**method_params(method)))
     done = time.perf_counter()
     labels = pd.read_parquet(out / "labels.parquet", columns=["sense"])
     shutil.rmtree(out)
     return {
         "n": len(labels),
+        "method": method,
         "stage_s": round(done - start, 2),
         "peak_rss_mib": round(peak_rss_mib(), 1),
         "n_senses": int(labels["sense"].max()) + 1,
@@ -215,19 +246,21 @@ def stage_worker(run: Path) -> dict:
     }
 
 
-def run_stage_worker(run: Path) -> dict:
+def run_stage_worker(run: Path, method: str = "default") -> dict:
     """:func:`stage_worker` in a fresh Python process.
 
     Parameters
     ----------
     run : Path
         A run of one word.
+    method : str
+        As for :func:`stage_worker`.
 
     Returns
     -------
     dict
     """
-    command = [sys.executable, "-m", "experiments.bench_cluster_scale", "--stage-worker", str(run)]
+    command = [sys.executable, "-m", "experiments.bench_cluster_scale", "--stage-worker", str(run), "--method", method]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"stage on {run} failed:\n{result.stderr[-3000:]}")
@@ -309,7 +342,7 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
         f"2 forms, separation {args.separation}, seed {args.seed} (geometry: the script's docstring)",
         "- Each row is a fresh process: load the run (memory-mapped), fit `SenseInducer(**recipe('default'))`, "
         "compute every occurrence's memberships; peak RSS of that process",
-        _load_note(rows),
+        _load_note(rows + stages),
         "",
         "| occurrences | fit | fitted on | load s | fit s | memberships s | total s | peak RSS MiB | senses | "
         "load avg |",
@@ -338,13 +371,16 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
             "",
             "## The whole senses stage (`wsd.cluster_run`: fit, memberships, sense cards, model, labels.parquet)",
             "",
-            "| occurrences | total s | peak RSS MiB | senses | load avg |",
-            "|---:|---:|---:|---:|---:|",
+            "| occurrences | method | total s | peak RSS MiB | senses | load avg |",
+            "|---:|---|---:|---:|---:|---:|",
         ]
         for stage in stages:
+            if "error" in stage:
+                lines.append(f"| {stage['n']:,} | {stage['method']} | failed: {stage['error']} | | | |")
+                continue
             lines.append(
-                f"| {stage['n']:,} | {stage['stage_s']} | {stage['peak_rss_mib']:,.0f} | {stage['n_senses']} | "
-                f"{stage['load_average']} |"
+                f"| {stage['n']:,} | {stage.get('method', 'default')} | {stage['stage_s']} | "
+                f"{stage['peak_rss_mib']:,.0f} | {stage['n_senses']} | {stage['load_average']} |"
             )
     lines += ["", "## Targets (issue 16)", ""]
     for row in rows:
@@ -382,15 +418,22 @@ def main() -> None:
     parser.add_argument("--separation", type=float, default=1.0, help="distance of the sense centres from the mean")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stage-sizes", default="", help="sizes also run through the whole senses stage")
+    parser.add_argument(
+        "--methods",
+        default="default",
+        help="the stage's methods, comma-separated: default (the recipe) or METHOD[:SELECTION] in it, e.g. "
+        "kmeans,agglomerative,spectral,gmm:bic,hdbscan:native,one-sense,random",
+    )
     parser.add_argument("--name", default=NAME, help="stem of the results files")
     parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--stage-worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--method", default="default", help=argparse.SUPPRESS)
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--labels", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage_worker is not None:
-        print(json.dumps(stage_worker(args.stage_worker)))
+        print(json.dumps(stage_worker(args.stage_worker, args.method)))
         return
     if args.worker is not None:
         print(json.dumps(worker(args.worker, args.exact, args.labels)))
@@ -409,8 +452,11 @@ def main() -> None:
             run = write_word(folder, n, args.separation, args.seed)
             truth = np.load(folder / f"truth-{n}.npy")
             labels = {}
-            if n in stage_sizes:
-                stages.append(run_stage_worker(run))
+            for method in [m.strip() for m in args.methods.split(",") if m.strip()] if n in stage_sizes else []:
+                try:
+                    stages.append(run_stage_worker(run, method))
+                except RuntimeError as error:  # one method failing is a result, not the end of the benchmark
+                    stages.append({"n": n, "method": method, "error": str(error).splitlines()[-1][:300]})
                 log(json.dumps(stages[-1]))
             for exact in ([False] if n in sizes or n in exact_sizes else []) + ([True] if n in exact_sizes else []):
                 report = run_worker(run, exact, folder / f"labels-{n}-{exact}.npy")

@@ -345,10 +345,22 @@ def write_results(
 
 
 def peak_rss_mib() -> float:
-    """Peak resident set size of this process so far, in MiB (Linux reports ``ru_maxrss`` in KiB)."""
+    """Peak resident set size of this process so far, in MiB.
+
+    Linux: ``VmHWM`` of ``/proc/self/status``, the high-water mark of this program's own memory. Not
+    ``ru_maxrss``, which survives ``exec``: a worker started by a parent holding 2 GiB reports at least the
+    parent's resident size at the fork, whatever the worker itself uses. Elsewhere ``ru_maxrss``.
+    """
     import resource
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # macOS reports bytes, Linux KiB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale
 
 
 def load_average() -> float | None:

@@ -40,9 +40,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd.change.measures import apd, binary_change, jsd_distance, prt
+from wsd.change.measures import SliceSummary, apd, binary_change, jsd_distance, prt, summarise_slice
 from wsd.change.slices import Bin, Slices, assign_slices
 from wsd.errors import ConfigError, InputError
+from wsd.store import row_source, select_rows
 
 __all__ = [
     "DEFAULT_BINARY_K",
@@ -236,7 +237,7 @@ def compare_slices(
             )
         labels = labels.astype(np.int64)
     if X is not None:
-        X = np.asarray(X)
+        X = X if isinstance(X, np.ndarray) else np.asarray(X)  # a memory map stays one: slices are read in blocks
         if X.ndim != 2 or X.shape[0] != len(occurrences):
             raise InputError(f"vectors of shape {X.shape} are not row-aligned with {len(occurrences)} occurrences")
     available = [m for m in MEASURES if (m == "jsd" and labels is not None) or (m != "jsd" and X is not None)]
@@ -317,8 +318,11 @@ class _Tables:
     ) -> None:
         kept = slices.kept
         self.order = slices.order
-        self.slice_of = slices.labels.to_numpy(dtype=object)
+        # each row's slice as a number (its position in the order; -1: in no slice), compared as numbers
+        code_of = {label: code for code, label in enumerate(self.order)}
+        self.slice_code = slices.labels.map(code_of).fillna(-1).to_numpy(dtype=np.int64)
         self.labels, self.X, self.measures, self.k, self.n = labels, X, measures, k, n
+        self.source = None if X is None else row_source(X)
         targets = occurrences["target"].astype(str).to_numpy()
         self.rows_by_target = {
             target: index[kept[index]]
@@ -329,13 +333,25 @@ class _Tables:
         self.senses: list[tuple[Any, ...]] = []
         self.unmeasured: list[tuple[str, str, str, str, str]] = []
         self._sense_ids: dict[str, np.ndarray] = {}
+        self._summaries: dict[tuple[str, str], SliceSummary] = {}
 
     def score_columns(self) -> list[str]:
         columns = ["target", "slice_a", "slice_b", "pair", "uses_a", "uses_b", *self.measures]
         return columns + (["binary", "gained", "lost"] if self.labels is not None else [])
 
     def _in(self, rows: np.ndarray, label: str) -> np.ndarray:
-        return rows[self.slice_of[rows] == label]
+        return rows[self.slice_code[rows] == self.order.index(label)]
+
+    def _present(self, rows: np.ndarray) -> set[str]:
+        return {self.order[code] for code in np.unique(self.slice_code[rows]) if code >= 0}
+
+    def _summary(self, target: str, label: str, rows: np.ndarray, name: str) -> SliceSummary:
+        """A slice's vector summary, computed once per target and slice (a slice is in several pairs)."""
+        key = (target, label)
+        if key not in self._summaries:
+            self._summaries[key] = summarise_slice(select_rows(self.source, rows), label)
+        found = self._summaries[key]
+        return SliceSummary(name, found.mean, found.unit_mean)
 
     def _sense_counts(self, target: str, rows: np.ndarray) -> np.ndarray:
         senses = self._sense_ids[target]
@@ -348,7 +364,7 @@ class _Tables:
             return
         own = self.labels[rows]
         self._sense_ids[target] = np.unique(own[own >= 0])
-        present = set(self.slice_of[rows])
+        present = self._present(rows)
         for label in (label for label in self.order if label in present):
             counts = self._sense_counts(target, self._in(rows, label))
             total = int(counts.sum())
@@ -358,7 +374,7 @@ class _Tables:
                 self.counts.append((target, label, int(sense), int(count), total, float(count / total)))
 
     def _reason(self, target: str, rows: np.ndarray, a: str, b: str, in_a: int, in_b: int) -> str | None:
-        present = set(self.slice_of[rows])
+        present = self._present(rows)
         if len(present) == 1:
             return f"only in slice {next(iter(present))}"
         empty = [label for label, count in ((a, in_a), (b, in_b)) if count == 0]
@@ -383,8 +399,8 @@ class _Tables:
         row |= {"uses_a": uses_a, "uses_b": uses_b}
         if "jsd" in self.measures:
             row["jsd"] = jsd_distance(counts_a, counts_b)
-        if self.X is not None:
-            va, vb = self.X[rows_a], self.X[rows_b]  # the store's dtype; the measures add up in float64 chunks
+        if self.X is not None:  # one pass over each slice's vectors, in float64 chunks of the store's dtype
+            va, vb = self._summary(target, a, rows_a, "slice A"), self._summary(target, b, rows_b, "slice B")
             row["apd"], row["prt"] = apd(va, vb), prt(va, vb)
         if self.labels is not None:
             decision = binary_change(counts_a, counts_b, k=self.k, n=self.n)

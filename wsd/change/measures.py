@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd.errors import InputError
+from wsd.store import MappedRows
 
-__all__ = ["BinaryChange", "apd", "binary_change", "jsd_distance", "prt"]
+__all__ = ["BinaryChange", "SliceSummary", "apd", "binary_change", "jsd_distance", "prt", "summarise_slice"]
 
 
 def _distribution(counts: object, name: str) -> np.ndarray:
@@ -83,24 +84,74 @@ def _kl(p: np.ndarray, m: np.ndarray) -> float:
 
 
 #: Rows converted to float64 at a time, so a slice of a million uses never needs a float64 copy of itself.
-_CHUNK_ROWS = 65536
+_CHUNK_ROWS = 8192
 
 
-def _slice_means(vectors: object, name: str, unit: bool) -> np.ndarray:
-    """The mean of a slice's vectors (of their unit vectors with ``unit``), accumulated in float64 chunks."""
-    rows = vectors if isinstance(vectors, np.ndarray) else np.asarray(vectors, dtype=np.float64)
-    if rows.ndim != 2 or rows.shape[0] == 0:
-        raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {rows.shape}")
-    total = np.zeros(rows.shape[1], dtype=np.float64)
-    for start in range(0, rows.shape[0], _CHUNK_ROWS):
+@dataclass(frozen=True)
+class SliceSummary:
+    """What APD and PRT need of one slice's vectors: their mean and the mean of their unit vectors.
+
+    Parameters
+    ----------
+    name : str
+        The slice, for error messages (``slice A``).
+    mean : ndarray of shape (d,)
+        The mean vector.
+    unit_mean : ndarray of shape (d,) or None
+        The mean of the unit vectors; None when a vector is zero or not finite (no cosine distance then).
+    """
+
+    name: str
+    mean: np.ndarray
+    unit_mean: np.ndarray | None
+
+
+def summarise_slice(vectors: object, name: str = "slice") -> SliceSummary:
+    """One pass over a slice's vectors, in float64 chunks of the stored dtype: their mean and unit mean.
+
+    Parameters
+    ----------
+    vectors : array-like of shape (n, d)
+        The slice's vectors (an ndarray, a memory map, or a :class:`wsd.store.MappedRows` read block by block).
+    name : str
+        The slice, for error messages.
+
+    Returns
+    -------
+    SliceSummary
+
+    Raises
+    ------
+    InputError
+        When the slice is empty or not a 2-D array.
+
+    Examples
+    --------
+    >>> summarise_slice([[3.0, 4.0], [1.0, 0.0]]).unit_mean.tolist()
+    [0.8, 0.4]
+    """
+    rows = vectors if isinstance(vectors, np.ndarray | MappedRows) else np.asarray(vectors, dtype=np.float64)
+    shape = tuple(rows.shape)
+    if len(shape) != 2 or shape[0] == 0:
+        raise InputError(f"{name}: need a non-empty 2-D array of vectors, got shape {shape}")
+    total = np.zeros(shape[1], dtype=np.float64)
+    unit_total = np.zeros(shape[1], dtype=np.float64)
+    defined = True
+    for start in range(0, shape[0], _CHUNK_ROWS):
         block = np.asarray(rows[start : start + _CHUNK_ROWS], dtype=np.float64)
-        if unit:
-            norms = np.linalg.norm(block, axis=1)
-            if not np.all(np.isfinite(norms)) or np.any(norms == 0):
-                raise InputError(f"{name}: a vector is zero or not finite; cosine distance is undefined for it")
-            block = block / norms[:, None]
         total += block.sum(axis=0)
-    return total / rows.shape[0]
+        if defined:
+            norms = np.linalg.norm(block, axis=1)
+            defined = bool(np.all(np.isfinite(norms)) and not np.any(norms == 0))
+            if defined:
+                unit_total += (block / norms[:, None]).sum(axis=0)
+    return SliceSummary(name, total / shape[0], unit_total / shape[0] if defined else None)
+
+
+def _summary(vectors: object, name: str) -> SliceSummary:
+    if isinstance(vectors, SliceSummary):
+        return vectors
+    return summarise_slice(vectors, name)
 
 
 def _unit(vector: np.ndarray, name: str) -> np.ndarray:
@@ -120,8 +171,8 @@ def apd(a: object, b: object) -> float:
 
     Parameters
     ----------
-    a, b : array-like of shape (n_a, d) and (n_b, d)
-        The vectors of the uses in slice A and in slice B.
+    a, b : array-like of shape (n_a, d) and (n_b, d), or SliceSummary
+        The vectors of the uses in slice A and in slice B (or their :func:`summarise_slice`).
 
     Returns
     -------
@@ -138,10 +189,12 @@ def apd(a: object, b: object) -> float:
     >>> apd([[1.0, 0.0]], [[0.0, 1.0], [1.0, 0.0]])
     0.5
     """
-    mean_a = _slice_means(a, "slice A", unit=True)
-    mean_b = _slice_means(b, "slice B", unit=True)
-    _check_same_width(mean_a, mean_b)
-    return float(1.0 - mean_a @ mean_b)
+    first, second = _summary(a, "slice A"), _summary(b, "slice B")
+    for summary in (first, second):
+        if summary.unit_mean is None:
+            raise InputError(f"{summary.name}: a vector is zero or not finite; cosine distance is undefined for it")
+    _check_same_width(first.mean, second.mean)
+    return float(1.0 - first.unit_mean @ second.unit_mean)
 
 
 def prt(a: object, b: object) -> float:
@@ -149,8 +202,8 @@ def prt(a: object, b: object) -> float:
 
     Parameters
     ----------
-    a, b : array-like of shape (n_a, d) and (n_b, d)
-        The vectors of the uses in slice A and in slice B.
+    a, b : array-like of shape (n_a, d) and (n_b, d), or SliceSummary
+        The vectors of the uses in slice A and in slice B (or their :func:`summarise_slice`).
 
     Returns
     -------
@@ -167,10 +220,9 @@ def prt(a: object, b: object) -> float:
     >>> prt([[1.0, 0.0], [1.0, 0.0]], [[0.0, 2.0]])
     1.0
     """
-    mean_a = _slice_means(a, "slice A", unit=False)
-    mean_b = _slice_means(b, "slice B", unit=False)
-    _check_same_width(mean_a, mean_b)
-    return float(1.0 - _unit(mean_a, "slice means") @ _unit(mean_b, "slice means"))
+    first, second = _summary(a, "slice A"), _summary(b, "slice B")
+    _check_same_width(first.mean, second.mean)
+    return float(1.0 - _unit(first.mean, "slice means") @ _unit(second.mean, "slice means"))
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,11 @@ def _text_values(column: pd.Series) -> pd.Series:
         out = str(value).strip()
         return out or None
 
-    return column.map(text).astype(object)
+    if column.dtype == object:  # mixed values (1 and True hash alike): each one on its own
+        return column.map(text).astype(object)
+    codes, uniques = pd.factorize(column)  # numbers or strings: each distinct value once (a million rows, few years)
+    texts = np.array([text(value) for value in uniques] + [None], dtype=object)
+    return pd.Series(texts[codes], index=column.index, dtype=object)
 
 
 def assign_slices(
@@ -215,15 +219,15 @@ def assign_slices(
         order = period_order(values.dropna())
     else:
         parsed = bins if bins and isinstance(next(iter(bins)), Bin) else parse_bins(bins)  # type: ignore[arg-type]
-        present = values.dropna()
-        numbers = pd.to_numeric(present, errors="coerce")
-        bad = present[numbers.isna()]
-        if len(bad):
+        codes, uniques = pd.factorize(values)  # each distinct value read as a number once
+        unique_numbers = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce").to_numpy(np.float64)
+        bad = (codes >= 0) & np.isnan(np.append(unique_numbers, 0.0)[codes])
+        if bad.any():
             raise InputError(
-                f"column {by!r}: value {bad.iloc[0]!r} is not a number, so it cannot go into --bins "
-                f"({len(bad)} such values; slice by the values themselves without --bins)"
+                f"column {by!r}: value {values[bad].iloc[0]!r} is not a number, so it cannot go into --bins "
+                f"({int(bad.sum())} such values; slice by the values themselves without --bins)"
             )
-        numeric = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64)
+        numeric = np.where(codes >= 0, np.append(unique_numbers, np.nan)[codes], np.nan)
         labels = pd.Series([None] * len(values), index=values.index, dtype=object)
         for bin_ in parsed:  # type: ignore[union-attr]
             inside = bin_.holds(numeric)

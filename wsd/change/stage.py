@@ -260,7 +260,7 @@ def change_run(
     comparison = compare_slices(
         occurrences,
         labels=labels,
-        X=np.asarray(vectors),
+        X=vectors,  # the memory map: each slice is read in blocks, never the whole run at once
         by=by,
         bins=bins,
         between=between,

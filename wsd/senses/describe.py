@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
-from wsd.senses.sampling import CHUNK_ROWS, chunk_bounds
+from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
+from wsd.store import select_rows
 
 STATISTICS: tuple[str, ...] = ("log-odds", "c-tf-idf")
 DEFAULT_MARK: tuple[str, str] = ("[[", "]]")
@@ -150,20 +151,51 @@ def _excluded_words(target: str, forms: Iterable[str], stopwords: Iterable[str])
     return words
 
 
-def _count_matrix(
-    contexts: list[str], excluded: set[str], min_token_length: int
+#: Contexts tokenised at a time when a target's context words are counted (their strings live only that long).
+CONTEXT_BLOCK = 65_536
+
+
+def _sense_word_counts(
+    contexts: Callable[[int, int], list[str]],
+    n_rows: int,
+    sense_of_row: np.ndarray,
+    n_senses: int,
+    excluded: set[str],
+    min_token_length: int,
 ) -> tuple[list[str], np.ndarray | None]:
-    """Context-word counts (occurrences × vocabulary) without excluded words."""
+    """Context-word counts per sense (senses × vocabulary, vocabulary sorted, excluded words left out).
+
+    ``contexts(start, stop)`` gives the contexts of rows ``start:stop``; they are counted
+    :data:`CONTEXT_BLOCK` at a time and the counts added up (whole numbers: the same as counting all at once).
+    ``None`` when no context holds a word.
+    """
+    from scipy import sparse
     from sklearn.feature_extraction.text import CountVectorizer
 
-    vectorizer = CountVectorizer(token_pattern=token_pattern(min_token_length), lowercase=True)
-    try:
-        matrix = vectorizer.fit_transform(contexts)
-    except ValueError:  # no word at all in any context
+    column_of: dict[str, int] = {}
+    totals = np.zeros((n_senses, 0))
+    for start in range(0, n_rows, CONTEXT_BLOCK):
+        stop = min(start + CONTEXT_BLOCK, n_rows)
+        vectorizer = CountVectorizer(token_pattern=token_pattern(min_token_length), lowercase=True)
+        try:
+            matrix = vectorizer.fit_transform(contexts(start, stop))
+        except ValueError:  # no word at all in these contexts
+            continue
+        block_senses = sense_of_row[start:stop]
+        indicator = sparse.csr_matrix(
+            (np.ones(stop - start), (block_senses, np.arange(stop - start))), shape=(n_senses, stop - start)
+        )
+        counts = np.asarray((indicator @ matrix).todense(), dtype=np.float64)  # (senses, block vocabulary)
+        words = vectorizer.get_feature_names_out()
+        for word in words:
+            column_of.setdefault(str(word), len(column_of))
+        if len(column_of) > totals.shape[1]:
+            totals = np.hstack([totals, np.zeros((n_senses, len(column_of) - totals.shape[1]))])
+        totals[:, [column_of[str(word)] for word in words]] += counts
+    if not column_of:
         return [], None
-    vocabulary = vectorizer.get_feature_names_out()
-    keep = np.flatnonzero([word not in excluded for word in vocabulary])
-    return [str(vocabulary[i]) for i in keep], matrix[:, keep]
+    vocabulary = sorted(word for word in column_of if word not in excluded)
+    return vocabulary, totals[:, [column_of[word] for word in vocabulary]]
 
 
 def describe_senses(
@@ -249,13 +281,15 @@ def describe_senses(
         senses = np.unique(target_labels)
         spans = {texts[i][starts[i] : ends[i]] for i in index}
         excluded = _excluded_words(target, set(frame.loc[index, "form"].astype(str)) | spans, stopwords)
-        contexts = [f"{texts[i][: starts[i]]} {texts[i][ends[i] :]}" for i in index]
-        vocabulary, matrix = _count_matrix(contexts, excluded, min_token_length)
         sense_of_row = np.searchsorted(senses, target_labels)
-        if matrix is not None and vocabulary:
-            indicator = np.zeros((len(senses), len(index)))
-            indicator[sense_of_row, np.arange(len(index))] = 1.0
-            counts = np.asarray(matrix.T.dot(indicator.T).T)  # (senses, vocabulary)
+
+        def contexts(start: int, stop: int, index: np.ndarray = index) -> list[str]:
+            return [f"{texts[i][: starts[i]]} {texts[i][ends[i] :]}" for i in index[start:stop]]
+
+        vocabulary, counts = _sense_word_counts(
+            contexts, len(index), sense_of_row, len(senses), excluded, min_token_length
+        )
+        if counts is not None and vocabulary:
             scores = _keyword_scores(counts, statistic, prior_strength)
         else:
             counts = scores = np.zeros((len(senses), 0))
@@ -299,8 +333,8 @@ def _top_words(
     return [vocabulary[j] for j in order], [round(float(scores[j]), 6) for j in order]
 
 
-def _unit_rows(X: np.ndarray, members: np.ndarray) -> np.ndarray:
-    vectors = np.asarray(X[members], dtype=np.float64)
+def _unit_rows(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.where(norms > 0, norms, 1.0)
 
@@ -308,13 +342,18 @@ def _unit_rows(X: np.ndarray, members: np.ndarray) -> np.ndarray:
 def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.ndarray:
     if X is None or len(members) <= 1:
         return members[:n_examples]
-    if len(members) <= CHUNK_ROWS:
-        unit = _unit_rows(X, members)
+    rows = select_rows(X, members) if isinstance(X, np.memmap) else None  # a run's rows: read block by block
+
+    def block(start: int, stop: int) -> np.ndarray:
+        return _unit_rows(X[members[start:stop]] if rows is None else rows[start:stop])
+
+    if len(members) <= CHUNKED_ABOVE:
+        unit = block(0, len(members))
         similarity = unit @ unit.mean(axis=0)
     else:  # a very large sense: two passes over blocks of rows, never all its vectors in float64 at once
-        blocks = [members[start:stop] for start, stop in chunk_bounds(len(members), CHUNK_ROWS)]
-        centre = sum(_unit_rows(X, block).sum(axis=0) for block in blocks) / len(members)
-        similarity = np.concatenate([_unit_rows(X, block) @ centre for block in blocks])
+        bounds = list(chunk_bounds(len(members), CHUNK_ROWS))
+        centre = sum(block(start, stop).sum(axis=0) for start, stop in bounds) / len(members)
+        similarity = np.concatenate([block(start, stop) @ centre for start, stop in bounds])
     order = np.lexsort((np.arange(len(members)), -similarity))
     return members[order[:n_examples]]
 

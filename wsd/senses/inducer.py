@@ -29,7 +29,13 @@ from wsd.senses.labels import (
 )
 from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
-from wsd.senses.sampling import CHUNK_ROWS, DEFAULT_MAX_FIT_SAMPLES, fit_on_sample, predict_proba_chunked, uses_sample
+from wsd.senses.sampling import (
+    CHUNKED_ABOVE,
+    DEFAULT_MAX_FIT_SAMPLES,
+    fit_on_sample,
+    predict_proba_chunked,
+    uses_sample,
+)
 from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, check_one_sense, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
@@ -555,7 +561,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         ndarray of shape (n_occurrences, n_senses_)
         """
         check_is_fitted(self, "labels_")
-        if uses_sample(X, CHUNK_ROWS):
+        if uses_sample(X, CHUNKED_ABOVE):
             return predict_proba_chunked(self, X, forms)
         X = self._check_X(X, fitting=False)
         if len(X) == 0:

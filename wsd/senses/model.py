@@ -26,9 +26,9 @@ from wsd.senses.persistence import (
     read_sense_model,
     write_sense_model,
 )
-from wsd.senses.sampling import CHUNK_ROWS, chunk_bounds
+from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds, uses_sample
 from wsd.senses.validation import NotFittedModelError
-from wsd.store import rows_of, select_rows
+from wsd.store import MappedRows, row_source, rows_of, select_rows
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
@@ -52,6 +52,11 @@ def _forms(occurrences: pd.DataFrame) -> np.ndarray | None:
     return occurrences["form"].astype(str).to_numpy() if "form" in occurrences.columns else None
 
 
+def _target_rows_of(X: np.ndarray, index: np.ndarray) -> np.ndarray | MappedRows:
+    """One target's rows to predict: a reference read block by block for a large target of a memory map."""
+    return select_rows(X, index) if len(index) > CHUNKED_ABOVE else X[index]
+
+
 def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     """Fit a clone of the template inducer on one target's vectors; errors name the target.
 
@@ -70,8 +75,10 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     """
     target, template, vectors, *rest = task
     forms = rest[0] if rest else None
+    # a word fitted on a sample reads its rows block by block from the reference; a smaller one reads them whole
+    sampled = isinstance(vectors, MappedRows) and uses_sample(vectors, template.max_fit_samples)
     try:
-        return clone(template).fit(rows_of(vectors), forms=forms)
+        return clone(template).fit(vectors if sampled else rows_of(vectors), forms=forms)
     except WsdError as error:
         raise type(error)(f"target {target!r}: {error}") from None
 
@@ -82,16 +89,17 @@ def finite_rows(X: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     X : ndarray of shape (n, dim)
-        Vectors (a memory map is read block by block).
+        Vectors (a memory map or a :class:`~wsd.store.MappedRows` is read block by block).
 
     Returns
     -------
     ndarray of bool, shape (n,)
     """
     finite = np.ones(len(X), dtype=bool)
-    if X.size:
+    source = row_source(X)  # a memory-mapped run is read through short-lived maps: its pages do not stay resident
+    if len(X) and X.shape[1]:
         for start, stop in chunk_bounds(len(X), CHUNK_ROWS):
-            finite[start:stop] = np.isfinite(X[start:stop]).all(axis=1)
+            finite[start:stop] = np.isfinite(source[start:stop]).all(axis=1)
     return finite
 
 
@@ -292,8 +300,9 @@ class SenseModel(BaseEstimator):
             raise ConfigError(f"unknown must be one of {', '.join(UNKNOWN_POLICIES)}, got {unknown!r}")
         if "target" not in occurrences.columns:
             raise InputError("occurrences to predict: missing column target")
+        mapped = X
         X = self._check_vectors(X, len(occurrences), self.dim_)
-        finite = finite_rows(X)
+        finite = finite_rows(mapped)
         if not finite.all():
             first = int(np.argmin(finite))
             raise InputError(
@@ -316,7 +325,7 @@ class SenseModel(BaseEstimator):
                 f"({shown}) were left unassigned (-1)",
                 stacklevel=3,
             )
-        return X, rows, unknown_rows
+        return mapped if isinstance(mapped, np.memmap) else X, rows, unknown_rows
 
     def predict(
         self,
@@ -348,7 +357,9 @@ class SenseModel(BaseEstimator):
         forms = _forms(occurrences)
         labels = np.full(len(occurrences), -1, dtype=np.int64)
         for target, index in rows.items():
-            labels[index] = self.inducers_[target].predict(X[index], None if forms is None else forms[index])
+            labels[index] = self.inducers_[target].predict(
+                _target_rows_of(X, index), None if forms is None else forms[index]
+            )
         return labels
 
     @property
@@ -387,7 +398,8 @@ class SenseModel(BaseEstimator):
         forms = _forms(occurrences)
         proba = np.zeros((len(occurrences), self.max_senses_))
         for target, index in rows.items():
-            target_proba = self.inducers_[target].predict_proba(X[index], None if forms is None else forms[index])
+            vectors = _target_rows_of(X, index)
+            target_proba = self.inducers_[target].predict_proba(vectors, None if forms is None else forms[index])
             proba[index, : target_proba.shape[1]] = target_proba
         return proba
 

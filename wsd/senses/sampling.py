@@ -38,8 +38,12 @@ from wsd.senses.labels import UNASSIGNED, size_order
 
 #: A :class:`~wsd.senses.SenseInducer` (not imported: the inducer imports this module).
 SenseInducer = Any
-#: Rows read, converted to float64 and transformed at a time when a word is labelled or predicted in chunks.
-CHUNK_ROWS = 65_536
+#: Rows read, converted to float64 and transformed at a time when a word is labelled or predicted in chunks
+#: (8,192 rows of 384 dims are 24 MiB in float64; a few such temporaries live at once).
+CHUNK_ROWS = 8_192
+#: ``predict_proba`` and the sense cards' examples work on all rows at once up to this many rows, in chunks of
+#: :data:`CHUNK_ROWS` above it.
+CHUNKED_ABOVE = 65_536
 #: The default of ``SenseInducer(max_fit_samples=...)``: words with more occurrences are fitted on a sample.
 DEFAULT_MAX_FIT_SAMPLES = 5_000
 _MAX_ROUNDS = 10

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from wsd.errors import InputError
 from wsd.executors import MapFunction
@@ -39,10 +40,12 @@ from wsd.store import atomic_write, library_versions, load_run, read_meta, write
 PREDICTED_MARK = "predicted"
 
 
-def label_table(
-    occurrences: pd.DataFrame, labels: np.ndarray, proba: np.ndarray, n_senses: dict[str, int]
-) -> pd.DataFrame:
+def label_table(occurrences: pd.DataFrame, labels: np.ndarray, proba: np.ndarray, n_senses: dict[str, int]) -> pa.Table:
     """The per-occurrence sense table: id, target, sense, sense_id, confidence, memberships.
+
+    Built column by column from arrays (the memberships as one Arrow list column over the flat membership
+    values), so a million occurrences cost a few arrays, not a million Python lists; the Parquet file is the
+    one a DataFrame with a list of floats per row would give (``pd.read_parquet`` reads it back as such).
 
     Parameters
     ----------
@@ -57,21 +60,34 @@ def label_table(
 
     Returns
     -------
-    DataFrame
+    pyarrow.Table
     """
-    targets = occurrences["target"].to_numpy()
+    targets = occurrences["target"].astype(str).to_numpy()
+    labels = np.asarray(labels, dtype=np.int64)
     rows = np.arange(len(labels))
     confidence = np.where(labels >= 0, proba[rows, np.maximum(labels, 0)], 0.0) if len(labels) else np.zeros(0)
-    return pd.DataFrame(
+    suffix = np.where(labels >= 0, labels.astype(str), "unassigned").astype(object)
+    frame = pd.DataFrame(
         {
             "id": occurrences["id"].to_numpy(),
-            "target": targets,
-            "sense": labels.astype(np.int64),
-            "sense_id": [f"{t}.{s}" if s >= 0 else f"{t}.unassigned" for t, s in zip(targets, labels, strict=True)],
+            "target": occurrences["target"].to_numpy(),
+            "sense": labels,
+            "sense_id": (targets.astype(object) + "." + suffix) if len(labels) else np.zeros(0, dtype=object),
             "confidence": confidence.astype(np.float64),
-            "memberships": [proba[i, : n_senses.get(t, 0)].tolist() for i, t in enumerate(targets)],
         }
     )
+    if not len(labels):
+        return pa.Table.from_pandas(frame.assign(memberships=[]), preserve_index=False)
+    widths = pd.Series(targets).map(n_senses).fillna(0).to_numpy(dtype=np.int64)
+    widths = np.minimum(widths, proba.shape[1])
+    offsets = np.concatenate([[0], np.cumsum(widths)])
+    values = np.asarray(proba, dtype=np.float64)[np.arange(proba.shape[1])[None, :] < widths[:, None]]
+    kind = pa.ListArray if offsets[-1] < 2**31 else pa.LargeListArray
+    memberships = kind.from_arrays(pa.array(offsets, type=pa.int32() if kind is pa.ListArray else pa.int64()), values)
+    # the pandas metadata a frame with a list of floats per row records (that of its first row: the same)
+    described = pa.Table.from_pandas(frame.iloc[:1].assign(memberships=[[0.0]]), preserve_index=False)
+    table = pa.Table.from_pandas(frame, preserve_index=False).append_column("memberships", memberships)
+    return table.replace_schema_metadata(described.schema.metadata)
 
 
 def senses_per_target(model: SenseModel) -> dict[str, int]:
