@@ -310,9 +310,8 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
     parser : argparse.ArgumentParser
         The (sub)command's parser.
     """
-    from wsd.senses.methods import METHODS
+    from wsd.senses.methods import METHODS, SELECTIONS
     from wsd.senses.recipes import RECIPES
-    from wsd.senses.selection import SELECTIONS
 
     group = parser.add_argument_group("sense induction (unset options come from --recipe)")
     group.add_argument(
