@@ -237,7 +237,9 @@ def test_damaged_ir_is_rebuilt_with_a_warning(ov_encoder):
     from wsd.layout import OPENVINO_IR_WEIGHTS
 
     reference = ov_encoder.embed_spans(TEXTS, SPANS)
-    (weights,) = [p for p in _entries(OPENVINO_IR_WEIGHTS) if p.name == f"{ov_encoder.loaded.forward.key}-3-4-5-6.ir.bin"]
+    (weights,) = [
+        p for p in _entries(OPENVINO_IR_WEIGHTS) if p.name == f"{ov_encoder.loaded.forward.key}-3-4-5-6.ir.bin"
+    ]
     with open(weights, "r+b") as handle:  # flip bytes in the middle: same size, wrong content
         handle.seek(weights.stat().st_size // 2)
         handle.write(b"\xff" * 64)

@@ -485,6 +485,11 @@ class Encoder:
         """
         config = [(self._layers, self._pooling)]
         source = iter(chunks)
+        if not self._layers.is_static:  # the OpenVINO runtime compiles while the first chunk is read and tokenised
+            needed = set(self._layers.resolve(self.loaded.num_layers))
+            if self._context_vector is not None:
+                needed |= set(self._context_vector.layers.resolve(self.loaded.num_layers))
+            self.loaded.forward.prepare(sorted(needed))
 
         def prepare() -> Any:
             clock = time.perf_counter()

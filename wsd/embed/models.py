@@ -241,6 +241,15 @@ class TorchForward:
             stack.enter_context(torch.autocast("cuda", dtype=dtype))
         return stack
 
+    def prepare(self, needed: Sequence[int]) -> None:
+        """Nothing to prepare: eager PyTorch compiles nothing (the OpenVINO runtime compiles here).
+
+        Parameters
+        ----------
+        needed : sequence of int
+            Positions in ``hidden_states``.
+        """
+
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:

@@ -35,6 +35,7 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -196,8 +197,12 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+def _damaged(path: Path, problem: str) -> str:
+    return f"damaged OpenVINO cache entry {path} ({problem}); converting the model again"
+
+
 def _warn_damaged(path: Path, problem: str) -> None:
-    warnings.warn(f"damaged OpenVINO cache entry {path} ({problem}); converting the model again", stacklevel=4)
+    warnings.warn(_damaged(path, problem), stacklevel=4)
 
 
 def read_model_entry(path: Path) -> dict[str, Any] | None:
@@ -326,9 +331,10 @@ class OpenVinoForward:
         self._torch_model = torch_model
         self.threads = threads or int(os.environ.get("OMP_NUM_THREADS") or machine.usable_cores())
         self._requests: dict[tuple[int, ...], Any] = {}
+        self._pending: dict[tuple[int, ...], Future] = {}
         self.converted = 0  # conversions this process made (a test and the benchmark read it)
         self.seconds = 0.0  # time in inference calls so far, compilation excluded (stage timings read it)
-        self.compile_s = 0.0  # time converting (when not cached) and compiling
+        self.compile_s = 0.0  # time waited for converting (when not cached) and compiling
 
     def session(self) -> Any:
         """A context for a run of forward passes (nothing to set up for OpenVINO).
@@ -340,6 +346,27 @@ class OpenVinoForward:
         import contextlib
 
         return contextlib.nullcontext()
+
+    def prepare(self, needed: Sequence[int]) -> None:
+        """Start loading (or converting) and compiling the model for ``needed`` in a helper thread.
+
+        :meth:`pieces` waits for it, so compiling overlaps whatever the caller does meanwhile (reading and
+        tokenising the first chunk of a corpus). Only a cached conversion is prepared so: converting loads
+        PyTorch and traces the model, which :meth:`pieces` does in the caller's thread.
+
+        Parameters
+        ----------
+        needed : sequence of int
+            Positions in ``hidden_states``.
+        """
+        layers = tuple(needed)
+        if layers in self._requests or layers in self._pending:
+            return
+        if not (self.cache_dir / (self._name(layers) + OPENVINO_IR_ENTRY)).exists():
+            return  # a conversion (loading PyTorch, tracing) runs in the caller's thread, when it is needed
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-compile")
+        self._pending[layers] = pool.submit(self._compile, layers)
+        pool.shutdown(wait=False)
 
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
@@ -362,9 +389,13 @@ class OpenVinoForward:
         """
         layers = tuple(needed)
         request = self._requests.get(layers)
-        if request is None:
+        if request is None:  # compile now, or wait for prepare()'s thread (the time waited counts)
             clock = time.perf_counter()
-            request = self._requests[layers] = self._compile(layers).create_infer_request()
+            pending = self._pending.pop(layers, None)
+            request, problems = pending.result() if pending is not None else self._compile(layers)
+            for problem in problems:  # found in the helper thread: warned about here, in the caller's
+                warnings.warn(problem, stacklevel=3)
+            self._requests[layers] = request
             self.compile_s += time.perf_counter() - clock
         clock = time.perf_counter()
         request.infer({"input_ids": input_ids, "attention_mask": mask})
@@ -375,27 +406,34 @@ class OpenVinoForward:
         self.seconds += time.perf_counter() - clock
         return gathered
 
-    def _compile(self, layers: tuple[int, ...]) -> Any:
-        """The compiled model for ``layers``: from the cache when a valid entry is there, else converted."""
+    def _name(self, layers: tuple[int, ...]) -> str:
+        """The cache entry's name (without suffix) of the conversion for ``layers``."""
+        return f"{self.key}-{'-'.join(map(str, layers))}"
+
+    def _compile(self, layers: tuple[int, ...]) -> tuple[Any, list[str]]:
+        """An inference request of the model for ``layers`` (from the cache when a valid entry is there, else
+        converted), and the problems found in the cache (warned about by the caller's thread)."""
         import openvino as ov
 
-        name = f"{self.key}-{'-'.join(map(str, layers))}"
+        name = self._name(layers)
         xml = self.cache_dir / (name + OPENVINO_IR_MODEL)
         weights = self.cache_dir / (name + OPENVINO_IR_WEIGHTS)
-        if not self._valid(self.cache_dir / (name + OPENVINO_IR_ENTRY), xml, weights, layers):
+        problem = self._problem(self.cache_dir / (name + OPENVINO_IR_ENTRY), xml, weights, layers)
+        if problem != "":
             self._convert(layers, xml, weights)
         core = ov.Core()
         core.set_property({"CACHE_DIR": str(self.cache_dir / OPENVINO_COMPILED_DIR)})
         config = {"INFERENCE_PRECISION_HINT": self.precision, "INFERENCE_NUM_THREADS": self.threads}
         try:
-            return core.compile_model(str(xml), "CPU", config)
+            return core.compile_model(str(xml), "CPU", config).create_infer_request(), [problem] if problem else []
         except RuntimeError as error:
             raise ModelError(f"OpenVINO cannot compile {xml}: {str(error).splitlines()[0]}") from error
 
-    def _valid(self, entry: Path, xml: Path, weights: Path, layers: tuple[int, ...]) -> bool:
-        """Whether a converted model's entry exists and matches its files (a damaged one is warned about)."""
+    def _problem(self, entry: Path, xml: Path, weights: Path, layers: tuple[int, ...]) -> str | None:
+        """``""`` when a converted model's entry exists and matches its files; else ``None`` (no entry) or what
+        is wrong with it."""
         if not entry.exists():
-            return False
+            return None
         try:
             description = json.loads(entry.read_text(encoding="utf-8"))
             if description.get("layers") != list(layers) or description.get("format") != FORMAT:
@@ -406,9 +444,8 @@ class OpenVinoForward:
                 if _sha256(path) != description.get(field):
                     raise ValueError(f"{path.name} does not match its checksum")
         except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError) as error:
-            _warn_damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__)
-            return False
-        return True
+            return _damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__)
+        return ""
 
     def _convert(self, layers: tuple[int, ...], xml: Path, weights: Path) -> None:
         """Convert the PyTorch model to IR returning the hidden states of ``layers``; store it in the cache."""
