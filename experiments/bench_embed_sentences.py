@@ -344,6 +344,10 @@ def main() -> None:
             report["corpora"][name] = entry
         if not args.no_levers:
             report["levers"] = levers(folder, cache, args.threads)
+        # the peak is a maximum: measured again at the end, the better of the two counts (other jobs lower it)
+        again = run_worker("matmul", args.threads) | {"load_average": load_average()}
+        report["matmul_runs"] = [report["matmul"], again]
+        report["matmul"] = max(report["matmul_runs"], key=lambda m: m["bf16_gflops"])
     report["seconds"] = time.perf_counter() - started
     write(report, args.name)
 
@@ -426,8 +430,9 @@ def write(report: dict, name: str) -> None:
         f"Command: `{report['command']}` ({report['seconds']:.0f} s)",
         "",
         f"Machine: {machine.describe()}; torch {torch.__version__}, OpenVINO {ov_version}, {report['threads']} "
-        f"threads, bundled all-MiniLM-L6-v2. Measured bf16 matmul peak (torch, 2048², same run): **{peak:.0f} "
-        f"GFLOP/s** (fp32 {report['matmul']['fp32_gflops']:.0f}). Imports of the CLI and pipeline in a fresh "
+        f"threads, bundled all-MiniLM-L6-v2. Measured bf16 matmul peak (torch, 2048², same run, the better of a "
+        f"measurement at the start and one at the end): **{peak:.0f} GFLOP/s** (fp32 "
+        f"{report['matmul']['fp32_gflops']:.0f}; load average {report['matmul']['load_average']:.1f}). Imports of the CLI and pipeline in a fresh "
         f"process: {report['imports']['seconds']:.2f} s (torch imported: {report['imports']['torch']}).",
         "",
         "Each figure gives the 1-minute load average when it started: above ~2 on these 2 cores, other jobs were "
