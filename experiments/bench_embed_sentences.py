@@ -432,8 +432,9 @@ def write(report: dict, name: str) -> None:
         f"Machine: {machine.describe()}; torch {torch.__version__}, OpenVINO {ov_version}, {report['threads']} "
         f"threads, bundled all-MiniLM-L6-v2. Measured bf16 matmul peak (torch, 2048², same run, the better of a "
         f"measurement at the start and one at the end): **{peak:.0f} GFLOP/s** (fp32 "
-        f"{report['matmul']['fp32_gflops']:.0f}; load average {report['matmul']['load_average']:.1f}). Imports of the CLI and pipeline in a fresh "
-        f"process: {report['imports']['seconds']:.2f} s (torch imported: {report['imports']['torch']}).",
+        f"{report['matmul']['fp32_gflops']:.0f}; load average {report['matmul']['load_average']:.1f}). Imports "
+        f"of the CLI and pipeline in a fresh process: {report['imports']['seconds']:.2f} s (torch imported: "
+        f"{report['imports']['torch']}).",
         "",
         "Each figure gives the 1-minute load average when it started: above ~2 on these 2 cores, other jobs were "
         "running and the times are inflated.",
