@@ -1,6 +1,7 @@
 # The two commands of the README: `make demo` (the whole pipeline on the bundled demo) and `make test`.
 # Both create (or reuse) the virtualenv .venv. torch is installed first, pinned to the CPU wheel 2.13.0,
-# so that no dependency pulls a multi-GB CUDA build.
+# so that no dependency pulls a multi-GB CUDA build. The openvino extra is installed too, so that the tests of
+# the OpenVINO runtime (--runtime openvino) run, in CI as everywhere else.
 PYTHON ?= python3
 VENV ?= .venv
 TORCH ?= torch==2.13.0
@@ -13,7 +14,7 @@ DEMO_OUT ?= out/demo
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[test,lemma]"
+	$(BIN)/python -m pip install --quiet -e ".[test,lemma,openvino]"
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -50,3 +50,15 @@ def isolated_vector_cache(tmp_path_factory):
         os.environ.pop("WSD_CACHE_DIR", None)
     else:
         os.environ["WSD_CACHE_DIR"] = previous
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_openvino_cache(tmp_path_factory):
+    """Keep the OpenVINO conversion cache of the tests out of the user's ~/.cache (every session converts anew)."""
+    previous = os.environ.get("WSD_OPENVINO_CACHE")
+    os.environ["WSD_OPENVINO_CACHE"] = str(tmp_path_factory.mktemp("openvino-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("WSD_OPENVINO_CACHE", None)
+    else:
+        os.environ["WSD_OPENVINO_CACHE"] = previous

@@ -120,6 +120,7 @@ def add_encoder_options(parser: argparse.ArgumentParser, context_default: str = 
     """
     from wsd.embed.layers import NAMED_SPECS
     from wsd.embed.models import PRECISIONS
+    from wsd.embed.ov_runtime import RUNTIMES
     from wsd.embed.pooling import POOLINGS
 
     group = parser.add_argument_group("encoder")
@@ -155,6 +156,13 @@ def add_encoder_options(parser: argparse.ArgumentParser, context_default: str = 
         choices=PRECISIONS,
         help="compute precision: auto = bf16 where the hardware has it natively, else fp32; "
         "int8 = dynamic quantisation on CPU; fp16 on GPU (default: auto)",
+    )
+    group.add_argument(
+        "--runtime",
+        default=None,
+        choices=RUNTIMES,
+        help="forward pass: torch (default), openvino (CPU; pip install 'wsd[openvino]': converted once, cached "
+        "in $WSD_OPENVINO_CACHE, faster start-up and forward pass) or auto (openvino where installed, on a CPU)",
     )
     group.add_argument(
         "--batch-size",
@@ -302,9 +310,8 @@ def add_sense_options(parser: argparse.ArgumentParser) -> None:
     parser : argparse.ArgumentParser
         The (sub)command's parser.
     """
-    from wsd.senses.methods import METHODS
+    from wsd.senses.methods import METHODS, SELECTIONS
     from wsd.senses.recipes import RECIPES
-    from wsd.senses.selection import SELECTIONS
 
     group = parser.add_argument_group("sense induction (unset options come from --recipe)")
     group.add_argument(
@@ -392,8 +399,9 @@ def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
 FLAG_SETTINGS = {
     **{name: f"scan.{name}" for name in ("corpus", "targets", "forms", "lemmatizer", "case_sensitive", "context")},
     **{name: f"scan.{name}" for name in ("context_chars", "text_field", "meta", "slice_from_path")},
-    **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "device", "batch_size")},
-    **{name: f"embedding.{name}" for name in ("max_length", "window_tokens", "context_vector", "offline")},
+    **{name: f"embedding.{name}" for name in ("model", "layers", "pooling", "precision", "runtime", "device")},
+    **{name: f"embedding.{name}" for name in ("batch_size", "max_length", "window_tokens", "context_vector")},
+    "offline": "embedding.offline",
     **{name: f"senses.{name}" for name in ("run", "recipe", "seed", "method", "k", "selection", "k_range", "center")},
     **{name: f"senses.{name}" for name in ("normalize", "pca", "whiten", "min_cluster_size", "noise", "temperature")},
     "one_sense_below": "senses.one_sense_below",

@@ -56,12 +56,16 @@ EMBEDDING_KEYS = (
     "layers",
     "pooling",
     "precision",
+    "runtime",
     "device",
     "batch_size",
     "max_length",
     "window_tokens",
     "context_vector",
 )
+
+#: The runtimes of the forward pass (as :data:`wsd.embed.ov_runtime.RUNTIMES`; a test keeps them equal).
+RUNTIME_CHOICES = ("auto", "torch", "openvino")
 
 #: The commands that take ``--config``.
 COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
@@ -164,6 +168,15 @@ SETTINGS: tuple[Setting, ...] = (
     _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
     _s("embedding", "pooling", "str", DEFAULT_EMBEDDING["pooling"], _EMBEDDING, "subword pooling"),
     _s("embedding", "precision", "str", "auto", _EMBEDDING, "compute precision"),
+    _s(
+        "embedding",
+        "runtime",
+        "str",
+        "torch",
+        _EMBEDDING,
+        "forward pass: torch, openvino (CPU, optional package) or auto",
+        choices=RUNTIME_CHOICES,
+    ),
     _s("embedding", "device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto (unset: auto)"),
     _s(
         "embedding",
@@ -859,7 +872,7 @@ class EmbeddingOptions:
 
     Parameters
     ----------
-    model, layers, pooling, precision, device, batch_size, max_length, window_tokens, context_vector
+    model, layers, pooling, precision, runtime, device, batch_size, max_length, window_tokens, context_vector
         As in :class:`wsd.Encoder`.
     """
 
@@ -867,6 +880,7 @@ class EmbeddingOptions:
     layers: str = DEFAULT_EMBEDDING["layers"]
     pooling: str = DEFAULT_EMBEDDING["pooling"]
     precision: str = "auto"
+    runtime: str = "torch"
     device: str | None = None
     batch_size: int | None = None
     max_length: int | None = None

@@ -168,3 +168,13 @@ def system_key_name(seed: int) -> str:
     'system.seed0.key'
     """
     return f"system.seed{seed}.key"
+
+
+# ------------------------------------------------------------------------------------------------ OpenVINO cache
+# the conversion cache of the OpenVINO runtime (wsd.embed.ov_runtime; $WSD_OPENVINO_CACHE): per model folder
+# <source>.model.json, per converted layer set <source>-<layers>.ir.xml/.ir.bin/.ir.json, and OpenVINO's own cache
+OPENVINO_MODEL_ENTRY = ".model.json"
+OPENVINO_IR_MODEL = ".ir.xml"
+OPENVINO_IR_WEIGHTS = ".ir.bin"
+OPENVINO_IR_ENTRY = ".ir.json"
+OPENVINO_COMPILED_DIR = "compiled"

@@ -63,7 +63,7 @@ from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999
-STAGE_TIMINGS = ("scan_s", "tokenize_s", "encode_s", "write_s")
+STAGE_TIMINGS = ("scan_s", "tokenize_s", "encode_s", "forward_s", "compile_s", "write_s")
 
 
 def embed_corpus(
@@ -84,6 +84,7 @@ def embed_corpus(
     pooling: str | None = None,
     device: str | None = None,
     precision: str = "auto",
+    runtime: str | None = None,
     batch_size: int | None = None,
     max_length: int | None = None,
     window_tokens: int | None = None,
@@ -128,7 +129,7 @@ def embed_corpus(
     slice_from_path : str, optional
         A regex searched in each corpus file's relative path; its named groups (or else its first group, as
         the column ``slice``) become metadata columns.
-    model, layers, pooling, device, precision, batch_size, max_length, window_tokens, context_vector
+    model, layers, pooling, device, precision, runtime, batch_size, max_length, window_tokens, context_vector
         Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
         or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
         :meth:`wsd.Encoder.embed_spans`'s.
@@ -196,6 +197,7 @@ def embed_corpus(
         "pooling": pooling or DEFAULT_POOLING,
         "device": device,
         "precision": precision,
+        "runtime": runtime,
         "batch_size": batch_size,
         "max_length": max_length,
         "window_tokens": window_tokens,
@@ -203,6 +205,7 @@ def embed_corpus(
         "offline": offline,
     }
     with chosen:
+        clock = time.perf_counter()
         if chosen.in_process:
             if encoder is None:
                 encoder = Encoder(**encoder_options)
@@ -210,6 +213,7 @@ def embed_corpus(
             identity = describe_encoder(encoder)
         else:
             (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
+        load_s = time.perf_counter() - clock
         config = {
             "corpus": str(Path(corpus).resolve()),
             "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[own_output]),
@@ -257,7 +261,7 @@ def embed_corpus(
     )
     timings = {name: sum(done[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS}
     timings["write_s"] += finish_s
-    timings |= {"plan_s": plan_s, "units_s": units_s, "total_s": time.perf_counter() - started}
+    timings |= {"load_s": load_s, "plan_s": plan_s, "units_s": units_s, "total_s": time.perf_counter() - started}
     store.meta["timings"] = {name: round(value, 4) for name, value in timings.items()}
     store.save_meta()
     return store.path

@@ -21,18 +21,16 @@ identifies the vectors) and :meth:`~Encoder.model_inputs` (the batches the model
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import ctypes
 import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import torch
 from tqdm.auto import tqdm
 
 from wsd.embed.context import ContextSpec, combine, context_plan, parse_context
@@ -42,6 +40,9 @@ from wsd.embed.models import LoadedEncoder, load_encoder
 from wsd.embed.pooling import check_pooling, pool_pieces, pooled_dim
 from wsd.embed.windows import WindowPlan, plan_windows
 from wsd.errors import ConfigError
+
+if TYPE_CHECKING:
+    import torch
 
 DEFAULT_LAYERS = "sum-last-4"
 DEFAULT_POOLING = "mean"
@@ -92,6 +93,10 @@ class Encoder:
     offline : bool, optional
         ``True``: never touch the network (a Hub name must be cached). ``None`` (default): as Hugging Face is
         configured (offline when ``HF_HUB_OFFLINE=1``). See :func:`~wsd.embed.models.load_encoder`.
+    runtime : str, optional
+        The forward pass's runtime: ``torch`` (default), ``openvino`` (CPU, the optional ``openvino``
+        package: the model converted once and cached on disk, :mod:`wsd.embed.ov_runtime`) or ``auto``
+        (OpenVINO where it is installed and the device is the CPU).
 
     Attributes
     ----------
@@ -134,10 +139,11 @@ class Encoder:
         progress: bool = False,
         context_vector: str | ContextSpec | None = None,
         offline: bool | None = None,
+        runtime: str | None = None,
     ) -> None:
         _check_batch_size(batch_size)
         self.loaded: LoadedEncoder = load_encoder(
-            model, device=device, precision=precision, max_length=max_length, offline=offline
+            model, device=device, precision=precision, max_length=max_length, offline=offline, runtime=runtime
         )
         self._configure(layers, pooling, batch_size, window_tokens, progress, context_vector)
 
@@ -334,6 +340,7 @@ class Encoder:
             context_vector=self._context_vector.name if self._context_vector is not None else None,
             batch_size=self._batch_size,
             dim=self._word_dim(spec, pool),
+            runtime=self.loaded.runtime,
         )
 
     # ----------------------------------------------------------------- public embedding API
@@ -456,8 +463,9 @@ class Encoder:
             Occurrence tables with ``text``, ``start`` and ``end`` columns; pulled one at a time, one ahead.
         timings : dict, optional
             When given, seconds are added to ``timings["tokenize_s"]`` (pulling a chunk and planning its
-            windows, in the helper thread) and ``timings["encode_s"]`` (forward passes and pooling); missing
-            keys start at 0.
+            windows, in the helper thread), ``timings["encode_s"]`` (forward passes and pooling), and within
+            it ``timings["forward_s"]`` (the model calls alone) and ``timings["compile_s"]`` (converting and
+            compiling the model, OpenVINO runtime); missing keys start at 0.
 
         Yields
         ------
@@ -477,6 +485,11 @@ class Encoder:
         """
         config = [(self._layers, self._pooling)]
         source = iter(chunks)
+        if not self._layers.is_static:  # the OpenVINO runtime compiles while the first chunk is read and tokenised
+            needed = set(self._layers.resolve(self.loaded.num_layers))
+            if self._context_vector is not None:
+                needed |= set(self._context_vector.layers.resolve(self.loaded.num_layers))
+            self.loaded.forward.prepare(sorted(needed))
 
         def prepare() -> Any:
             clock = time.perf_counter()
@@ -494,11 +507,14 @@ class Encoder:
                     return
                 pending = pool.submit(prepare)
                 clock = time.perf_counter()
+                forward, compiled = self.loaded.forward.seconds, self.loaded.forward.compile_s
                 (vectors,) = self._encode(plan, config)
                 del plan  # this chunk's windows are done with
                 release_freed_memory()
                 if timings is not None:
                     timings["encode_s"] = timings.get("encode_s", 0.0) + time.perf_counter() - clock
+                    timings["forward_s"] = timings.get("forward_s", 0.0) + self.loaded.forward.seconds - forward
+                    timings["compile_s"] = timings.get("compile_s", 0.0) + self.loaded.forward.compile_s - compiled
                 yield vectors
 
     def model_inputs(
@@ -520,6 +536,8 @@ class Encoder:
             them (unique windows, longest first, :attr:`batch_size` at a time, special tokens added), for
             ``loaded.model(input_ids=..., attention_mask=...)``.
         """
+        import torch
+
         plan = self._plan(texts, spans)
         lengths, order = _length_order(plan)
         batches = []
@@ -586,64 +604,36 @@ class Encoder:
         lengths, order = _length_order(plan)
         shown = count if occurrences is None else occurrences
         bar = tqdm(total=shown, unit="occ", desc="embedding", disable=not progress, leave=False)
-        with torch.inference_mode(), self._autocast():
+        forward = self.loaded.forward
+        with forward.session():
             for begin in range(0, len(order), self._batch_size):
                 batch = order[begin : begin + self._batch_size]
                 members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
                 row_of_window = np.empty(len(plan.windows), dtype=np.int64)
                 row_of_window[batch] = np.arange(len(batch))
-                states = self._forward(plan, batch, lengths, needed)
+                input_ids, mask = self._batch_inputs(plan, batch, lengths)
                 rows, cols, segment = self._piece_index(plan, members, row_of_window)
-                rows_t = torch.from_numpy(rows).to(self.loaded.device)
-                cols_t = torch.from_numpy(cols).to(self.loaded.device)
-                gathered = {layer: states[layer][rows_t, cols_t].float().cpu() for layer in needed}
-                segment_t = torch.from_numpy(segment)
+                gathered = forward.pieces(input_ids, mask, needed, rows, cols)
                 for index, spec, pool in contextual:
                     positions = spec.resolve(self.loaded.num_layers)
-                    tokens = spec.combine_tokens(torch.stack([gathered[p] for p in positions]))
-                    outputs[index][members] = pool_pieces(tokens, segment_t, len(members), pool).numpy()
+                    tokens = spec.combine_tokens([gathered[p] for p in positions])
+                    outputs[index][members] = pool_pieces(tokens, segment, len(members), pool)
                 bar.update(int(np.count_nonzero(members < shown)))
         bar.close()
         return outputs
-
-    def _autocast(self) -> contextlib.AbstractContextManager:
-        loaded = self.loaded
-        if loaded.device.type == "cuda" and loaded.precision in ("bf16", "fp16"):
-            dtype = torch.bfloat16 if loaded.precision == "bf16" else torch.float16
-            return torch.autocast("cuda", dtype=dtype)
-        return contextlib.nullcontext()
 
     def _batch_inputs(self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``input_ids`` and ``attention_mask`` of a batch of windows, special tokens added, padded."""
         loaded = self.loaded
         prefix, suffix = loaded.prefix_ids, loaded.suffix_ids
         width = int(lengths[batch].max()) + len(prefix) + len(suffix)
-        pad_id = loaded.tokenizer.pad_token_id if loaded.tokenizer.pad_token_id is not None else 0
-        input_ids = np.full((len(batch), width), pad_id, dtype=np.int64)
+        input_ids = np.full((len(batch), width), loaded.pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
         for row, window in enumerate(batch):
             ids = np.concatenate([prefix, plan.windows[window], suffix]) if (prefix or suffix) else plan.windows[window]
             input_ids[row, : len(ids)] = ids
             mask[row, : len(ids)] = 1
         return input_ids, mask
-
-    def _forward(
-        self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray, needed: list[int]
-    ) -> Sequence[torch.Tensor]:
-        """Hidden states ``(batch, tokens, hidden)`` per layer for a batch of windows."""
-        loaded = self.loaded
-        input_ids, mask = self._batch_inputs(plan, batch, lengths)
-        ids_t, mask_t = torch.from_numpy(input_ids), torch.from_numpy(mask)
-        if loaded.device.type == "cuda":
-            ids_t = ids_t.pin_memory().to(loaded.device, non_blocking=True)
-            mask_t = mask_t.pin_memory().to(loaded.device, non_blocking=True)
-        only_last = needed == [loaded.num_layers]
-        out = loaded.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=not only_last)
-        if only_last:
-            states: list[Any] = [None] * (loaded.num_layers + 1)
-            states[loaded.num_layers] = out.last_hidden_state
-            return states
-        return out.hidden_states
 
     def _piece_index(
         self, plan: WindowPlan, members: np.ndarray, row_of_window: np.ndarray
@@ -665,10 +655,7 @@ class Encoder:
         ids = np.concatenate(
             [plan.windows[w][s:e] for w, s, e in zip(plan.window_of, plan.piece_start, plan.piece_end, strict=True)]
         )
-        table = self.loaded.model.get_input_embeddings()
-        with torch.inference_mode():
-            vectors = table(torch.from_numpy(ids).to(self.loaded.device)).float().cpu()
-        return pool_pieces(vectors, torch.from_numpy(segment), count, pooling).numpy()
+        return pool_pieces(self.loaded.input_embeddings(ids), segment, count, pooling)
 
 
 def release_freed_memory() -> bool:

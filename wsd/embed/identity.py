@@ -50,6 +50,9 @@ class EncoderIdentity:
     model_revision : str or None
         For a model loaded by Hugging Face Hub name, the commit hash of the snapshot it was loaded from
         (``None`` for a local folder, the bundled model included).
+    runtime : str
+        The forward pass's runtime (``torch`` or ``openvino``): their vectors differ in float rounding, so
+        they are never mixed.
     """
 
     model: str
@@ -63,13 +66,16 @@ class EncoderIdentity:
     batch_size: int
     dim: int
     model_revision: str | None = None
+    runtime: str = "torch"
 
     def _settings(self) -> dict[str, Any]:
         """The settings that change the vectors, in the order they are written to disk.
 
-        ``model_revision`` is there only for a Hub model, so a local model's settings are as they always were.
+        ``model_revision`` is there only for a Hub model and ``runtime`` only for a runtime other than PyTorch,
+        so the settings of a local model run by PyTorch are as they always were.
         """
         revision = {"model_revision": self.model_revision} if self.model_revision is not None else {}
+        runtime = {"runtime": self.runtime} if self.runtime != "torch" else {}
         return {
             "model": self.model,
             "model_fingerprint": self.model_fingerprint,
@@ -79,6 +85,7 @@ class EncoderIdentity:
             "max_length": self.max_length,
             "window_tokens": self.window_tokens,
             "precision": self.precision,
+            **runtime,
         }
 
     def embedding_meta(self) -> dict[str, Any]:

@@ -20,9 +20,10 @@ static          the input word-embedding lookup (``nn.Embedding``, no context): 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-import torch
+import numpy as np
 
 from wsd.errors import ConfigError
 
@@ -109,24 +110,28 @@ class LayerSpec:
             resolved.append(position)
         return tuple(resolved)
 
-    def combine_tokens(self, stacked: torch.Tensor) -> torch.Tensor:
-        """Combine stacked token states of several layers into one vector per token.
+    def combine_tokens(self, states: Sequence[np.ndarray]) -> np.ndarray:
+        """Combine the token states of several layers into one vector per token.
 
         Parameters
         ----------
-        stacked : Tensor of shape (layers, tokens, hidden)
+        states : sequence of ndarray of shape (tokens, hidden)
             The token states of the resolved layers, in order.
 
         Returns
         -------
-        Tensor of shape (tokens, dim)
+        ndarray of shape (tokens, dim)
             Summed, averaged or concatenated.
+
+        Examples
+        --------
+        >>> parse_layers("-2,-1").combine_tokens([np.ones((1, 2)), np.ones((1, 2))]).tolist()
+        [[2.0, 2.0]]
         """
-        if self.combine == "sum":
-            return stacked.sum(0)
-        if self.combine == "mean":
-            return stacked.mean(0)
-        return torch.cat(list(stacked), dim=-1)
+        if self.combine == "concat":
+            return np.concatenate(list(states), axis=-1)
+        stacked = np.stack(list(states))
+        return stacked.sum(0) if self.combine == "sum" else stacked.mean(0)
 
 
 def parse_layers(spec: str | int | LayerSpec) -> LayerSpec:

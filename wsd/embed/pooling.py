@@ -18,7 +18,7 @@ max         element-wise maximum over the pieces
 
 from __future__ import annotations
 
-import torch
+import numpy as np
 
 from wsd.errors import ConfigError
 
@@ -67,15 +67,16 @@ def pooled_dim(pooling: str, dim: int) -> int:
     return 2 * dim if check_pooling(pooling) == "first-last" else dim
 
 
-def pool_pieces(pieces: torch.Tensor, segment: torch.Tensor, count: int, pooling: str) -> torch.Tensor:
+def pool_pieces(pieces: np.ndarray, segment: np.ndarray, count: int, pooling: str) -> np.ndarray:
     """Pool piece vectors into one vector per word, all words of a batch at once.
 
     Parameters
     ----------
-    pieces : Tensor of shape (P, dim)
-        The vectors of every piece, the pieces of each word contiguous and in text order.
-    segment : Tensor of shape (P,)
-        The word (``0..count-1``) each piece belongs to.
+    pieces : ndarray of shape (P, dim)
+        The vectors of every piece, the pieces of each word contiguous and in text order (every word has at
+        least one piece).
+    segment : ndarray of shape (P,)
+        The word (``0..count-1``) each piece belongs to, non-decreasing.
     count : int
         Number of words.
     pooling : str
@@ -83,30 +84,32 @@ def pool_pieces(pieces: torch.Tensor, segment: torch.Tensor, count: int, pooling
 
     Returns
     -------
-    Tensor of shape (count, dim) or (count, 2 × dim)
-        The word vectors.
+    ndarray of shape (count, dim) or (count, 2 × dim)
+        The word vectors, in the dtype of ``pieces``.
 
     Examples
     --------
-    >>> pieces = torch.tensor([[1.0], [3.0], [10.0]])
-    >>> pool_pieces(pieces, torch.tensor([0, 0, 1]), 2, "mean").tolist()
+    >>> pieces = np.array([[1.0], [3.0], [10.0]], dtype=np.float32)
+    >>> pool_pieces(pieces, np.array([0, 0, 1]), 2, "mean").tolist()
     [[2.0], [10.0]]
     """
     pooling = check_pooling(pooling)
-    dim = pieces.shape[1]
-    sizes = torch.bincount(segment, minlength=count)
-    ends = torch.cumsum(sizes, 0)
+    pieces = np.asarray(pieces)
+    segment = np.asarray(segment)
+    if count == 0:
+        return np.empty((0, pooled_dim(pooling, pieces.shape[1])), dtype=pieces.dtype)
+    sizes = np.bincount(segment, minlength=count)
+    ends = np.cumsum(sizes)
     starts = ends - sizes
     if pooling == "first":
         return pieces[starts]
     if pooling == "last":
         return pieces[ends - 1]
     if pooling == "first-last":
-        return torch.cat([pieces[starts], pieces[ends - 1]], dim=1)
+        return np.concatenate([pieces[starts], pieces[ends - 1]], axis=1)
     if pooling == "max":
-        out = torch.full((count, dim), float("-inf"), dtype=pieces.dtype)
-        return out.scatter_reduce(0, segment[:, None].expand(-1, dim), pieces, reduce="amax")
-    total = torch.zeros((count, dim), dtype=pieces.dtype).index_add_(0, segment, pieces)
+        return np.maximum.reduceat(pieces, starts, axis=0)
+    total = np.add.reduceat(pieces, starts, axis=0)
     if pooling == "sum":
         return total
-    return total / sizes[:, None].to(pieces.dtype)
+    return total / sizes[:, None].astype(pieces.dtype)

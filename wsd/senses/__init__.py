@@ -15,26 +15,37 @@ wires them): ``Preprocessor`` (a transformer), the clusterers of ``CLUSTERERS`` 
 
 from __future__ import annotations
 
-from wsd.senses.clusterers import CLUSTERERS
-from wsd.senses.describe import describe_senses, senses_to_markdown
-from wsd.senses.dummy import DummyClusterer
-from wsd.senses.inducer import SenseInducer
-from wsd.senses.methods import BASELINE_METHODS, CLUSTERING_METHODS, METHODS
-from wsd.senses.model import SenseModel
-from wsd.senses.preprocess import Preprocessor
-from wsd.senses.selection import SELECTIONS, SelectK
+import importlib
+from typing import Any
 
-__all__ = [
-    "BASELINE_METHODS",
-    "CLUSTERERS",
-    "CLUSTERING_METHODS",
-    "METHODS",
-    "SELECTIONS",
-    "DummyClusterer",
-    "Preprocessor",
-    "SelectK",
-    "SenseInducer",
-    "SenseModel",
-    "describe_senses",
-    "senses_to_markdown",
-]
+#: The public names and the module each lives in, imported on first use (PEP 562): importing a light module
+#: of the package (``wsd.senses.recipes``, ``wsd.senses.methods``) does not import scikit-learn.
+_LAZY = {
+    "BASELINE_METHODS": "wsd.senses.methods",
+    "CLUSTERERS": "wsd.senses.clusterers",
+    "CLUSTERING_METHODS": "wsd.senses.methods",
+    "METHODS": "wsd.senses.methods",
+    "SELECTIONS": "wsd.senses.selection",
+    "DummyClusterer": "wsd.senses.dummy",
+    "Preprocessor": "wsd.senses.preprocess",
+    "SelectK": "wsd.senses.selection",
+    "SenseInducer": "wsd.senses.inducer",
+    "SenseModel": "wsd.senses.model",
+    "describe_senses": "wsd.senses.describe",
+    "senses_to_markdown": "wsd.senses.describe",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    """Import public names on first use (PEP 562)."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'wsd.senses' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_LAZY))

@@ -11,6 +11,10 @@ from typing import Any
 
 import numpy as np
 
+#: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`; here, with the
+#: method names, so that the command line lists them without importing scikit-learn.
+SELECTIONS: tuple[str, ...] = ("silhouette", "calinski_harabasz", "bic", "native")
+
 CLUSTERING_METHODS: tuple[str, ...] = ("kmeans", "agglomerative", "ward", "hdbscan", "gmm", "spectral")
 BASELINE_METHODS: tuple[str, ...] = ("one-sense", "one-per-instance", "random")
 METHODS: tuple[str, ...] = CLUSTERING_METHODS + BASELINE_METHODS

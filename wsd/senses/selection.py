@@ -35,10 +35,8 @@ from wsd.errors import ConfigError
 from wsd.senses.clusterers import GaussianMixtureClusterer, KMeansClusterer
 from wsd.senses.dummy import DummyClusterer
 from wsd.senses.labels import assign_noise
-from wsd.senses.methods import Clustering
+from wsd.senses.methods import SELECTIONS, Clustering
 from wsd.senses.validation import HasMethods, Options, Real, validate_params
-
-SELECTIONS: tuple[str, ...] = ("silhouette", "calinski_harabasz", "bic", "native")
 
 #: min_cluster_size values tried when HDBSCAN's clustering is chosen by silhouette or Calinski–Harabasz.
 HDBSCAN_SIZE_GRID: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50)

@@ -1,0 +1,300 @@
+"""The forward pass's runtime (``--runtime torch|openvino|auto``): plumbing, errors, the OpenVINO conversion cache.
+
+The OpenVINO tests need the optional ``openvino`` package and skip, saying so, where it is not installed; the
+conversion happens once per test session (a few seconds), in the session's own cache folder.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wsd import config as wsd_config
+from wsd.cli import main
+from wsd.embed import ov_runtime
+from wsd.embed.layers import parse_layers
+from wsd.embed.pooling import POOLINGS, pool_pieces
+from wsd.errors import ConfigError
+
+HAS_OPENVINO = importlib.util.find_spec("openvino") is not None
+needs_openvino = pytest.mark.skipif(not HAS_OPENVINO, reason="the optional openvino package is not installed")
+
+TEXTS = [
+    "The bank raised its rates again.",
+    "She sat on the bank of the river and watched the water.",
+    "Click the left mouse button twice.",
+    "Crème brûlée at the café — naïve 'quotes' and émigrés.",
+    "Надо шагать by the bank.",
+]
+SPANS = [(4, 8), (15, 19), (15, 20), (0, 5), (18, 22)]
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+
+
+# ------------------------------------------------------------------------------------------ plumbing, errors
+def test_runtime_choices_agree_between_config_and_embed():
+    assert wsd_config.RUNTIME_CHOICES == ov_runtime.RUNTIMES
+    setting = next(s for s in wsd_config.SETTINGS if s.name == "embedding.runtime")
+    assert setting.default == ov_runtime.DEFAULT_RUNTIME == "torch"
+    assert "runtime" in wsd_config.EMBEDDING_KEYS
+
+
+@pytest.mark.parametrize(
+    ("runtime", "device", "message"),
+    [
+        ("onnx", None, "unknown runtime 'onnx'"),
+        ("openvino", "cuda", "runs on the CPU only"),
+    ],
+)
+def test_bad_runtime_is_a_config_error(runtime, device, message):
+    with pytest.raises(ConfigError, match=message):
+        ov_runtime.resolve_runtime(runtime, device)
+
+
+def test_missing_openvino_package(monkeypatch):
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: False)
+    with pytest.raises(ConfigError, match=r"needs the openvino package.*pip install"):
+        ov_runtime.resolve_runtime("openvino", None)
+    assert ov_runtime.resolve_runtime("auto", None) == "torch"  # auto falls back
+    assert ov_runtime.resolve_runtime(None, None) == "torch"
+
+
+def test_auto_takes_openvino_on_a_cpu_when_installed(monkeypatch):
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
+    assert ov_runtime.resolve_runtime("auto", "cpu") == "openvino"
+    assert ov_runtime.resolve_runtime("auto", "cuda:0") == "torch"
+
+
+@pytest.mark.parametrize("precision", ["int8", "fp16"])
+def test_openvino_refuses_torch_only_precisions(precision):
+    with pytest.raises(ConfigError, match="not available with runtime openvino"):
+        ov_runtime.resolve_openvino_precision(precision)
+
+
+def test_cli_runtime_openvino_without_the_package_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: False)
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("The mouse ran.\n", encoding="utf-8")
+    args = ["embed", "--corpus", corpus, "--targets", "mouse", "--out", tmp_path / "run", "--runtime", "openvino"]
+    code = main([str(a) for a in [*args, "--no-progress"]])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "openvino package" in err and "Traceback" not in err
+    assert not (tmp_path / "run" / "meta.json").exists()
+
+
+def test_cli_bad_runtime_value_is_refused(tmp_path, capsys):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("The mouse ran.\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["embed", "--corpus", str(corpus), "--targets", "mouse", "--out", str(tmp_path / "r"), "--runtime", "tpu"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'tpu'" in capsys.readouterr().err
+
+
+def test_config_file_runtime_is_typed_and_checked(tmp_path, capsys):
+    study = tmp_path / "study.toml"
+    study.write_text('[embedding]\nruntime = "tensorrt"\n', encoding="utf-8")
+    code = main(["config", "validate", str(study)])
+    assert code == 2
+    assert "embedding.runtime" in capsys.readouterr().err
+
+
+def test_evaluation_config_carries_the_runtime():
+    options = wsd_config.build_evaluation_config(dataset="generic", data="x.tsv", runtime="openvino")
+    assert options.embedding.runtime == "openvino"
+    assert options.embedding.encoder_kwargs()["runtime"] == "openvino"
+
+
+def test_torch_identity_has_no_runtime_key(encoder):
+    """A PyTorch run records what it always recorded (old runs and cache entries stay valid)."""
+    assert "runtime" not in encoder.identity().embedding_meta()
+    assert "runtime" not in encoder.identity().run_config()
+
+
+# ------------------------------------------------------------------------------------------ numpy pooling
+@pytest.mark.parametrize("pooling", POOLINGS)
+def test_pool_pieces_matches_a_loop(pooling):
+    rng = np.random.default_rng(0)
+    sizes = np.array([1, 3, 2, 5])
+    pieces = rng.standard_normal((sizes.sum(), 4)).astype(np.float32)
+    segment = np.repeat(np.arange(len(sizes)), sizes)
+    pooled = pool_pieces(pieces, segment, len(sizes), pooling)
+    ops = {
+        "mean": lambda p: p.mean(0),
+        "sum": lambda p: p.sum(0),
+        "max": lambda p: p.max(0),
+        "first": lambda p: p[0],
+        "last": lambda p: p[-1],
+        "first-last": lambda p: np.concatenate([p[0], p[-1]]),
+    }
+    expected = np.stack([ops[pooling](pieces[segment == i]) for i in range(len(sizes))])
+    np.testing.assert_allclose(pooled, expected, rtol=1e-6)
+
+
+def test_combine_tokens_concat_and_mean():
+    states = [np.full((2, 3), 1.0), np.full((2, 3), 3.0)]
+    assert parse_layers("concat:-2,-1").combine_tokens(states).shape == (2, 6)
+    assert parse_layers("mean:-2,-1").combine_tokens(states)[0, 0] == 2.0
+
+
+# ------------------------------------------------------------------------------------------ OpenVINO
+@pytest.fixture(scope="module")
+def ov_encoder():
+    if not HAS_OPENVINO:
+        pytest.skip("the optional openvino package is not installed")
+    from wsd.embed.encoder import Encoder
+
+    encoder = Encoder(runtime="openvino")
+    encoder.embed_spans(TEXTS[:1], SPANS[:1])  # converts (once per session) and compiles
+    return encoder
+
+
+@needs_openvino
+def test_openvino_vectors_match_torch_fp32(ov_encoder, encoder):
+    for layers in ("sum-last-4", "last", "mean-all"):
+        ours = ov_encoder.embed_spans(TEXTS, SPANS, layers=layers)
+        reference = encoder.embed_spans(TEXTS, SPANS, layers=layers)
+        assert cosine(ours, reference).min() >= 0.999, layers
+
+
+@needs_openvino
+def test_openvino_static_and_context_vectors(ov_encoder, encoder):
+    np.testing.assert_allclose(
+        ov_encoder.embed_spans(TEXTS, SPANS, layers="static"), encoder.embed_spans(TEXTS, SPANS, layers="static")
+    )
+    ours = ov_encoder.with_options(context_vector="5").embed_spans(TEXTS, SPANS)
+    reference = encoder.with_options(context_vector="5").embed_spans(TEXTS, SPANS)
+    assert ours.shape == reference.shape == (len(TEXTS), 768)
+    assert cosine(ours, reference).min() >= 0.999
+
+
+@needs_openvino
+def test_openvino_identity_names_its_runtime(ov_encoder, encoder):
+    meta = ov_encoder.identity().embedding_meta()
+    assert meta["runtime"] == "openvino"
+    assert meta["model_fingerprint"] == encoder.loaded.fingerprint
+    assert {k: v for k, v in meta.items() if k not in ("runtime", "precision")} == {
+        k: v for k, v in encoder.identity().embedding_meta().items() if k != "precision"
+    }
+
+
+@needs_openvino
+def test_cached_tokenizer_tokenises_as_transformers(ov_encoder, encoder):
+    """The warm path's tokenizer (rebuilt from the cache entry, no transformers) splits exactly as the model's."""
+    ours, theirs = ov_encoder.loaded.backend, encoder.loaded.backend
+    for text in [*TEXTS, "", "   ", "don't STOP-believing!!", "日本語のテキスト", "a" * 600]:
+        a, b = ours.encode(text, add_special_tokens=False), theirs.encode(text, add_special_tokens=False)
+        assert a.ids == b.ids and a.offsets == b.offsets, text
+    loaded = ov_encoder.loaded
+    assert (loaded.prefix_ids, loaded.suffix_ids, loaded.max_length, loaded.pad_id) == (
+        encoder.loaded.prefix_ids,
+        encoder.loaded.suffix_ids,
+        encoder.loaded.max_length,
+        encoder.loaded.pad_id,
+    )
+
+
+@needs_openvino
+def test_warm_cache_loads_without_torch_and_converts_nothing(ov_encoder):
+    from wsd.embed.encoder import Encoder
+
+    again = Encoder(runtime="openvino")
+    vectors = again.embed_spans(TEXTS, SPANS)
+    assert again.loaded.forward.converted == 0
+    assert again.loaded._parts is None  # neither transformers' tokenizer nor the PyTorch model was loaded
+    np.testing.assert_allclose(vectors, ov_encoder.embed_spans(TEXTS, SPANS), rtol=1e-5, atol=1e-6)
+
+
+@needs_openvino
+def test_a_warm_process_imports_neither_torch_nor_transformers(ov_encoder, tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, wsd; e = wsd.Encoder(runtime='openvino'); e.embed_spans(['A bank.'], [(2, 6)]); "
+        "print(sorted(m for m in ('torch', 'transformers', 'sklearn') if m in sys.modules))"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def _entries(suffix: str) -> list[Path]:
+    return sorted(Path(os.environ["WSD_OPENVINO_CACHE"]).glob("*" + suffix))
+
+
+@needs_openvino
+def test_damaged_ir_is_rebuilt_with_a_warning(ov_encoder):
+    from wsd.embed.encoder import Encoder
+    from wsd.layout import OPENVINO_IR_WEIGHTS
+
+    reference = ov_encoder.embed_spans(TEXTS, SPANS)
+    (weights,) = [
+        p for p in _entries(OPENVINO_IR_WEIGHTS) if p.name == f"{ov_encoder.loaded.forward.key}-3-4-5-6.ir.bin"
+    ]
+    with open(weights, "r+b") as handle:  # flip bytes in the middle: same size, wrong content
+        handle.seek(weights.stat().st_size // 2)
+        handle.write(b"\xff" * 64)
+    again = Encoder(runtime="openvino")
+    with pytest.warns(UserWarning, match="damaged OpenVINO cache entry .*does not match its checksum"):
+        vectors = again.embed_spans(TEXTS, SPANS)
+    assert again.loaded.forward.converted == 1
+    np.testing.assert_allclose(vectors, reference, rtol=1e-5, atol=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # rebuilt: the next process uses it without a word
+        third = Encoder(runtime="openvino")
+        third.embed_spans(TEXTS, SPANS)
+    assert third.loaded.forward.converted == 0
+
+
+@needs_openvino
+@pytest.mark.parametrize("damage", ["truncated", "not json", "missing key"])
+def test_damaged_model_entry_is_rebuilt_with_a_warning(ov_encoder, damage):
+    from wsd.embed.encoder import Encoder
+    from wsd.layout import OPENVINO_MODEL_ENTRY
+
+    (entry,) = _entries(OPENVINO_MODEL_ENTRY)
+    text = entry.read_text(encoding="utf-8")
+    entry.write_text(
+        {"truncated": text[: len(text) // 2], "not json": "\x00\x01", "missing key": '{"format": 1}'}[damage],
+        encoding="utf-8",
+    )
+    with pytest.warns(UserWarning, match="damaged OpenVINO cache entry"):
+        again = Encoder(runtime="openvino")
+    assert again.loaded.fingerprint == ov_encoder.loaded.fingerprint
+    assert entry.read_text(encoding="utf-8") == text  # rebuilt, identical
+    assert cosine(again.embed_spans(TEXTS, SPANS), ov_encoder.embed_spans(TEXTS, SPANS)).min() > 0.99999
+
+
+@needs_openvino
+def test_unwritable_cache_is_one_clear_error(tmp_path, monkeypatch):
+    from wsd.embed.encoder import Encoder
+    from wsd.errors import ModelError
+
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("WSD_OPENVINO_CACHE", str(blocked / "cache"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the model entry cannot be written either: a warning
+        encoder = Encoder(runtime="openvino")
+    with pytest.raises(ModelError, match="WSD_OPENVINO_CACHE"):
+        encoder.embed_spans(TEXTS[:1], SPANS[:1])
+
+
+@needs_openvino
+def test_embed_stream_reports_forward_and_compile_time(ov_encoder):
+    import pandas as pd
+
+    table = pd.DataFrame({"text": TEXTS, "start": [s for s, _ in SPANS], "end": [e for _, e in SPANS]})
+    timings: dict[str, float] = {}
+    list(ov_encoder.embed_stream([table], timings=timings))
+    assert timings["forward_s"] > 0 and timings["forward_s"] <= timings["encode_s"]
+    assert timings["compile_s"] == 0.0  # compiled already

@@ -1,0 +1,533 @@
+"""The OpenVINO runtime: the encoder converted once to OpenVINO IR, cached on disk, run on the CPU.
+
+``runtime="openvino"`` (``--runtime openvino``) runs the forward pass with OpenVINO (the optional ``openvino``
+package: ``pip install 'wsd[openvino]'``) instead of PyTorch; tokenisation, windows, layers and pooling are
+wsd's own, the same for both runtimes. On a CPU with native bf16 it computes in bf16
+(``INFERENCE_PRECISION_HINT``), else fp32.
+
+The first use of a model converts it (``openvino.convert_model`` of a wrapper that returns the hidden states
+of the layers asked for, with dynamic batch and length) and stores, in the conversion cache
+(:func:`default_cache_dir`; ``$WSD_OPENVINO_CACHE``, by default ``~/.cache/wsd/openvino``):
+
+- ``<source>.model.json``: what wsd needs of the model without loading it: fingerprint, layer count, hidden
+  size, length limit, special tokens and the tokenizer (its ``tokenizers`` JSON, so the tokenisation is the
+  one ``transformers`` built);
+- ``<source>-<layers>.ir.xml`` / ``.ir.bin``: the converted model, with ``.ir.json`` beside them (written
+  last, with the SHA-256 of both files): an entry without it, or whose files do not match it, is damaged,
+  said so in a warning and converted again; it is never used;
+- ``compiled/``: OpenVINO's own cache of compiled models (``CACHE_DIR``), so a later process compiles in a
+  fraction of a second.
+
+``<source>`` is a hash of the model folder's files (names, sizes, modification times) and of the OpenVINO
+version, so a changed model or another OpenVINO converts anew. Once cached, loading imports neither PyTorch
+nor ``transformers``: that is most of the start-up time of a ``wsd embed`` process.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wsd import machine
+from wsd.atomic import WriteFailed, atomic_write
+from wsd.errors import ConfigError, ModelError
+from wsd.layout import (
+    OPENVINO_COMPILED_DIR,
+    OPENVINO_IR_ENTRY,
+    OPENVINO_IR_MODEL,
+    OPENVINO_IR_WEIGHTS,
+)
+
+#: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
+#: is the CPU, else PyTorch.
+RUNTIMES = ("auto", "torch", "openvino")
+DEFAULT_RUNTIME = "torch"
+#: Precisions the OpenVINO runtime computes in.
+OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
+#: Bumped when what this module writes changes: older entries are then converted again.
+FORMAT = 1
+_INSTALL = "pip install 'wsd[openvino]' (or pip install openvino)"
+
+
+def openvino_installed() -> bool:
+    """Whether the ``openvino`` package can be imported (without importing it).
+
+    Returns
+    -------
+    bool
+        True where ``import openvino`` would find the package.
+    """
+    return importlib.util.find_spec("openvino") is not None
+
+
+def resolve_runtime(runtime: str | None, device: Any = None) -> str:
+    """Turn a runtime choice into ``torch`` or ``openvino``; check that it can run.
+
+    Parameters
+    ----------
+    runtime : str or None
+        ``auto``, ``torch`` or ``openvino`` (``None``: :data:`DEFAULT_RUNTIME`).
+    device : str, optional
+        The device asked for (``None``/``auto``, ``cpu``, ``cuda``...).
+
+    Returns
+    -------
+    str
+        ``torch`` or ``openvino``.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown runtime, OpenVINO asked for on a GPU, or OpenVINO asked for but not installed.
+
+    Examples
+    --------
+    >>> resolve_runtime("torch")
+    'torch'
+    """
+    chosen = DEFAULT_RUNTIME if runtime is None else str(runtime)
+    if chosen not in RUNTIMES:
+        raise ConfigError(f"unknown runtime {runtime!r} (choose one of {', '.join(RUNTIMES)})")
+    if chosen == "torch":
+        return chosen
+    on_cpu = device is not None and str(device).split(":")[0] == "cpu"
+    if chosen == "openvino":
+        if device not in (None, "auto") and not on_cpu:
+            raise ConfigError(f"runtime openvino runs on the CPU only, not on device {device!r}; use --runtime torch")
+        if not openvino_installed():
+            raise ConfigError(f"runtime openvino needs the openvino package, which is not installed: {_INSTALL}")
+        return chosen
+    if not openvino_installed() or (device not in (None, "auto") and not on_cpu):
+        return "torch"
+    if on_cpu:
+        return "openvino"
+    import torch  # auto without a device: a CUDA GPU, where there is one, runs PyTorch
+
+    return "torch" if torch.cuda.is_available() else "openvino"
+
+
+def resolve_openvino_precision(precision: str) -> str:
+    """The concrete precision of the OpenVINO runtime: ``auto`` is bf16 on a CPU with native bf16, else fp32.
+
+    Parameters
+    ----------
+    precision : str
+        ``auto``, ``fp32`` or ``bf16``.
+
+    Returns
+    -------
+    str
+        ``fp32`` or ``bf16``.
+
+    Raises
+    ------
+    ConfigError
+        For another precision (int8 and fp16 are PyTorch's).
+    """
+    if precision not in OPENVINO_PRECISIONS:
+        raise ConfigError(
+            f"precision {precision!r} is not available with runtime openvino (choose one of "
+            f"{', '.join(OPENVINO_PRECISIONS)}, or use --runtime torch)"
+        )
+    if precision == "auto":
+        return "bf16" if machine.native_bf16_flags() else "fp32"
+    return precision
+
+
+def default_cache_dir() -> Path:
+    """The conversion cache folder.
+
+    Returns
+    -------
+    Path
+        ``$WSD_OPENVINO_CACHE`` or ``~/.cache/wsd/openvino``.
+    """
+    return Path(os.environ.get("WSD_OPENVINO_CACHE", Path.home() / ".cache" / "wsd" / "openvino"))
+
+
+def openvino_version() -> str:
+    """The installed OpenVINO version (read from the package metadata, without importing it).
+
+    Returns
+    -------
+    str
+        E.g. ``2026.4.0``.
+    """
+    from importlib.metadata import version
+
+    return version("openvino")
+
+
+def source_key(folder: Path) -> str:
+    """A hash of a model folder's files (names, sizes, modification times), the OpenVINO version and :data:`FORMAT`.
+
+    Parameters
+    ----------
+    folder : Path
+        The model folder (a Hub model's cached snapshot).
+
+    Returns
+    -------
+    str
+        20 hexadecimal digits.
+    """
+    digest = hashlib.sha256(f"{FORMAT}:{openvino_version()}".encode())
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            stat = path.stat()
+            digest.update(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()[:20]
+
+
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _damaged(path: Path, problem: str) -> str:
+    return f"damaged OpenVINO cache entry {path} ({problem}); converting the model again"
+
+
+def _warn_damaged(path: Path, problem: str) -> None:
+    warnings.warn(_damaged(path, problem), stacklevel=4)
+
+
+def read_model_entry(path: Path) -> dict[str, Any] | None:
+    """The model description of a cache entry, or None (with a warning when it exists but is damaged).
+
+    Parameters
+    ----------
+    path : Path
+        The ``<source>.model.json`` file.
+
+    Returns
+    -------
+    dict or None
+        The description; None when it is absent or damaged (it is then rebuilt).
+    """
+    if not path.exists():
+        return None
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        missing = [key for key in MODEL_ENTRY_KEYS if key not in entry]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        if entry["format"] != FORMAT:
+            raise ValueError(f"format {entry['format']}, expected {FORMAT}")
+    except (OSError, ValueError, TypeError, UnicodeDecodeError) as error:
+        _warn_damaged(path, str(error).splitlines()[0] if str(error) else type(error).__name__)
+        return None
+    return entry
+
+
+#: What a model entry holds.
+MODEL_ENTRY_KEYS = (
+    "format",
+    "fingerprint",
+    "num_layers",
+    "hidden_size",
+    "max_length",
+    "prefix_ids",
+    "suffix_ids",
+    "pad_id",
+    "tokenizer",
+)
+
+
+def model_entry(loaded: Any, longest: int) -> dict[str, Any]:
+    """The model description a cache entry stores, from a model loaded with PyTorch.
+
+    Parameters
+    ----------
+    loaded : LoadedEncoder
+        The model loaded with the PyTorch runtime.
+    longest : int
+        The model's own length limit in tokens (before any ``max_length`` asked for).
+
+    Returns
+    -------
+    dict
+        The fields of :data:`MODEL_ENTRY_KEYS`.
+    """
+    return {
+        "format": FORMAT,
+        "fingerprint": loaded.fingerprint,
+        "num_layers": loaded.num_layers,
+        "hidden_size": loaded.hidden_size,
+        "max_length": longest,
+        "prefix_ids": list(loaded.prefix_ids),
+        "suffix_ids": list(loaded.suffix_ids),
+        "pad_id": loaded.pad_id,
+        "tokenizer": loaded.backend.to_str(),
+    }
+
+
+def write_json_entry(path: Path, entry: Mapping[str, Any]) -> bool:
+    """Write a cache entry's JSON atomically; a failed write is a warning (only the cache is lost).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    entry : mapping
+        Its content.
+
+    Returns
+    -------
+    bool
+        Whether it was written.
+    """
+    try:
+        atomic_write(path, lambda tmp: tmp.write_text(json.dumps(entry), encoding="utf-8"))
+    except WriteFailed as error:
+        warnings.warn(f"OpenVINO cache entry not written: {error}", stacklevel=3)
+        return False
+    return True
+
+
+class OpenVinoForward:
+    """The forward pass with OpenVINO: one compiled model per set of layers asked for, converted on first use.
+
+    Parameters
+    ----------
+    cache_dir : Path
+        The conversion cache (:func:`default_cache_dir`).
+    key : str
+        The model's :func:`source_key`.
+    precision : str
+        ``fp32`` or ``bf16``.
+    torch_model : callable
+        Returns the model loaded with PyTorch in fp32 (called only when a conversion is needed).
+    threads : int, optional
+        Inference threads (default: ``$OMP_NUM_THREADS``, else every usable core).
+    """
+
+    name = "openvino"
+
+    def __init__(
+        self,
+        cache_dir: Path,
+        key: str,
+        precision: str,
+        torch_model: Callable[[], Any],
+        threads: int | None = None,
+    ) -> None:
+        self.cache_dir = cache_dir
+        self.key = key
+        self.precision = precision
+        self._torch_model = torch_model
+        self.threads = threads or int(os.environ.get("OMP_NUM_THREADS") or machine.usable_cores())
+        self._requests: dict[tuple[int, ...], Any] = {}
+        self._pending: dict[tuple[int, ...], Future] = {}
+        self.converted = 0  # conversions this process made (a test and the benchmark read it)
+        self.seconds = 0.0  # time in inference calls so far, compilation excluded (stage timings read it)
+        self.compile_s = 0.0  # time waited for converting (when not cached) and compiling
+
+    def session(self) -> Any:
+        """A context for a run of forward passes (nothing to set up for OpenVINO).
+
+        Returns
+        -------
+        context manager
+        """
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def prepare(self, needed: Sequence[int]) -> None:
+        """Start loading (or converting) and compiling the model for ``needed`` in a helper thread.
+
+        :meth:`pieces` waits for it, so compiling overlaps whatever the caller does meanwhile (reading and
+        tokenising the first chunk of a corpus). Only a cached conversion is prepared so: converting loads
+        PyTorch and traces the model, which :meth:`pieces` does in the caller's thread.
+
+        Parameters
+        ----------
+        needed : sequence of int
+            Positions in ``hidden_states``.
+        """
+        layers = tuple(needed)
+        if layers in self._requests or layers in self._pending:
+            return
+        if not (self.cache_dir / (self._name(layers) + OPENVINO_IR_ENTRY)).exists():
+            return  # a conversion (loading PyTorch, tracing) runs in the caller's thread, when it is needed
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-compile")
+        self._pending[layers] = pool.submit(self._compile, layers)
+        pool.shutdown(wait=False)
+
+    def pieces(
+        self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
+    ) -> dict[int, np.ndarray]:
+        """Hidden states of the ``needed`` layers at the tokens ``(rows[i], cols[i])`` of one batch.
+
+        Parameters
+        ----------
+        input_ids, mask : ndarray of shape (batch, tokens), int64
+            The batch.
+        needed : sequence of int
+            Positions in ``hidden_states`` (0 = the embedding layer's output).
+        rows, cols : ndarray of int
+            Batch row and token column of every piece wanted.
+
+        Returns
+        -------
+        dict
+            ``{layer: ndarray of shape (pieces, hidden), float32}``.
+        """
+        layers = tuple(needed)
+        request = self._requests.get(layers)
+        if request is None:  # compile now, or wait for prepare()'s thread (the time waited counts)
+            clock = time.perf_counter()
+            pending = self._pending.pop(layers, None)
+            request, problems = pending.result() if pending is not None else self._compile(layers)
+            for problem in problems:  # found in the helper thread: warned about here, in the caller's
+                warnings.warn(problem, stacklevel=3)
+            self._requests[layers] = request
+            self.compile_s += time.perf_counter() - clock
+        clock = time.perf_counter()
+        request.infer({"input_ids": input_ids, "attention_mask": mask})
+        gathered = {
+            layer: np.array(request.get_output_tensor(i).data[rows, cols], dtype=np.float32)
+            for i, layer in enumerate(layers)
+        }
+        self.seconds += time.perf_counter() - clock
+        return gathered
+
+    def _name(self, layers: tuple[int, ...]) -> str:
+        """The cache entry's name (without suffix) of the conversion for ``layers``."""
+        return f"{self.key}-{'-'.join(map(str, layers))}"
+
+    def _compile(self, layers: tuple[int, ...]) -> tuple[Any, list[str]]:
+        """An inference request of the model for ``layers`` (from the cache when a valid entry is there, else
+        converted), and the problems found in the cache (warned about by the caller's thread)."""
+        import openvino as ov
+
+        name = self._name(layers)
+        xml = self.cache_dir / (name + OPENVINO_IR_MODEL)
+        weights = self.cache_dir / (name + OPENVINO_IR_WEIGHTS)
+        problem = self._problem(self.cache_dir / (name + OPENVINO_IR_ENTRY), xml, weights, layers)
+        if problem != "":
+            self._convert(layers, xml, weights)
+        core = ov.Core()
+        core.set_property({"CACHE_DIR": str(self.cache_dir / OPENVINO_COMPILED_DIR)})
+        config = {"INFERENCE_PRECISION_HINT": self.precision, "INFERENCE_NUM_THREADS": self.threads}
+        try:
+            return core.compile_model(str(xml), "CPU", config).create_infer_request(), [problem] if problem else []
+        except RuntimeError as error:
+            raise ModelError(f"OpenVINO cannot compile {xml}: {str(error).splitlines()[0]}") from error
+
+    def _problem(self, entry: Path, xml: Path, weights: Path, layers: tuple[int, ...]) -> str | None:
+        """``""`` when a converted model's entry exists and matches its files; else ``None`` (no entry) or what
+        is wrong with it."""
+        if not entry.exists():
+            return None
+        try:
+            description = json.loads(entry.read_text(encoding="utf-8"))
+            if description.get("layers") != list(layers) or description.get("format") != FORMAT:
+                raise ValueError("it describes another conversion")
+            for path, field in ((xml, "xml_sha256"), (weights, "bin_sha256")):
+                if not path.exists():
+                    raise ValueError(f"{path.name} is missing")
+                if _sha256(path) != description.get(field):
+                    raise ValueError(f"{path.name} does not match its checksum")
+        except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError) as error:
+            return _damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__)
+        return ""
+
+    def _convert(self, layers: tuple[int, ...], xml: Path, weights: Path) -> None:
+        """Convert the PyTorch model to IR returning the hidden states of ``layers``; store it in the cache."""
+        import openvino as ov
+        import torch
+
+        model = self._torch_model()
+        wrapper = hidden_states_module(model, layers)
+        example = torch.ones((2, 8), dtype=torch.int64)
+        shape = ov.PartialShape([-1, -1])
+        with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # tracing warnings about Python control flow on shapes
+            converted = ov.convert_model(
+                wrapper,
+                example_input={"input_ids": example, "attention_mask": example},
+                input=[("input_ids", shape, ov.Type.i64), ("attention_mask", shape, ov.Type.i64)],
+            )
+        self.converted += 1
+        try:
+            self._store(converted, xml, weights)
+            description = {
+                "format": FORMAT,
+                "layers": list(layers),
+                "xml_sha256": _sha256(xml),
+                "bin_sha256": _sha256(weights),
+            }
+            atomic_write(xml.with_name(xml.name.replace(OPENVINO_IR_MODEL, OPENVINO_IR_ENTRY)),
+                         lambda tmp: tmp.write_text(json.dumps(description), encoding="utf-8"))  # fmt: skip
+        except WriteFailed as error:
+            raise ModelError(
+                f"cannot write the OpenVINO conversion cache ({error}); set WSD_OPENVINO_CACHE to a writable folder"
+            ) from error
+
+    def _store(self, converted: Any, xml: Path, weights: Path) -> None:
+        """Serialise the converted model into a scratch folder of the cache, then move both files into place."""
+        import openvino as ov
+
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(prefix=".convert-", dir=self.cache_dir))
+        except OSError as exc:
+            raise WriteFailed(f"cannot create a folder in {self.cache_dir}: {exc.strerror or exc}") from exc
+        try:
+            ov.serialize(converted, str(scratch / "model.xml"), str(scratch / "model.bin"))
+            atomic_write(weights, lambda tmp: os.replace(scratch / "model.bin", tmp))
+            atomic_write(xml, lambda tmp: os.replace(scratch / "model.xml", tmp))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _wrapper_class() -> type:
+    import torch
+
+    class HiddenStates(torch.nn.Module):
+        """The encoder's hidden states at the given positions, as a tuple (what the IR returns)."""
+
+        def __init__(self, model: Any, layers: tuple[int, ...]) -> None:
+            super().__init__()
+            self.model = model
+            self.layers = layers
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> tuple[Any, ...]:
+            states = self.model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
+            return tuple(states.hidden_states[i] for i in self.layers)
+
+    return HiddenStates
+
+
+def hidden_states_module(model: Any, layers: tuple[int, ...]) -> Any:
+    """A ``torch.nn.Module`` returning the hidden states of ``layers`` of ``model``: what is converted.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A Hugging Face encoder.
+    layers : tuple of int
+        Positions in its ``hidden_states``.
+
+    Returns
+    -------
+    torch.nn.Module
+        ``forward(input_ids, attention_mask)`` returns a tuple of ``(batch, tokens, hidden)`` tensors.
+    """
+    return _wrapper_class()(model, layers)
