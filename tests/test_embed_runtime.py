@@ -166,6 +166,22 @@ def test_openvino_vectors_match_torch_fp32(ov_encoder, encoder):
 
 
 @needs_openvino
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_openvino_compiles_every_precision_on_any_cpu(ov_encoder, encoder, precision):
+    """Each precision is passed to OpenVINO as its own hint spells it (``fp32`` is ``f32`` there), whatever the
+    CPU: on one without native bf16 the bf16 hint is accepted too. Same converted model, compiled again."""
+    built = ov_encoder.loaded.forward
+    forward = ov_runtime.OpenVinoForward(built.cache_dir, built.key, precision, torch_model=_no_conversion, threads=1)
+    request, problems = forward._compile(parse_layers("sum-last-4").resolve(6))
+    assert problems == [] and forward.converted == 0
+    assert request is not None
+
+
+def _no_conversion():
+    raise AssertionError("the model was converted again: the cache entry should have been reused")
+
+
+@needs_openvino
 def test_openvino_static_and_context_vectors(ov_encoder, encoder):
     np.testing.assert_allclose(
         ov_encoder.embed_spans(TEXTS, SPANS, layers="static"), encoder.embed_spans(TEXTS, SPANS, layers="static")

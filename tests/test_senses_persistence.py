@@ -1,4 +1,4 @@
-"""The on-disk sense model format: models saved by earlier versions load and predict bit for bit; saving is unchanged.
+"""The on-disk sense model format: models saved by earlier versions load and predict the same; saving is unchanged.
 
 ``fixtures/senses_model_v1`` was written by the code before the senses were split into estimators (format
 version 1): four models over three targets, with every assignment kind (Gaussian, random, centroid),
@@ -54,7 +54,11 @@ def test_models_saved_by_the_previous_code_predict_the_same(name: str, table) ->
     model = SenseModel.load(FIXTURE / name)
     np.testing.assert_array_equal(model.labels_, np.load(FIXTURE / f"{name}.labels.npy"))
     np.testing.assert_array_equal(model.predict(occurrences, X), np.load(FIXTURE / f"{name}.predict.npy"))
-    assert model.predict_proba(occurrences, X).tobytes() == np.load(FIXTURE / f"{name}.proba.npy").tobytes()
+    # memberships to the last bit but one: the fixture was written on an AVX-512 CPU (see FLOAT_RTOL)
+    expected = np.load(FIXTURE / f"{name}.proba.npy")
+    proba = model.predict_proba(occurrences, X)
+    assert proba.dtype == expected.dtype and proba.shape == expected.shape
+    np.testing.assert_allclose(proba, expected, rtol=FLOAT_RTOL, atol=0)
 
 
 @pytest.mark.parametrize("name", sorted(INDUCERS))

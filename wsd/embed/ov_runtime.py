@@ -57,6 +57,8 @@ RUNTIMES = ("auto", "torch", "openvino")
 DEFAULT_RUNTIME = "torch"
 #: Precisions the OpenVINO runtime computes in.
 OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
+#: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``).
+OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16"}
 #: Bumped when what this module writes changes: older entries are then converted again.
 FORMAT = 1
 _INSTALL = "pip install 'wsd[openvino]' (or pip install openvino)"
@@ -423,7 +425,10 @@ class OpenVinoForward:
             self._convert(layers, xml, weights)
         core = ov.Core()
         core.set_property({"CACHE_DIR": str(self.cache_dir / OPENVINO_COMPILED_DIR)})
-        config = {"INFERENCE_PRECISION_HINT": self.precision, "INFERENCE_NUM_THREADS": self.threads}
+        config = {
+            "INFERENCE_PRECISION_HINT": OPENVINO_PRECISION_HINTS[self.precision],
+            "INFERENCE_NUM_THREADS": self.threads,
+        }
         try:
             return core.compile_model(str(xml), "CPU", config).create_infer_request(), [problem] if problem else []
         except RuntimeError as error:
