@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pytest
 from matplotlib import image as mpimg
 
 from wsd.report import plots
@@ -94,3 +95,28 @@ def test_score_charts_tolerate_missing_values(tmp_path):
     per_target = {"лук": {"ari": -0.1, "nmi": 0.2}, "bank": {"ari": 1.0}}
     plots.per_target_scores(per_target, ["ari", "nmi"], tmp_path / "b.png")
     assert _not_blank(tmp_path / "a.png") and _not_blank(tmp_path / "b.png")
+
+
+def test_a_failed_figure_write_keeps_the_old_png_and_leaves_nothing_behind(tmp_path, monkeypatch):
+    """A figure is written through a temporary file: a write that fails half-way (disk full) is one clear error,
+    the PNG already there is kept whole, and no temporary file is left in the folder."""
+    from matplotlib.figure import Figure
+
+    from wsd.atomic import WriteFailed
+
+    path = tmp_path / "plots" / "senses.png"
+    figure = Figure()
+    figure.add_subplot().plot([0, 1], [1, 0])
+    assert plots.save_figure(figure, path) == set()
+    before = path.read_bytes()
+    assert before.startswith(b"\x89PNG")
+
+    def half_then_full(target, **options):
+        Path(target).write_bytes(b"\x89PNG half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(figure, "savefig", half_then_full)
+    with pytest.raises(WriteFailed, match=r"senses\.png.*No space left on device"):
+        plots.save_figure(figure, path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["senses.png"]

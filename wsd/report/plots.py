@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 
 from wsd.report.content import plural
 from wsd.report.experiments import Experiment
+from wsd.store import atomic_write
 
 BASE_FONT = "DejaVu Sans"
 FALLBACK_FONTS: tuple[str, ...] = (
@@ -187,7 +188,7 @@ def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
 
 
 def save_figure(figure: Figure, path: Path) -> set[str]:
-    """Write ``figure`` as PNG; return the characters no installed font could draw (normally none).
+    """Write ``figure`` as PNG, atomically; return the characters no installed font could draw (normally none).
 
     Parameters
     ----------
@@ -201,10 +202,10 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
     set of str
         Characters whose glyph was missing; other warnings are passed on.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    options = {"format": "png", "dpi": DPI, "bbox_inches": "tight", "pad_inches": 0.12, "metadata": {"Software": None}}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        figure.savefig(path, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.12, metadata={"Software": None})
+        atomic_write(path, lambda tmp: figure.savefig(tmp, **options))
     missing: set[str] = set()
     for warning in caught:
         match = _MISSING_GLYPH.search(str(warning.message))
