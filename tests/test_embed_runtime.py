@@ -314,3 +314,31 @@ def test_embed_stream_reports_forward_and_compile_time(ov_encoder):
     list(ov_encoder.embed_stream([table], timings=timings))
     assert timings["forward_s"] > 0 and timings["forward_s"] <= timings["encode_s"]
     assert timings["compile_s"] == 0.0  # compiled already
+
+
+@needs_openvino
+def test_a_conversion_prints_nothing_from_transformers(ov_encoder):
+    """Tracing the model reads every attribute, and transformers then logs a note on an encoder's unused loss
+    setting (``loss_type=None ... ForCausalLMLoss``): wsd converts inside quiet_transformers, so the user sees
+    none of it, and the transformers logger's level is as it was afterwards."""
+    import logging
+
+    from transformers.utils import logging as hf_logging
+
+    clear = getattr(getattr(hf_logging.logging.Logger, "warning_once", None), "cache_clear", None)
+    if clear is not None:
+        clear()  # a note already logged once in this process would otherwise stay silent whatever wsd does
+    logger = logging.getLogger("transformers")
+    level = logger.level
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger.addHandler(handler)
+    try:
+        before = ov_encoder.loaded.forward.converted
+        ov_encoder.embed_spans(TEXTS[:2], SPANS[:2], layers="mean:1,2")  # a layer set converted nowhere else
+    finally:
+        logger.removeHandler(handler)
+    assert ov_encoder.loaded.forward.converted == before + 1
+    assert [r.getMessage() for r in records] == []
+    assert logger.level == level

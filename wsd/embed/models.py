@@ -15,13 +15,11 @@ import copy
 import functools
 import hashlib
 import json
-import logging
 import os
 import pickle
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +28,7 @@ import numpy as np
 
 from wsd import machine
 from wsd.embed import hub
+from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
 from wsd.layout import OPENVINO_MODEL_ENTRY
@@ -454,67 +453,6 @@ def _fingerprint(source: str, config: Any) -> str:
         for weights in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin")):
             digest.update(f"{weights.name}:{weights.stat().st_size}".encode())
     return digest.hexdigest()[:16]
-
-
-_QUIET_LOCK = threading.Lock()
-_QUIET_DEPTH = 0
-_QUIET_SAVED: list[Any] = []
-
-
-@contextlib.contextmanager
-def quiet_transformers() -> Iterator[None]:
-    """Mute ``transformers``' log messages (below ERROR) and progress bars inside the block, then restore them.
-
-    Only the ``transformers`` logger's own level and the progress-bar switch are changed, and both are put back
-    exactly as they were when the outermost block (of any thread) ends.
-
-    Returns
-    -------
-    context manager
-        A context manager; nothing is bound by ``with``.
-
-    Examples
-    --------
-    >>> import logging, transformers  # importing transformers sets its logger's level once
-    >>> before = logging.getLogger("transformers").level
-    >>> with quiet_transformers():
-    ...     logging.getLogger("transformers").level
-    40
-    >>> logging.getLogger("transformers").level == before
-    True
-    """
-    global _QUIET_DEPTH
-    from transformers.utils import logging as hf_logging
-
-    logger = logging.getLogger("transformers")
-    hook_setter = getattr(hf_logging, "set_tqdm_hook", None)
-    with _QUIET_LOCK:
-        if _QUIET_DEPTH == 0:
-            if hook_setter is not None:  # transformers ≥ 5: hide its bars without touching huggingface_hub's switch
-                previous = hook_setter(_hidden_bar)
-            else:  # pragma: no cover - older transformers
-                previous = hf_logging.is_progress_bar_enabled()
-                hf_logging.disable_progress_bar()
-            _QUIET_SAVED[:] = [logger.level, previous]
-            logger.setLevel(logging.ERROR)
-        _QUIET_DEPTH += 1
-    try:
-        yield
-    finally:
-        with _QUIET_LOCK:
-            _QUIET_DEPTH -= 1
-            if _QUIET_DEPTH == 0:
-                level, previous = _QUIET_SAVED
-                logger.setLevel(level)
-                if hook_setter is not None:
-                    hook_setter(previous)
-                elif previous:  # pragma: no cover - older transformers
-                    hf_logging.enable_progress_bar()
-
-
-def _hidden_bar(factory: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """A ``transformers`` tqdm hook that creates every bar disabled."""
-    return factory(*args, **(kwargs | {"disable": True}))
 
 
 def load_encoder(

@@ -43,6 +43,7 @@ import numpy as np
 
 from wsd import machine
 from wsd.atomic import WriteFailed, atomic_write
+from wsd.embed.hf_quiet import quiet_transformers
 from wsd.errors import ConfigError, ModelError
 from wsd.layout import (
     OPENVINO_COMPILED_DIR,
@@ -461,7 +462,8 @@ class OpenVinoForward:
         wrapper = hidden_states_module(model, layers)
         example = torch.ones((2, 8), dtype=torch.int64)
         shape = ov.PartialShape([-1, -1])
-        with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
+        # tracing reads every attribute of the model, and transformers logs a note on an unused loss setting
+        with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings(), quiet_transformers():
             warnings.simplefilter("ignore")  # tracing warnings about Python control flow on shapes
             converted = ov.convert_model(
                 wrapper,
