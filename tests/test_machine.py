@@ -39,7 +39,7 @@ def test_without_cpuinfo_the_answers_are_unknown_not_errors(tmp_path, monkeypatc
     assert machine.cpu_model() == "unknown CPU"
     assert machine.cpu_flags() == frozenset()
     assert machine.native_bf16_flags() == ()
-    assert machine.describe().endswith("logical CPUs), unknown CPU")
+    assert machine.describe().endswith("logical CPUs), unknown CPU; no native bf16")
 
 
 def test_usable_cores_follow_the_affinity_set(monkeypatch) -> None:

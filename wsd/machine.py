@@ -18,6 +18,8 @@ from pathlib import Path
 CPUINFO = Path("/proc/cpuinfo")
 #: CPU flags (as ``/proc/cpuinfo`` spells them) of native bf16 matrix arithmetic: AMX tiles and AVX512-BF16.
 BF16_FLAGS: tuple[str, ...] = ("amx_bf16", "avx512_bf16")
+#: What :func:`describe` says of a CPU without :data:`BF16_FLAGS`.
+NO_NATIVE_BF16 = "no native bf16"
 #: What :func:`cpu_model` answers when the platform does not say.
 UNKNOWN_CPU = "unknown CPU"
 
@@ -127,7 +129,8 @@ def describe() -> str:
     -------
     str
         ``"<usable> cores available (<logical> logical CPUs), <CPU model>"``, followed by
-        ``"; native bf16: <flags>"`` when the CPU has :data:`BF16_FLAGS`.
+        ``"; native bf16: <flags>"`` when the CPU has :data:`BF16_FLAGS`, else ``"; no native bf16"`` (wsd's
+        ``auto`` precision then computes on the CPU in fp32, which every timing of the file reflects).
 
     Examples
     --------
@@ -136,4 +139,4 @@ def describe() -> str:
     """
     line = f"{usable_cores()} cores available ({logical_cpus()} logical CPUs), {cpu_model()}"
     bf16 = native_bf16_flags()
-    return f"{line}; native bf16: {', '.join(bf16)}" if bf16 else line
+    return f"{line}; native bf16: {', '.join(bf16)}" if bf16 else f"{line}; {NO_NATIVE_BF16}"
