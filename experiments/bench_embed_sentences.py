@@ -16,8 +16,9 @@ Each contender is its own process, one after the other, on the same threads:
   conversion cache: conversion and compilation counted) and warm (the cache of the cold run);
 - ``floor``: the bare forward pass over wsd's own batches in each runtime (model loaded, nothing else), whose
   FLOPs are counted from the model's configuration and the padded batch shapes (matmuls 2 × the non-embedding
-  weights per token, attention 4 · layers · hidden · length per token) and set against the bf16 matmul peak
-  measured in the same run (a torch bf16 matmul of 2048², 2 threads);
+  weights per token, attention 4 · layers · hidden · length per token) and set against the matmul peak of the
+  precision they ran in (bf16 where the CPU has native bf16, else fp32), measured in the same run (a torch matmul
+  of 2048², 2 threads);
 - levers tried on the floor: batch sizes (tuning corpus), ``torch.compile``, two one-thread processes vs one
   two-thread process.
 
@@ -165,12 +166,19 @@ def worker_floor(args: argparse.Namespace) -> dict:
 
 
 def worker_matmul(args: argparse.Namespace) -> dict:
-    """Matmul throughput of torch in bf16 and fp32 (2048 × 2048 × 2048), the best of a few runs."""
+    """Matmul throughput of torch in bf16 and fp32 (2048 × 2048 × 2048), the best of a few runs.
+
+    bf16 is measured only where oneDNN computes it fast (:func:`wsd.machine.fast_bf16`): elsewhere it is
+    emulated, takes minutes, and no forward pass of wsd runs in it (``None``).
+    """
     import torch
 
+    from wsd import machine
+
     size = 2048
-    result = {}
-    for name, dtype in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+    result: dict[str, float | None] = {"bf16_gflops": None}
+    kinds = (("bf16", torch.bfloat16), ("fp32", torch.float32)) if machine.fast_bf16() else (("fp32", torch.float32),)
+    for name, dtype in kinds:
         a, b = torch.randn(size, size, dtype=dtype), torch.randn(size, size, dtype=dtype)
         a @ b  # warm-up
         best = float("inf")
@@ -307,6 +315,7 @@ def main() -> None:
 
     command = "python -m experiments.bench_embed_sentences " + " ".join(sys.argv[1:])
     report: dict = {"command": command.strip(), "threads": args.threads, "corpora": {}, "levers": {}}
+    report["software"] = software()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -347,7 +356,7 @@ def main() -> None:
         # the peak is a maximum: measured again at the end, the better of the two counts (other jobs lower it)
         again = run_worker("matmul", args.threads) | {"load_average": load_average()}
         report["matmul_runs"] = [report["matmul"], again]
-        report["matmul"] = max(report["matmul_runs"], key=lambda m: m["bf16_gflops"])
+        report["matmul"] = max(report["matmul_runs"], key=lambda m: m["bf16_gflops"] or m["fp32_gflops"])
     report["seconds"] = time.perf_counter() - started
     write(report, args.name)
 
@@ -412,7 +421,8 @@ def breakdown(cli: dict) -> dict:
     }
 
 
-def write(report: dict, name: str) -> None:
+def software() -> dict[str, str]:
+    """The machine line and the versions of torch and OpenVINO, recorded with the report when it is measured."""
     import torch
 
     from wsd import machine
@@ -423,16 +433,32 @@ def write(report: dict, name: str) -> None:
         ov_version = openvino.__version__
     except ImportError:  # pragma: no cover - the script needs it
         ov_version = "absent"
-    peak = report["matmul"]["bf16_gflops"]
+    return {"machine": machine.describe(), "torch": torch.__version__, "openvino": ov_version}
+
+
+def _gflops(value: float | None) -> str:
+    return "not measured (emulated on this CPU)" if value is None else f"{value:.0f} GFLOP/s"
+
+
+def write(report: dict, name: str) -> None:
+    """Write ``<name>.md`` and ``.json`` from a report (the machine and versions it recorded when measured)."""
+    recorded = report.setdefault("software", software())
+    # the peak to compare with is the one of the precision the forward passes ran in (fp32 on a CPU without
+    # native bf16, where --precision auto computes in fp32)
+    floors = [f for e in report["corpora"].values() for f in e.get("floor", {}).values()]
+    precision = "fp32" if floors and all(f["precision"] == "fp32" for f in floors) else "bf16"
+    peak = report["matmul"][f"{precision}_gflops"]
     lines = [
         "# Embedding single-sentence corpora: `wsd embed` whole process vs the naive loop and the forward floor",
         "",
         f"Command: `{report['command']}` ({report['seconds']:.0f} s)",
         "",
-        f"Machine: {machine.describe()}; torch {torch.__version__}, OpenVINO {ov_version}, {report['threads']} "
-        f"threads, bundled all-MiniLM-L6-v2. Measured bf16 matmul peak (torch, 2048², same run, the better of a "
-        f"measurement at the start and one at the end): **{peak:.0f} GFLOP/s** (fp32 "
-        f"{report['matmul']['fp32_gflops']:.0f}; load average {report['matmul']['load_average']:.1f}). Imports "
+        f"Machine: {recorded['machine']}; torch {recorded['torch']}, OpenVINO {recorded['openvino']}, "
+        f"{report['threads']} "
+        f"threads, bundled all-MiniLM-L6-v2. Measured matmul peak (torch, 2048², same run, the better of a "
+        f"measurement at the start and one at the end): bf16 {_gflops(report['matmul']['bf16_gflops'])}, fp32 "
+        f"{_gflops(report['matmul']['fp32_gflops'])} (load average {report['matmul']['load_average']:.1f}); the "
+        f"forward passes ran in {precision}, so **{peak:.0f} GFLOP/s** is the peak they are set against. Imports "
         f"of the CLI and pipeline in a fresh process: {report['imports']['seconds']:.2f} s (torch imported: "
         f"{report['imports']['torch']}).",
         "",
@@ -480,9 +506,9 @@ def write(report: dict, name: str) -> None:
         if "floor" in entry:
             lines += [
                 "Forward pass FLOPs (padded batches; 2 × non-embedding weights per token + attention "
-                "4·layers·hidden·length per token) against the measured bf16 matmul peak:",
+                f"4·layers·hidden·length per token) against the measured {precision} matmul peak:",
                 "",
-                "| runtime | tokens (padded) | TFLOP | seconds | GFLOP/s | of the bf16 peak |",
+                f"| runtime | tokens (padded) | TFLOP | seconds | GFLOP/s | of the {precision} peak |",
                 "|---|---:|---:|---:|---:|---:|",
             ]
             for runtime, floor in entry["floor"].items():
