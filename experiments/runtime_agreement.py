@@ -71,7 +71,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["| metric | torch | openvino | openvino − torch |", "|---|---:|---:|---:|"]
         for metric in torch_scores:
             a, b = torch_scores[metric], ov_scores[metric]
-            lines.append(f"| {metric} | {100 * a:.2f} | {100 * b:.2f} | {100 * (b - a):+.2e} |")
+            scale = 1 if metric.startswith("n_") else 100  # counts as they are, scores in percent
+            lines.append(f"| {metric} | {scale * a:.2f} | {scale * b:.2f} | {scale * (b - a):+.2e} |")
         close = result["vectors"]
         lines += [
             "",

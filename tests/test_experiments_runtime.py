@@ -27,7 +27,7 @@ def test_agreement_refuses_different_shapes() -> None:
 
 
 def test_markdown_gives_both_runtimes_and_the_difference() -> None:
-    scores = {"avg": 0.31623414143650147, "fnmi": 0.164}
+    scores = {"avg": 0.31623414143650147, "fnmi": 0.164, "n_clusters": 329}
     report = {
         "command": "python -m experiments.runtime_agreement",
         "seeds": 5,
@@ -43,4 +43,5 @@ def test_markdown_gives_both_runtimes_and_the_difference() -> None:
     text = runtime_agreement.markdown(report)
     assert "| avg | 31.62 | 31.72 | +9.66e-02 |" in text
     assert "| fnmi | 16.40 | 16.40 | +0.00e+00 |" in text
+    assert "| n_clusters | 329.00 | 329.00 | +0.00e+00 |" in text  # a count, not a percentage
     assert "Precision: torch fp32, openvino fp32" in text and "0.50% of the stored values differ" in text
