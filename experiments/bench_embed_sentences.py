@@ -446,7 +446,10 @@ def write(report: dict, name: str) -> None:
     # the peak to compare with is the one of the precision the forward passes ran in (fp32 on a CPU without
     # native bf16, where --precision auto computes in fp32)
     floors = [f for e in report["corpora"].values() for f in e.get("floor", {}).values()]
-    precision = "fp32" if floors and all(f["precision"] == "fp32" for f in floors) else "bf16"
+    if floors:
+        precision = "fp32" if all(f["precision"] == "fp32" for f in floors) else "bf16"
+    else:  # no floor ran: the precision wsd's auto takes here, as the matmul worker measured it
+        precision = "bf16" if report["matmul"]["bf16_gflops"] else "fp32"
     peak = report["matmul"][f"{precision}_gflops"]
     lines = [
         "# Embedding single-sentence corpora: `wsd embed` whole process vs the naive loop and the forward floor",

@@ -23,11 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import RESULTS_DIR, command_line, header_lines, log
+from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
 from wsd.layout import META_FILE, METRICS_FILE, RUN_DIR, VECTORS_FILE
 
 RUNTIMES = ("torch", "openvino")
-DEFAULT_DATA_DIR = Path(os.environ.get("WSD_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
 
 
 def evaluate(dataset: str, data_dir: Path, runtime: str, seeds: int, precision: str, folder: Path) -> dict[str, Any]:
@@ -87,7 +86,7 @@ def main() -> None:
     """Parse the options, run both runtimes on each dataset, write the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="semeval2013,semeval2010", help="comma-separated")
-    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("WSD_DATASETS", DEFAULT_DATA_DIR)))
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--precision", default="auto", help="as wsd evaluate --precision (auto, fp32, bf16)")
     parser.add_argument("--name", default="runtime-agreement", help="results file name (without suffix)")
