@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import WsdError
+from wsd.manifest import record
 
 #: What the name of a temporary file holds between the target's name and the process's token.
 TEMPORARY_INFIX = ".tmp-"
@@ -31,7 +32,9 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     """Write ``path`` through ``write(temporary)`` and a rename, so a reader never sees half a file.
 
     The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
-    path; an operating-system error (disk full, no permission) becomes :class:`WriteFailed`.
+    path; an operating-system error (disk full, no permission) becomes :class:`WriteFailed`. The finished
+    file is recorded, with its size and checksum, in the manifest of the wsd folder it lies in
+    (:func:`wsd.manifest.record`; nothing when it lies in no wsd folder).
 
     Parameters
     ----------
@@ -63,3 +66,4 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    record(path)  # in the manifest of the wsd folder it lies in, if any (wsd.manifest)

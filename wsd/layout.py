@@ -87,6 +87,10 @@ REPORT_MARKDOWN = "report.md"
 FIGURES_DIR = "report_figures"
 CONFIG_FILE = "config.toml"  # the resolved configuration of the command that wrote the folder (wsd.config)
 
+# ------------------------------------------------------------------------------------------------ every folder
+#: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.manifest).
+MANIFEST_FILE = "wsd-manifest.jsonl"
+
 
 def part_name(kind: str, shard: int, chunk: int) -> str:
     """File name of chunk ``chunk`` of shard ``shard`` of a run (names sort in corpus order).
