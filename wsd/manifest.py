@@ -57,7 +57,17 @@ class ManifestError(WsdError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One file a manifest lists: its path relative to the folder, size in bytes and SHA-256 (hex)."""
+    """One file a manifest lists.
+
+    Parameters
+    ----------
+    path : str
+        Its path relative to the manifest's folder (``/``-separated).
+    size : int
+        Its size in bytes.
+    sha256 : str
+        Its SHA-256 (hexadecimal).
+    """
 
     path: str
     size: int
