@@ -8,9 +8,9 @@ The manifest is a JSON-lines log, appended to (one ``write`` of one line, ``O_AP
 writing parts of one run record their files without a lock. Its first line says what the folder is::
 
     {"format": "wsd-manifest/1", "kind": "run", "created": "2026-12-03T12:00:00+00:00", "pid": 1234, "host": "h"}
-    {"path": "meta.json", "size": 812, "sha256": "9f2c..."}
-    {"path": "parts/occ-00000-00000.parquet", "size": 4096, "sha256": "77ab..."}
-    {"path": "parts/occ-00000-00000.parquet", "removed": true}
+    {"path": "notes.txt", "size": 812, "sha256": "9f2c..."}
+    {"path": "parts/part-1.bin", "size": 4096, "sha256": "77ab..."}
+    {"path": "parts/part-1.bin", "removed": true}
 
 The last line about a path wins. A line cut short by a killed process is skipped (the file it describes is then
 not proven wsd's, which errs on the safe side).
