@@ -305,3 +305,13 @@ def test_one_sense_below_with_a_fixed_k_is_refused(tmp_path: Path, capsys, comma
     code = main([command, *source, "--k", "3", "--one-sense-below", "0.2", "--out", str(tmp_path / "o")])
     assert "not with k=3" in _one_line_error(capsys, code)
     assert not (tmp_path / "o").exists()
+
+
+def test_run_reads_the_gold_file_before_embedding(tmp_path: Path, capsys, monkeypatch) -> None:
+    import wsd.pipeline
+
+    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    out = tmp_path / "o"
+    argv = ["run", "--corpus", str(_tiny_corpus(tmp_path)), "--targets", "bank", "--out", str(out), "--no-progress"]
+    err = _one_line_error(capsys, main([*argv, "--gold", str(tmp_path / "missing.tsv")]))
+    assert "missing.tsv" in err and not out.exists()

@@ -325,7 +325,7 @@ def change_metrics(
     --------
     >>> ranking = pd.DataFrame({"target": ["a", "b"], "jsd": [0.1, 0.9], "binary": [False, True]})
     >>> gold = pd.DataFrame({"target": ["a", "b"], "change_graded": [0.0, 0.5], "change_binary": [0, 1]})
-    >>> change_metrics(ranking, ["jsd"], "jsd", gold)["graded_spearman"]
+    >>> round(change_metrics(ranking, ["jsd"], "jsd", gold)["graded_spearman"], 6)
     1.0
     """
     scores: dict[str, float] = {}
