@@ -178,11 +178,22 @@ def embed(
 
 
 def gold_scores(bundle) -> tuple[pd.Series, str]:
-    """The graded gold per word (``change_graded``, else −``COMPARE``) and its name."""
-    gold = bundle.gold_change.set_index("target")
-    if "change_graded" in gold and gold["change_graded"].notna().any():
-        return gold["change_graded"].astype(float), "change_graded"
-    return -gold["COMPARE"].astype(float), "-COMPARE"
+    """The graded gold per word and its column (:func:`wsd.evaluate.change_gold.change_gold` chooses it).
+
+    Words without a value are named in a warning; no graded gold at all is an error.
+    """
+    import warnings
+
+    from wsd.errors import InputError
+    from wsd.evaluate.change_gold import change_gold
+
+    gold = change_gold(bundle.gold_change, bundle.occurrences["target"])
+    if gold.graded_column is None or gold.graded.empty:
+        raise InputError(f"no graded gold change: {gold.reasons.get('graded')}")
+    if gold.without["graded"]:
+        missing = ", ".join(f"{t} ({r})" for t, r in gold.without["graded"].items())
+        warnings.warn(f"{len(gold.without['graded'])} words without graded gold, left out: {missing}", stacklevel=2)
+    return gold.graded.astype(float), gold.graded_column
 
 
 def split_words(words: Sequence[str]) -> dict[str, list[str]]:

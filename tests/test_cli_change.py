@@ -26,7 +26,9 @@ from wsd.outputs import CHANGE_FORMAT
 from wsd.store import write_run
 
 
-def make_run(root: Path, years: dict[str, tuple[list[int], list[int]]] | None = None) -> Path:
+def make_run(
+    root: Path, years: dict[str, tuple[list[int], list[int]]] | None = None, fingerprint: str | None = None
+) -> Path:
     """A run with a ``year`` column; ``swap`` uses sense A in 1900 and sense B in 2000, ``calm`` both in both."""
     years = years or {
         "swap": ([1900] * 6 + [2000] * 6, [0] * 6 + [1] * 6),
@@ -54,7 +56,8 @@ def make_run(root: Path, years: dict[str, tuple[list[int], list[int]]] | None = 
             vector = np.zeros(6)
             vector[2 * t + sense] = 1.0
             vectors.append(vector + rng.normal(scale=0.01, size=6))
-    return write_run(root, pd.DataFrame(rows), np.array(vectors), {"config": {"made": "by hand"}})
+    meta = {"config": {"made": "by hand"}} | ({"fingerprint": fingerprint} if fingerprint else {})
+    return write_run(root, pd.DataFrame(rows), np.array(vectors), meta)
 
 
 def _cluster(run: Path) -> None:
@@ -144,7 +147,7 @@ def test_bins_and_between(tmp_path: Path) -> None:
         (["--by", "decade"], "no column 'decade' to slice by (its columns: id, target,"),
         (["--by", "year", "--bins", "1900:1950,1950:2000"], "overlap"),
         (["--by", "year", "--bins", "1900:1910,1950:1960,1990:2000"], "--bins 1950:1960: no occurrence"),
-        (["--by", "target", "--bins", "1:2"], "is not a number"),
+        (["--by", "target", "--bins", "1:2"], "--by 'target' is a core column of the occurrence table"),
         (["--by", "year", "--between", "1900,1950"], "no slice '1950'"),
         (["--by", "year", "--binary-k", "5", "--binary-n", "5"], "0 <= k < n"),
         ([], "--by is required"),
@@ -219,3 +222,96 @@ def test_wsd_run_by_year_end_to_end(tmp_path: Path, capsys) -> None:
     assert counts.groupby("slice")["count"].sum().to_dict() == {"1800:1900": 3, "1950:2020": 3}
     ranking = pd.read_parquet(out / CHANGE_DIR / f"{CHANGE_RANKING}.parquet")
     assert ranking["target"].tolist() == ["mouse"] and 0.0 <= ranking.loc[0, "score"] <= 2.0
+
+
+# ------------------------------------------------------------------ checks before work (issue 26, build item 8)
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--by", "year", "--bins", "0"], "--bins '0': expected LOW:HIGH"),
+        (["--by", "text"], "--by 'text' is a core column"),
+        (["--by", "start", "--bins", "1:2"], "--by 'start' is a core column"),
+        (["--by", "year", "--between", "1900"], "--between names two slices"),
+    ],
+)
+def test_change_checks_slice_options_before_reading_the_run(
+    tmp_path: Path, capsys, monkeypatch, options: list[str], message: str
+) -> None:
+    import wsd.change.stage
+
+    run = make_run(tmp_path / "run")
+    monkeypatch.setattr(wsd.change.stage, "load_run", lambda *a, **k: pytest.fail("the run was read"))
+    err = _one_line_error(capsys, main(["change", "--run", str(run), *options]))
+    assert message in err
+    assert not (run / CHANGE_DIR).exists()
+
+
+def test_senses_of_another_run_with_the_same_ids_are_refused(tmp_path: Path, capsys) -> None:
+    run = make_run(tmp_path / "a", fingerprint="aaaa")
+    other = make_run(tmp_path / "b", {"swap": ([1900] * 12, [0, 1] * 6), "calm": ([2000] * 12, [1] * 12)}, "bbbb")
+    _cluster(other)  # ids swap:0..11, calm:0..11 exist in both runs
+    capsys.readouterr()
+    code = main(["change", "--run", str(run), "--senses", str(other / SENSES_DIR), "--by", "year"])
+    err = _one_line_error(capsys, code)
+    assert "induced on another run" in err and "fingerprints differ" in err
+    _cluster(run)
+    capsys.readouterr()
+    assert main(["change", "--run", str(run), "--by", "year"]) == 0  # its own senses: accepted
+
+
+def test_slices_where_no_target_can_be_measured_are_an_error(tmp_path: Path, capsys) -> None:
+    run = make_run(tmp_path / "run", {"old": ([1900] * 4, [0, 1, 0, 1]), "new": ([2000] * 4, [0, 1, 0, 1])})
+    _cluster(run)
+    capsys.readouterr()
+    err = _one_line_error(capsys, main(["change", "--run", str(run), "--by", "year"]))
+    assert "no target's change between 1900 and 2000 can be measured" in err
+    assert not (run / CHANGE_DIR / CHANGE_RANKING).with_suffix(".csv").exists()
+
+
+def _tiny_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"text": "a bank here", "year": 1}\n{"text": "the bank there", "year": 2}\n', encoding="utf-8")
+    return corpus
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--meta", "year", "--by", "year", "--bins", "0"], "--bins '0': expected LOW:HIGH"),
+        (["--by", "year"], "--by 'year': the scan keeps no column 'year' (it keeps no metadata); add --meta year"),
+        (["--meta", "source", "--by", "year"], "(it keeps source); add --meta year"),
+        (["--meta", "year", "--by", "text"], "--by 'text' is a core column"),
+        (["--meta", "year", "--by", "target"], "--by 'target' is a core column"),
+        (["--meta", "year", "--by", "year", "--between", "1,1"], "names the same slice twice"),
+        (["--k", "3", "--one-sense-below", "0.1"], "one_sense_below (--one-sense-below) applies when"),
+    ],
+)
+def test_run_refuses_bad_options_before_embedding(
+    tmp_path: Path, capsys, monkeypatch, options: list[str], message: str
+) -> None:
+    import wsd.pipeline
+
+    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    out = tmp_path / "o"
+    argv = ["run", "--corpus", str(_tiny_corpus(tmp_path)), "--targets", "bank", "--out", str(out), "--no-progress"]
+    err = _one_line_error(capsys, main([*argv, *options]))
+    assert message in err
+    assert not out.exists()  # no folder made, nothing embedded
+
+
+@pytest.mark.parametrize("command", ["cluster", "evaluate"])
+def test_one_sense_below_with_a_fixed_k_is_refused(tmp_path: Path, capsys, command: str) -> None:
+    source = ["--run", str(make_run(tmp_path / "run"))] if command == "cluster" else ["--dataset", "semeval2013"]
+    code = main([command, *source, "--k", "3", "--one-sense-below", "0.2", "--out", str(tmp_path / "o")])
+    assert "not with k=3" in _one_line_error(capsys, code)
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_reads_the_gold_file_before_embedding(tmp_path: Path, capsys, monkeypatch) -> None:
+    import wsd.pipeline
+
+    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    out = tmp_path / "o"
+    argv = ["run", "--corpus", str(_tiny_corpus(tmp_path)), "--targets", "bank", "--out", str(out), "--no-progress"]
+    err = _one_line_error(capsys, main([*argv, "--gold", str(tmp_path / "missing.tsv")]))
+    assert "missing.tsv" in err and not out.exists()

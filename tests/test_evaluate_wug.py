@@ -95,7 +95,8 @@ def test_known_senses_and_change_give_perfect_scores(tmp_path: Path) -> None:
     assert table.loc["stable", "jsd"] == pytest.approx(0.0, abs=1e-12)
     assert table.loc["half", "jsd"] == pytest.approx(np.sqrt(1.5 - 0.75 * np.log2(3)), abs=1e-9)
     assert table.loc["swap", "change_graded"] == 1.0 and table.loc["half", "change_binary"] == 1
-    assert not table.isna().any().any()
+    assert not table.drop(columns="gold_missing").isna().any().any()
+    assert table["gold_missing"].isna().all()  # every word has its gold (an empty reason)
     written = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))
     assert written["dataset"] == "wug" and written["config"]["change_measure"] == "jsd"
     assert "NaN" not in (out / METRICS_FILE).read_text(encoding="utf-8")
@@ -188,3 +189,92 @@ def test_dwug_en_two_words(tmp_path: Path, encoder) -> None:
     assert overall["graded_spearman_apd"] == pytest.approx(1.0) and overall["graded_spearman_prt"] == pytest.approx(1.0)
     table = pd.read_csv(tmp_path / "out" / CHANGE_CSV).set_index("target")
     assert table.loc["afternoon_nn", "change_graded"] == 0.0
+
+
+# ---------------------------------------------------------------------------------- honest gold (issue 26, finding 5)
+STATS = Path("stats") / "opt" / "stats_groupings.csv"
+
+
+def _stats(root: Path, rows: list[str], header: str = "lemma\tchange_binary\tk1\tn1\tchange_graded\tCOMPARE") -> None:
+    _write(root / STATS, [header, *rows])
+
+
+def _run_cli(root: Path, out: Path, capsys) -> tuple[int, str, str]:
+    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--k", "2", "--no-progress"])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("empty", ["", "nan"])
+def test_an_empty_change_graded_is_not_replaced_by_compare(tmp_path: Path, empty: str) -> None:
+    root = make_wug(tmp_path / "wug")
+    _stats(root, [f"{w}\t{GOLD_BINARY[w]}\t1\t3\t{empty}\t{4 - 2 * g}" for w, g in GOLD_GRADED.items()])
+    X = _vectors(load_dataset("wug", root).occurrences)
+    out = tmp_path / "out"
+    with pytest.warns(UserWarning, match="no graded_spearman: no word has a change_graded value"):
+        result = evaluate(_config(root, change_measure="jsd"), out=out, vectors=X, progress=False)
+    assert not any(name.startswith("graded_spearman") for name in result["overall"])  # was 100.00 against -COMPARE
+    graded = result["gold_change"]["graded"]
+    assert graded["column"] == "change_graded" and graded["words"] == 0 and "COMPARE is not used" in graded["reason"]
+    assert set(graded["without"]) == set(SENSES)
+    assert result["overall"]["binary_accuracy"] == 1.0 and result["gold_change"]["binary"]["words"] == 3
+    table = pd.read_csv(out / CHANGE_CSV)
+    assert len(table) == 3 and table["gold_missing"].str.contains("no change_graded value").all()  # was empty
+    assert json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))["gold_change"]["graded"]["words"] == 0
+
+
+def test_a_word_without_gold_is_counted_and_named(tmp_path: Path, capsys) -> None:
+    root = make_wug(tmp_path / "wug")
+    _stats(root, ["stable\t0\t1\t3\t0.0\t4", "half\t1\t1\t3\t\t3"])  # half: no graded value; swap: no row
+    code, printed, err = _run_cli(root, tmp_path / "out", capsys)
+    assert code == 0, err
+    gold = json.loads((tmp_path / "out" / METRICS_FILE).read_text(encoding="utf-8"))["gold_change"]
+    assert gold["graded"]["words"] == 1 and gold["binary"]["words"] == 2
+    assert gold["graded"]["without"] == {
+        "half": "no change_graded value in stats_groupings.csv (line 3)",
+        "swap": "no row in stats_groupings.csv",
+    }
+    assert gold["binary"]["without"] == {"swap": "no row in stats_groupings.csv"}
+    assert "2 of 3 words have no graded gold" in err and "1 of 3 words have no binary gold" in err
+    assert "graded gold: change_graded of 1 words" in printed and "2 without a value" in printed
+    table = pd.read_csv(tmp_path / "out" / CHANGE_CSV).set_index("target")
+    assert len(table) == 3 and table.loc["swap", "gold_missing"] == "no row in stats_groupings.csv"  # was dropped
+    assert np.isnan(table.loc["half", "change_graded"]) and table.loc["half", "change_binary"] == 1
+
+
+def test_the_compare_fallback_is_named(tmp_path: Path, capsys) -> None:
+    root = make_wug(tmp_path / "wug", graded=False)
+    code, printed, err = _run_cli(root, tmp_path / "out", capsys)
+    assert code == 0, err
+    document = json.loads((tmp_path / "out" / METRICS_FILE).read_text(encoding="utf-8"))
+    assert document["gold_change"]["graded"]["column"] == "-COMPARE" and "graded_spearman" in document["overall"]
+    assert "graded gold: -COMPARE of 3 words" in printed
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([], r"stats_groupings\.csv:1: a header and no rows"),
+        (["stable\t0\tabc\t3\t0.0\t4"], r"stats_groupings\.csv:2: column k1: 'abc' is not a number"),
+        (["stable\t0\t1\t3\tinf\t4"], r"stats_groupings\.csv:2: column change_graded: 'inf' is not a finite number"),
+        (["stable\t0\t1\tinf\t0.0\t4"], r"stats_groupings\.csv:2: column n1: 'inf' is not a finite number"),
+        (["stable\t0\t1.5\t3\t0.0\t4"], r"stats_groupings\.csv:2: column k1: '1.5' is not a whole number"),
+    ],
+)
+def test_bad_stats_files_are_one_line_exit_2(tmp_path: Path, capsys, rows: list[str], message: str) -> None:
+    import re
+
+    root = make_wug(tmp_path / "wug")
+    _stats(root, rows)
+    code, _, err = _run_cli(root, tmp_path / "out", capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "unexpected error" not in err
+    assert re.search(message, err), err
+    assert not (tmp_path / "out" / "run").exists()  # refused before any embedding
+
+
+def test_no_clusters_and_no_usable_change_gold_is_refused_before_work(tmp_path: Path, capsys) -> None:
+    root = make_wug(tmp_path / "wug", clusters=False)
+    _stats(root, ["stable\t\t1\t3\t\t4"], header="lemma\tchange_binary\tk1\tn1\tchange_graded\tCOMPARE")
+    code, _, err = _run_cli(root, tmp_path / "out", capsys)
+    assert code == 2 and "neither gold clusters nor gold change scores" in err and "change_graded" in err
+    assert not (tmp_path / "out" / "run").exists()

@@ -160,3 +160,31 @@ def test_every_layout_in_the_shared_lscd_data(name: str) -> None:
         assert bundle.stats["clustered"] + bundle.stats["noise"] == uses
     else:
         assert "COMPARE" in bundle.gold_change
+
+
+def test_stats_columns_are_kept_when_empty_and_name_their_lines(tmp_path: Path) -> None:
+    root = make_wug(tmp_path)
+    _write(root / "stats/opt/stats_groupings.csv", ["lemma\tchange_graded\tCOMPARE", "bank\t\t1.5", "mouse\tNaN\t2"])
+    gold = load_dataset("wug", root).gold_change
+    assert "change_graded" in gold and gold["change_graded"].isna().all()  # the column the file has, empty
+    assert gold.attrs["source"]["lines"] == {"bank": 2, "mouse": 3}
+    assert gold.attrs["source"]["file"].endswith("stats_groupings.csv")
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["lemma\tchange_graded"], r"stats_groupings\.csv:1: a header and no rows"),
+        (["lemma\tchange_graded", "bank\t-inf"], r"stats_groupings\.csv:2: column change_graded: '-inf' is not a fin"),
+        (["lemma\tk1\tn1", "bank\t1\tx"], r"stats_groupings\.csv:2: column n1: 'x' is not a number"),
+        (
+            ["lemma\tchange_graded", "bank\t1", "bank\t0"],
+            r"stats_groupings\.csv:3: word 'bank' twice \(first at line 2",
+        ),
+    ],
+)
+def test_bad_stats_values_name_file_line_and_column(tmp_path: Path, lines: list[str], message: str) -> None:
+    root = make_wug(tmp_path)
+    _write(root / "stats/opt/stats_groupings.csv", lines)
+    with pytest.raises(InputError, match=message):
+        load_dataset("wug", root)

@@ -15,10 +15,14 @@ change: every use is embedded and clustered (noise uses too), ``ari``/``nmi`` ar
 gold cluster (cluster −1 left out; only where the dataset has clusters), and each word's change between its
 two periods (:func:`wsd.change.compare_slices` on the ``grouping`` column) is scored against the gold:
 ``graded_spearman`` (the default change score, :data:`wsd.change.DEFAULT_MEASURE`, against ``change_graded``,
-or against −``COMPARE`` where there is no graded gold), ``graded_spearman_jsd|_apd|_prt`` for every measure,
-and ``binary_accuracy``/``binary_f1`` against ``change_binary`` where given (the rule's k/n from the stats
-file, else the configuration). ``out`` also receives ``change.csv`` (every word's scores beside its gold) and
-``change/`` (the change folder of seed 0's senses, :mod:`wsd.change.stage`, which ``wsd report`` shows).
+or against −``COMPARE`` where the stats file has no ``change_graded`` column), ``graded_spearman_jsd|_apd|_prt``
+for every measure, and ``binary_accuracy``/``binary_f1`` against ``change_binary`` where given (the rule's k/n
+from the stats file, else the configuration). The gold used is named in ``metrics.json`` (``gold_change``:
+the file, the column of each gold, the words scored, and every word without a gold value with its reason; a
+score that cannot be computed has its reason there) and a warning says when words are left out.
+``out`` also receives ``change.csv`` (every word's scores beside its gold, ``gold_missing`` saying why a gold
+value is absent) and ``change/`` (the change folder of seed 0's senses, :mod:`wsd.change.stage`, which
+``wsd report`` shows).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from wsd.config import EvaluationConfig
 from wsd.embed.cache import embed_cached
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
+from wsd.evaluate.change_gold import NO_STATS, ChangeGold, change_gold
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.datasets.wug import PERIOD_COLUMN
 from wsd.evaluate.keys import Key, key_from_labels, key_from_memberships, key_from_occurrences
@@ -283,39 +288,21 @@ def binary_rule(config: EvaluationConfig, gold_change: pd.DataFrame | None) -> t
 
     found = {}
     for name in ("k", "n"):
-        if gold_change is not None and name in gold_change and gold_change[name].nunique() == 1:
-            found[name] = int(gold_change[name].iloc[0])
+        given = gold_change[name].dropna() if gold_change is not None and name in gold_change else None
+        if given is not None and given.nunique() == 1:
+            found[name] = int(given.iloc[0])
     k = config.binary_k if config.binary_k is not None else found.get("k", DEFAULT_BINARY_K)
     n = config.binary_n if config.binary_n is not None else found.get("n", DEFAULT_BINARY_N)
     return k, n
 
 
-def graded_gold(gold_change: pd.DataFrame | None) -> tuple[pd.Series, str] | None:
-    """The gold graded change per target: ``change_graded``, else −``COMPARE``; None when there is neither.
-
-    Parameters
-    ----------
-    gold_change : DataFrame, optional
-        The gold change table (``target``, ``change_graded``, ``COMPARE``, ...).
-
-    Returns
-    -------
-    (Series, str) or None
-        Target → gold value (targets with a value only), and the column it came from.
-    """
-    if gold_change is None:
-        return None
-    table = gold_change.set_index("target")
-    for column, sign in (("change_graded", 1.0), ("COMPARE", -1.0)):
-        if column in table and table[column].notna().any():
-            return sign * table[column].dropna(), column
-    return None
-
-
 def change_metrics(
-    ranking: pd.DataFrame, measures: list[str], measure: str, gold_change: pd.DataFrame | None
+    ranking: pd.DataFrame, measures: list[str], measure: str, gold_change: pd.DataFrame | ChangeGold | None
 ) -> dict[str, float]:
     """Graded and binary change scores of a ranking table against the gold (scores left out where undefined).
+
+    Only the words with a gold value are scored; which words lack one, and why, is in
+    :func:`wsd.evaluate.change_gold.change_gold` (``metrics.json``'s ``gold_change``).
 
     Parameters
     ----------
@@ -325,32 +312,36 @@ def change_metrics(
         The measures in the table.
     measure : str
         The default change score (``graded_spearman``).
-    gold_change : DataFrame, optional
-        The gold change table.
+    gold_change : DataFrame or ChangeGold, optional
+        The gold change table, or the gold already chosen from it.
 
     Returns
     -------
     dict
         ``graded_spearman``, ``graded_spearman_<measure>`` for each measure, ``binary_accuracy``,
         ``binary_f1``, as far as the gold and the system define them.
+
+    Examples
+    --------
+    >>> ranking = pd.DataFrame({"target": ["a", "b"], "jsd": [0.1, 0.9], "binary": [False, True]})
+    >>> gold = pd.DataFrame({"target": ["a", "b"], "change_graded": [0.0, 0.5], "change_binary": [0, 1]})
+    >>> round(change_metrics(ranking, ["jsd"], "jsd", gold)["graded_spearman"], 6)
+    1.0
     """
     scores: dict[str, float] = {}
-    gold = graded_gold(gold_change)
     table = ranking.set_index("target")
-    if gold is not None:
-        values, _ = gold
-        common = [t for t in table.index if t in values.index]
-        for name in measures:
-            rho = spearman(table.loc[common, name].to_numpy(), values.loc[common].to_numpy()) if common else None
-            if rho is not None:
-                scores[f"graded_spearman_{name}"] = rho
-        if f"graded_spearman_{measure}" in scores:
-            scores["graded_spearman"] = scores[f"graded_spearman_{measure}"]
-    if gold_change is not None and "change_binary" in gold_change and "binary" in table:
-        binary = gold_change.set_index("target")["change_binary"].dropna()
-        common = [t for t in table.index if t in binary.index]
-        if common:
-            scores |= binary_scores(table.loc[common, "binary"].astype(int).to_numpy(), binary.loc[common].to_numpy())
+    gold = gold_change if isinstance(gold_change, ChangeGold) else change_gold(gold_change, table.index)
+    common = [t for t in table.index if t in gold.graded.index]
+    for name in measures if common else []:
+        rho = spearman(table.loc[common, name].to_numpy(), gold.graded.loc[common].to_numpy())
+        if rho is not None:
+            scores[f"graded_spearman_{name}"] = rho
+    if f"graded_spearman_{measure}" in scores:
+        scores["graded_spearman"] = scores[f"graded_spearman_{measure}"]
+    common = [t for t in table.index if t in gold.binary.index]
+    if common and "binary" in table:
+        system = table.loc[common, "binary"].astype(int).to_numpy()
+        scores |= binary_scores(system, gold.binary.loc[common].astype(int).to_numpy())
     return scores
 
 
@@ -385,6 +376,7 @@ def _wug_seed(
     config: EvaluationConfig,
     bundle: Any,
     rule: tuple[int, int],
+    gold_change: ChangeGold,
 ) -> tuple[dict[str, Any], Any]:
     """Scores of one labelling: ARI/NMI on the clustered uses, change against the gold."""
     per_target: dict[str, dict[str, float]] = {}
@@ -398,7 +390,7 @@ def _wug_seed(
         per_target = {t: dict(v) for t, v in scored["per_target"].items()}
         subsets = scored["subsets"]
     comparison = _change_of(occurrences, labels, X, config, rule)
-    overall |= change_metrics(comparison.ranking, comparison.measures, comparison.measure, bundle.gold_change)
+    overall |= change_metrics(comparison.ranking, comparison.measures, comparison.measure, gold_change)
     for row in comparison.ranking.itertuples():
         per_target.setdefault(row.target, {}).update({name: float(getattr(row, name)) for name in comparison.measures})
     overall["n_instances"] = int(clustered.sum()) if gold is not None else len(occurrences)
@@ -407,6 +399,9 @@ def _wug_seed(
 
 def change_table(comparison: Any, gold_change: pd.DataFrame | None, n_senses: dict[str, int]) -> pd.DataFrame:
     """Per target: the periods compared, uses, senses, every change score and the decision, beside the gold.
+
+    Every target compared has a row, with or without a gold value: ``gold_missing`` says why a gold value is
+    absent (empty where both the graded and the binary gold are given).
 
     Parameters
     ----------
@@ -421,8 +416,8 @@ def change_table(comparison: Any, gold_change: pd.DataFrame | None, n_senses: di
     -------
     DataFrame
         ``target``, ``slice_a``, ``slice_b``, ``uses_a``, ``uses_b``, ``senses``, the measures, ``score``,
-        ``binary``, and the gold columns (``change_graded``, ``change_binary``, ``COMPARE``) where given;
-        sorted by ``score``, highest first.
+        ``binary``, the gold columns (``change_graded``, ``change_binary``, ``COMPARE``) where the stats file
+        has them, and ``gold_missing``; sorted by ``score``, highest first.
     """
     ranking = comparison.ranking
     table = ranking[["target", "slice_a", "slice_b", "uses_a", "uses_b"]].copy()
@@ -432,9 +427,26 @@ def change_table(comparison: Any, gold_change: pd.DataFrame | None, n_senses: di
             table[column] = ranking[column].to_numpy()
     if gold_change is not None:
         gold_columns = [c for c in ("change_graded", "change_binary", "COMPARE") if c in gold_change]
-        gold = gold_change[["target", *gold_columns]].dropna()
-        table = table.merge(gold, on="target", how="inner")
+        table = table.merge(gold_change[["target", *gold_columns]], on="target", how="left")
+    table["gold_missing"] = table["target"].map(change_gold(gold_change, table["target"]).notes()).fillna("")
     return table
+
+
+def _warn_without_gold(gold: ChangeGold, n_targets: int) -> None:
+    """One warning per kind of gold that leaves words (or the whole score) out."""
+    import warnings
+
+    for kind, scores in (("graded", "graded_spearman"), ("binary", "binary_accuracy/binary_f1")):
+        if kind in gold.reasons:
+            warnings.warn(f"no {scores}: {gold.reasons[kind]}", stacklevel=3)
+        elif gold.without[kind]:
+            missing = gold.without[kind]
+            more = ", ..." if len(missing) > 3 else ""
+            shown = ", ".join(f"{t} ({r})" for t, r in list(missing.items())[:3]) + more
+            warnings.warn(
+                f"{len(missing)} of {n_targets} words have no {kind} gold and are left out of {scores}: {shown}",
+                stacklevel=3,
+            )
 
 
 def _evaluate_wug(
@@ -456,8 +468,11 @@ def _evaluate_wug(
         else np.zeros(len(occurrences), dtype=bool)
     )
     gold = key_from_occurrences(occurrences[clustered], where="WUG gold clusters") if has_clusters else None
-    if not has_clusters and bundle.gold_change is None:
-        raise InputError(f"{config.data}: neither gold clusters nor gold change scores: nothing to evaluate against")
+    gold_change = change_gold(bundle.gold_change, occurrences["target"])
+    if not has_clusters and gold_change.graded.empty and gold_change.binary.empty:
+        why = gold_change.reasons.get("graded", NO_STATS)
+        raise InputError(f"{config.data}: neither gold clusters nor gold change scores ({why}): nothing to evaluate")
+    _warn_without_gold(gold_change, int(occurrences["target"].nunique()))
     X, embedding_meta = _embed(config, occurrences, encoder, vectors, progress, offline)
     rule = binary_rule(config, bundle.gold_change)
     per_seed: list[dict[str, Any]] = []
@@ -465,7 +480,7 @@ def _evaluate_wug(
     for seed in range(config.seeds):
         inducer = SenseInducer(**(config.senses | {"random_state": seed}))
         model, labels, proba = fit_senses(occurrences, X, inducer, embedding_meta, map_function)
-        scores, comparison = _wug_seed(occurrences, clustered, gold, labels, X, config, bundle, rule)
+        scores, comparison = _wug_seed(occurrences, clustered, gold, labels, X, config, bundle, rule, gold_change)
         per_seed.append(scores)
         if first is None:
             first = (model, proba, comparison)
@@ -473,7 +488,9 @@ def _evaluate_wug(
             log(f"seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in scores["overall"].items()))
     baselines: dict[str, dict[str, Any]] = {}
     for name, keys in baseline_label_sets(occurrences, config.seeds).items():
-        seeded = [_wug_seed(occurrences, clustered, gold, lab, None, config, bundle, rule)[0] for lab in keys]
+        seeded = [
+            _wug_seed(occurrences, clustered, gold, lab, None, config, bundle, rule, gold_change)[0] for lab in keys
+        ]
         baselines[name] = summarise(seeded)["overall"]
     document = metrics_document(
         "wug",
@@ -484,6 +501,7 @@ def _evaluate_wug(
         n_targets=int(occurrences["target"].nunique()),
         embedding=embedding_meta,
         dataset_stats=bundle.stats | {"binary_k": rule[0], "binary_n": rule[1]},
+        gold_change=gold_change.to_dict(),
     )
     if out is not None and first is not None:
         folder = Path(out)

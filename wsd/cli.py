@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import re
 import sys
 import warnings
@@ -31,8 +30,6 @@ CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
 #: Values argparse must not take for options: negative numbers and lists of them (``-4,-3,-2,-1``).
 NEGATIVE_VALUE = re.compile(r"^-\d+(?:,-?\d+)*$|^-\d*\.\d+$")
 DEBUG_FLAG = "--debug"
-#: Operating-system errors about the disk, which the user fixes (exit 2, one line).
-DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES}
 OVERWRITE_HELP = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
@@ -1130,6 +1127,28 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+def os_error_line(exc: OSError) -> str:
+    """An operating-system error as one line: what went wrong and the path(s) it concerns.
+
+    Parameters
+    ----------
+    exc : OSError
+        The error (any errno; ``filename`` and ``filename2`` where the system gave them).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> os_error_line(FileExistsError(17, "File exists", "out/run"))
+    'File exists: out/run'
+    """
+    what = exc.strerror or (str(exc).splitlines() or [type(exc).__name__])[0]
+    paths = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{what}: {' -> '.join(paths)}" if paths else what
+
+
 def _one_line_warnings() -> Callable[..., None]:
     """A ``warnings.showwarning`` that prints each warning as one line, and the same message only once."""
     shown: set[str] = set()
@@ -1177,11 +1196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except OSError as exc:
-        if exc.errno not in DISK_ERRORS or debug:
+    except OSError as exc:  # every errno: the disk, a name too long, a dangling link, ... (one line, the path)
+        if debug:
             raise
-        where = f" ({exc.filename})" if exc.filename else ""
-        print(f"wsd {args.command}: error: {exc.strerror}{where}", file=sys.stderr)
+        print(f"wsd {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # the last line of defence: one line, and the traceback on request
         if debug:

@@ -675,7 +675,17 @@ def induce_corpus(
     from wsd.store import load_run, read_meta, write_json, write_parquet
 
     out = Path(out)
+    # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
     inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
+    if change:
+        from wsd.change.slices import check_slice_options
+        from wsd.corpus.metadata import MetaSpec
+
+        spec = MetaSpec.build(
+            embed_options.get("meta"), embed_options.get("slice_from_path"), embed_options.get("text_field") or "text"
+        )
+        check_slice_options(change.get("by"), change.get("bins"), change.get("between"), columns=spec.columns)
+    labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
     claim_folder(out, "output", overwrite=overwrite)
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
@@ -698,8 +708,7 @@ def induce_corpus(
         "run": str(run),
         "senses_dir": str(senses_dir),
     }
-    if gold is not None:
-        labelled = read_generic(gold)
+    if gold is not None and labelled is not None:
         gold_senses, matched = attach_gold(occurrences, labelled)
         if matched == 0:
             raise InputError(

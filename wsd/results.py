@@ -15,8 +15,8 @@
 ``versions``       Python and library versions
 =================  ======================================================================================
 
-and, where they apply, ``embedding`` (the vectors' metadata) and ``dataset_stats`` (what the dataset reader
-counted).
+and, where they apply, ``embedding`` (the vectors' metadata), ``dataset_stats`` (what the dataset reader
+counted) and ``gold_change`` (WUG: the gold change column used, and the words without a gold value).
 
 >>> document = metrics_document("generic", {}, [{"overall": {"ari": 0.5}, "per_target": {}}], {}, 10, 2)
 >>> list(document)[:4]
@@ -51,7 +51,7 @@ REQUIRED_KEYS = (
     "baselines",
     "versions",
 )
-OPTIONAL_KEYS = ("embedding", "dataset_stats")
+OPTIONAL_KEYS = ("embedding", "dataset_stats", "gold_change")
 
 
 def metrics_document(
@@ -64,6 +64,7 @@ def metrics_document(
     *,
     embedding: Mapping[str, Any] | None = None,
     dataset_stats: Mapping[str, Any] | None = None,
+    gold_change: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``metrics.json`` document of a scored command (see the module docstring for its keys).
 
@@ -83,6 +84,8 @@ def metrics_document(
         The vectors' metadata, when the command embedded them.
     dataset_stats : mapping, optional
         What the dataset reader counted, when a dataset was read.
+    gold_change : mapping, optional
+        The gold change scored against (WUG: :meth:`wsd.evaluate.change_gold.ChangeGold.to_dict`).
 
     Returns
     -------
@@ -96,6 +99,8 @@ def metrics_document(
     document["baselines"] = {name: dict(scores) for name, scores in baselines.items()}
     if dataset_stats is not None:
         document["dataset_stats"] = dict(dataset_stats)
+    if gold_change is not None:
+        document["gold_change"] = dict(gold_change)
     document["versions"] = library_versions()
     return document
 
@@ -217,7 +222,42 @@ def format_table(result: Mapping[str, Any]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(r, widths, strict=True)) for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(lines + gold_change_lines(result.get("gold_change")))
+
+
+def gold_change_lines(gold: Mapping[str, Any] | None) -> list[str]:
+    """The lines under a table that name the gold change scored against and the words without a value.
+
+    Parameters
+    ----------
+    gold : mapping, optional
+        ``metrics.json``'s ``gold_change`` (None: no lines).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> gold_change_lines({"file": "s.csv", "graded": {"column": "change_graded", "words": 3, "without": {}},
+    ...                    "binary": {"column": None, "words": 0, "without": {}, "reason": "no column"}})
+    ['graded gold: change_graded of 3 words (s.csv)', 'binary gold: none (no column)']
+    """
+    if not gold:
+        return []
+    lines = []
+    for kind in ("graded", "binary"):
+        entry = gold.get(kind, {})
+        if "reason" in entry:
+            lines.append(f"{kind} gold: none ({entry['reason']})")
+            continue
+        without = entry.get("without", {})
+        line = f"{kind} gold: {entry.get('column')} of {entry.get('words')} words ({gold.get('file')})"
+        if without:
+            shown = ", ".join(f"{t}: {r}" for t, r in list(without.items())[:3]) + (", ..." if len(without) > 3 else "")
+            line += f"; {len(without)} without a value, left out: {shown}"
+        lines.append(line)
+    return lines
 
 
 def _is_score(metric: str) -> bool:

@@ -13,7 +13,7 @@ from wsd.change.compare import (
     SliceComparison,
     compare_slices,
 )
-from wsd.change.slices import Bin, Slices, assign_slices, parse_bins
+from wsd.change.slices import Bin, Slices, assign_slices, check_slice_options, parse_bins
 
 __all__ = [
     "DEFAULT_BINARY_K",
@@ -24,6 +24,7 @@ __all__ = [
     "SliceComparison",
     "Slices",
     "assign_slices",
+    "check_slice_options",
     "compare_slices",
     "parse_bins",
 ]

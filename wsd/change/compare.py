@@ -215,7 +215,7 @@ def compare_slices(
     ------
     InputError
         Bad slice column or bins (:func:`assign_slices`), labels or vectors not row-aligned, an unknown slice
-        in ``between``.
+        in ``between``, or no target whose change between the main pair can be measured (an empty ranking).
     ConfigError
         Neither labels nor vectors, an unknown ``measure`` or one the inputs cannot give, a bad ``k``/``n``.
 
@@ -256,6 +256,12 @@ def compare_slices(
     scores = pd.DataFrame(tables.scores, columns=tables.score_columns())
     unmeasured = pd.DataFrame(tables.unmeasured, columns=["target", "slice_a", "slice_b", "pair", "reason"])
     main_missing = unmeasured[(unmeasured["slice_a"] == main[0]) & (unmeasured["slice_b"] == main[1])]
+    if len(main_missing) and len(main_missing) == len(tables.rows_by_target):  # an empty ranking is no answer
+        first = main_missing.iloc[0]
+        raise InputError(
+            f"no target's change between {main[0]} and {main[1]} can be measured (e.g. {first['target']}: "
+            f"{first['reason']}); choose slices that hold uses of the targets (--bins LOW:HIGH,... or --between A,B)"
+        )
     if len(main_missing):
         shown = "; ".join(f"{r.target} ({r.reason})" for r in main_missing.head(5).itertuples())
         more = f" and {len(main_missing) - 5} more" if len(main_missing) > 5 else ""

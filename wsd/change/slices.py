@@ -25,10 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets.wug import period_order
+from wsd.occurrences import RESERVED_COLUMNS
 
-__all__ = ["Bin", "Slices", "assign_slices", "parse_bins"]
+__all__ = ["Bin", "Slices", "assign_slices", "check_slice_options", "parse_bins"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,77 @@ def parse_bins(text: str | list[str] | tuple[str, ...]) -> list[Bin]:
                 f"adjacent bins are written like 1800:1849,1850:1899)"
             )
     return bins
+
+
+def check_slice_options(
+    by: str | None,
+    bins: str | list[str] | tuple[str, ...] | None = None,
+    between: str | list[str] | tuple[str, ...] | None = None,
+    columns: tuple[str, ...] | None = None,
+) -> list[Bin] | None:
+    """Check the slice options before any work: the column, the bins, the pair; the parsed bins.
+
+    Everything that can be known without the occurrence table is checked here, so that a command that embeds
+    a corpus first refuses bad slice options at once rather than after the embedding.
+
+    Parameters
+    ----------
+    by : str or None
+        The ``--by`` column.
+    bins : str or list of str, optional
+        The ``--bins`` (:func:`parse_bins`).
+    between : str or list of str, optional
+        The ``--between`` pair (two different slice labels).
+    columns : tuple of str, optional
+        The metadata columns the occurrence table will have (a scan's ``--meta`` and ``--slice-from-path``
+        columns); None: not known yet (the table's own columns are checked later).
+
+    Returns
+    -------
+    list of Bin or None
+        The parsed bins (None without ``bins``).
+
+    Raises
+    ------
+    ConfigError
+        ``--bins``/``--between`` without ``--by``, or ``--between`` not naming two different slices.
+    InputError
+        ``--by`` naming a core column of the occurrence table (``text``, ``target``, ``start``, ...), a column
+        the scan does not keep, or malformed bins (``--bins 0``).
+
+    Examples
+    --------
+    >>> [b.label for b in check_slice_options("year", "1800:1850,1950:2000", columns=("year",))]
+    ['1800:1850', '1950:2000']
+    >>> check_slice_options("text")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    wsd.errors.InputError: --by 'text' is a core column of the occurrence table, not metadata: ...
+    """
+    if by is None or (isinstance(by, str) and not by.strip()):
+        if bins or between:
+            raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
+        return None
+    if not isinstance(by, str):
+        raise ConfigError(f"--by (change.by) must be a column name, not {by!r}")
+    if by in RESERVED_COLUMNS:
+        raise InputError(
+            f"--by {by!r} is a core column of the occurrence table, not metadata: slice by a metadata column "
+            "kept with --meta (e.g. --meta year --by year)"
+        )
+    if columns is not None and by not in columns:
+        kept = f"it keeps {', '.join(columns)}" if columns else "it keeps no metadata"
+        raise InputError(
+            f"--by {by!r}: the scan keeps no column {by!r} ({kept}); add --meta {by} "
+            f"(or a --slice-from-path group named {by})"
+        )
+    parsed = parse_bins(bins) if bins is not None else None
+    if between is not None:
+        items = [item.strip() for item in between.split(",")] if isinstance(between, str) else list(between)
+        if len(items) != 2 or not all(str(item) for item in items):
+            raise ConfigError(f"--between names two slices (A,B), not {between!r}")
+        if str(items[0]) == str(items[1]):
+            raise ConfigError(f"--between names the same slice twice ({items[0]}); name two different slices")
+    return parsed
 
 
 @dataclass

@@ -18,6 +18,7 @@ Without a senses folder only the vector measures (APD, PRT) are computed, with a
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.change.compare import DEFAULT_BINARY_K, DEFAULT_BINARY_N, SliceComparison, compare_slices
+from wsd.change.slices import check_slice_options
 from wsd.errors import InputError
 from wsd.layout import (
     CHANGE_COUNTS,
@@ -38,13 +40,14 @@ from wsd.layout import (
     CHANGE_SENSES,
     CHANGE_UNMEASURED,
     LABELS_FILE,
+    META_FILE,
     SENSES_DIR,
     SENSES_FILE,
 )
 from wsd.outputs import CHANGE_FORMAT, check_not_inside, claim_folder
 from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
 
-__all__ = ["change_run", "read_labels", "sense_cards", "write_change"]
+__all__ = ["change_run", "check_senses_of_run", "read_labels", "sense_cards", "write_change"]
 
 
 def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
@@ -86,6 +89,46 @@ def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
             f"(first {ids[missing].iloc[0]!r}); the senses were induced on another run — run wsd cluster on this one"
         )
     return sense_of.loc[ids.to_numpy()].to_numpy(dtype=np.int64)
+
+
+def check_senses_of_run(senses: Path, run: Path, run_meta: dict[str, Any]) -> None:
+    """Refuse a senses folder induced on another run, by the run fingerprint its ``meta.json`` records.
+
+    Ids alone do not tell runs apart (two scans of different corpora may number their occurrences alike); the
+    fingerprint (:mod:`wsd.store`) does. A senses folder without one (written by an older wsd, or by
+    ``wsd evaluate``) is checked by its ids only (:func:`read_labels`).
+
+    Parameters
+    ----------
+    senses : Path
+        The senses folder.
+    run : Path
+        The run compared.
+    run_meta : dict
+        The run's ``meta.json``.
+
+    Raises
+    ------
+    InputError
+        When both fingerprints are known and differ.
+
+    Examples
+    --------
+    >>> check_senses_of_run(Path("runs/x/senses"), Path("runs/x"), {"fingerprint": "ab12"})  # doctest: +SKIP
+    """
+    file = senses / META_FILE
+    try:
+        meta = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(f"{file}: not a readable senses meta.json") from None
+    theirs = meta.get("run_fingerprint") if isinstance(meta, dict) else None
+    ours = run_meta.get("fingerprint")
+    if theirs and ours and theirs != ours:
+        made_on = f" ({meta['run']})" if isinstance(meta.get("run"), str) else ""
+        raise InputError(
+            f"--senses {senses} were induced on another run{made_on}, not on --run {run} (the run fingerprints "
+            f"differ, even where occurrence ids coincide); run wsd cluster --run {run} for its own senses"
+        )
 
 
 def sense_cards(senses: Path | None) -> pd.DataFrame | None:
@@ -226,8 +269,9 @@ def change_run(
     Raises
     ------
     InputError
-        A missing or damaged run or senses folder, a missing slice column (the message lists the columns),
-        bad bins, senses of another run.
+        A missing or damaged run or senses folder, a missing or core slice column (the message lists the
+        columns), bad bins, senses of another run (:func:`check_senses_of_run`), or no target whose change
+        between the compared slices can be measured.
 
     Examples
     --------
@@ -236,9 +280,12 @@ def change_run(
     """
     run = Path(run)
     run_meta = read_meta(run)  # a missing or damaged run is named first
+    check_slice_options(by, bins, between)  # before any work: the column, the bins, the pair
     senses_dir = Path(senses) if senses is not None else run / SENSES_DIR
     if senses is not None and not senses_dir.is_dir():
         raise InputError(f"--senses {senses_dir}: folder not found (a senses folder written by wsd cluster)")
+    if senses_dir.is_dir():
+        check_senses_of_run(senses_dir, run, run_meta)
     destination = Path(out) if out is not None else run / CHANGE_DIR
     if out is not None:
         check_not_inside(destination, run, "--run")

@@ -293,6 +293,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         if self.method == "random" and self.k == "auto":
             raise ConfigError("method='random' needs an int k (the number of random senses)")
         if not self.selects_k:
+            if self.one_sense_below is not None:  # a threshold of the choice of k: with a fixed k it would do nothing
+                raise ConfigError(
+                    f"one_sense_below (--one-sense-below) applies when the number of senses is chosen (k='auto'), "
+                    f"not with k={self.k!r} and method={self.method!r}: drop it, or use --k auto"
+                )
             return
         if not (self.method == "hdbscan" and self.selection == "native"):
             check_k_range(self.k_range, self.selection)

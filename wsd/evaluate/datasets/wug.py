@@ -24,7 +24,10 @@ scores, as the datasets define them).
 The periods are the distinct ``grouping`` labels in order, earlier first: numerically when every label is a
 number, else as strings (``1700-1916`` < ``1918-1990``). ``subsets`` has one entry per period (its label).
 ``gold_change`` holds one row per word from the stats file (``target``, ``change_graded``,
-``change_binary``, ``change_binary_gain``, ``change_binary_loss``, ``COMPARE``, ``k``, ``n``, where given).
+``change_binary``, ``change_binary_gain``, ``change_binary_loss``, ``COMPARE``, ``k``, ``n``: each column the
+file has, NaN where a word's field is empty); its ``attrs["source"]`` names the file and each word's line.
+A stats file with a header only, or with a value that is not a finite number (``abc``, ``inf``), is refused
+with its file, line and column.
 ``stats``: ``words``, ``uses``, ``clustered`` (uses with a gold sense), ``noise`` (cluster ``-1``),
 ``unclustered`` (uses the cluster file does not list, where one exists).
 """
@@ -220,31 +223,61 @@ def _stats_file(root: Path) -> Path | None:
     return None
 
 
+#: Values of a stats file that mean "no value" (as an empty field): pandas and R write them for missing numbers.
+MISSING_VALUES = frozenset({"", "nan", "NaN", "NA", "null", "None"})
+#: The attribute of ``gold_change`` (``DataFrame.attrs``) holding the stats file and each word's line in it.
+SOURCE_ATTR = "source"
+
+
+def _stats_number(value: str, where: str, name: str, integer: bool = False) -> float | None:
+    """A number of a stats file: None where the field is empty (or NaN); an error for text or an infinity."""
+    text = value.strip()
+    if text in MISSING_VALUES:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise InputError(f"{where}: column {name}: {value!r} is not a number") from None
+    if not np.isfinite(number):
+        raise InputError(f"{where}: column {name}: {value!r} is not a finite number")
+    if integer and (number != int(number) or number < 0):
+        raise InputError(f"{where}: column {name}: {value!r} is not a whole number of at least 0")
+    return number
+
+
 def _read_gold_change(file: Path, words: set[str]) -> pd.DataFrame:
     records = []
+    lines: dict[str, int] = {}
     for number, row in read_tsv(file, "WUG stats file"):
+        where = f"{file}:{number}"
         if "lemma" not in row:
-            raise InputError(f"{file}: expected a lemma column")
+            raise InputError(f"{where}: expected a lemma column (the word) in the header")
+        if row["lemma"] in lines:
+            raise InputError(f"{where}: word {row['lemma']!r} twice (first at line {lines[row['lemma']]})")
+        lines[row["lemma"]] = number
         record: dict[str, object] = {"target": row["lemma"]}
         for name in GOLD_CHANGE_FIELDS:
-            if name in row and row[name] != "":
-                try:
-                    record[name] = float(row[name])
-                except ValueError:
-                    raise InputError(f"{file}:{number}: {name} {row[name]!r} is not a number") from None
+            if name in row:
+                record[name] = _stats_number(row[name], where, name)
         if "k1" in row and "n1" in row:
-            record["k"], record["n"] = int(float(row["k1"])), int(float(row["n1"]))
+            record["k"] = _stats_number(row["k1"], where, "k1", integer=True)
+            record["n"] = _stats_number(row["n1"], where, "n1", integer=True)
         records.append(record)
+    if not records:
+        raise InputError(f"{file}:1: a header and no rows (no word has gold change scores)")
     table = pd.DataFrame(records)
-    unknown = sorted(set(table["target"]) - words) if len(table) else []
+    unknown = sorted(set(table["target"]) - words)
     if unknown:
         raise InputError(f"{file}: change scores for words without uses in data/: {', '.join(unknown[:5])}")
-    if table["target"].duplicated().any():
-        raise InputError(f"{file}: word {table.loc[table['target'].duplicated(), 'target'].iloc[0]!r} twice")
-    for name in ("change_binary", "change_binary_gain", "change_binary_loss", "k", "n"):
-        if name in table and not table[name].isna().any():
-            table[name] = table[name].astype("int64")
-    return table.sort_values("target").reset_index(drop=True)
+    for name in (*GOLD_CHANGE_FIELDS, "k", "n"):
+        if name in table:
+            table[name] = table[name].astype("float64")  # a column of empty fields is NaN, not None
+            whole = name in ("change_binary", "change_binary_gain", "change_binary_loss", "k", "n")
+            if whole and not table[name].isna().any():
+                table[name] = table[name].astype("int64")
+    table = table.sort_values("target").reset_index(drop=True)
+    table.attrs[SOURCE_ATTR] = {"file": str(file), "lines": lines}
+    return table
 
 
 def load(path: str | Path) -> DatasetBundle:
