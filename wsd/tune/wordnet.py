@@ -366,7 +366,6 @@ def load(
             for key in senses:
                 if definitions[key]:
                     rows.append((use_id(name, f"{key}.gloss.{word}"), f"{word}: {definitions[key]}", 0, len(word), key))
-        stats["words"] += 1
         lemma = normalize_lemma(word)
         keys = np.array([row[4] for row in rows])
         first, second, label = sense_pairs(
@@ -375,6 +374,9 @@ def load(
             max_pairs=max_pairs_per_lemma,
             random_state=random_state,
         )
+        if not len(first):
+            continue
+        stats["words"] += 1
         used = np.unique(np.concatenate([first, second]))
         stats["example_uses"] += int((used < examples).sum())
         stats["gloss_uses"] += int((used >= examples).sum())
