@@ -34,6 +34,8 @@ ALLOWED: dict[str, set[str]] = {
     "change": {"manifest", "errors", "occurrences", "evaluate", "store", "layout", "outputs", "atomic", "senses"},
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
+    # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
+    "tune": {"errors", "evaluate", "corpus", "textfiles"},
     "config": {"errors", "senses", "layout", "atomic", "change"},
     "benchmark": {
         "change",

@@ -1,0 +1,189 @@
+"""Training sources by spec: ``KIND:PATH`` → a :class:`~wsd.tune.pairs.PairSet`, and the lemmas of a source.
+
+==================  ====================================================  =======================================
+kind                reader                                                labels
+==================  ====================================================  =======================================
+``wug``             :mod:`wsd.tune.wug` (a WUG folder's judgments)        graded 1–4 (pair medians, 0s dropped)
+``wic``             :mod:`wsd.tune.wic` (WiC, XL-WiC, MCL-WiC file)        binary (gold T/F)
+``semeval2013``     :mod:`wsd.tune.senses` (gold sense keys)               binary (same top sense or not)
+``semeval2010``     :mod:`wsd.tune.senses`                                 binary
+``russe2018``       :mod:`wsd.tune.senses`                                 binary
+``generic``         :mod:`wsd.tune.senses` (the generic TSV/JSONL file)    binary
+``wordnet``         :mod:`wsd.tune.wordnet` (the WordNet 3.0 database)     binary (same synset or not)
+==================  ====================================================  =======================================
+
+The source's name (``PairSet.uses["source"]``) is the spec as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from wsd.errors import ConfigError, InputError
+from wsd.tune import senses, wic, wordnet, wug
+from wsd.tune.pairs import PairSet, concat, exclude_lemmas
+
+#: Every source kind, in the order of the table above.
+SOURCE_KINDS: tuple[str, ...] = ("wug", "wic", *senses.SENSE_DATASETS, "wordnet")
+
+
+def parse_source(spec: str) -> tuple[str, Path]:
+    """Split ``KIND:PATH`` into the kind and the path, checking the kind and that the path exists.
+
+    Parameters
+    ----------
+    spec : str
+        ``wug:../shared/datasets/lscd/dwug_en``, ``wic:train.data.txt``, ...
+
+    Returns
+    -------
+    (str, Path)
+
+    Raises
+    ------
+    ConfigError
+        For a spec without ``:`` or with an unknown kind.
+    InputError
+        When the path does not exist.
+
+    Examples
+    --------
+    >>> parse_source("wug:.")
+    ('wug', PosixPath('.'))
+    """
+    kind, colon, path = str(spec).partition(":")
+    if not colon or not path:
+        raise ConfigError(f"training source {spec!r} is not KIND:PATH (kinds: {', '.join(SOURCE_KINDS)})")
+    if kind not in SOURCE_KINDS:
+        raise ConfigError(f"unknown training source kind {kind!r} in {spec!r}; choose one of {', '.join(SOURCE_KINDS)}")
+    location = Path(path).expanduser()
+    if not location.exists():
+        raise InputError(f"training source {spec!r}: {location} not found")
+    return kind, location
+
+
+def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
+    """Read one training source.
+
+    Parameters
+    ----------
+    spec : str
+        ``KIND:PATH`` (kinds: :data:`SOURCE_KINDS`).
+    max_pairs_per_lemma : int or None
+        The cap on sampled pairs per lemma for sense-labelled sources (sense datasets, WordNet); WUG and WiC
+        pairs are taken as they are.
+    random_state : int
+        Seed of that sampling.
+
+    Returns
+    -------
+    PairSet
+        Named by ``spec``.
+
+    Raises
+    ------
+    ConfigError
+        For a malformed spec or an unknown kind.
+    InputError
+        For a missing path and anything the reader refuses.
+
+    Examples
+    --------
+    >>> read_source("wug:../shared/datasets/lscd/dwug_en").counts()     # doctest: +SKIP
+    """
+    kind, path = parse_source(spec)
+    if kind == "wug":
+        return wug.load(path, name=spec)
+    if kind == "wic":
+        return wic.load(path, name=spec)
+    if kind == "wordnet":
+        return wordnet.load(path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
+    return senses.load(kind, path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
+
+
+def read_sources(specs: Iterable[str], *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
+    """Read several training sources into one pair set.
+
+    Parameters
+    ----------
+    specs : iterable of str
+        ``KIND:PATH`` specs.
+    max_pairs_per_lemma, random_state
+        As :func:`read_source`.
+
+    Returns
+    -------
+    PairSet
+
+    Raises
+    ------
+    ConfigError
+        For no spec, a malformed spec or an unknown kind.
+    InputError
+        As :func:`read_source`; when a source is given twice.
+    """
+    specs = list(specs)
+    if not specs:
+        raise ConfigError("no training source (give at least one KIND:PATH)")
+    return concat(read_source(s, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state) for s in specs)
+
+
+def source_lemmas(spec: str) -> set[str]:
+    """Every normalised lemma of a dataset, for ``--exclude KIND:PATH`` (gold labels and judgments not needed).
+
+    Parameters
+    ----------
+    spec : str
+        ``KIND:PATH``: a WUG folder (its words), a WiC file (its targets), a sense dataset (its targets),
+        WordNet (all its words).
+
+    Returns
+    -------
+    set of str
+
+    Raises
+    ------
+    ConfigError
+        For a malformed spec or an unknown kind.
+    InputError
+        For a missing path or unreadable data.
+
+    Examples
+    --------
+    >>> sorted(source_lemmas("semeval2013:../shared/datasets"))[:2]      # doctest: +SKIP
+    ['add', 'appear']
+    """
+    kind, path = parse_source(spec)
+    if kind == "wug":
+        return wug.lemmas(path)
+    if kind == "wic":
+        return wic.lemmas(path)
+    if kind == "wordnet":
+        return wordnet.lemmas(path)
+    return senses.lemmas(kind, path)
+
+
+def exclude_sources(pairset: PairSet, specs: Iterable[str]) -> PairSet:
+    """Drop every lemma of the given datasets from training (``--exclude KIND:PATH``).
+
+    Parameters
+    ----------
+    pairset : PairSet
+        The training pairs.
+    specs : iterable of str
+        Datasets whose lemmas are excluded.
+
+    Returns
+    -------
+    PairSet
+
+    Raises
+    ------
+    ConfigError
+        When nothing is left to train on (:func:`~wsd.tune.pairs.exclude_lemmas`).
+    """
+    lemmas: set[str] = set()
+    for spec in specs:
+        lemmas |= source_lemmas(spec)
+    return exclude_lemmas(pairset, lemmas)

@@ -1,0 +1,309 @@
+"""Training pairs from Word-in-Context files (``wic:PATH``): WiC, XL-WiC and MCL-WiC, binary labels.
+
+``PATH`` is one data file; its layout decides the format:
+
+* **WiC** (Pilehvar & Camacho-Collados 2019): ``train.data.txt``, TAB-separated, no header, five fields
+  ``target, PoS, i-j, sentence1, sentence2``, where ``i`` and ``j`` are **token indices** (0-based) of the
+  target in the whitespace-tokenised sentences; gold labels ``T``/``F`` one per line in the file beside it
+  whose name has ``gold`` for the last ``data`` (``train.gold.txt``). The target's span is the token's span.
+* **XL-WiC** (Raganato et al. 2020): nine fields ``target, PoS, start1, end1, start2, end2, sentence1,
+  sentence2, label`` with character offsets (end exclusive) and a ``1``/``0`` label; test files have the
+  first eight fields and the labels in the ``gold`` file beside (``de_test_data.txt`` → ``de_test_gold.txt``).
+* **MCL-WiC** (SemEval-2021 Task 2): a JSON list (``training.en-en.data``) of objects with ``id, lemma,
+  sentence1, sentence2`` and either ``start1, end1, start2, end2`` or ``ranges1, ranges2`` (``"a-b"``,
+  several comma-separated for a split target: the first start to the last end); gold in the JSON list
+  beside it (``training.en-en.gold``) of ``{"id", "tag": "T"|"F"}``.
+
+Gold ``T``/``True``/``1`` is a "same sense" pair (label 1), ``F``/``False``/``0`` a "different senses" pair
+(label 0). Uses that recur with the same lemma, text and span are one use (so a training batch encodes
+them once). Strict: a missing data or gold file, a gold file with another number of lines (or ids), an
+unknown label, a token index past the sentence's end or a span outside it is an :class:`InputError` naming
+the file and line.
+
+``stats``: ``pairs``, ``same``, ``different``, ``uses``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+from wsd.errors import InputError
+from wsd.textfiles import check_file, iter_lines, read_text
+from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, use_id
+
+GOLD_VALUES: dict[str, float] = {"t": 1.0, "true": 1.0, "1": 1.0, "f": 0.0, "false": 0.0, "0": 0.0}
+WIC_FIELDS, XLWIC_FIELDS = 5, 9
+_TOKEN = re.compile(r"\S+")
+_RANGE = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
+
+
+def gold_path(data: Path) -> Path:
+    """The gold file beside a data file: the last ``data`` in its name becomes ``gold``.
+
+    Parameters
+    ----------
+    data : Path
+        ``train.data.txt``, ``de_test_data.txt``, ``training.en-en.data``.
+
+    Returns
+    -------
+    Path
+
+    Raises
+    ------
+    InputError
+        When the name holds no ``data``.
+
+    Examples
+    --------
+    >>> gold_path(Path("wic/train.data.txt")).as_posix()
+    'wic/train.gold.txt'
+    """
+    head, found, tail = data.name.rpartition("data")
+    if not found:
+        raise InputError(f"{data}: cannot tell its gold file (the name has no 'data' to read as 'gold')")
+    return data.with_name(f"{head}gold{tail}")
+
+
+def _label(value: str, where: str) -> float:
+    label = GOLD_VALUES.get(value.strip().lower())
+    if label is None:
+        raise InputError(f"{where}: gold label {value.strip()!r} is not T/F (or 1/0)")
+    return label
+
+
+def _gold_lines(file: Path, expected: int) -> list[float]:
+    check_file(file, "WiC gold file")
+    labels = [_label(line, f"{file}:{n}") for n, line in iter_lines(file, "WiC gold file") if line.strip()]
+    if len(labels) != expected:
+        raise InputError(f"{file}: {len(labels)} gold labels for {expected} data lines")
+    return labels
+
+
+def _token_span(sentence: str, index: str, where: str) -> tuple[int, int]:
+    if not index.strip().isdigit():
+        raise InputError(f"{where}: token index {index!r} is not a number")
+    tokens = [m.span() for m in _TOKEN.finditer(sentence)]
+    position = int(index)
+    if position >= len(tokens):
+        raise InputError(f"{where}: token index {position} is past the sentence's {len(tokens)} tokens")
+    return tokens[position]
+
+
+def _char_span(sentence: str, start: object, end: object, where: str) -> tuple[int, int]:
+    try:
+        span = int(str(start).strip()), int(str(end).strip())
+    except ValueError:
+        raise InputError(f"{where}: target offsets {start!r}, {end!r} are not integers") from None
+    if not 0 <= span[0] < span[1] <= len(sentence):
+        raise InputError(f"{where}: target span {span[0]}-{span[1]} lies outside the sentence of {len(sentence)}")
+    return span
+
+
+def _ranges_span(sentence: str, ranges: object, where: str) -> tuple[int, int]:
+    parts = [_RANGE.fullmatch(part) for part in str(ranges).split(",")]
+    if not parts or any(part is None for part in parts):
+        raise InputError(f"{where}: ranges {ranges!r} are not 'start-end[,start-end...]'")
+    return _char_span(sentence, parts[0][1], parts[-1][2], where)  # type: ignore[index]
+
+
+class Record(NamedTuple):
+    """One labelled WiC pair as read: its id (line number or MCL-WiC id), target, both sentences and spans."""
+
+    ident: str
+    target: str
+    text1: str
+    span1: tuple[int, int]
+    text2: str
+    span2: tuple[int, int]
+    label: float
+
+
+def _fields_error(file: Path, number: int, count: int) -> InputError:
+    return InputError(
+        f"{file}:{number}: {count} tab-separated fields; WiC has 5 (target, PoS, i-j, sentence1, sentence2), "
+        f"XL-WiC 8 or 9 (target, PoS, start1, end1, start2, end2, sentence1, sentence2[, label])"
+    )
+
+
+def _read_tsv(file: Path, gold: Path | None) -> list[Record]:
+    lines = [(n, line.removesuffix("\r").split("\t")) for n, line in iter_lines(file, "WiC data file") if line.strip()]
+    if not lines:
+        raise InputError(f"{file}: empty WiC data file")
+    width = len(lines[0][1])
+    if width not in (WIC_FIELDS, XLWIC_FIELDS - 1, XLWIC_FIELDS):
+        raise _fields_error(file, lines[0][0], width)
+    for number, fields in lines:
+        if len(fields) != width:
+            raise _fields_error(file, number, len(fields))
+    if width == XLWIC_FIELDS:
+        labels = [_label(fields[-1], f"{file}:{n}") for n, fields in lines]
+    else:
+        gold = gold or gold_path(file)
+        if not gold.is_file():
+            raise InputError(f"{file}: no gold file beside it ({gold.name} not found)")
+        labels = _gold_lines(gold, len(lines))
+    records = []
+    for (number, fields), label in zip(lines, labels, strict=True):
+        where = f"{file}:{number}"
+        if width == WIC_FIELDS:
+            first, second = fields[3], fields[4]
+            one, dash, two = fields[2].partition("-")
+            if not dash:
+                raise InputError(f"{where}: token indices {fields[2]!r} are not 'i-j'")
+            span1, span2 = _token_span(first, one, where), _token_span(second, two, where)
+        else:
+            first, second = fields[6], fields[7]
+            span1 = _char_span(first, fields[2], fields[3], where)
+            span2 = _char_span(second, fields[4], fields[5], where)
+        records.append(Record(str(number), fields[0], first, span1, second, span2, label))
+    return records
+
+
+def _json_list(file: Path, what: str) -> list[dict]:
+    try:
+        items = json.loads(read_text(file, what))
+    except json.JSONDecodeError as error:
+        raise InputError(f"{file}:{error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise InputError(f"{file}: expected a JSON list of objects ({what})")
+    if not items:
+        raise InputError(f"{file}: empty {what}")
+    return items
+
+
+def _read_mclwic(file: Path, gold: Path | None) -> list[Record]:
+    items = _json_list(file, "MCL-WiC data file")
+    gold = gold or gold_path(file)
+    if not gold.is_file():
+        raise InputError(f"{file}: no gold file beside it ({gold.name} not found)")
+    tags: dict[str, float] = {}
+    for number, item in enumerate(_json_list(gold, "MCL-WiC gold file"), 1):
+        if "id" not in item or "tag" not in item:
+            raise InputError(f"{gold}: item {number} lacks 'id' or 'tag'")
+        tags[str(item["id"])] = _label(str(item["tag"]), f"{gold}: item {number}")
+    records = []
+    for number, item in enumerate(items, 1):
+        where = f"{file}: item {number}"
+        missing = [key for key in ("id", "lemma", "sentence1", "sentence2") if key not in item]
+        if missing:
+            raise InputError(f"{where} lacks {', '.join(missing)}")
+        spans = []
+        for side in ("1", "2"):
+            sentence = str(item[f"sentence{side}"])
+            if f"ranges{side}" in item:
+                spans.append(_ranges_span(sentence, item[f"ranges{side}"], where))
+            elif f"start{side}" in item and f"end{side}" in item:
+                spans.append(_char_span(sentence, item[f"start{side}"], item[f"end{side}"], where))
+            else:
+                raise InputError(f"{where} has neither ranges{side} nor start{side}/end{side}")
+        ident = str(item["id"])
+        if ident not in tags:
+            raise InputError(f"{gold}: no gold tag for {ident!r} ({where})")
+        records.append(
+            Record(
+                ident,
+                str(item["lemma"]),
+                str(item["sentence1"]),
+                spans[0],
+                str(item["sentence2"]),
+                spans[1],
+                tags[ident],
+            )
+        )
+    return records
+
+
+def _is_json(file: Path) -> bool:
+    return read_text(file, "WiC data file").lstrip()[:1] == "["
+
+
+def load(path: str | Path, *, gold: str | Path | None = None, name: str | None = None) -> PairSet:
+    """Read a WiC, XL-WiC or MCL-WiC data file with its gold labels as binary training pairs.
+
+    Parameters
+    ----------
+    path : str or Path
+        The data file (``train.data.txt``, ``de_train.txt``, ``training.en-en.data``).
+    gold : str or Path, optional
+        The gold file, where it does not lie beside the data file under the usual name.
+    name : str, optional
+        The source name (default ``wic:<path>``).
+
+    Returns
+    -------
+    PairSet
+        Binary pairs: 1 same sense, 0 different senses.
+
+    Raises
+    ------
+    InputError
+        For a missing data or gold file and malformed lines (see the module docstring).
+
+    Examples
+    --------
+    >>> load("wic/train.data.txt").counts()     # doctest: +SKIP
+    """
+    file = check_file(Path(path), "WiC data file")
+    name = name or f"wic:{path}"
+    gold_file = Path(gold) if gold is not None else None
+    records = _read_mclwic(file, gold_file) if _is_json(file) else _read_tsv(file, gold_file)
+    use_ids: dict[tuple[str, str, int, int], str] = {}
+    uses, pairs = [], []
+    seen: set[tuple[str, str]] = set()
+    for record in records:
+        lemma = normalize_lemma(record.target)
+        sides = []
+        for side, (text, (start, end)) in enumerate(((record.text1, record.span1), (record.text2, record.span2)), 1):
+            key = (lemma, text, start, end)
+            if key not in use_ids:
+                use_ids[key] = use_id(name, f"{record.ident}.{side}")
+                uses.append((use_ids[key], lemma, text, start, end, name))
+            sides.append(use_ids[key])
+        if sides[0] == sides[1]:
+            raise InputError(f"{file}: pair {record.ident} pairs a use with itself (the same sentence and span)")
+        pair = (min(sides), max(sides))
+        if pair in seen:
+            raise InputError(f"{file}: pair {record.ident} repeats an earlier pair (the same two uses)")
+        seen.add(pair)
+        pairs.append((sides[0], sides[1], lemma, record.label, BINARY, name))
+    use_table = pd.DataFrame(uses, columns=["use_id", "lemma", "text", "start", "end", "source"])
+    pair_table = pd.DataFrame(pairs, columns=["use_id_1", "use_id_2", "lemma", "label", "kind", "source"])
+    same = int((pair_table["label"] == 1).sum())
+    stats = {"pairs": len(pair_table), "same": same, "different": len(pair_table) - same, "uses": len(use_table)}
+    return PairSet(use_table, pair_table, {name: stats})
+
+
+def lemmas(path: str | Path) -> set[str]:
+    """The normalised targets of a WiC-format data file (the gold labels are not needed).
+
+    Parameters
+    ----------
+    path : str or Path
+        The data file.
+
+    Returns
+    -------
+    set of str
+
+    Raises
+    ------
+    InputError
+        When the file is missing, empty or not in a WiC format.
+    """
+    file = check_file(Path(path), "WiC data file")
+    if _is_json(file):
+        items = _json_list(file, "MCL-WiC data file")
+        missing = next((n for n, item in enumerate(items, 1) if "lemma" not in item), None)
+        if missing is not None:
+            raise InputError(f"{file}: item {missing} lacks lemma")
+        return {normalize_lemma(str(item["lemma"])) for item in items}
+    found = {normalize_lemma(line.split("\t")[0]) for _, line in iter_lines(file, "WiC data file") if line.strip()}
+    if not found:
+        raise InputError(f"{file}: empty WiC data file")
+    return found
