@@ -31,7 +31,7 @@ from wsd.layout import (
     SENSES_FILE,
     SENSES_MARKDOWN,
 )
-from wsd.outputs import SENSES_FORMAT, check_not_inside, claim_file, claim_folder
+from wsd.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
@@ -179,6 +179,7 @@ def warn_clamped(inducer: SenseInducer, occurrences: pd.DataFrame, X: np.ndarray
             )
 
 
+@in_session
 def cluster_run(
     run: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
@@ -220,7 +221,7 @@ def cluster_run(
     run = Path(run)
     destination = Path(out) if out is not None else run / SENSES_DIR
     run_meta = read_meta(run)  # the input first: a missing or damaged run is named as such
-    check_not_inside(destination, run, "--run")
+    check_disjoint(destination, {"--run": run}, allowed=[run / SENSES_DIR])
     params = inducer.get_params(deep=False) if inducer is not None else SenseInducer().get_params(deep=False)
     claim_folder(
         destination,
@@ -330,6 +331,7 @@ def write_senses(
     return destination
 
 
+@in_session
 def predict_run(
     senses: str | os.PathLike[str],
     run: str | os.PathLike[str],
@@ -360,8 +362,10 @@ def predict_run(
     """
     folder = Path(senses)
     destination = Path(out) if out is not None else Path(run) / PREDICTED_FILE
+    check_disjoint(destination, {"--senses": folder, "--run": run}, allowed=[Path(run) / PREDICTED_FILE])
     if out is not None or destination.is_dir():
         claim_file(destination, PREDICTED_MARK, overwrite=overwrite)
+    lock_file_folder(destination)
     model = SenseModel.load(folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder)
     occurrences, vectors = load_run(run)
     X = finite_vectors(vectors, run)
