@@ -68,6 +68,7 @@ KIND_NAMES = {
     "output": "a wsd output folder (wsd run / evaluate / demo)",
     "change": "a wsd change folder (wsd change)",
     "report": "a wsd report",
+    "model": "a wsd sense model (the model folder of a senses folder)",
 }
 REPORT_NAMES = frozenset({REPORT_HTML, REPORT_MARKDOWN, FIGURES_DIR})
 #: Names that made a folder look like wsd's before manifests (only to recognise such old outputs).
@@ -693,7 +694,8 @@ def check_disjoint(
     option : str
         The option naming ``out``.
     allowed : iterable of path
-        Places inside an input that are the command's own (``RUN/senses`` for ``wsd cluster``).
+        Places inside an input that are the command's own (``RUN/senses`` for ``wsd cluster``), or inputs
+        inside the output that are its own record (``OUT/config.toml`` for ``--config``).
 
     Raises
     ------
@@ -719,7 +721,7 @@ def check_disjoint(
         given = Path(os.path.realpath(source))
         if target == given:
             relation = "is the"
-        elif target in given.parents:
+        elif target in given.parents and given not in exempt:
             relation = "contains the"
         elif given in target.parents and target not in exempt:
             relation = "lies inside the"

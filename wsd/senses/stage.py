@@ -31,6 +31,8 @@ from wsd.layout import (
     SENSES_FILE,
     SENSES_MARKDOWN,
 )
+from wsd.manifest import has_manifest
+from wsd.manifest import start as start_manifest
 from wsd.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
@@ -310,6 +312,8 @@ def write_senses(
     destination = Path(destination)
     destination.mkdir(parents=True, exist_ok=True)
     labels = model.labels_
+    if has_manifest(destination):  # the model's arrays lie deeper than a manifest is looked for: it has its own
+        start_manifest(destination / MODEL_DIR, "model")
     model.save(destination / MODEL_DIR)
     write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
