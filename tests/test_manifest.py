@@ -77,6 +77,7 @@ def test_forget_and_rewrite(tmp_path: Path) -> None:
     start(tmp_path, "run")
     target = tmp_path / "meta.json"
     atomic_write(target, lambda tmp: tmp.write_text("1", encoding="utf-8"))
+    target.unlink()  # forget records a removal
     forget(target)
     manifest = read(tmp_path)
     assert manifest is not None and "meta.json" not in manifest.entries

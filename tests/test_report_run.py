@@ -210,13 +210,17 @@ def test_markdown_report_links_existing_figures_and_escapes_pipes(report):
 
 
 def test_report_dir_option_and_stale_figures_are_removed(evaluate_out, tmp_path):
+    from wsd.atomic import atomic_write
+
     destination = tmp_path / "elsewhere"
-    stale = destination / "report_figures" / "map-999-old.png"
-    stale.parent.mkdir(parents=True)
-    stale.write_bytes(b"old")
+    write_report(evaluate_out, destination, max_points=20, n_examples=3)
+    stale = destination / "report_figures" / "map-999-old.png"  # a figure an earlier wsd report wrote
+    atomic_write(stale, lambda tmp: tmp.write_bytes(b"old"))
+    mine = destination / "report_figures" / "my_plot.png"  # the user's: never removed (issue 26)
+    mine.write_bytes(b"mine")
     html = write_report(evaluate_out, destination, projection="tsne", max_points=20, n_examples=3)
     assert html == destination / "report.html" and html.is_file()
-    assert not stale.exists()
+    assert not stale.exists() and mine.read_bytes() == b"mine"
     page = html.read_text(encoding="utf-8")
     assert "t-SNE map" in page
     assert "random sample of 20 of the 30 occurrences" in page

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import WsdError
-from wsd.manifest import record
+from wsd.manifest import owner, record, status
 
 #: What the name of a temporary file holds between the target's name and the process's token.
 TEMPORARY_INFIX = ".tmp-"
@@ -55,6 +55,11 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
         raise WriteFailed(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from exc
     if path.is_dir():
         raise WriteFailed(f"cannot write {path}: it is a folder")
+    if path.exists() and owner(path) is not None and status(path) == "unknown":
+        raise WriteFailed(
+            f"{path} is not a file wsd wrote (a file of yours?), so wsd does not replace it: move it out of "
+            f"{path.parent}, or write somewhere else"
+        )
     # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
     tmp = path.with_name(f".{path.name}{TEMPORARY_INFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:

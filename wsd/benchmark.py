@@ -49,7 +49,7 @@ from wsd.evaluate.metrics.change import binary_scores, spearman
 from wsd.evaluate.scoring import baseline_keys, score_keys
 from wsd.executors import MapFunction
 from wsd.layout import CHANGE_CSV, CHANGE_DIR, RUN_DIR, SENSES_DIR
-from wsd.outputs import claim_folder
+from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.results import baseline_scores, metrics_document, summarise, write_metrics
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, senses_per_target, write_senses
@@ -135,6 +135,7 @@ def _scored_settings(config: Any) -> Any:
     return settings
 
 
+@in_session
 def evaluate(
     config: EvaluationConfig,
     out: str | os.PathLike[str] | None = None,
@@ -175,6 +176,7 @@ def evaluate(
         The ``metrics.json`` document (:func:`wsd.results.metrics_document`).
     """
     if out is not None:  # before any work: a refused destination costs nothing
+        check_disjoint(out, {"--data": config.data})
         claim_folder(
             out,
             "output",
@@ -220,6 +222,7 @@ def evaluate(
             {"config": {"dataset": config.dataset, "data": config.data}, "embedding": embedding_meta},
         )
         if first_model is not None:
+            claim_folder(folder / SENSES_DIR, "senses", overwrite=overwrite)
             write_senses(folder / SENSES_DIR, occurrences, X, first_model[0], first_model[1], {"seed": 0})
     return document
 

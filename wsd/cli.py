@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from wsd import __version__
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES
 from wsd.errors import WsdError
+from wsd.layout import CONFIG_FILE
+from wsd.outputs import check_disjoint, session
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
@@ -503,6 +505,9 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
             flags["evaluation.data"] = args.data_dir
     file = read_config_file(args.config) if args.config else None
     config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
+    out = config.get("output", {}).get("out")
+    if args.config and out:  # OUT/config.toml is wsd's record of the command that wrote OUT: run again from it
+        check_disjoint(out, {"--config": args.config}, allowed=[Path(out) / CONFIG_FILE])
     required = {
         "embed": ("scan.corpus", "scan.targets", "output.out"),
         "cluster": ("senses.run",),
@@ -830,6 +835,7 @@ def command_demo(args: argparse.Namespace) -> int:
     from wsd.demo import run_demo
     from wsd.outputs import claim_folder
 
+    check_disjoint(args.out, {"--data": args.data})
     claim_folder(args.out, "output", overwrite=args.overwrite)  # a folder of the user's is never written into
     summary = run_demo(args.out, data_dir=args.data, progress=not args.no_progress, overwrite=args.overwrite)
     print(summary)
@@ -1186,7 +1192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous_showwarning = warnings.showwarning
     warnings.showwarning = _one_line_warnings()
     try:
-        return handler(args)
+        with session():  # every folder the command writes stays locked until it ends (wsd.outputs)
+            return handler(args)
     except WsdError as exc:
         print(f"wsd {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

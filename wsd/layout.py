@@ -90,6 +90,8 @@ CONFIG_FILE = "config.toml"  # the resolved configuration of the command that wr
 # ------------------------------------------------------------------------------------------------ every folder
 #: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.manifest).
 MANIFEST_FILE = "wsd-manifest.jsonl"
+#: The lock of a folder being written (wsd.lock): the pid and host of the wsd process writing it.
+LOCK_FILE = "wsd.lock"
 
 
 def part_name(kind: str, shard: int, chunk: int) -> str:

@@ -1,16 +1,20 @@
 """Whether wsd may write a folder or file: the one check every command that writes makes first.
 
-A destination is one of:
+A folder is wsd's only when it carries a manifest (:mod:`wsd.manifest`), which lists every file wsd wrote
+there with its size and SHA-256; names mean nothing. A destination is one of:
 
-- absent, or an empty folder → created;
-- a wsd folder of the kind the command writes (a run, a senses folder, an output folder, a report) whose
-  configuration is the same → reused (a run resumes; the others are written again);
-- anything else — a folder holding other files, a wsd folder of another kind or another configuration, a
-  file where a folder is expected, a folder where a file is expected → refused with
-  :class:`OutputRefused`, one line naming what is there and pointing to ``--overwrite``.
+- absent, or an empty folder → created (and given a manifest);
+- a wsd folder of the kind the command writes whose configuration is the same → reused (a run resumes; the
+  others are written again); one that a failed command left without a single file is reused too;
+- a wsd folder of another kind or configuration → refused, or with ``overwrite=True`` emptied: only the files
+  its manifest lists and that are unchanged are removed, and the refusal names any other file (a file of the
+  user's inside it, or one of wsd's files edited since) instead of touching it;
+- a folder without a manifest (someone's files, or the output of a wsd older than manifests), a file where a
+  folder is expected → always refused, ``--overwrite`` or not, with one line naming what is there.
 
-With ``overwrite=True`` a wsd folder of another configuration is replaced, and a folder holding other files
-is written into: only wsd's own files (the names in :mod:`wsd.layout`) are removed, never anything else.
+A folder is locked (:mod:`wsd.lock`) from its claim to the end of the command (:func:`session`); a second
+writer is refused at once. ``--out`` may be no input of the command, contain none and lie inside none
+(:func:`check_disjoint`).
 
 >>> claim_folder("runs/x", "run", config={"a": 1})   # doctest: +SKIP
 'create'
@@ -18,39 +22,34 @@ is written into: only wsd's own files (the names in :mod:`wsd.layout`) are remov
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
-import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from wsd import lock, manifest
 from wsd.atomic import TEMPORARY_INFIX
-from wsd.errors import ConfigError
+from wsd.errors import ConfigError, InputError
 from wsd.layout import (
-    CHANGE_CSV,
     CHANGE_DIR,
     CHANGE_JSON,
-    CHANGE_TABLES,
-    CHANGE_UNMEASURED,
-    CONFIG_FILE,
     FIGURES_DIR,
-    GOLD_FILE,
-    LABELS_FILE,
+    LOCK_FILE,
+    MANIFEST_FILE,
     META_FILE,
     METRICS_FILE,
-    MODEL_DIR,
     OCCURRENCES_FILE,
     PARTS_DIR,
-    PER_TARGET_FILE,
     PREDICTED_FILE,
     REPORT_HTML,
     REPORT_MARKDOWN,
     RUN_DIR,
     SENSES_DIR,
-    SENSES_FILE,
-    SENSES_MARKDOWN,
     VECTORS_FILE,
 )
 
@@ -59,6 +58,8 @@ SENSES_FORMAT = "wsd-senses/1"
 CHANGE_FORMAT = "wsd-change/1"
 #: Key of the Parquet schema metadata that marks a table wsd wrote (value: what it is).
 PARQUET_MARK = b"wsd"
+#: The first wsd version whose folders carry a manifest (named in the message about older outputs).
+MANIFEST_SINCE = "0.9"
 
 #: The kinds of folder wsd writes, in words.
 KIND_NAMES = {
@@ -67,25 +68,11 @@ KIND_NAMES = {
     "output": "a wsd output folder (wsd run / evaluate / demo)",
     "change": "a wsd change folder (wsd change)",
     "report": "a wsd report",
+    "model": "a wsd sense model (the model folder of a senses folder)",
 }
 REPORT_NAMES = frozenset({REPORT_HTML, REPORT_MARKDOWN, FIGURES_DIR})
-#: wsd's own names in each kind of folder (the only ones ``overwrite`` removes).
-OWN_NAMES = {
-    "run": frozenset(
-        {META_FILE, OCCURRENCES_FILE, VECTORS_FILE, PARTS_DIR, PREDICTED_FILE, SENSES_DIR, CONFIG_FILE, CHANGE_DIR}
-    ),
-    "senses": frozenset({MODEL_DIR, LABELS_FILE, SENSES_FILE, SENSES_MARKDOWN, META_FILE, CONFIG_FILE}),
-    "output": frozenset(
-        {RUN_DIR, SENSES_DIR, METRICS_FILE, PER_TARGET_FILE, GOLD_FILE, CONFIG_FILE, CHANGE_CSV, CHANGE_DIR}
-    )
-    | REPORT_NAMES,
-    "change": frozenset(
-        {CHANGE_JSON, CHANGE_UNMEASURED, CONFIG_FILE}
-        | {f"{table}.{suffix}" for table in CHANGE_TABLES for suffix in ("parquet", "csv")}
-    )
-    | REPORT_NAMES,
-    "report": REPORT_NAMES,
-}
+#: Names that made a folder look like wsd's before manifests (only to recognise such old outputs).
+_OLD_MARKS = frozenset({META_FILE, OCCURRENCES_FILE, VECTORS_FILE, PARTS_DIR, CHANGE_JSON, METRICS_FILE})
 #: Kinds a destination of each kind may already be (a report goes into an output folder).
 COMPATIBLE = {
     "run": {"run"},
@@ -94,6 +81,8 @@ COMPATIBLE = {
     "change": {"change"},
     "report": {"report", "output", "change"},
 }
+#: The file whose presence (listed in the manifest) marks a folder of each kind as finished.
+_FINISHED = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}
 
 
 class OutputRefused(ConfigError):
@@ -109,17 +98,21 @@ class Found:
     path : Path
         The destination.
     kind : str
-        ``absent``, ``empty``, ``file``, ``other`` (a folder of other files) or a kind of :data:`KIND_NAMES`.
+        ``absent``, ``empty``, ``file``, ``other`` (a folder without a manifest), ``old`` (a folder written by a
+        wsd older than manifests) or the kind its manifest names (:data:`KIND_NAMES`).
     meta : dict
         The folder's description (``meta.json`` of a run or senses folder, ``metrics.json`` of an output).
     entries : list of str
-        The folder's entries (sorted).
+        The folder's entries (sorted; wsd's manifest, lock and temporary files left out).
+    blank : bool
+        A wsd folder in which no file is written yet (a command that failed early left it).
     """
 
     path: Path
     kind: str
     meta: dict[str, Any] = field(default_factory=dict)
     entries: list[str] = field(default_factory=list)
+    blank: bool = False
 
     def describe(self) -> str:
         """What is there, in words.
@@ -132,6 +125,8 @@ class Found:
             return "a file"
         if self.kind in KIND_NAMES:
             return KIND_NAMES[self.kind]
+        if self.kind == "old":
+            return f"what looks like a wsd output written before manifests (wsd < {MANIFEST_SINCE})"
         shown = ", ".join(self.entries[:4]) + (f" and {len(self.entries) - 4} more" if len(self.entries) > 4 else "")
         return f"a folder of other files ({shown})"
 
@@ -145,17 +140,37 @@ def _read_json_dict(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _key_files(name: str) -> bool:
-    return name.startswith("system.seed") and name.endswith(".key")
-
-
 def _temporary(name: str) -> bool:
     """A temporary file of an interrupted atomic write (see :func:`wsd.atomic.atomic_write`)."""
     return name.startswith(".") and TEMPORARY_INFIX in name
 
 
+def _bookkeeping(name: str) -> bool:
+    """wsd's own bookkeeping in a folder: its manifest, its lock, temporary files."""
+    return name in (MANIFEST_FILE, LOCK_FILE) or _temporary(name)
+
+
+def _read_manifest(root: Path) -> manifest.Manifest | None:
+    try:
+        return manifest.read(root)
+    except manifest.ManifestError as exc:
+        raise OutputRefused(
+            f"{exc}; wsd cannot tell which files in {root} it wrote, so it touches none: move the folder away"
+        ) from exc
+
+
+def _has_files(root: Path) -> bool:
+    """Whether ``root`` holds a file (or link) other than wsd's bookkeeping, at any depth."""
+    for folder, subfolders, files in os.walk(root):
+        if any(not _bookkeeping(name) for name in files):
+            return True
+        if any(Path(folder, name).is_symlink() for name in subfolders):
+            return True
+    return False
+
+
 def inspect(path: str | os.PathLike[str]) -> Found:
-    """What ``path`` holds: nothing, a file, a kind of wsd folder, or a folder of other files.
+    """What ``path`` holds: nothing, a file, a kind of wsd folder (by its manifest), or a folder of other files.
 
     Parameters
     ----------
@@ -172,33 +187,39 @@ def inspect(path: str | os.PathLike[str]) -> Found:
     if not root.is_dir():
         return Found(root, "file")
     try:
-        entries = sorted(entry.name for entry in root.iterdir() if not _temporary(entry.name))
+        entries = sorted(entry.name for entry in root.iterdir() if not _bookkeeping(entry.name))
     except OSError as exc:
         raise OutputRefused(f"cannot read the folder {root}: {exc.strerror or exc}") from exc
-    if not entries:
-        return Found(root, "empty")
-    meta = _read_json_dict(root / META_FILE) if META_FILE in entries else None
-    if meta is not None and meta.get("format") == RUN_FORMAT and set(entries) <= OWN_NAMES["run"]:
-        return Found(root, "run", meta, entries)
-    if (
-        meta is not None
-        and (meta.get("format") == SENSES_FORMAT or {"inducer", "senses"} <= set(meta))
-        and set(entries) <= OWN_NAMES["senses"]
-    ):
-        return Found(root, "senses", meta, entries)
-    change = _read_json_dict(root / CHANGE_JSON) if CHANGE_JSON in entries else None
-    if change is not None and change.get("format") == CHANGE_FORMAT and set(entries) <= OWN_NAMES["change"]:
-        return Found(root, "change", change, entries)
-    if set(entries) <= REPORT_NAMES:
-        return Found(root, "report", {}, entries)
-    if all(name in OWN_NAMES["output"] or _key_files(name) for name in entries):
-        subfolders_ok = all(
-            inspect(root / name).kind in {"absent", "empty", kind}
-            for name, kind in ((RUN_DIR, "run"), (SENSES_DIR, "senses"), (CHANGE_DIR, "change"))
-        )
-        if subfolders_ok:
-            return Found(root, "output", _read_json_dict(root / METRICS_FILE) or {}, entries)
-    return Found(root, "other", {}, entries)
+    found = _read_manifest(root)
+    if found is None:
+        if not entries:
+            return Found(root, "empty")
+        if _looks_old(root, entries):
+            return Found(root, "old", {}, entries)
+        return Found(root, "other", {}, entries)
+    kind = found.kind
+    meta_file = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}.get(kind)
+    meta = (_read_json_dict(root / meta_file) if meta_file else None) or {}
+    blank = not any((root / entry.path).exists() for entry in found.entries.values()) and not _has_files(root)
+    return Found(root, kind, meta, entries, blank)
+
+
+def _looks_old(root: Path, entries: list[str]) -> bool:
+    """Whether a folder without a manifest looks like what a wsd older than manifests wrote."""
+    if set(entries) & _OLD_MARKS:
+        meta = _read_json_dict(root / META_FILE) or _read_json_dict(root / CHANGE_JSON) or {}
+        if meta.get("format") in (RUN_FORMAT, SENSES_FORMAT, CHANGE_FORMAT) or {"inducer", "senses"} <= set(meta):
+            return True
+    return any(
+        name in (RUN_DIR, SENSES_DIR, CHANGE_DIR) and _looks_old(root / name, _names(root / name)) for name in entries
+    )
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return sorted(entry.name for entry in folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        return []
 
 
 def differences(old: Any, new: Any, prefix: str = "") -> Iterator[str]:
@@ -233,6 +254,142 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# ---------------------------------------------------------------------------------------------- the session
+@dataclass
+class _Claim:
+    path: Path
+    kind: str
+    made: Path | None  # the topmost folder this claim created (removed again when the command fails early)
+    created: bool  # the claim decided "create": what is in the folder was written by this command
+
+
+@dataclass
+class _Session:
+    locked: list[Path] = field(default_factory=list)
+    claims: list[_Claim] = field(default_factory=list)
+
+
+_SESSIONS: list[_Session] = []
+
+
+@contextmanager
+def session() -> Iterator[None]:
+    """Hold the locks of every folder claimed inside the ``with`` block until it ends (one per command).
+
+    Sessions nest: an inner one (a library function called by a command) joins the outer one. When the block
+    fails with an :class:`~wsd.errors.InputError` or :class:`~wsd.errors.ConfigError` (bad input: the user will
+    correct the command), the folders it created that hold nothing finished are removed again, so they do not
+    block the corrected command; an interruption or a write error keeps them, to resume.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> with session():                                   # doctest: +SKIP
+    ...     claim_folder("runs/x", "run")
+    'create'
+    """
+    if _SESSIONS:
+        yield
+        return
+    current = _Session()
+    _SESSIONS.append(current)
+    try:
+        yield
+    except (InputError, ConfigError):
+        _undo(current)
+        raise
+    finally:
+        _SESSIONS.remove(current)
+        for folder in reversed(current.locked):
+            lock.release(folder)
+        for claim in reversed(current.claims):
+            if claim.made is not None:
+                _remove_empty_folders(claim.path, claim.made)
+
+
+_Function = TypeVar("_Function", bound=Any)
+
+
+def in_session(function: _Function) -> _Function:
+    """Run ``function`` inside a :func:`session` (joining the caller's): its folders stay locked until it returns.
+
+    Parameters
+    ----------
+    function : callable
+        A function that writes folders (``embed_corpus``, ``cluster_run``, ...).
+
+    Returns
+    -------
+    callable
+        The same function, run inside a session.
+
+    Examples
+    --------
+    >>> @in_session
+    ... def write_something(out): ...
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with session():
+            return function(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _finished(path: Path, kind: str) -> bool:
+    """Whether a folder holds something a corrected command could use (a finished run, senses, change, ...)."""
+    found = manifest.read(path) if manifest.has_manifest(path) else None
+    if found is None:
+        return False
+    name = _FINISHED.get(kind)
+    if name is not None and name in found.entries and (path / name).exists():
+        return kind != "run" or (_read_json_dict(path / META_FILE) or {}).get("status") == "complete"
+    if kind == "report" and any((path / entry).exists() for entry in found.entries):
+        return True
+    return any(manifest.has_manifest(sub) and _finished(sub, manifest.read(sub).kind) for sub in _subfolders(path))
+
+
+def _subfolders(path: Path) -> list[Path]:
+    try:
+        return [entry for entry in path.iterdir() if entry.is_dir() and not entry.is_symlink()]
+    except OSError:
+        return []
+
+
+def _undo(current: _Session) -> None:
+    """Remove what the failed command wrote in the folders it created, where nothing in them is finished."""
+    for claim in reversed(current.claims):
+        if not claim.created or not claim.path.is_dir():
+            continue
+        try:
+            if _finished(claim.path, claim.kind):
+                continue
+            plan = _removal_plan(claim.path)
+        except (OutputRefused, manifest.ManifestError, OSError):
+            continue
+        _execute(plan, keep_manifest=False, lenient=True)
+
+
+def _remove_empty_folders(path: Path, top: Path) -> None:
+    """Remove ``path`` and its parents up to ``top`` while they are empty (folders a failed claim made)."""
+    folder = path
+    while True:
+        try:
+            if any(folder.iterdir()):
+                return
+            folder.rmdir()
+        except OSError:
+            return
+        if folder == top or folder.parent == folder:
+            return
+        folder = folder.parent
+
+
+# ---------------------------------------------------------------------------------------------- claiming
 def claim_folder(
     path: str | os.PathLike[str],
     kind: str,
@@ -241,24 +398,31 @@ def claim_folder(
     settings: Any = None,
     overwrite: bool = False,
     option: str = "--out",
+    in_place: bool = False,
 ) -> str:
-    """Decide whether the folder ``path`` may be written as a ``kind`` folder; prepare it if so.
+    """Decide whether the folder ``path`` may be written as a ``kind`` folder; lock it and prepare it if so.
+
+    Inside a :func:`session` the folder stays locked until the session ends; outside one only while deciding.
 
     Parameters
     ----------
     path : path
         The destination folder.
-    kind : {"run", "senses", "output", "report"}
+    kind : {"run", "senses", "output", "change", "report"}
         What the command writes there.
     config : mapping, optional
         The configuration of what will be written, compared with ``settings(found.meta)``; None: not compared.
     settings : callable, optional
         Extracts the comparable configuration from the found folder's description (default: its ``config``).
     overwrite : bool
-        Replace a wsd folder of another configuration, and write into a folder of other files (only wsd's own
-        files are removed).
+        Replace a wsd folder of another kind or configuration (only the files its manifest lists and that are
+        unchanged are removed; any other file makes it refuse, naming the file).
     option : str
         The command-line option that names the destination (for the message).
+    in_place : bool
+        Write into an existing input folder (a report beside the outputs it reports on): it is locked and given
+        a manifest if it has none, so the files written are recorded; none of its files is ever replaced
+        unless wsd wrote it (:func:`wsd.atomic.atomic_write` refuses).
 
     Returns
     -------
@@ -270,15 +434,110 @@ def claim_folder(
     ------
     OutputRefused
         When the destination must not be written (see the module docstring).
+    wsd.lock.FolderBusy
+        When another wsd process is writing it.
     """
-    found = inspect(path)
+    root = Path(path)
+    if not in_place:
+        _refuse_foreign(inspect(root), kind, option)  # before making anything: nothing is written into such a folder
+    made = None
+    if not root.exists():
+        _check_creatable(root, option)
+        made = _topmost_missing(root)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputRefused(f"{option} {root}: cannot create the folder: {exc.strerror or exc}") from exc
+    try:
+        lock.acquire(root, option)
+    except BaseException:
+        if made is not None:
+            _remove_empty_folders(root, made)
+        raise
+    current = _SESSIONS[0] if _SESSIONS else None
+    try:
+        if in_place:  # a report into the folder it reports on: only new files; replacing one not wsd's is refused
+            decision = "reuse"
+            manifest.start(root, kind)
+        else:
+            decision = _decide(inspect(root), kind, config, settings, overwrite, option)
+        if decision == "create":
+            manifest.start(root, kind)
+    except BaseException:
+        lock.release(root)
+        if made is not None:
+            _remove_empty_folders(root, made)
+        raise
+    if current is None:
+        lock.release(root)
+    else:
+        current.locked.append(root)
+        current.claims.append(_Claim(root, kind, made, decision == "create"))
+    return decision
+
+
+def lock_file_folder(path: str | os.PathLike[str], option: str = "--out") -> None:
+    """Lock the folder a file is written into when it is a wsd folder (``RUN/predicted.parquet`` locks RUN).
+
+    Inside a :func:`session` the lock is held until the session ends; outside one it is only checked.
+
+    Parameters
+    ----------
+    path : path
+        The file about to be written.
+    option : str
+        The option that names it (for the message).
+
+    Raises
+    ------
+    wsd.lock.FolderBusy
+        When another wsd process is writing that folder.
+    """
+    folder = Path(path).parent
+    if not manifest.has_manifest(folder):
+        return
+    lock.acquire(folder, option)
+    if _SESSIONS:
+        _SESSIONS[0].locked.append(folder)
+    else:
+        lock.release(folder)
+
+
+def _topmost_missing(path: Path) -> Path:
+    top = path
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    return top
+
+
+def _refuse_foreign(found: Found, kind: str, option: str) -> None:
+    """Refuse a file, a folder without a manifest, or an old wsd output: wsd never writes into them."""
     where = f"{option} {found.path}"
     if found.kind == "file":
         raise OutputRefused(f"{where} is an existing file, not a folder; choose a folder for {option}")
-    if found.kind == "absent":
-        _check_creatable(found.path, option)
+    if found.kind == "old":
+        raise OutputRefused(
+            f"{where} looks like a wsd output written before manifests (wsd < {MANIFEST_SINCE}); it is not touched: "
+            f"move it away or delete it yourself, or use another {option}"
+        )
+    if found.kind == "other":
+        raise OutputRefused(
+            f"{where} holds {found.describe()}, not {KIND_NAMES[kind]}: wsd writes only into a new or empty folder "
+            f"or one it made, and never replaces files it did not write (not even with --overwrite); "
+            f"use another {option}"
+        )
+
+
+def _decide(
+    found: Found, kind: str, config: Mapping[str, Any] | None, settings: Any, overwrite: bool, option: str
+) -> str:
+    where = f"{option} {found.path}"
+    _refuse_foreign(found, kind, option)
+    if found.kind in ("absent", "empty"):
         return "create"
-    if found.kind == "empty":
+    if found.blank:  # a folder a failed command made and wrote nothing into: start afresh
+        if found.kind != kind:
+            manifest.manifest_path(found.path).unlink(missing_ok=True)
         return "create"
     if found.kind in COMPATIBLE[kind]:
         if config is None:
@@ -292,16 +551,12 @@ def claim_folder(
                 f"{where} holds {found.describe()} with a different configuration ({'; '.join(changed[:3])}); "
                 f"use another {option}, or --overwrite to replace it"
             )
-        remove_own_files(found.path, found.kind)
-        return "create"
-    if not overwrite:
+    elif not overwrite:
         raise OutputRefused(
             f"{where} holds {found.describe()}, not {KIND_NAMES[kind]}; "
-            f"use another {option}, or --overwrite to write there (only wsd's own files are replaced)"
+            f"use another {option}, or --overwrite to replace it (only files wsd wrote are removed)"
         )
-    if found.kind in KIND_NAMES:
-        remove_own_files(found.path, found.kind)
-    remove_own_files(found.path, kind)
+    remove_wsd_files(found.path, option)
     return "create"
 
 
@@ -314,26 +569,168 @@ def _check_creatable(path: Path, option: str) -> None:
             return
 
 
-def remove_own_files(folder: str | os.PathLike[str], kind: str) -> None:
-    """Remove wsd's own files of a ``kind`` folder (the names in :mod:`wsd.layout`), nothing else.
+# ---------------------------------------------------------------------------------------------- removing
+@dataclass
+class _Plan:
+    """What removing a wsd folder's files means: the files to remove, the manifests, and what blocks it."""
+
+    root: Path
+    files: list[Path] = field(default_factory=list)
+    manifests: list[Path] = field(default_factory=list)
+    blockers: list[str] = field(default_factory=list)
+
+
+def _removal_plan(root: Path, plan: _Plan | None = None) -> _Plan:
+    """The files of the wsd folder ``root`` (and of the wsd folders nested in it) that may be removed."""
+    plan = plan if plan is not None else _Plan(root)
+    found = _read_manifest(root)
+    if found is None:
+        plan.blockers.append(f"{root} (a folder without a wsd manifest)")
+        return plan
+    plan.manifests.append(root)
+    holder = None if lock.holds(root) else lock.holder(root)
+    if holder is not None:
+        plan.blockers.append(f"{root} (being written by {holder})")
+    listed = found.entries
+    for name, entry in sorted(listed.items()):
+        state = manifest.entry_status(root, entry)
+        if state == "match":
+            plan.files.append(root / name)
+        elif state == "changed":
+            plan.blockers.append(f"{root / name} (a file wsd wrote, changed since)")
+    for folder, subfolders, files in os.walk(root):
+        here = Path(folder)
+        for name in list(subfolders):
+            sub = here / name
+            if sub.is_symlink():
+                plan.blockers.append(f"{sub} (a link wsd did not make)")
+                subfolders.remove(name)
+            elif manifest.has_manifest(sub):
+                _removal_plan(sub, plan)
+                subfolders.remove(name)
+        for name in files:
+            relative = (here / name).relative_to(root).as_posix()
+            if relative in listed:
+                continue
+            if _temporary(name):
+                plan.files.append(here / name)
+            elif not (here == root and name in (MANIFEST_FILE, LOCK_FILE)):
+                plan.blockers.append(f"{here / name} (not written by wsd)")
+    return plan
+
+
+def _execute(plan: _Plan, *, keep_manifest: bool, lenient: bool = False) -> None:
+    """Remove the planned files, then the manifests (unless kept) and the folders left empty below the root."""
+    folders: set[Path] = set()
+    for path in plan.files:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            if not lenient:
+                raise
+        folders.update(parent for parent in path.parents if plan.root in parent.parents)
+    for folder in plan.manifests:
+        if folder != plan.root or not keep_manifest:
+            manifest.manifest_path(folder).unlink(missing_ok=True)
+        if folder != plan.root:
+            folders.add(folder)
+            folders.update(parent for parent in folder.parents if plan.root in parent.parents)
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):  # not empty: something of the user's, or a folder's lock
+            folder.rmdir()
+
+
+def remove_wsd_files(folder: str | os.PathLike[str], option: str = "--out") -> None:
+    """Empty a wsd folder for ``--overwrite``: remove the files its manifest lists and that are unchanged.
+
+    Nested wsd folders (``OUT/run``, ``OUT/senses``, ``OUT/change``) are emptied through their own manifests,
+    and the folders left empty are removed. Nothing is removed when anything else is there — a file of the
+    user's, a file wsd wrote that was changed since, a folder another process is writing: the refusal names it.
 
     Parameters
     ----------
     folder : path
-        The folder.
-    kind : str
-        Its kind (a key of :data:`OWN_NAMES`).
+        A folder with a manifest.
+    option : str
+        The option that names it (for the message).
+
+    Raises
+    ------
+    OutputRefused
+        Naming the first file that blocks the removal.
+
+    Examples
+    --------
+    >>> remove_wsd_files("runs/old")                       # doctest: +SKIP
     """
     root = Path(folder)
-    names = set(OWN_NAMES[kind])
-    if kind == "output":
-        names |= {entry.name for entry in root.iterdir() if _key_files(entry.name)}
-    for name in sorted(names):
-        target = root / name
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        elif target.exists() or target.is_symlink():
-            target.unlink()
+    plan = _removal_plan(root)
+    if plan.blockers:
+        more = f" (and {len(plan.blockers) - 1} more)" if len(plan.blockers) > 1 else ""
+        raise OutputRefused(
+            f"{option} {root}: --overwrite removes only the files wsd wrote and that are unchanged, and "
+            f"{plan.blockers[0]} is not one{more}; nothing was removed: move it out of {root} "
+            f"(or delete it yourself), or use another {option}"
+        )
+    _execute(plan, keep_manifest=False)
+
+
+# ---------------------------------------------------------------------------------------------- inputs
+def check_disjoint(
+    out: str | os.PathLike[str] | None,
+    inputs: Mapping[str, str | os.PathLike[str] | None],
+    *,
+    option: str = "--out",
+    allowed: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Refuse an output that is an input, contains one or lies inside one (on resolved paths, links followed).
+
+    Parameters
+    ----------
+    out : path or None
+        The destination (None: nothing to check).
+    inputs : mapping
+        The inputs by the option that names them (``{"--run": "runs/x"}``); None values are skipped.
+    option : str
+        The option naming ``out``.
+    allowed : iterable of path
+        Places inside an input that are the command's own (``RUN/senses`` for ``wsd cluster``), or inputs
+        inside the output that are its own record (``OUT/config.toml`` for ``--config``).
+
+    Raises
+    ------
+    OutputRefused
+        Naming the input and the way out.
+
+    Examples
+    --------
+    >>> check_disjoint("runs/x/senses", {"--run": "runs/x"}, allowed=["runs/x/senses"])
+    >>> try:
+    ...     check_disjoint("runs", {"--run": "runs/x"})
+    ... except OutputRefused as error:
+    ...     print(str(error)[:42])
+    --out runs contains the --run input runs/x
+    """
+    if out is None:
+        return
+    target = Path(os.path.realpath(out))
+    exempt = {Path(os.path.realpath(path)) for path in allowed}
+    for name, source in inputs.items():
+        if source is None:
+            continue
+        given = Path(os.path.realpath(source))
+        if target == given:
+            relation = "is the"
+        elif target in given.parents and given not in exempt:
+            relation = "contains the"
+        elif given in target.parents and target not in exempt:
+            relation = "lies inside the"
+        else:
+            continue
+        raise OutputRefused(
+            f"{option} {out} {relation} {name} input {source}; writing there could replace it: "
+            f"choose an {option} outside every input"
+        )
 
 
 def claim_file(path: str | os.PathLike[str], mark: str, *, overwrite: bool = False, option: str = "--out") -> None:
@@ -390,24 +787,3 @@ def parquet_mark(path: str | os.PathLike[str]) -> str | None:
         return None
     value = metadata.get(PARQUET_MARK)
     return value.decode("utf-8", "replace") if value is not None else None
-
-
-def check_not_inside(out: str | os.PathLike[str], source: str | os.PathLike[str], what: str) -> None:
-    """Refuse an output folder that is the input folder ``source`` (writing it would destroy the input).
-
-    Parameters
-    ----------
-    out : path
-        The destination.
-    source : path
-        The input folder.
-    what : str
-        The input's option, e.g. ``--run``.
-
-    Raises
-    ------
-    OutputRefused
-        When ``out`` and ``source`` are the same folder.
-    """
-    if Path(out).resolve() == Path(source).resolve():
-        raise OutputRefused(f"--out {out} is the {what} folder itself; writing there would replace its files")

@@ -58,7 +58,7 @@ from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
 from wsd.layout import CHANGE_DIR, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
-from wsd.outputs import claim_folder
+from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
@@ -66,6 +66,7 @@ MAX_CHUNKS = 99_999
 STAGE_TIMINGS = ("scan_s", "tokenize_s", "encode_s", "forward_s", "compile_s", "write_s")
 
 
+@in_session
 def embed_corpus(
     corpus: str | os.PathLike[str],
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
@@ -184,6 +185,7 @@ def embed_corpus(
     )
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
+    check_disjoint(out, _inputs(corpus, targets, forms))
     claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
     chosen = make_executor(
@@ -382,6 +384,14 @@ def describe_encoder(encoder: Encoder) -> dict[str, Any]:
     """
     identity = encoder.identity()
     return {"embed": identity.run_config(), "embedding": identity.embedding_meta()}
+
+
+def _inputs(corpus: Any, targets: Any, forms: Any) -> dict[str, Any]:
+    """The paths a corpus job reads, by option (a target list given as a file counts; words do not)."""
+    found = {"--corpus": corpus, "--forms": forms}
+    if isinstance(targets, (str, os.PathLike)) and os.path.isfile(targets):
+        found["--targets"] = targets
+    return found
 
 
 def _matcher(scan: Mapping[str, Any]) -> Any:
@@ -604,6 +614,7 @@ def explain_unmatched(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> str:
     return ", ".join(f"{n} {one if n == 1 else many}" for n, many, one in parts if n)
 
 
+@in_session
 def induce_corpus(
     corpus: str | os.PathLike[str],
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
@@ -686,6 +697,7 @@ def induce_corpus(
         )
         check_slice_options(change.get("by"), change.get("bins"), change.get("between"), columns=spec.columns)
     labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
+    check_disjoint(out, {**_inputs(corpus, targets, forms), "--gold": gold})
     claim_folder(out, "output", overwrite=overwrite)
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]

@@ -53,7 +53,7 @@ from wsd.layout import (
     part_name,
 )
 from wsd.occurrences import METADATA_DTYPES, type_metadata
-from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder
+from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder, remove_wsd_files, session
 
 FORMAT = RUN_FORMAT
 VECTOR_DTYPES = ("float16", "float32")
@@ -234,9 +234,8 @@ class RunStore:
             if old.get("fingerprint") == fingerprint:
                 return cls(root, old)
             # same settings, another fingerprint (a run written by an older version): start it afresh
-            for name in (META_FILE, OCCURRENCES_FILE, VECTORS_FILE):
-                (root / name).unlink(missing_ok=True)
-            shutil.rmtree(root / PARTS_DIR, ignore_errors=True)
+            remove_wsd_files(root)  # only its own files, unchanged; anything else is named and kept
+            claim_folder(root, "run")
         try:
             (root / PARTS_DIR).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -546,6 +545,13 @@ def write_run(
     if vector_dtype not in VECTOR_DTYPES:
         raise ConfigError(f"vector dtype must be float16 or float32, not {vector_dtype!r}")
     root = Path(path)
+    with session():  # locked until the run is written
+        return _write_run(root, occurrences, vectors, meta, vector_dtype, overwrite)
+
+
+def _write_run(
+    root: Path, occurrences: pd.DataFrame, vectors: np.ndarray, meta: dict[str, Any], vector_dtype: str, overwrite: bool
+) -> Path:
     claim_folder(root, "run", overwrite=overwrite)
     write_parquet(root / OCCURRENCES_FILE, occurrences)
     write_array(root / VECTORS_FILE, np.asarray(vectors).astype(vector_dtype, copy=False))

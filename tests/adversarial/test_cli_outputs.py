@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from wsd import manifest
 from wsd.cli import main
 from wsd.layout import META_FILE, MODEL_DIR, OCCURRENCES_FILE, SENSE_MODEL_FILE, VECTORS_FILE
 from wsd.store import write_run
@@ -165,8 +166,11 @@ def _evaluation_output(tmp: Path) -> dict[str, Path]:
     out = tmp / "evaluation"
     run = synthetic_run(out / "run")
     senses_of(run, out / "senses")
+    manifest.start(out, "output")
     (out / "metrics.json").write_text(json.dumps({"dataset": "generic", "config": {"seeds": 1}}), encoding="utf-8")
     (out / "per_target.csv").write_text("target,ari\nbank,0.5\n", encoding="utf-8")
+    manifest.record(out / "metrics.json")
+    manifest.record(out / "per_target.csv")
     return {"out": out}
 
 
@@ -278,7 +282,7 @@ CASES = [
         _run_with(lambda t: {}),
         [*CLUSTER, "--out", "{run}"],
         2,
-        "is the --run folder itself",
+        "is the --run input",
         ("run",),
     ),
     Case(
@@ -286,7 +290,7 @@ CASES = [
         _run_with(lambda t: {}),
         [*CLUSTER, "--out", "{run}", "--overwrite"],
         2,
-        "is the --run folder itself",
+        "is the --run input",
         ("run",),
     ),
     Case(
@@ -333,9 +337,9 @@ CASES = [
         "cluster-out-user-folder-overwrite-keeps-their-files",
         _run_with(lambda t: {"out": user_folder(t / "mine"), "notes": t / "mine" / "notes.txt"}),
         [*CLUSTER, "--out", "{out}", "--overwrite"],
-        0,
-        "senses of 2 targets",
-        ("notes",),
+        2,
+        "not even with --overwrite",
+        ("out", "notes"),
     ),
     # ---- damaged run folders (read by cluster and predict)
     Case(
@@ -725,29 +729,27 @@ def test_cli_output_case(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 # ---------------------------------------------------------------------------------------------- cases that embed
-def test_embed_out_inside_the_corpus_folder_resumes(tmp_path: Path, capsys) -> None:
+def test_embed_out_inside_the_corpus_folder_is_refused(tmp_path: Path, capsys) -> None:
+    # --out may not lie inside an input (issue 26); the corpus is left as it was
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     corpus_file(corpus / "a.txt")
     out = corpus / "runs" / "x"
     argv = ["embed", "--corpus", str(corpus), "--targets", "bank,mouse", "--out", str(out), "--no-progress"]
-    assert main(argv) == 0
-    meta = json.loads((out / META_FILE).read_text(encoding="utf-8"))
-    assert main(argv) == 0, capsys.readouterr().err
-    again = json.loads((out / META_FILE).read_text(encoding="utf-8"))
-    assert again["fingerprint"] == meta["fingerprint"] and again["created"] == meta["created"]
-    assert again["n_occurrences"] == 6
+    assert main(argv) == 2
+    assert "lies inside the --corpus input" in capsys.readouterr().err
+    assert sorted(p.name for p in corpus.iterdir()) == ["a.txt"]
 
 
 def test_embed_overwrite_keeps_the_users_other_files(tmp_path: Path, capsys) -> None:
     corpus = corpus_file(tmp_path / "corpus.txt")
     out = user_folder(tmp_path / "mine")
-    notes = (out / "notes.txt").read_bytes()
+    before = snapshot(out)
     argv = ["embed", "--corpus", str(corpus), "--targets", "bank", "--out", str(out), "--no-progress"]
     assert main(argv) == 2
-    assert main([*argv, "--overwrite"]) == 0, capsys.readouterr().err
-    assert (out / "notes.txt").read_bytes() == notes
-    assert json.loads((out / META_FILE).read_text(encoding="utf-8"))["n_occurrences"] == 4
+    assert main([*argv, "--overwrite"]) == 2  # a folder without a manifest is never wsd's, --overwrite or not
+    assert "not even with --overwrite" in capsys.readouterr().err
+    assert snapshot(out) == before
 
 
 def test_embed_different_configuration_names_the_setting(tmp_path: Path, capsys) -> None:

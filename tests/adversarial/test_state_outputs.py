@@ -133,7 +133,12 @@ def test_inspect_tells_the_kinds_apart(tmp_path: Path) -> None:
     assert inspect(tmp_path / "file").kind == "file"
     assert inspect(_run(tmp_path / "run", {"a": 1})).kind == "run"
     (tmp_path / "run" / "notes.txt").write_text("mine")
-    assert inspect(tmp_path / "run").kind == "other"
+    assert inspect(tmp_path / "run").kind == "run"  # a file of the user's in a wsd folder: still wsd's folder
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "meta.json").write_text('{"format": "wsd-run/1"}')
+    assert inspect(tmp_path / "mine").kind == "old"  # wsd's names, no manifest: never wsd's
+    (tmp_path / "mine" / "meta.json").write_text('{"my": "notes"}')
+    assert inspect(tmp_path / "mine").kind == "other"
 
 
 def test_claim_names_the_setting_and_overwrite_replaces_only_wsd_files(tmp_path: Path) -> None:
@@ -141,9 +146,13 @@ def test_claim_names_the_setting_and_overwrite_replaces_only_wsd_files(tmp_path:
     assert claim_folder(run, "run", config={"scan": {"targets": ["bank"]}, "chunk": 8}) == "reuse"
     with pytest.raises(OutputRefused, match=r"scan\.targets: \[\"bank\"\] → \[\"mouse\"\]"):
         claim_folder(run, "run", config={"scan": {"targets": ["mouse"]}, "chunk": 8})
-    (run / "predicted.parquet").write_bytes(b"wsd's own")
+    (run / "predicted.parquet").write_bytes(b"the user's, under a name of wsd's")
+    with pytest.raises(OutputRefused, match=r"predicted\.parquet \(not written by wsd\)"):
+        claim_folder(run, "run", config={"scan": {"targets": ["mouse"]}}, overwrite=True)
+    assert (run / "predicted.parquet").read_bytes() == b"the user's, under a name of wsd's"
+    (run / "predicted.parquet").unlink()
     assert claim_folder(run, "run", config={"scan": {"targets": ["mouse"]}}, overwrite=True) == "create"
-    assert list(run.iterdir()) == []
+    assert [p.name for p in run.iterdir()] == ["wsd-manifest.jsonl"]
 
 
 def test_differences_of_nested_settings() -> None:

@@ -44,7 +44,7 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
 )
-from wsd.outputs import CHANGE_FORMAT, check_not_inside, claim_folder
+from wsd.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
 from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
 
 __all__ = ["change_run", "check_senses_of_run", "read_labels", "sense_cards", "write_change"]
@@ -224,6 +224,7 @@ def write_change(
     return destination
 
 
+@in_session
 def change_run(
     run: str | os.PathLike[str],
     senses: str | os.PathLike[str] | None = None,
@@ -287,8 +288,7 @@ def change_run(
     if senses_dir.is_dir():
         check_senses_of_run(senses_dir, run, run_meta)
     destination = Path(out) if out is not None else run / CHANGE_DIR
-    if out is not None:
-        check_not_inside(destination, run, "--run")
+    check_disjoint(destination, {"--run": run, "--senses": senses}, allowed=[run / CHANGE_DIR])
     k = DEFAULT_BINARY_K if binary_k is None else binary_k
     n = DEFAULT_BINARY_N if binary_n is None else binary_n
     config = {

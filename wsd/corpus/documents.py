@@ -39,6 +39,7 @@ from typing import Any
 
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
+from wsd.manifest import has_manifest
 from wsd.textfiles import LineDecoder, iter_lines
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
@@ -134,6 +135,7 @@ def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLi
 def _walk(root: Path, skipped: set[str]) -> list[Path]:
     """The corpus files under ``root``; linked folders followed, loops skipped with a warning."""
     files: list[Path] = []
+    outputs: list[Path] = []
     stack = [(root, (_identity(root),))]
     while stack:
         folder, ancestors = stack.pop()
@@ -157,6 +159,9 @@ def _walk(root: Path, skipped: set[str]) -> list[Path]:
                     raise InputError(f"cannot read {entry_path} in the corpus: {error.strerror or error}") from None
                 warnings.warn(f"{entry_path}: a symbolic link loop; skipped", stacklevel=3)
                 continue
+            if is_dir and has_manifest(entry_path):  # a folder wsd wrote (a run, an output): never corpus
+                outputs.append(entry_path)
+                continue
             if is_dir:
                 identity = _identity(entry_path)
                 if identity in ancestors:
@@ -170,7 +175,24 @@ def _walk(root: Path, skipped: set[str]) -> list[Path]:
                     files.append(entry_path)
             elif entry.is_symlink() and _has_suffix(entry_path, CORPUS_SUFFIXES):
                 raise InputError(f"corpus file {entry_path} is a broken symbolic link")
+    _warn_skipped(sorted(outputs))
     return files
+
+
+#: The skipped output folders already warned about (a command lists the corpus more than once).
+_WARNED: set[tuple[Path, ...]] = set()
+
+
+def _warn_skipped(outputs: list[Path]) -> None:
+    """Say once which folders of wsd's own outputs inside the corpus folder were not read as corpus."""
+    key = tuple(outputs)
+    if not outputs or key in _WARNED:
+        return
+    _WARNED.add(key)
+    shown = ", ".join(str(p) for p in outputs[:5]) + (f" and {len(outputs) - 5} more" if len(outputs) > 5 else "")
+    warnings.warn(
+        f"{len(outputs)} folder(s) of wsd output in the corpus folder skipped (not corpus): {shown}", stacklevel=4
+    )
 
 
 def _identity(folder: Path) -> tuple[int, int]:

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd import manifest
 from wsd.errors import ConfigError, InputError
 from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
-from wsd.outputs import claim_folder
+from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.report import plots
 from wsd.report.content import (
     Example,
@@ -49,6 +50,7 @@ GOLD_MAKEUP = 3
 PROJECTION_NAMES = {"pca": "PCA", "tsne": "t-SNE", "umap": "UMAP"}
 
 
+@in_session
 def write_report(
     out_dir: str | os.PathLike[str],
     report_dir: str | os.PathLike[str] | None = None,
@@ -121,8 +123,11 @@ def write_report(
         destination = source.with_name(f"{source.stem}-report")
     else:
         destination = source
-    if destination.resolve() != source.resolve():
-        claim_folder(destination, "report", overwrite=overwrite)
+    in_place = destination.resolve() == source.resolve()
+    check_disjoint(destination, {"--run": None if in_place else source})
+    for path in extra:
+        check_disjoint(destination, {"--experiments": path})
+    claim_folder(destination, "report", overwrite=overwrite, in_place=in_place and source.is_dir())
     figures = _fresh_figures_dir(destination / FIGURES_DIR)
     builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
     if is_run:
@@ -160,10 +165,12 @@ def _only_experiments(folder: Path) -> bool:
 
 
 def _fresh_figures_dir(folder: Path) -> Path:
-    """The figures folder, emptied of the PNGs of an earlier report."""
+    """The figures folder, emptied of the PNGs of an earlier report (only those wsd wrote and nobody changed)."""
     if folder.is_dir():
         for old in folder.glob("*.png"):
-            old.unlink()
+            if manifest.status(old) == "match":
+                old.unlink()
+                manifest.forget(old)
     elif folder.exists():
         raise InputError(f"{folder} exists and is not a folder; it is where the report's figures go")
     folder.mkdir(parents=True, exist_ok=True)

@@ -31,7 +31,9 @@ from wsd.layout import (
     SENSES_FILE,
     SENSES_MARKDOWN,
 )
-from wsd.outputs import SENSES_FORMAT, check_not_inside, claim_file, claim_folder
+from wsd.manifest import has_manifest
+from wsd.manifest import start as start_manifest
+from wsd.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
@@ -179,6 +181,7 @@ def warn_clamped(inducer: SenseInducer, occurrences: pd.DataFrame, X: np.ndarray
             )
 
 
+@in_session
 def cluster_run(
     run: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
@@ -220,7 +223,7 @@ def cluster_run(
     run = Path(run)
     destination = Path(out) if out is not None else run / SENSES_DIR
     run_meta = read_meta(run)  # the input first: a missing or damaged run is named as such
-    check_not_inside(destination, run, "--run")
+    check_disjoint(destination, {"--run": run}, allowed=[run / SENSES_DIR])
     params = inducer.get_params(deep=False) if inducer is not None else SenseInducer().get_params(deep=False)
     claim_folder(
         destination,
@@ -309,6 +312,8 @@ def write_senses(
     destination = Path(destination)
     destination.mkdir(parents=True, exist_ok=True)
     labels = model.labels_
+    if has_manifest(destination):  # the model's arrays lie deeper than a manifest is looked for: it has its own
+        start_manifest(destination / MODEL_DIR, "model")
     model.save(destination / MODEL_DIR)
     write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
@@ -330,6 +335,7 @@ def write_senses(
     return destination
 
 
+@in_session
 def predict_run(
     senses: str | os.PathLike[str],
     run: str | os.PathLike[str],
@@ -360,8 +366,10 @@ def predict_run(
     """
     folder = Path(senses)
     destination = Path(out) if out is not None else Path(run) / PREDICTED_FILE
+    check_disjoint(destination, {"--senses": folder, "--run": run}, allowed=[Path(run) / PREDICTED_FILE])
     if out is not None or destination.is_dir():
         claim_file(destination, PREDICTED_MARK, overwrite=overwrite)
+    lock_file_folder(destination)
     model = SenseModel.load(folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder)
     occurrences, vectors = load_run(run)
     X = finite_vectors(vectors, run)
