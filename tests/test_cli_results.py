@@ -66,7 +66,12 @@ def test_the_store_and_the_senses_stage_write_the_layout_names(tmp_path, encoder
     expected |= {layout.part_name(kind, 0, chunk) for kind in ("occ", "vec") for chunk in range(4)}
     assert names == expected
     run = embed_corpus(corpus, "mouse,bank", tmp_path / "run", encoder=encoder, chunk_size=16, progress=False)
-    assert {path.name for path in run.iterdir()} == {layout.META_FILE, layout.OCCURRENCES_FILE, layout.VECTORS_FILE}
+    assert {path.name for path in run.iterdir()} == {
+        layout.META_FILE,
+        layout.OCCURRENCES_FILE,
+        layout.VECTORS_FILE,
+        layout.MANIFEST_FILE,
+    }
     occurrences, vectors = load_run(run)
     sharded_occurrences, sharded_vectors = load_run(sharded)
     pd.testing.assert_frame_equal(occurrences, sharded_occurrences)
@@ -82,6 +87,7 @@ def test_the_store_and_the_senses_stage_write_the_layout_names(tmp_path, encoder
         layout.SENSES_FILE,
         layout.SENSES_MARKDOWN,
         layout.META_FILE,
+        layout.MANIFEST_FILE,
     }
 
 

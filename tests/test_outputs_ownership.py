@@ -197,10 +197,10 @@ def test_old_outputs_without_a_manifest_get_a_migration_line(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["change", "--run", "{X}/run", "--by", "doc_id", "--out", "{X}", "--overwrite"], "contains the --run input"),
+        (["change", "--run", "{X}/run", "--by", "year", "--out", "{X}", "--overwrite"], "contains the --run input"),
         (["cluster", "--run", "{X}/run", "--out", "{X}", "--overwrite"], "contains the --run input"),
         (
-            ["change", "--run", "{X}/run", "--senses", "{X}/senses", "--by", "doc_id", "--out", "{X}/senses"],
+            ["change", "--run", "{X}/run", "--senses", "{X}/senses", "--by", "year", "--out", "{X}/senses"],
             "is the --senses input",
         ),
         (["report", "--run", "{X}", "--out", "{X}/senses", "--overwrite"], "lies inside the --run input"),
