@@ -3,7 +3,10 @@
 A corpus is a file or a folder (searched recursively, linked folders followed, files in sorted order).
 Documents are yielded one at a time, so a corpus of any size is never held in memory:
 
-- ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped); id ``<relative path>:<line number>``;
+- ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped; lines end at ``\\n``, ``\\r\\n`` or a lone
+  ``\\r``); id ``<relative path>:<line number>``. A line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`
+  comes in pieces (:attr:`Document.offset`, :attr:`Document.more`), which the scanner joins at places where no
+  context crosses, so memory does not grow with the length of a line;
 - ``.jsonl`` / ``.jsonl.gz``: one JSON object per line with a ``text`` field (a string; ``null``: no
   document, counted in a warning) and an optional ``id`` (a string or an integer; ``null`` or absent:
   ``<relative path>:<line number>``);
@@ -37,9 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wsd import textfiles
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
-from wsd.textfiles import LineDecoder, iter_lines
+from wsd.textfiles import LineDecoder, iter_line_pieces, iter_lines
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -67,12 +71,30 @@ class Document:
         missing); empty when no metadata is kept.
     where : str
         Its place for messages, ``<relative path>:<line or row number>`` (set when metadata is kept).
+    offset : int
+        For a piece of a long document (a line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`, read in
+        pieces so that memory stays bounded): the character offset of ``text`` in the whole document.
+    more : bool
+        For a piece of a long document: more pieces follow (the last piece has ``more=False`` and an
+        ``offset`` above 0, or is the only one).
     """
 
     doc_id: str
     text: str
     meta: tuple = field(default=(), repr=False)
     where: str = field(default="", repr=False, compare=False)
+    offset: int = field(default=0, repr=False)
+    more: bool = field(default=False, repr=False)
+
+    @property
+    def is_piece(self) -> bool:
+        """Whether this is a piece of a document read in pieces (not a whole document).
+
+        Returns
+        -------
+        bool
+        """
+        return self.more or self.offset > 0
 
 
 def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
@@ -304,9 +326,42 @@ def check_text_file_meta(file: str | os.PathLike[str], meta: MetaSpec | None) ->
 def _text_documents(file: Path, label: str, meta: MetaSpec | None = None) -> Iterator[Document]:
     check_text_file_meta(file, meta)
     values = meta.path_values(label) if meta else ()
-    for number, text in iter_lines(file, bad_bytes="replace"):
-        if text.strip():
-            yield Document(f"{label}:{number}", text, values, f"{label}:{number}" if values else "")
+    lines = iter_line_pieces(file, bad_bytes="replace", piece_bytes=textfiles.LINE_PIECE_BYTES)
+    yield from text_line_documents(lines, label, values)
+
+
+def text_line_documents(lines: Iterable[tuple[int, str, bool]], label: str, values: tuple = ()) -> Iterator[Document]:
+    """The documents of a plain-text file's lines: blank lines skipped, a long line's pieces kept in order.
+
+    Parameters
+    ----------
+    lines : iterable of (int, str, bool)
+        Line number, the line or a piece of it, and whether it ends its line (:func:`wsd.textfiles.iter_line_pieces`).
+    label : str
+        Prefix of the document ids (``<label>:<line number>``).
+    values : tuple
+        The metadata values of every document (from the file's path).
+
+    Returns
+    -------
+    iterator of Document
+
+    Examples
+    --------
+    >>> [(d.doc_id, d.text, d.offset, d.more) for d in text_line_documents(
+    ...     [(1, "a mouse", True), (2, " ", True), (3, "one ", False), (3, "two", True)], "c.txt")]
+    [('c.txt:1', 'a mouse', 0, False), ('c.txt:3', 'one ', 0, True), ('c.txt:3', 'two', 4, False)]
+    """
+    offset = 0
+    for number, text, ends in lines:
+        doc_id = f"{label}:{number}"
+        where = doc_id if values else ""
+        if ends and not offset:
+            if text.strip():
+                yield Document(doc_id, text, values, where)
+            continue
+        yield Document(doc_id, text, values, where, offset=offset, more=not ends)
+        offset = 0 if ends else offset + len(text)
 
 
 # ------------------------------------------------------------------------------------------- JSON lines

@@ -35,6 +35,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from wsd import textfiles
 from wsd.corpus.documents import (
     JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
@@ -53,9 +54,11 @@ from wsd.corpus.documents import (
     corpus_files,
     parquet_batch_documents,
     parquet_columns,
+    text_line_documents,
 )
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
+from wsd.textfiles import raw_lines
 
 DEFAULT_SHARD_BYTES = 64 * 2**20
 READ_BLOCK = 4 * 2**20
@@ -228,7 +231,10 @@ def iter_shard_documents(
 
 
 def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
-    """Number of ``\\n`` bytes in ``[start, stop)`` of a file, read in blocks (no line splitting).
+    """Number of line ends in ``[start, stop)`` of a file, read in blocks (no line splitting).
+
+    A line ends at ``\\n``; in a plain-text file (``.txt``) also at a lone ``\\r``, as its reader splits it
+    (``\\r\\n`` counts once). ``stop`` is a line start (or the end of the file).
 
     Parameters
     ----------
@@ -247,6 +253,8 @@ def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
     369
     """
     count = 0
+    lone_cr = _has_suffix(Path(path), SPLITTABLE_TEXT)
+    after_cr = False
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
@@ -256,6 +264,9 @@ def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
                 if not block:
                     break
                 count += block.count(b"\n")
+                if lone_cr:
+                    count += block.count(b"\r") - block.count(b"\r\n") - (after_cr and block.startswith(b"\n"))
+                    after_cr = block.endswith(b"\r")
                 remaining -= len(block)
     except OSError as exc:
         raise InputError(f"cannot read corpus file {path}: {exc}") from exc
@@ -381,18 +392,24 @@ def _whole_file_documents(file: Path, label: str, text_field: str, meta: MetaSpe
         yield from _parquet_documents(file, label, text_field, meta)
 
 
-def _range_lines(piece: Piece) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for the lines of a byte range (it starts and ends at line starts)."""
+def _range_lines(piece: Piece, text: bool = True) -> Iterator[tuple[int, bytes, bool]]:
+    """``(line number, raw line or piece of one, ends its line)`` for a byte range that starts and ends at line
+    starts: a plain-text file's lines also end at a lone ``\\r`` and come in bounded pieces
+    (:func:`wsd.textfiles.raw_lines`); JSON lines come whole."""
     assert piece.stop is not None
+    number = piece.first_line
     try:
         with open(piece.path, "rb") as handle:
             handle.seek(piece.start)
-            position = piece.start
-            for number, raw in enumerate(handle, start=piece.first_line):
-                yield number, raw
-                position += len(raw)
-                if position >= piece.stop:
-                    break
+            lines = raw_lines(
+                handle,
+                limit=piece.stop - piece.start,
+                lone_cr=text,
+                piece_bytes=textfiles.LINE_PIECE_BYTES if text else None,
+            )
+            for raw, ends in lines:
+                yield number, raw, ends
+                number += ends
     except OSError as exc:
         raise InputError(f"cannot read corpus file {piece.path}: {exc}") from exc
 
@@ -402,11 +419,16 @@ def _text_range_documents(piece: Piece, meta: MetaSpec | None = None) -> Iterato
     check_text_file_meta(piece.path, meta)
     values = meta.path_values(piece.label) if meta else ()
     decode = _Decoder(Path(piece.path))
-    for number, raw in _range_lines(piece):
-        text = decode(raw).rstrip("\r\n")
-        if text.strip():
-            yield Document(f"{piece.label}:{number}", text, values, f"{piece.label}:{number}" if values else "")
+    yield from text_line_documents(_decoded(_range_lines(piece), decode), piece.label, values)
     decode.report()
+
+
+def _decoded(lines: Iterator[tuple[int, bytes, bool]], decode: _Decoder) -> Iterator[tuple[int, str, bool]]:
+    """Decode raw lines and pieces (a byte-order mark is dropped from the start of line 1 only)."""
+    starts_line = True
+    for number, raw, ends in lines:
+        yield number, decode(raw, number if starts_line else None), ends
+        starts_line = ends
 
 
 def _jsonl_range_documents(piece: Piece, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
@@ -414,7 +436,7 @@ def _jsonl_range_documents(piece: Piece, text_field: str, meta: MetaSpec | None 
     file = Path(piece.path)
     decode = _Decoder(file)
     parse = JsonLineParser(file, piece.label, text_field, meta)
-    for number, raw in _range_lines(piece):
+    for number, raw, _ in _range_lines(piece, text=False):
         document = parse(decode(raw), number)
         if document is not None:
             yield document
