@@ -465,8 +465,6 @@ def iter_lines(
 #: Bytes of a line read at once: a longer line comes in pieces of about this size (:func:`raw_lines`).
 LINE_PIECE_BYTES = 4 * 2**20
 _READ_BYTES = 2**20
-_RAW_BREAK = re.compile(rb"\r\n|\r|\n")
-_RAW_NEWLINE = re.compile(rb"\n")
 
 
 def raw_lines(
@@ -505,7 +503,6 @@ def raw_lines(
     >>> list(raw_lines(io.BytesIO(b"abcdefg\\n"), piece_bytes=3))
     [(b'abc', False), (b'defg', True)]
     """
-    breaks = _RAW_BREAK if lone_cr else _RAW_NEWLINE
     remaining = limit
     buffer = b""
     read_bytes = min(_READ_BYTES, piece_bytes or _READ_BYTES)
@@ -516,13 +513,24 @@ def raw_lines(
         if remaining is not None:
             remaining -= len(block)
         end_of_data = not block
+        searched = max(0, len(buffer) - 1)  # what was left holds no line end (but maybe a \r at its end)
         buffer += block
         start = 0
-        for found in breaks.finditer(buffer):
-            if found.group() == b"\r" and found.end() == len(buffer) and not end_of_data:
-                break  # a \r at the end of what was read: wait for the next byte (it may be \n)
-            yield buffer[start : found.start()], True
-            start = found.end()
+        newline = buffer.find(b"\n", searched)
+        cr = buffer.find(b"\r", searched) if lone_cr else -1
+        while newline != -1 or cr != -1:
+            if cr != -1 and (newline == -1 or cr < newline):
+                if cr + 1 == len(buffer) and not end_of_data:
+                    break  # a \r at the end of what was read: wait for the next byte (it may be \n)
+                end, start_next = cr, cr + 2 if buffer[cr + 1 : cr + 2] == b"\n" else cr + 1
+            else:
+                end, start_next = newline, newline + 1
+            yield buffer[start:end], True
+            start = start_next
+            if newline != -1 and newline < start:
+                newline = buffer.find(b"\n", start)
+            if cr != -1 and cr < start:
+                cr = buffer.find(b"\r", start)
         buffer = buffer[start:]
         if end_of_data:
             if buffer:

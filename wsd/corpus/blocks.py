@@ -110,7 +110,7 @@ def iter_blocks(
             yield Block(head or document, buffer, base, found, open_start, False)
             buffer, head = "", None
             continue
-        cut = find_cut(buffer, found, context, context_chars, margin, open_start)
+        cut = find_cut(buffer, found, context, context_chars, margin)
         if cut is None:
             if len(buffer) < hard_chars:
                 continue
@@ -129,9 +129,7 @@ def iter_blocks(
         buffer, base, open_start = buffer[at:], base + at, inside
 
 
-def find_cut(
-    text: str, found: list[Match], context: str, context_chars: int, margin: int, open_start: bool = False
-) -> tuple[int, bool] | None:
+def find_cut(text: str, found: list[Match], context: str, context_chars: int, margin: int) -> tuple[int, bool] | None:
     """A place to cut a long document's buffer that changes no match and no passage, or None.
 
     Parameters
@@ -146,8 +144,6 @@ def find_cut(
         Characters of context either side.
     margin : int
         The cut lies at least this many characters before the end of ``text``.
-    open_start : bool
-        The first sentence of ``text`` began before it (and is longer than ``2 * context_chars``).
 
     Returns
     -------
@@ -163,13 +159,18 @@ def find_cut(
     if limit <= 0:
         return None
     starts = [m.start for m in found]
+    chars = context_chars
+    # sentence boundaries are looked for near the end only: [first, limit), the buffer before counts as one
+    # sentence (a cut further left is not needed, and the search costs as much as the scan)
+    first = max(0, limit - 4 * chars - 2**16)
+    while first > 0 and not text[first - 1].isalnum():  # no boundary straddles a place after a letter or digit
+        first -= 1
     bounds: list[int] = []
     if context == "sentence":
-        bounds = [0, *(p for m in SENTENCE_END.finditer(text) if 0 < (p := m.end()) < limit)]
+        bounds = [first, *(p for m in SENTENCE_END.finditer(text, first) if first < (p := m.end()) < limit)]
         for at in reversed(bounds[1:]):
             if not _spanned(found, starts, at):
                 return at, False
-    chars = context_chars
     reach = [-chars - 1]  # the furthest end of a match so far (matches of two targets may overlap)
     for match in found:
         reach.append(max(reach[-1], match.end))
@@ -189,10 +190,13 @@ def find_cut(
             if not text[at].isspace():
                 if context == "window":
                     return at, False
+                if at < first + 2 * chars + 1:
+                    break  # too far left to know its sentence
                 sentence = bounds[bisect.bisect_right(bounds, at) - 1]
                 if sentence == at:
                     return at, False
-                if (sentence == 0 and open_start) or at - sentence > 2 * chars:
+                if sentence == first or at - sentence > 2 * chars:
+                    # the sentence began before ``first``: more than 2 * chars before ``at`` (or in an open start)
                     return at, True
                 break
             space = text.rfind(" ", low + 1, space)
