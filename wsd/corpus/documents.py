@@ -33,6 +33,7 @@ import csv
 import errno
 import hashlib
 import json
+import math
 import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -480,6 +481,16 @@ class JsonLineParser:
                 raise InputError(
                     f"{self.file}, line {number}: --meta field {name!r} is {_JSON_KINDS[type(value)]}; "
                     "metadata must be a number, a string, true/false or null"
+                )
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InputError(
+                    f"{self.file}, line {number}: --meta field {name!r} is {value} (Infinity, NaN, or a number "
+                    'beyond ±1.8e308); write it as a string ("...") to keep it as text, or as null when missing'
+                )
+            if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+                raise InputError(
+                    f"{self.file}, line {number}: --meta field {name!r} is {value}, an integer beyond 64 bits; "
+                    'write it as a string ("...") to keep it as text'
                 )
             values.append(value)
         return tuple(values)
