@@ -43,6 +43,7 @@ from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
 from wsd.corpus.matcher import make_matcher
+from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.scan import (
     DEFAULT_CHUNK_SIZE,
     ScanOptions,
@@ -184,8 +185,9 @@ def embed_corpus(
     )
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
-    claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
+    check_meta_fields(corpus, options.meta_spec, options.text_field, [own_output])  # a misspelled --meta, up front
+    claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     chosen = make_executor(
         executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
     )

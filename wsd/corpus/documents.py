@@ -578,18 +578,7 @@ def _table_documents(file: Path, label: str, text_field: str, meta: MetaSpec | N
     if first is None:
         return
     header = first[1]
-    if text_field not in header:
-        raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
-    text_at = header.index(text_field)
-    id_at = header.index(ID_FIELD) if ID_FIELD in header else None
-    fields = meta.fields if meta else ()
-    absent = [name for name in fields if name not in header]
-    if absent:
-        raise InputError(
-            f"{file}, line 1: no column {', '.join(map(repr, absent))} in the header ({', '.join(header)}), "
-            "asked for with --meta"
-        )
-    meta_at = [header.index(name) for name in fields]
+    text_at, id_at, meta_at = table_header_columns(file, header, text_field, meta.fields if meta else ())
     path_values = meta.path_values(label) if meta else ()
     while (item := next_row()) is not None:
         number, row = item  # the row's last line: the id of a document without one, as always
@@ -611,6 +600,72 @@ def _table_documents(file: Path, label: str, text_field: str, meta: MetaSpec | N
             "they were read without the quotes. Quote such fields whole, doubling the quotes inside",
             stacklevel=2,
         )
+
+
+def table_header_columns(
+    file: str | os.PathLike[str], header: Sequence[str], text_field: str = TEXT_FIELD, meta_fields: Sequence[str] = ()
+) -> tuple[int, int | None, list[int]]:
+    """Where the text, the id and the ``--meta`` columns are in a CSV/TSV header; an error for one that is absent.
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file, for messages.
+    header : sequence of str
+        Its header row.
+    text_field : str
+        The column that holds the text.
+    meta_fields : sequence of str
+        The ``--meta`` columns.
+
+    Returns
+    -------
+    (int, int or None, list of int)
+        The text column's index, the ``id`` column's (None when absent), the ``--meta`` columns'.
+
+    Raises
+    ------
+    InputError
+        When ``text_field`` or a ``meta_fields`` column is not in the header.
+
+    Examples
+    --------
+    >>> table_header_columns("c.csv", ["id", "text", "year"], meta_fields=["year"])
+    (1, 0, [2])
+    """
+    if text_field not in header:
+        raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
+    absent = [name for name in meta_fields if name not in header]
+    if absent:
+        raise InputError(
+            f"{file}, line 1: no column {', '.join(map(repr, absent))} in the header ({', '.join(header)}), "
+            "asked for with --meta"
+        )
+    id_at = list(header).index(ID_FIELD) if ID_FIELD in header else None
+    return list(header).index(text_field), id_at, [list(header).index(name) for name in meta_fields]
+
+
+def read_table_header(file: str | os.PathLike[str]) -> list[str]:
+    """The header row of a CSV/TSV corpus file (``.gz`` too), read alone.
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    list of str
+        Its first row (empty for an empty file).
+    """
+    delimiter = "\t" if ".tsv" in Path(file).name.lower() else ","
+    numbered = iter_lines(file, bad_bytes="replace", universal_newlines=True, keepends=True)
+    try:
+        return next(csv.reader((line for _, line in numbered), delimiter=delimiter), [])
+    except csv.Error as error:
+        raise InputError(f"{file}, line 1: malformed CSV header ({error})") from None
+    finally:
+        numbered.close()
 
 
 def _recover_row(file: Path, row_lines: list[tuple[int, str]], delimiter: str, error: csv.Error) -> list[str]:
@@ -734,6 +789,8 @@ def parquet_batch_documents(
     texts = batch.column(text_field).to_pylist()
     ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in batch.schema.names else None
     columns = [batch.column(name).to_pylist() for name in meta.fields] if meta else []
+    for name, column in zip(meta.fields if meta else (), columns, strict=True):
+        _check_unsigned(batch.column(name), column, texts, name, label, first_row)
     path_values = meta.path_values(label) if meta else ()
     documents = []
     for offset, text in enumerate(texts):
@@ -746,6 +803,28 @@ def parquet_batch_documents(
             else:
                 documents.append(Document(doc_id, text))
     return documents
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _check_unsigned(array: Any, values: list, texts: list, name: str, label: str, first_row: int) -> None:
+    """An :class:`InputError` for a ``uint64`` value beyond int64 in a row with text (smaller ones stay integers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = array.type.value_type if pa.types.is_dictionary(array.type) else array.type
+    if not pa.types.is_uint64(kind) or array.null_count == len(array):
+        return
+    largest = pc.max(array.dictionary if pa.types.is_dictionary(array.type) else array).as_py()
+    if largest is None or largest <= _INT64_MAX:
+        return
+    for offset, value in enumerate(values):
+        if value is not None and value > _INT64_MAX and texts[offset] and texts[offset].strip():
+            raise InputError(
+                f"{label}, row {first_row + offset}: --meta column {name!r} holds {value}, an unsigned integer "
+                f"beyond the int64 range (up to {_INT64_MAX}); store the column as text (strings) to keep such values"
+            )
 
 
 def _parquet_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:

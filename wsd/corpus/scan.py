@@ -20,6 +20,7 @@ from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
 from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
 from wsd.corpus.metadata import MetaReport, MetaSpec
+from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
@@ -191,6 +192,7 @@ def iter_occurrence_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    check_meta_fields(corpus, options.meta_spec, options.text_field)
     documents = iter_documents(corpus, text_field=options.text_field, meta=options.meta_spec)
     yield from iter_document_chunks(documents, matcher, options, chunk_size, stats)
     check_findings(corpus, options, stats)
