@@ -141,3 +141,65 @@ def test_dense_targets_in_a_long_line_are_cut_with_a_warning(tmp_path, monkeypat
         found = scan(path, "mouse", context="window", context_chars=1000)
     assert len(found) == 20000
     assert found["id"].is_unique
+
+
+def _random_text(words: int, seed: int = 0) -> str:
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(5000)
+    ]
+    return " ".join("mouse." if i % 997 == 0 else rng.choice(vocabulary) for i in range(words))
+
+
+@pytest.mark.parametrize("name", ["long.txt", "long.txt.gz"])
+@pytest.mark.parametrize("shard_bytes", [10**9, 40_000])
+def test_bytes_read_are_told_inside_a_long_line(tmp_path, monkeypatch, name, shard_bytes):
+    """A progress bar fed by on_bytes moves while a long line is read, before the line ends."""
+    import gzip
+
+    raw = ("a mouse first\n" + _random_text(60_000) + "\nthe mouse last\n").encode()
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(raw) if name.endswith(".gz") else raw)
+    monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 5000)
+    shards = plan_shards(tmp_path, shard_bytes=shard_bytes)
+    told: list[int] = []
+    during_line: list[int] = []  # bytes told when each piece of the long line (but its last) came
+    for shard in shards:
+        for document in iter_shard_documents(shard, on_bytes=told.append):
+            if document.more:
+                during_line.append(sum(told))
+    assert len(during_line) > 20, "the long line came in pieces"
+    assert len(set(during_line)) > 5, "the bytes told grew while the line was read"
+    assert 0 < during_line[0] < during_line[-1] <= path.stat().st_size
+    if name == "long.txt":  # (a gzip stream reads its compressed input well ahead)
+        assert during_line[-1] < path.stat().st_size
+    assert sum(told) == path.stat().st_size == sum(shard.size for shard in shards)
+
+
+def test_the_reading_bar_of_an_embedding_moves_inside_a_long_line(tmp_path, monkeypatch, encoder):
+    import wsd.pipeline as pipeline
+
+    bars = {}
+
+    class Recorder:
+        def __init__(self, total=None, desc="", **_):
+            self.total, self.updates = total, []
+            bars[desc] = self
+
+        def update(self, n=1):
+            self.updates.append(n)
+
+        def close(self):
+            pass
+
+    path = tmp_path / "corpus" / "long.txt"
+    path.parent.mkdir()
+    path.write_text(_random_text(40_000) + "\n", encoding="utf-8")
+    monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 5000)
+    monkeypatch.setattr(pipeline, "tqdm", Recorder)
+    pipeline.embed_corpus(path.parent, "mouse", tmp_path / "run", encoder=encoder, progress=True)
+    reading = bars["reading"]
+    assert reading.total == path.stat().st_size == sum(reading.updates)
+    assert len(reading.updates) > 10, "the bar moved many times within the one line"

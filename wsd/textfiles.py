@@ -28,7 +28,7 @@ import re
 import stat
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wsd.errors import InputError
@@ -544,12 +544,35 @@ def raw_lines(
             buffer = buffer[cut:]
 
 
+def file_position(handle: io.IOBase) -> int:
+    """How far into its file a handle has read: its position, or the compressed file's for a gzip stream.
+
+    Parameters
+    ----------
+    handle : io.IOBase
+        A handle from :func:`open_binary`.
+
+    Returns
+    -------
+    int
+        Bytes of the file on disk read so far.
+
+    Examples
+    --------
+    >>> handle = io.BytesIO(b"one\\ntwo\\n"); _ = handle.read(4); file_position(handle)
+    4
+    """
+    inner = getattr(handle, "fileobj", None)  # gzip.GzipFile reads the file on disk through it
+    return int((inner if inner is not None else handle).tell())
+
+
 def iter_line_pieces(
     path: str | os.PathLike[str],
     what: str = "",
     *,
     bad_bytes: str = "error",
     piece_bytes: int | None = LINE_PIECE_BYTES,
+    on_position: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[int, str, bool]]:
     """Stream the lines of a UTF-8 file (``.gz`` decompressed) in bounded memory: a long line in pieces.
 
@@ -566,6 +589,9 @@ def iter_line_pieces(
         As for :func:`iter_lines`.
     piece_bytes : int, optional
         The longest piece read at once (:func:`raw_lines`).
+    on_position : callable, optional
+        Called with the bytes of the file read so far (compressed bytes for ``.gz``) before each line or
+        piece is yielded, so that progress can be shown inside a long line.
 
     Yields
     ------
@@ -591,6 +617,8 @@ def iter_line_pieces(
     with open_binary(path, what) as handle:
         try:
             for raw, ends in raw_lines(handle, piece_bytes=piece_bytes):
+                if on_position is not None:
+                    on_position(file_position(handle))
                 # a byte-order mark is dropped from the start of line 1 only, not from a later piece of it
                 yield number, decode(raw, number if starts_line else None), ends
                 number += ends

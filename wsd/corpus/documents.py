@@ -36,7 +36,7 @@ import json
 import math
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -324,10 +324,12 @@ def check_text_file_meta(file: str | os.PathLike[str], meta: MetaSpec | None) ->
         )
 
 
-def _text_documents(file: Path, label: str, meta: MetaSpec | None = None) -> Iterator[Document]:
+def _text_documents(
+    file: Path, label: str, meta: MetaSpec | None = None, on_position: Callable[[int], None] | None = None
+) -> Iterator[Document]:
     check_text_file_meta(file, meta)
     values = meta.path_values(label) if meta else ()
-    lines = iter_line_pieces(file, bad_bytes="replace", piece_bytes=textfiles.LINE_PIECE_BYTES)
+    lines = iter_line_pieces(file, bad_bytes="replace", piece_bytes=textfiles.LINE_PIECE_BYTES, on_position=on_position)
     yield from text_line_documents(lines, label, values)
 
 
