@@ -87,6 +87,22 @@ def test_a_file_beyond_the_search_bound_falls_back_to_the_scan(tmp_path, monkeyp
         check_meta_fields(corpus, MetaSpec.build(["yeer"]))
 
 
+def test_the_search_over_all_files_is_bounded_and_stops_once_a_field_is_found(tmp_path, monkeypatch):
+    for name in ("a", "b", "c"):
+        _jsonl(tmp_path / f"{name}.jsonl", _records(100))
+    monkeypatch.setattr(metafields, "_SEARCH_BLOCK", 1000)
+    monkeypatch.setattr(metafields, "PROBE_TOTAL_BYTES", 12_000)  # about two of the three files
+    check_meta_fields(tmp_path, MetaSpec.build(["yeer"]))  # c.jsonl was not searched: it cannot be ruled out
+    monkeypatch.setattr(metafields, "PROBE_TOTAL_BYTES", 10**9)
+    with pytest.raises(InputError, match=r"'yeer' is in none.*a\.jsonl has the fields text, year.*b\.jsonl"):
+        check_meta_fields(tmp_path, MetaSpec.build(["yeer"]))
+    opened = []
+    real = metafields.open_binary
+    monkeypatch.setattr(metafields, "open_binary", lambda path: opened.append(path.name) or real(path))
+    check_meta_fields(tmp_path, MetaSpec.build(["year"]))
+    assert opened == ["a.jsonl"]
+
+
 def test_a_quoted_name_split_over_two_search_blocks_is_found(tmp_path, monkeypatch):
     records = _records(40)
     records[-1]["source"] = "x"

@@ -16,7 +16,10 @@ What goes wrong is said, never dropped silently:
 - a requested column absent from a CSV/TSV header or a Parquet schema, a field that no record of a
   JSON-lines file has, ``--meta`` on a plain-text file, an object or list as a value: an
   :class:`~wsd.errors.InputError` naming the file (and line). A JSON-lines file larger than a shard is read in
-  byte ranges (:mod:`wsd.corpus.shards`); there a record without the field only counts as missing;
+  byte ranges (:mod:`wsd.corpus.shards`); there a record without the field only counts as missing, but a
+  field that no file has at all is an error before any work (:func:`wsd.corpus.metafields.check_meta_fields`);
+- a Parquet ``uint64`` value beyond the int64 range: an error naming file, row, column and value (smaller
+  ones are integers as usual);
 - a regex that does not compile, has no group, or matches none of the corpus paths: an error; files whose
   paths it does not match keep a missing value (and the warning);
 - a column name that is one of the occurrence table's own (``id``, ``text``...): an error.

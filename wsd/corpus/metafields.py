@@ -13,7 +13,9 @@ What it reads, per file (bounded, so it stays cheap on a corpus of many gigabyte
 - a JSON-lines file: records from the start until every field has been seen, at most
   :data:`PROBE_RECORDS` records in the first :data:`PROBE_PARSE_BYTES` bytes (one record when the names are
   right). A field not seen there is looked for as its quoted name (``"year"``) in the file's bytes, at most
-  :data:`PROBE_SEARCH_BYTES` of them: absent from the whole file, the file does not have it.
+  :data:`PROBE_SEARCH_BYTES` of them: absent from the whole file, the file does not have it. A field once
+  found in one file is not looked for in the next ones, and all files together are searched for at most
+  :data:`PROBE_TOTAL_BYTES` bytes (later files are then not searched: they cannot rule a field out).
 
 A field is an error only when every file is known not to have it. When the bounded reading cannot tell (a
 file larger than the bound, or the quoted name found where no record read has it as a field), the scan's
@@ -56,6 +58,8 @@ PROBE_RECORDS = 1000
 PROBE_PARSE_BYTES = 16 * 2**20
 #: Bytes of a JSON-lines file searched at most for the quoted name of a field not seen in the records parsed.
 PROBE_SEARCH_BYTES = 2**30
+#: Bytes searched at most over all the files of a corpus.
+PROBE_TOTAL_BYTES = 8 * 2**30
 _SEARCH_BLOCK = 4 * 2**20
 _SHOWN_FIELDS = 12
 
@@ -118,12 +122,13 @@ def check_meta_fields(
     files = corpus_files(root, exclude)
     found: set[str] = set()
     probed: list[_FileFields] = []
+    budget = [PROBE_TOTAL_BYTES]  # bytes left to search, over all files
     for file in files:
         label = file.name if root.is_file() else file.relative_to(root).as_posix()
         if _has_suffix(file, TEXT_SUFFIXES):
             check_text_file_meta(file, meta)
         elif _has_suffix(file, JSONL_SUFFIXES):
-            seen = _probe_jsonl(file, label, fields)
+            seen = _probe_jsonl(file, label, [name for name in fields if name not in found], budget)
             found |= set(fields) & (set(seen.keys) | seen.maybe)
             probed.append(seen)
         elif _has_suffix(file, TABLE_SUFFIXES):
@@ -155,9 +160,11 @@ def _listed(keys: Iterable[str]) -> str:
     return shown + (f", ... ({len(names)} in all)" if len(names) > _SHOWN_FIELDS else "") if names else "(none)"
 
 
-def _probe_jsonl(file: Path, label: str, fields: Sequence[str]) -> _FileFields:
+def _probe_jsonl(file: Path, label: str, fields: Sequence[str], budget: list[int]) -> _FileFields:
     """Parse records from the start until all ``fields`` are seen (bounded); search the bytes for the others."""
     seen = _FileFields(label)
+    if not fields:
+        return seen
     wanted = set(fields)
     with open_binary(file) as handle:
         try:
@@ -176,13 +183,14 @@ def _probe_jsonl(file: Path, label: str, fields: Sequence[str]) -> _FileFields:
             return seen  # the scan reports a file it cannot read
     missing = [name for name in fields if name not in seen.keys]
     if missing:
-        seen.maybe = _quoted_names_in(file, missing)
+        seen.maybe = _quoted_names_in(file, missing, budget)
     return seen
 
 
-def _quoted_names_in(file: Path, names: Sequence[str]) -> set[str]:
-    """The ``names`` whose quoted form occurs in the first :data:`PROBE_SEARCH_BYTES` bytes of ``file``, and all
-    of them when the file goes on beyond that (the search cannot rule them out)."""
+def _quoted_names_in(file: Path, names: Sequence[str], budget: list[int]) -> set[str]:
+    """The ``names`` whose quoted form occurs in the first :data:`PROBE_SEARCH_BYTES` bytes of ``file`` (at most
+    ``budget[0]``, which is reduced by the bytes searched), and all of them when the file goes on beyond that
+    (the search cannot rule them out)."""
     needles = {
         name: {json.dumps(name).encode(), json.dumps(name, ensure_ascii=False).encode("utf-8")} for name in names
     }
@@ -193,12 +201,13 @@ def _quoted_names_in(file: Path, names: Sequence[str]) -> set[str]:
     with open_binary(file) as handle:
         try:
             while len(found) < len(names):
-                if searched >= PROBE_SEARCH_BYTES:
+                if searched >= min(PROBE_SEARCH_BYTES, budget[0]):
                     return set(names)  # not searched to the end
                 block = handle.read(_SEARCH_BLOCK)
                 if not block:
                     break
                 searched += len(block)
+                budget[0] -= len(block)
                 window = tail + block
                 for name, group in needles.items():
                     if name not in found and any(needle in window for needle in group):
