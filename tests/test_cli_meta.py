@@ -40,7 +40,7 @@ def test_embed_keeps_meta_and_records_it(corpus, tmp_path, capsys):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--meta", "decade"], "none of its 2 records has the field(s) 'decade' asked for with --meta"),
+        (["--meta", "decade"], "'decade' is in none of the corpus files: c.jsonl has the fields text, year"),
         (["--meta", "id"], "--meta: 'id' is a column of the occurrence table itself"),
         (["--meta", "year,year"], "'year' is asked for twice"),
         (["--slice-from-path", r"\d"], "has no group"),

@@ -118,7 +118,8 @@ def test_absent_table_column_is_an_error_naming_file_and_column(tmp_path):
 
 
 def test_field_in_no_record_of_a_jsonl_file_is_an_error(tmp_path):
-    with pytest.raises(InputError, match=r"corpus\.jsonl: none of its 4 records has the field\(s\) 'decade'"):
+    expected = r"--meta field 'decade' is in none of the corpus files: corpus\.jsonl has the fields text, year"
+    with pytest.raises(InputError, match=expected):  # checked before the scan starts
         wsd.scan(_write(tmp_path, "jsonl"), "mouse", meta=["decade"])
 
 

@@ -43,6 +43,7 @@ from tqdm.auto import tqdm
 
 from wsd.corpus.documents import corpus_fingerprint
 from wsd.corpus.matcher import make_matcher
+from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.scan import (
     DEFAULT_CHUNK_SIZE,
     ScanOptions,
@@ -186,8 +187,9 @@ def embed_corpus(
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
     check_disjoint(out, _inputs(corpus, targets, forms))
-    claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
+    check_meta_fields(corpus, options.meta_spec, options.text_field, [own_output])  # a misspelled --meta, up front
+    claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     chosen = make_executor(
         executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
     )
@@ -240,8 +242,12 @@ def embed_corpus(
         clock = time.perf_counter()
         if chosen.in_process:
             bar = tqdm(unit="occ", desc="embedding", disable=not progress, dynamic_ncols=True)
-            unit: Callable[[dict[str, Any]], dict[str, Any]] = functools.partial(embed_shard, encoder=encoder, bar=bar)
-            with closing(bar):
+            total = sum(shard.size for shard in todo)
+            reading = tqdm(total=total, unit="B", unit_scale=True, desc="reading", disable=not progress, leave=False)
+            unit: Callable[[dict[str, Any]], dict[str, Any]] = functools.partial(
+                embed_shard, encoder=encoder, bar=bar, reading=reading
+            )
+            with closing(bar), closing(reading):
                 results = list(chosen.imap(unit, tasks))
         else:
             unit = functools.partial(embed_shard, encoder_options=encoder_options)
@@ -275,6 +281,7 @@ def embed_shard(
     encoder: Encoder | None = None,
     encoder_options: Mapping[str, Any] | None = None,
     bar: Any = None,
+    reading: Any = None,
 ) -> dict[str, Any]:
     """The unit of work: scan one shard, embed its occurrences, write its parts and its done-marker.
 
@@ -293,6 +300,8 @@ def embed_shard(
         Keyword arguments of :class:`wsd.Encoder` (when ``encoder`` is not given).
     bar : tqdm, optional
         A progress bar counting embedded occurrences.
+    reading : tqdm, optional
+        A progress bar counting the bytes of corpus read (it moves inside a long line).
 
     Returns
     -------
@@ -323,7 +332,8 @@ def embed_shard(
     pending: deque[tuple[int, pd.DataFrame]] = deque()
 
     def chunks_to_embed() -> Iterator[pd.DataFrame]:
-        documents = iter_shard_documents(shard, text_field=options.text_field, meta=options.meta_spec)
+        on_bytes = reading.update if reading is not None else None
+        documents = iter_shard_documents(shard, options.text_field, options.meta_spec, on_bytes)
         chunks = iter_document_chunks(documents, matcher, options, chunk_size, stats)
         while True:
             clock = time.perf_counter()

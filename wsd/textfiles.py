@@ -28,7 +28,7 @@ import re
 import stat
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wsd.errors import InputError
@@ -457,6 +457,174 @@ def iter_lines(
                 yield number, text if keepends else text.rstrip("\r\n")
         except _GZIP_ERRORS as error:
             raise damaged_gzip_error(path, error, what, number) from None
+        except OSError as error:
+            raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
+    decode.report(stacklevel=3)
+
+
+#: Bytes of a line read at once: a longer line comes in pieces of about this size (:func:`raw_lines`).
+LINE_PIECE_BYTES = 4 * 2**20
+_READ_BYTES = 2**20
+
+
+def raw_lines(
+    handle: io.BufferedIOBase,
+    *,
+    limit: int | None = None,
+    lone_cr: bool = True,
+    piece_bytes: int | None = LINE_PIECE_BYTES,
+) -> Iterator[tuple[bytes, bool]]:
+    """The raw lines of a binary handle from where it stands, read in bounded blocks; a long line in pieces.
+
+    Memory stays bounded whatever the line lengths: a line longer than ``piece_bytes`` comes as several
+    pieces of ``piece_bytes`` bytes at most (its last piece: twice that), each cut before the first byte of
+    a UTF-8 character (so every piece decodes on its own).
+
+    Parameters
+    ----------
+    handle : io.BufferedIOBase
+        An open binary file (or gzip stream), positioned where reading starts.
+    limit : int, optional
+        Read at most this many bytes (a byte range that ends at a line start); by default to the end.
+    lone_cr : bool
+        A lone ``\\r`` ends a line too (old Mac files); ``\\r\\n`` is always one line end.
+    piece_bytes : int, optional
+        The longest piece; ``None``: lines come whole, however long (records that must be parsed whole).
+
+    Yields
+    ------
+    (bytes, bool)
+        A line or a piece of one, without its line end, and whether it ends its line.
+
+    Examples
+    --------
+    >>> list(raw_lines(io.BytesIO(b"one\\rtwo\\r\\nthree")))
+    [(b'one', True), (b'two', True), (b'three', True)]
+    >>> list(raw_lines(io.BytesIO(b"abcdefg\\n"), piece_bytes=3))
+    [(b'abc', False), (b'defg', True)]
+    """
+    remaining = limit
+    buffer = b""
+    read_bytes = min(_READ_BYTES, piece_bytes or _READ_BYTES)
+    read = getattr(handle, "read1", handle.read)  # what is there (a damaged gzip stream: the lines before the damage)
+    while True:
+        size = read_bytes if remaining is None else min(read_bytes, remaining)
+        block = read(size) if size > 0 else b""
+        if remaining is not None:
+            remaining -= len(block)
+        end_of_data = not block
+        searched = max(0, len(buffer) - 1)  # what was left holds no line end (but maybe a \r at its end)
+        buffer += block
+        start = 0
+        newline = buffer.find(b"\n", searched)
+        cr = buffer.find(b"\r", searched) if lone_cr else -1
+        while newline != -1 or cr != -1:
+            if cr != -1 and (newline == -1 or cr < newline):
+                if cr + 1 == len(buffer) and not end_of_data:
+                    break  # a \r at the end of what was read: wait for the next byte (it may be \n)
+                end, start_next = cr, cr + 2 if buffer[cr + 1 : cr + 2] == b"\n" else cr + 1
+            else:
+                end, start_next = newline, newline + 1
+            yield buffer[start:end], True
+            start = start_next
+            if newline != -1 and newline < start:
+                newline = buffer.find(b"\n", start)
+            if cr != -1 and cr < start:
+                cr = buffer.find(b"\r", start)
+        buffer = buffer[start:]
+        if end_of_data:
+            if buffer:
+                yield buffer, True
+            return
+        while piece_bytes is not None and len(buffer) > piece_bytes:
+            cut = piece_bytes
+            while cut > piece_bytes - 3 and 0x80 <= buffer[cut] < 0xC0:  # inside a UTF-8 character
+                cut -= 1
+            yield buffer[:cut], False
+            buffer = buffer[cut:]
+
+
+def file_position(handle: io.IOBase) -> int:
+    """How far into its file a handle has read: its position, or the compressed file's for a gzip stream.
+
+    Parameters
+    ----------
+    handle : io.IOBase
+        A handle from :func:`open_binary`.
+
+    Returns
+    -------
+    int
+        Bytes of the file on disk read so far.
+
+    Examples
+    --------
+    >>> handle = io.BytesIO(b"one\\ntwo\\n"); _ = handle.read(4); file_position(handle)
+    4
+    """
+    inner = getattr(handle, "fileobj", None)  # gzip.GzipFile reads the file on disk through it
+    return int((inner if inner is not None else handle).tell())
+
+
+def iter_line_pieces(
+    path: str | os.PathLike[str],
+    what: str = "",
+    *,
+    bad_bytes: str = "error",
+    piece_bytes: int | None = LINE_PIECE_BYTES,
+    on_position: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, str, bool]]:
+    """Stream the lines of a UTF-8 file (``.gz`` decompressed) in bounded memory: a long line in pieces.
+
+    Lines end at ``\\n``, ``\\r\\n`` and a lone ``\\r``. A UTF-8 byte-order mark is dropped, bad bytes are
+    handled as by :func:`iter_lines`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is, for messages.
+    bad_bytes : {"error", "replace"}
+        As for :func:`iter_lines`.
+    piece_bytes : int, optional
+        The longest piece read at once (:func:`raw_lines`).
+    on_position : callable, optional
+        Called with the bytes of the file read so far (compressed bytes for ``.gz``) before each line or
+        piece is yielded, so that progress can be shown inside a long line.
+
+    Yields
+    ------
+    (int, str, bool)
+        The line number (from 1), the decoded line or piece of a line, and whether it ends its line.
+
+    Raises
+    ------
+    InputError
+        As :func:`iter_lines`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_bytes(b"one\\rtwo three\\n")
+    >>> list(iter_line_pieces(path, piece_bytes=4))
+    [(1, 'one', True), (2, 'two ', False), (2, 'three', True)]
+    """
+    decode = LineDecoder(path, what, bad_bytes)
+    number = 1
+    starts_line = True
+    with open_binary(path, what) as handle:
+        try:
+            for raw, ends in raw_lines(handle, piece_bytes=piece_bytes):
+                if on_position is not None:
+                    on_position(file_position(handle))
+                # a byte-order mark is dropped from the start of line 1 only, not from a later piece of it
+                yield number, decode(raw, number if starts_line else None), ends
+                number += ends
+                starts_line = ends
+        except _GZIP_ERRORS as error:
+            raise damaged_gzip_error(path, error, what, number - 1) from None
         except OSError as error:
             raise InputError(f"cannot read {describe(path, what)}: {error.strerror or error}") from None
     decode.report(stacklevel=3)

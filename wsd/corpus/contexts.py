@@ -91,7 +91,13 @@ def sentence_bounds(text: str) -> list[int]:
 
 
 def passages(
-    text: str, matches: list[Match], mode: str = "sentence", context_chars: int = DEFAULT_CONTEXT_CHARS
+    text: str,
+    matches: list[Match],
+    mode: str = "sentence",
+    context_chars: int = DEFAULT_CONTEXT_CHARS,
+    *,
+    open_start: bool = False,
+    open_end: bool = False,
 ) -> list[Passage]:
     """Group the matches of one document into context passages.
 
@@ -106,6 +112,10 @@ def passages(
         ``window``: ``context_chars`` characters either side, nearby matches sharing one window.
     context_chars : int
         Characters of context either side of a match, at most (a positive number).
+    open_start, open_end : bool
+        ``text`` is a block of a longer document whose first (last) sentence goes on before (after) the block,
+        cut where no window reaches (:mod:`wsd.corpus.scan`): that sentence is longer than ``2 * context_chars``
+        in the document, so its matches get windows, as in the whole document.
 
     Returns
     -------
@@ -142,7 +152,8 @@ def passages(
         lo = bounds[index]
         hi = bounds[index + 1] if index + 1 < len(bounds) else len(text)
         hi = lo + len(text[lo:hi].rstrip())
-        if hi - lo <= 2 * context_chars:
+        cut = (open_start and index == 0) or (open_end and index == len(bounds) - 1)
+        if hi - lo <= 2 * context_chars and not cut:
             result.append(Passage(lo, hi, tuple(group)))
         else:
             result.extend(_window_passages(text, group, lo, hi, context_chars))

@@ -3,7 +3,10 @@
 A corpus is a file or a folder (searched recursively, linked folders followed, files in sorted order).
 Documents are yielded one at a time, so a corpus of any size is never held in memory:
 
-- ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped); id ``<relative path>:<line number>``;
+- ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped; lines end at ``\\n``, ``\\r\\n`` or a lone
+  ``\\r``); id ``<relative path>:<line number>``. A line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`
+  comes in pieces (:attr:`Document.offset`, :attr:`Document.more`), which the scanner joins at places where no
+  context crosses, so memory does not grow with the length of a line;
 - ``.jsonl`` / ``.jsonl.gz``: one JSON object per line with a ``text`` field (a string; ``null``: no
   document, counted in a warning) and an optional ``id`` (a string or an integer; ``null`` or absent:
   ``<relative path>:<line number>``);
@@ -30,17 +33,19 @@ import csv
 import errno
 import hashlib
 import json
+import math
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wsd import textfiles
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
 from wsd.manifest import has_manifest
-from wsd.textfiles import LineDecoder, iter_lines
+from wsd.textfiles import LineDecoder, iter_line_pieces, iter_lines
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -68,12 +73,30 @@ class Document:
         missing); empty when no metadata is kept.
     where : str
         Its place for messages, ``<relative path>:<line or row number>`` (set when metadata is kept).
+    offset : int
+        For a piece of a long document (a line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`, read in
+        pieces so that memory stays bounded): the character offset of ``text`` in the whole document.
+    more : bool
+        For a piece of a long document: more pieces follow (the last piece has ``more=False`` and an
+        ``offset`` above 0, or is the only one).
     """
 
     doc_id: str
     text: str
     meta: tuple = field(default=(), repr=False)
     where: str = field(default="", repr=False, compare=False)
+    offset: int = field(default=0, repr=False)
+    more: bool = field(default=False, repr=False)
+
+    @property
+    def is_piece(self) -> bool:
+        """Whether this is a piece of a document read in pieces (not a whole document).
+
+        Returns
+        -------
+        bool
+        """
+        return self.more or self.offset > 0
 
 
 def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
@@ -323,12 +346,47 @@ def check_text_file_meta(file: str | os.PathLike[str], meta: MetaSpec | None) ->
         )
 
 
-def _text_documents(file: Path, label: str, meta: MetaSpec | None = None) -> Iterator[Document]:
+def _text_documents(
+    file: Path, label: str, meta: MetaSpec | None = None, on_position: Callable[[int], None] | None = None
+) -> Iterator[Document]:
     check_text_file_meta(file, meta)
     values = meta.path_values(label) if meta else ()
-    for number, text in iter_lines(file, bad_bytes="replace"):
-        if text.strip():
-            yield Document(f"{label}:{number}", text, values, f"{label}:{number}" if values else "")
+    lines = iter_line_pieces(file, bad_bytes="replace", piece_bytes=textfiles.LINE_PIECE_BYTES, on_position=on_position)
+    yield from text_line_documents(lines, label, values)
+
+
+def text_line_documents(lines: Iterable[tuple[int, str, bool]], label: str, values: tuple = ()) -> Iterator[Document]:
+    """The documents of a plain-text file's lines: blank lines skipped, a long line's pieces kept in order.
+
+    Parameters
+    ----------
+    lines : iterable of (int, str, bool)
+        Line number, the line or a piece of it, and whether it ends its line (:func:`wsd.textfiles.iter_line_pieces`).
+    label : str
+        Prefix of the document ids (``<label>:<line number>``).
+    values : tuple
+        The metadata values of every document (from the file's path).
+
+    Returns
+    -------
+    iterator of Document
+
+    Examples
+    --------
+    >>> [(d.doc_id, d.text, d.offset, d.more) for d in text_line_documents(
+    ...     [(1, "a mouse", True), (2, " ", True), (3, "one ", False), (3, "two", True)], "c.txt")]
+    [('c.txt:1', 'a mouse', 0, False), ('c.txt:3', 'one ', 0, True), ('c.txt:3', 'two', 4, False)]
+    """
+    offset = 0
+    for number, text, ends in lines:
+        doc_id = f"{label}:{number}"
+        where = doc_id if values else ""
+        if ends and not offset:
+            if text.strip():
+                yield Document(doc_id, text, values, where)
+            continue
+        yield Document(doc_id, text, values, where, offset=offset, more=not ends)
+        offset = 0 if ends else offset + len(text)
 
 
 # ------------------------------------------------------------------------------------------- JSON lines
@@ -448,6 +506,16 @@ class JsonLineParser:
                     f"{self.file}, line {number}: --meta field {name!r} is {_JSON_KINDS[type(value)]}; "
                     "metadata must be a number, a string, true/false or null"
                 )
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InputError(
+                    f"{self.file}, line {number}: --meta field {name!r} is {value} (Infinity, NaN, or a number "
+                    'beyond ±1.8e308); write it as a string ("...") to keep it as text, or as null when missing'
+                )
+            if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+                raise InputError(
+                    f"{self.file}, line {number}: --meta field {name!r} is {value}, an integer beyond 64 bits; "
+                    'write it as a string ("...") to keep it as text'
+                )
             values.append(value)
         return tuple(values)
 
@@ -534,18 +602,7 @@ def _table_documents(file: Path, label: str, text_field: str, meta: MetaSpec | N
     if first is None:
         return
     header = first[1]
-    if text_field not in header:
-        raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
-    text_at = header.index(text_field)
-    id_at = header.index(ID_FIELD) if ID_FIELD in header else None
-    fields = meta.fields if meta else ()
-    absent = [name for name in fields if name not in header]
-    if absent:
-        raise InputError(
-            f"{file}, line 1: no column {', '.join(map(repr, absent))} in the header ({', '.join(header)}), "
-            "asked for with --meta"
-        )
-    meta_at = [header.index(name) for name in fields]
+    text_at, id_at, meta_at = table_header_columns(file, header, text_field, meta.fields if meta else ())
     path_values = meta.path_values(label) if meta else ()
     while (item := next_row()) is not None:
         number, row = item  # the row's last line: the id of a document without one, as always
@@ -567,6 +624,72 @@ def _table_documents(file: Path, label: str, text_field: str, meta: MetaSpec | N
             "they were read without the quotes. Quote such fields whole, doubling the quotes inside",
             stacklevel=2,
         )
+
+
+def table_header_columns(
+    file: str | os.PathLike[str], header: Sequence[str], text_field: str = TEXT_FIELD, meta_fields: Sequence[str] = ()
+) -> tuple[int, int | None, list[int]]:
+    """Where the text, the id and the ``--meta`` columns are in a CSV/TSV header; an error for one that is absent.
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file, for messages.
+    header : sequence of str
+        Its header row.
+    text_field : str
+        The column that holds the text.
+    meta_fields : sequence of str
+        The ``--meta`` columns.
+
+    Returns
+    -------
+    (int, int or None, list of int)
+        The text column's index, the ``id`` column's (None when absent), the ``--meta`` columns'.
+
+    Raises
+    ------
+    InputError
+        When ``text_field`` or a ``meta_fields`` column is not in the header.
+
+    Examples
+    --------
+    >>> table_header_columns("c.csv", ["id", "text", "year"], meta_fields=["year"])
+    (1, 0, [2])
+    """
+    if text_field not in header:
+        raise InputError(f"{file}, line 1: no {text_field!r} column in the header ({', '.join(header)})")
+    absent = [name for name in meta_fields if name not in header]
+    if absent:
+        raise InputError(
+            f"{file}, line 1: no column {', '.join(map(repr, absent))} in the header ({', '.join(header)}), "
+            "asked for with --meta"
+        )
+    id_at = list(header).index(ID_FIELD) if ID_FIELD in header else None
+    return list(header).index(text_field), id_at, [list(header).index(name) for name in meta_fields]
+
+
+def read_table_header(file: str | os.PathLike[str]) -> list[str]:
+    """The header row of a CSV/TSV corpus file (``.gz`` too), read alone.
+
+    Parameters
+    ----------
+    file : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    list of str
+        Its first row (empty for an empty file).
+    """
+    delimiter = "\t" if ".tsv" in Path(file).name.lower() else ","
+    numbered = iter_lines(file, bad_bytes="replace", universal_newlines=True, keepends=True)
+    try:
+        return next(csv.reader((line for _, line in numbered), delimiter=delimiter), [])
+    except csv.Error as error:
+        raise InputError(f"{file}, line 1: malformed CSV header ({error})") from None
+    finally:
+        numbered.close()
 
 
 def _recover_row(file: Path, row_lines: list[tuple[int, str]], delimiter: str, error: csv.Error) -> list[str]:
@@ -690,6 +813,8 @@ def parquet_batch_documents(
     texts = batch.column(text_field).to_pylist()
     ids = batch.column(ID_FIELD).to_pylist() if ID_FIELD in batch.schema.names else None
     columns = [batch.column(name).to_pylist() for name in meta.fields] if meta else []
+    for name, column in zip(meta.fields if meta else (), columns, strict=True):
+        _check_unsigned(batch.column(name), column, texts, name, label, first_row)
     path_values = meta.path_values(label) if meta else ()
     documents = []
     for offset, text in enumerate(texts):
@@ -702,6 +827,28 @@ def parquet_batch_documents(
             else:
                 documents.append(Document(doc_id, text))
     return documents
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _check_unsigned(array: Any, values: list, texts: list, name: str, label: str, first_row: int) -> None:
+    """An :class:`InputError` for a ``uint64`` value beyond int64 in a row with text (smaller ones stay integers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = array.type.value_type if pa.types.is_dictionary(array.type) else array.type
+    if not pa.types.is_uint64(kind) or array.null_count == len(array):
+        return
+    largest = pc.max(array.dictionary if pa.types.is_dictionary(array.type) else array).as_py()
+    if largest is None or largest <= _INT64_MAX:
+        return
+    for offset, value in enumerate(values):
+        if value is not None and value > _INT64_MAX and texts[offset] and texts[offset].strip():
+            raise InputError(
+                f"{label}, row {first_row + offset}: --meta column {name!r} holds {value}, an unsigned integer "
+                f"beyond the int64 range (up to {_INT64_MAX}); store the column as text (strings) to keep such values"
+            )
 
 
 def _parquet_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:

@@ -16,7 +16,10 @@ What goes wrong is said, never dropped silently:
 - a requested column absent from a CSV/TSV header or a Parquet schema, a field that no record of a
   JSON-lines file has, ``--meta`` on a plain-text file, an object or list as a value: an
   :class:`~wsd.errors.InputError` naming the file (and line). A JSON-lines file larger than a shard is read in
-  byte ranges (:mod:`wsd.corpus.shards`); there a record without the field only counts as missing;
+  byte ranges (:mod:`wsd.corpus.shards`); there a record without the field only counts as missing, but a
+  field that no file has at all is an error before any work (:func:`wsd.corpus.metafields.check_meta_fields`);
+- a Parquet ``uint64`` value beyond the int64 range: an error naming file, row, column and value (smaller
+  ones are integers as usual);
 - a regex that does not compile, has no group, or matches none of the corpus paths: an error; files whose
   paths it does not match keep a missing value (and the warning);
 - a column name that is one of the occurrence table's own (``id``, ``text``...): an error.
@@ -107,6 +110,12 @@ class MetaSpec:
                     f"--slice-from-path {path_regex!r} has no group: put the part of the path to keep in "
                     "parentheses, e.g. '(\\d{4})', or name it, e.g. '(?P<year>\\d{4})'"
                 )
+            nested = _nested_repeat(path_regex)
+            if nested:
+                raise ConfigError(
+                    f"--slice-from-path {path_regex!r} repeats a part that itself repeats ({nested}); such a regex "
+                    "can take hours on a long path. Write it without the nested repeat (e.g. 'a+' for '(a+)+')"
+                )
             columns = tuple(compiled.groupindex) or (SLICE_COLUMN,)
         check_metadata_names(names + columns, "--meta" if not columns else "--meta/--slice-from-path")
         return cls(names, path_regex, columns)
@@ -176,6 +185,43 @@ class MetaSpec:
         if self.path_regex is not None:
             data["slice_from_path"] = self.path_regex
         return data
+
+
+def _nested_repeat(regex: str) -> str:
+    """The first repeat (``*``, ``+``, ``{m,n}``) inside another unbounded repeat, as text; empty when none.
+
+    A repeat of a repeat (``(a+)+``, ``(\\w*/)*``) makes Python's backtracking engine take exponential time
+    on a path that almost matches, so such a regex is refused before any path is searched.
+    """
+    from re import _parser  # the stdlib's own regex parser (Python 3.11+)
+
+    def walk(items: Any, inside: bool) -> str:
+        for op, arg in items:
+            name = str(op)
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                _, high, body = arg
+                repeats = high is _parser.MAXREPEAT or high > 1
+                if inside and repeats and name != "POSSESSIVE_REPEAT":
+                    return "a repeat inside a repeat"
+                found = walk(body, inside or (high is _parser.MAXREPEAT and name != "POSSESSIVE_REPEAT"))
+                if found:
+                    return found
+            elif name == "SUBPATTERN":
+                found = walk(arg[-1], inside)
+                if found:
+                    return found
+            elif name == "BRANCH":
+                for branch in arg[1]:
+                    found = walk(branch, inside)
+                    if found:
+                        return found
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                found = walk(arg[1], inside)
+                if found:
+                    return found
+        return ""
+
+    return walk(_parser.parse(regex), False)
 
 
 _REGEX_CACHE: dict[str, re.Pattern[str]] = {}

@@ -15,10 +15,12 @@ from typing import Any
 
 import pandas as pd
 
+from wsd.corpus.blocks import iter_blocks
 from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
 from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
 from wsd.corpus.metadata import MetaReport, MetaSpec
+from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
@@ -166,7 +168,8 @@ def iter_occurrence_chunks(
     """Stream the occurrences of the targets in ``corpus`` as occurrence tables of ``chunk_size`` rows.
 
     Chunks always end at a document boundary when possible (a chunk may exceed ``chunk_size`` by one
-    document's occurrences), so the chunking is the same on every run over the same corpus. At the end it warns
+    document's occurrences; a line read in pieces counts as its blocks, :mod:`wsd.corpus.blocks`), so the
+    chunking is the same on every run over the same corpus. At the end it warns
     about targets that were never found and raises :class:`InputError` when the corpus has no documents or
     none of the targets occurs. Metadata columns (``options.meta``, ``options.slice_from_path``) are text in
     the chunks, as a run's parts store them: their dtypes depend on the whole corpus, and
@@ -189,6 +192,7 @@ def iter_occurrence_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    check_meta_fields(corpus, options.meta_spec, options.text_field)
     documents = iter_documents(corpus, text_field=options.text_field, meta=options.meta_spec)
     yield from iter_document_chunks(documents, matcher, options, chunk_size, stats)
     check_findings(corpus, options, stats)
@@ -226,14 +230,32 @@ def iter_document_chunks(
     stats = stats if stats is not None else ScanStats()
     columns = options.meta_spec.columns
     rows: list[tuple] = []
-    for document in documents:
-        stats.documents += 1
-        found = matcher.find(document.text)
-        if not found:
+    counted = None  # the long document whose metadata was counted (once, however many blocks have matches)
+
+    def counting(documents: Iterable[Document]) -> Iterator[Document]:
+        for document in documents:
+            stats.documents += document.offset == 0
+            yield document
+
+    blocks = iter_blocks(counting(documents), matcher, options.context, options.context_chars, _margin(options))
+    for block in blocks:
+        document = block.document
+        if not block.matches:
             continue
-        if columns:
+        if columns and (block.offset == 0 or counted is not document):
             stats.meta.add(columns, document.meta, document.where)
-        for row in document_rows(document.doc_id, document.text, found, options, document.meta):
+        counted = document
+        found_rows = document_rows(
+            document.doc_id,
+            block.text,
+            block.matches,
+            options,
+            document.meta,
+            offset=block.offset,
+            open_start=block.open_start,
+            open_end=block.open_end,
+        )
+        for row in found_rows:
             rows.append(row)
             stats.occurrences[row[1]] += 1
         if len(rows) >= chunk_size:
@@ -241,6 +263,12 @@ def iter_document_chunks(
             rows = []
     if rows:
         yield rows_frame(rows, columns)
+
+
+def _margin(options: ScanOptions) -> int:
+    """Characters at the end of a long line's buffer where matches and windows are not final yet."""
+    longest = max((len(form) for forms in options.targets.values() for form in forms), default=0)
+    return 2 * options.context_chars + 3 * longest + 64
 
 
 def scan(
@@ -303,7 +331,17 @@ def metadata_dtypes(options: ScanOptions, stats: ScanStats, warn: bool = True) -
     return stats.meta.dtypes(options.meta_spec.columns, warn=warn)
 
 
-def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions, meta: tuple = ()) -> Iterator[tuple]:
+def document_rows(
+    doc_id: str,
+    text: str,
+    matches: list,
+    options: ScanOptions,
+    meta: tuple = (),
+    *,
+    offset: int = 0,
+    open_start: bool = False,
+    open_end: bool = False,
+) -> Iterator[tuple]:
     """The occurrence rows (in ``REQUIRED_COLUMNS`` order) of one document's ``matches``: each in its passage.
 
     An occurrence's id is ``<doc_id>@<start>``, with ``/<target>`` added when two targets match the same span.
@@ -321,6 +359,10 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions, m
         Which passage each occurrence gets.
     meta : tuple
         The document's metadata values, appended to each row as stored text (:func:`wsd.occurrences.value_text`).
+    offset : int
+        For a block of a long document (:mod:`wsd.corpus.blocks`): the character offset of ``text`` in it.
+    open_start, open_end : bool
+        For a block: its first (last) sentence goes on beyond it (:func:`wsd.corpus.contexts.passages`).
 
     Returns
     -------
@@ -328,10 +370,11 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions, m
     """
     stored = tuple(value_text(value) for value in meta)
     shared = Counter((m.start, m.end) for m in matches)
-    for passage in passages(text, matches, options.context, options.context_chars):
+    found = passages(text, matches, options.context, options.context_chars, open_start=open_start, open_end=open_end)
+    for passage in found:
         passage_text = text[passage.start : passage.end]
         for m in passage.matches:
-            occurrence_id = f"{doc_id}@{m.start}"
+            occurrence_id = f"{doc_id}@{offset + m.start}"
             if shared[(m.start, m.end)] > 1:
                 occurrence_id += f"/{m.target}"
             yield (
@@ -342,7 +385,7 @@ def document_rows(doc_id: str, text: str, matches: list, options: ScanOptions, m
                 m.start - passage.start,
                 m.end - passage.start,
                 doc_id,
-                passage.start,
+                offset + passage.start,
                 *stored,
             )
 

@@ -35,6 +35,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from wsd import textfiles
 from wsd.corpus.documents import (
     JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
@@ -53,9 +54,11 @@ from wsd.corpus.documents import (
     corpus_files,
     parquet_batch_documents,
     parquet_columns,
+    text_line_documents,
 )
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
+from wsd.textfiles import raw_lines
 
 DEFAULT_SHARD_BYTES = 64 * 2**20
 READ_BLOCK = 4 * 2**20
@@ -192,9 +195,17 @@ def plan_shards(
 
 
 def iter_shard_documents(
-    shard: Shard, text_field: str = TEXT_FIELD, meta: MetaSpec | None = None
+    shard: Shard,
+    text_field: str = TEXT_FIELD,
+    meta: MetaSpec | None = None,
+    on_bytes: Callable[[int], None] | None = None,
 ) -> Iterator[Document]:
     """Stream the documents of ``shard``: those of :func:`iter_documents` that lie in its pieces, same ids.
+
+    ``on_bytes(n)`` is told how many more bytes of the corpus were read, as reading goes on: for plain-text
+    and JSON-lines byte ranges and plain-text files (``.gz`` too) every block read (about one MiB), so that a
+    progress bar moves inside a long line; for the other files when each is done. The ``n`` add up to
+    :attr:`Shard.size` once the shard is read.
 
     Parameters
     ----------
@@ -204,6 +215,8 @@ def iter_shard_documents(
         The field or column holding the text.
     meta : MetaSpec, optional
         The metadata kept with each document (:mod:`wsd.corpus.metadata`).
+    on_bytes : callable, optional
+        Called with the number of bytes read since its last call (a progress bar's ``update``).
 
     Returns
     -------
@@ -217,18 +230,39 @@ def iter_shard_documents(
     """
     for piece in shard.pieces:
         file = Path(piece.path)
+        read = _BytesRead(piece.size, on_bytes)
         if piece.stop is None:
-            yield from _whole_file_documents(file, piece.label, text_field, meta)
+            yield from _whole_file_documents(file, piece.label, text_field, meta, read.at)
         elif _has_suffix(file, PARQUET_SUFFIXES):
             yield from _parquet_range_documents(piece, text_field, meta)
         elif _has_suffix(file, SPLITTABLE_JSONL):
-            yield from _jsonl_range_documents(piece, text_field, meta)
+            yield from _jsonl_range_documents(piece, text_field, meta, read.at)
         else:
-            yield from _text_range_documents(piece, meta)
+            yield from _text_range_documents(piece, meta, read.at)
+        read.at(piece.size)
+
+
+class _BytesRead:
+    """Tells ``on_bytes`` how far reading one piece has gone (never beyond its size; nothing without a callback)."""
+
+    def __init__(self, size: int, on_bytes: Callable[[int], None] | None) -> None:
+        self.size, self.on_bytes, self.told = size, on_bytes, 0
+
+    def at(self, position: int) -> None:
+        """Reading has reached ``position`` bytes into the piece."""
+        if self.on_bytes is None:
+            return
+        position = min(position, self.size)
+        if position > self.told:
+            self.on_bytes(position - self.told)
+            self.told = position
 
 
 def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
-    """Number of ``\\n`` bytes in ``[start, stop)`` of a file, read in blocks (no line splitting).
+    """Number of line ends in ``[start, stop)`` of a file, read in blocks (no line splitting).
+
+    A line ends at ``\\n``; in a plain-text file (``.txt``) also at a lone ``\\r``, as its reader splits it
+    (``\\r\\n`` counts once). ``stop`` is a line start (or the end of the file).
 
     Parameters
     ----------
@@ -247,6 +281,8 @@ def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
     369
     """
     count = 0
+    lone_cr = _has_suffix(Path(path), SPLITTABLE_TEXT)
+    after_cr = False
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
@@ -256,6 +292,9 @@ def count_newlines(path: str | os.PathLike[str], start: int, stop: int) -> int:
                 if not block:
                     break
                 count += block.count(b"\n")
+                if lone_cr:
+                    count += block.count(b"\r") - block.count(b"\r\n") - (after_cr and block.startswith(b"\n"))
+                    after_cr = block.endswith(b"\r")
                 remaining -= len(block)
     except OSError as exc:
         raise InputError(f"cannot read corpus file {path}: {exc}") from exc
@@ -370,9 +409,11 @@ def _pack(pieces: list[Piece], shard_bytes: int) -> list[Shard]:
 
 
 # ---------------------------------------------------------------------------------------------- reading
-def _whole_file_documents(file: Path, label: str, text_field: str, meta: MetaSpec | None) -> Iterator[Document]:
+def _whole_file_documents(
+    file: Path, label: str, text_field: str, meta: MetaSpec | None, on_position: Callable[[int], None] | None = None
+) -> Iterator[Document]:
     if _has_suffix(file, TEXT_SUFFIXES):
-        yield from _text_documents(file, label, meta)
+        yield from _text_documents(file, label, meta, on_position)
     elif _has_suffix(file, JSONL_SUFFIXES):
         yield from _jsonl_documents(file, label, text_field, meta)
     elif _has_suffix(file, TABLE_SUFFIXES):
@@ -381,40 +422,61 @@ def _whole_file_documents(file: Path, label: str, text_field: str, meta: MetaSpe
         yield from _parquet_documents(file, label, text_field, meta)
 
 
-def _range_lines(piece: Piece) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for the lines of a byte range (it starts and ends at line starts)."""
+def _range_lines(
+    piece: Piece, text: bool = True, on_position: Callable[[int], None] | None = None
+) -> Iterator[tuple[int, bytes, bool]]:
+    """``(line number, raw line or piece of one, ends its line)`` for a byte range that starts and ends at line
+    starts: a plain-text file's lines also end at a lone ``\\r`` and come in bounded pieces
+    (:func:`wsd.textfiles.raw_lines`); JSON lines come whole. ``on_position`` is told the bytes of the range
+    read so far before each is yielded."""
     assert piece.stop is not None
+    number = piece.first_line
     try:
         with open(piece.path, "rb") as handle:
             handle.seek(piece.start)
-            position = piece.start
-            for number, raw in enumerate(handle, start=piece.first_line):
-                yield number, raw
-                position += len(raw)
-                if position >= piece.stop:
-                    break
+            lines = raw_lines(
+                handle,
+                limit=piece.stop - piece.start,
+                lone_cr=text,
+                piece_bytes=textfiles.LINE_PIECE_BYTES if text else None,
+            )
+            for raw, ends in lines:
+                if on_position is not None:
+                    on_position(handle.tell() - piece.start)
+                yield number, raw, ends
+                number += ends
     except OSError as exc:
         raise InputError(f"cannot read corpus file {piece.path}: {exc}") from exc
 
 
-def _text_range_documents(piece: Piece, meta: MetaSpec | None = None) -> Iterator[Document]:
+def _text_range_documents(
+    piece: Piece, meta: MetaSpec | None = None, on_position: Callable[[int], None] | None = None
+) -> Iterator[Document]:
     """As :func:`wsd.corpus.documents._text_documents`, for one byte range."""
     check_text_file_meta(piece.path, meta)
     values = meta.path_values(piece.label) if meta else ()
     decode = _Decoder(Path(piece.path))
-    for number, raw in _range_lines(piece):
-        text = decode(raw).rstrip("\r\n")
-        if text.strip():
-            yield Document(f"{piece.label}:{number}", text, values, f"{piece.label}:{number}" if values else "")
+    lines = _range_lines(piece, on_position=on_position)
+    yield from text_line_documents(_decoded(lines, decode), piece.label, values)
     decode.report()
 
 
-def _jsonl_range_documents(piece: Piece, text_field: str, meta: MetaSpec | None = None) -> Iterator[Document]:
+def _decoded(lines: Iterator[tuple[int, bytes, bool]], decode: _Decoder) -> Iterator[tuple[int, str, bool]]:
+    """Decode raw lines and pieces (a byte-order mark is dropped from the start of line 1 only)."""
+    starts_line = True
+    for number, raw, ends in lines:
+        yield number, decode(raw, number if starts_line else None), ends
+        starts_line = ends
+
+
+def _jsonl_range_documents(
+    piece: Piece, text_field: str, meta: MetaSpec | None = None, on_position: Callable[[int], None] | None = None
+) -> Iterator[Document]:
     """As :func:`wsd.corpus.documents._jsonl_documents`, for one byte range (the same record checks)."""
     file = Path(piece.path)
     decode = _Decoder(file)
     parse = JsonLineParser(file, piece.label, text_field, meta)
-    for number, raw in _range_lines(piece):
+    for number, raw, _ in _range_lines(piece, text=False, on_position=on_position):
         document = parse(decode(raw), number)
         if document is not None:
             yield document
