@@ -41,6 +41,9 @@ An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`
     OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
     OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
     OUT/report.html  OUT/report.md  OUT/report_figures/
+
+A **model** folder (``wsd tune``, :mod:`wsd.tune`): the tuned encoder as ``transformers`` and
+sentence-transformers save it, its model card ``README.md`` and ``wsd_tune.json`` (:data:`MODEL_FOLDER_NAMES`).
 """
 
 from __future__ import annotations
@@ -86,6 +89,39 @@ REPORT_HTML = "report.html"
 REPORT_MARKDOWN = "report.md"
 FIGURES_DIR = "report_figures"
 CONFIG_FILE = "config.toml"  # the resolved configuration of the command that wrote the folder (wsd.config)
+
+# ------------------------------------------------------------------------------------------------ a tuned model
+# ``wsd tune --out MODEL`` (wsd.tune): a Hugging Face / sentence-transformers model folder, plus
+TUNE_FILE = "wsd_tune.json"  # what made it, machine-readable (training lemmas, sources, options, validation)
+MODEL_CARD = "README.md"  # the model card: the same facts in words
+TUNE_CHECKPOINT_DIR = "checkpoint"  # while training: weights, optimizer, step, RNG states (removed at the end)
+TUNE_CHECKPOINT_STATE = "state.pt"
+#: Every name a model folder written by ``wsd tune`` may hold (model, tokenizer, sentence-transformers files).
+MODEL_FOLDER_NAMES = frozenset(
+    {
+        TUNE_FILE,
+        MODEL_CARD,
+        TUNE_CHECKPOINT_DIR,
+        "config.json",
+        "model.safetensors",
+        "generation_config.json",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "special_tokens_map.json",
+        "added_tokens.json",
+        "vocab.txt",
+        "vocab.json",
+        "merges.txt",
+        "sentencepiece.bpe.model",
+        "spiece.model",
+        "tokenizer.model",
+        "modules.json",
+        "sentence_bert_config.json",
+        "config_sentence_transformers.json",
+        "1_Pooling",
+        "2_Normalize",
+    }
+)
 
 # ------------------------------------------------------------------------------------------------ every folder
 #: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.manifest).

@@ -41,6 +41,7 @@ from wsd.layout import (
     META_FILE,
     METRICS_FILE,
     MODEL_DIR,
+    MODEL_FOLDER_NAMES,
     OCCURRENCES_FILE,
     PARTS_DIR,
     PER_TARGET_FILE,
@@ -51,6 +52,8 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
     SENSES_MARKDOWN,
+    TUNE_CHECKPOINT_DIR,
+    TUNE_FILE,
     VECTORS_FILE,
 )
 
@@ -67,6 +70,7 @@ KIND_NAMES = {
     "output": "a wsd output folder (wsd run / evaluate / demo)",
     "change": "a wsd change folder (wsd change)",
     "report": "a wsd report",
+    "model": "a model folder of wsd tune",
 }
 REPORT_NAMES = frozenset({REPORT_HTML, REPORT_MARKDOWN, FIGURES_DIR})
 #: wsd's own names in each kind of folder (the only ones ``overwrite`` removes).
@@ -85,6 +89,7 @@ OWN_NAMES = {
     )
     | REPORT_NAMES,
     "report": REPORT_NAMES,
+    "model": MODEL_FOLDER_NAMES,
 }
 #: Kinds a destination of each kind may already be (a report goes into an output folder).
 COMPATIBLE = {
@@ -93,6 +98,7 @@ COMPATIBLE = {
     "output": {"output"},
     "change": {"change"},
     "report": {"report", "output", "change"},
+    "model": {"model"},
 }
 
 
@@ -189,6 +195,9 @@ def inspect(path: str | os.PathLike[str]) -> Found:
     change = _read_json_dict(root / CHANGE_JSON) if CHANGE_JSON in entries else None
     if change is not None and change.get("format") == CHANGE_FORMAT and set(entries) <= OWN_NAMES["change"]:
         return Found(root, "change", change, entries)
+    tuned = next((p for p in (root / TUNE_FILE, root / TUNE_CHECKPOINT_DIR / TUNE_FILE) if p.is_file()), None)
+    if tuned is not None and set(entries) <= OWN_NAMES["model"]:
+        return Found(root, "model", _read_json_dict(tuned) or {}, entries)
     if set(entries) <= REPORT_NAMES:
         return Found(root, "report", {}, entries)
     if all(name in OWN_NAMES["output"] or _key_files(name) for name in entries):
