@@ -117,8 +117,9 @@ def mark_targets(
 
     Examples
     --------
-    >>> mark_targets(["a bank here"], np.array([[2, 6]]))
-    (['a <t> bank </t> here'], array([[6, 10]]))
+    >>> texts, spans = mark_targets(["a bank here"], np.array([[2, 6]]))
+    >>> texts[0], spans.tolist()
+    ('a <t> bank </t> here', [[6, 10]])
     """
     before, after = markers
     spans = np.asarray(spans, dtype=np.int64).reshape(-1, 2)

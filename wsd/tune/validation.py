@@ -45,8 +45,10 @@ def split_lemmas(
 
     Examples
     --------
-    >>> split_lemmas(["a", "b", "c", "d"], 0.25, seed=0)[1]
-    ['b']
+    >>> split_lemmas(["a", "b", "c", "d"], 0.25, seed=0)
+    (['b', 'c', 'd'], ['a'])
+    >>> split_lemmas(["a", "b", "c", "d"], 0.25, seed=0, chosen=["C.n"])
+    (['a', 'b', 'd'], ['c'])
     """
     pool = sorted(set(lemmas))
     wanted = sorted({normalize_lemma(lemma) for lemma in chosen})
