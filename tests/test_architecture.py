@@ -36,9 +36,11 @@ ALLOWED: dict[str, set[str]] = {
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
-    "tune": {"errors", "evaluate", "corpus", "textfiles"},
+    # and trains encoders on them with embed's windows, layers and pooling, writing model folders
+    "tune": {"errors", "evaluate", "corpus", "textfiles", "embed", "machine", "atomic", "layout", "outputs", "store"},
     "config": {"errors", "senses", "layout", "atomic", "change"},
     "benchmark": {
+        "tune",
         "change",
         "errors",
         "config",
@@ -52,6 +54,7 @@ ALLOWED: dict[str, set[str]] = {
         "store",
     },
     "pipeline": {
+        "tune",
         "change",
         "errors",
         "occurrences",

@@ -211,6 +211,7 @@ def evaluate(
         n_targets=int(occurrences["target"].nunique()),
         embedding=embedding_meta,
         dataset_stats=bundle.stats,
+        training_overlap=_overlap(config, encoder, occurrences),
     )
     if out is not None:
         folder = Path(out)
@@ -247,6 +248,14 @@ def _embed(
         )
     meta = encoder.identity(config.embedding.layers, config.embedding.pooling).embedding_meta() if encoder else None
     return np.asarray(vectors, dtype=np.float32), meta
+
+
+def _overlap(config: EvaluationConfig, encoder: Encoder | None, occurrences: pd.DataFrame) -> list[str] | None:
+    """The leakage guard: the evaluated targets a wsd-tuned model was trained on (None: not tuned by wsd)."""
+    from wsd.tune.card import training_overlap
+
+    model = encoder.loaded.name if encoder is not None else config.embedding.model
+    return training_overlap(model, occurrences["target"].astype(str).unique())
 
 
 def load_wug(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
@@ -505,6 +514,7 @@ def _evaluate_wug(
         embedding=embedding_meta,
         dataset_stats=bundle.stats | {"binary_k": rule[0], "binary_n": rule[1]},
         gold_change=gold_change.to_dict(),
+        training_overlap=_overlap(config, encoder, occurrences),
     )
     if out is not None and first is not None:
         folder = Path(out)

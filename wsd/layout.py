@@ -41,6 +41,10 @@ An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`
     OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
     OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
     OUT/report.html  OUT/report.md  OUT/report_figures/
+
+An **encoder** folder (``wsd tune``, :mod:`wsd.tune`): the tuned encoder as ``transformers`` and
+sentence-transformers save it, its model card ``README.md`` and ``wsd_tune.json`` (every file listed in its
+manifest, like any folder wsd writes).
 """
 
 from __future__ import annotations
@@ -86,6 +90,13 @@ REPORT_HTML = "report.html"
 REPORT_MARKDOWN = "report.md"
 FIGURES_DIR = "report_figures"
 CONFIG_FILE = "config.toml"  # the resolved configuration of the command that wrote the folder (wsd.config)
+
+# ------------------------------------------------------------------------------------------------ a tuned model
+# ``wsd tune --out MODEL`` (wsd.tune): a Hugging Face / sentence-transformers model folder, plus
+TUNE_FILE = "wsd_tune.json"  # what made it, machine-readable (training lemmas, sources, options, validation)
+MODEL_CARD = "README.md"  # the model card: the same facts in words
+TUNE_CHECKPOINT_DIR = "checkpoint"  # while training: weights, optimizer, step, RNG states (removed at the end)
+TUNE_CHECKPOINT_STATE = "state.pt"
 
 # ------------------------------------------------------------------------------------------------ every folder
 #: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.manifest).

@@ -50,6 +50,8 @@ from wsd.layout import (
     REPORT_MARKDOWN,
     RUN_DIR,
     SENSES_DIR,
+    TUNE_CHECKPOINT_DIR,
+    TUNE_FILE,
     VECTORS_FILE,
 )
 
@@ -69,6 +71,7 @@ KIND_NAMES = {
     "change": "a wsd change folder (wsd change)",
     "report": "a wsd report",
     "model": "a wsd sense model (the model folder of a senses folder)",
+    "encoder": "an encoder folder of wsd tune",
 }
 REPORT_NAMES = frozenset({REPORT_HTML, REPORT_MARKDOWN, FIGURES_DIR})
 #: Names that made a folder look like wsd's before manifests (only to recognise such old outputs).
@@ -80,6 +83,8 @@ COMPATIBLE = {
     "output": {"output"},
     "change": {"change"},
     "report": {"report", "output", "change"},
+    "model": {"model"},
+    "encoder": {"encoder"},
 }
 #: The file whose presence (listed in the manifest) marks a folder of each kind as finished.
 _FINISHED = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}
@@ -198,10 +203,20 @@ def inspect(path: str | os.PathLike[str]) -> Found:
             return Found(root, "old", {}, entries)
         return Found(root, "other", {}, entries)
     kind = found.kind
-    meta_file = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}.get(kind)
-    meta = (_read_json_dict(root / meta_file) if meta_file else None) or {}
+    meta = _description(root, kind)
     blank = not any((root / entry.path).exists() for entry in found.entries.values()) and not _has_files(root)
     return Found(root, kind, meta, entries, blank)
+
+
+def _description(root: Path, kind: str) -> dict[str, Any]:
+    """The file that describes a wsd folder of ``kind`` (its configuration), read; empty when it has none yet."""
+    if kind == "encoder":  # wsd tune: the finished folder's description, or the checkpoint's while it trains
+        for path in (root / TUNE_FILE, root / TUNE_CHECKPOINT_DIR / TUNE_FILE):
+            if path.is_file():
+                return _read_json_dict(path) or {}
+        return {}
+    meta_file = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}.get(kind)
+    return (_read_json_dict(root / meta_file) if meta_file else None) or {}
 
 
 def _looks_old(root: Path, entries: list[str]) -> bool:

@@ -694,6 +694,7 @@ def induce_corpus(
     from wsd.senses.recipes import recipe as recipe_params
     from wsd.senses.stage import cluster_run
     from wsd.store import load_run, read_meta, write_json, write_parquet
+    from wsd.tune.card import training_overlap
 
     out = Path(out)
     # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
@@ -756,6 +757,7 @@ def induce_corpus(
             n_instances=int(mask.sum()),
             n_targets=int(scored["target"].nunique()),
             embedding=read_meta(run).get("embedding"),
+            training_overlap=training_overlap(embed_options.get("model"), scored["target"].astype(str).unique()),
         )
         write_json(out / METRICS_FILE, metrics)
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())

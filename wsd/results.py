@@ -16,7 +16,9 @@
 =================  ======================================================================================
 
 and, where they apply, ``embedding`` (the vectors' metadata), ``dataset_stats`` (what the dataset reader
-counted) and ``gold_change`` (WUG: the gold change column used, and the words without a gold value).
+counted), ``gold_change`` (WUG: the gold change column used, and the words without a gold value) and
+``training_overlap`` (a model tuned by ``wsd tune``: the evaluated lemmas it was trained or validated on,
+possibly none; :func:`wsd.tune.card.training_overlap`).
 
 >>> document = metrics_document("generic", {}, [{"overall": {"ari": 0.5}, "per_target": {}}], {}, 10, 2)
 >>> list(document)[:4]
@@ -51,7 +53,7 @@ REQUIRED_KEYS = (
     "baselines",
     "versions",
 )
-OPTIONAL_KEYS = ("embedding", "dataset_stats", "gold_change")
+OPTIONAL_KEYS = ("embedding", "dataset_stats", "gold_change", "training_overlap")
 
 
 def metrics_document(
@@ -65,6 +67,7 @@ def metrics_document(
     embedding: Mapping[str, Any] | None = None,
     dataset_stats: Mapping[str, Any] | None = None,
     gold_change: Mapping[str, Any] | None = None,
+    training_overlap: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The ``metrics.json`` document of a scored command (see the module docstring for its keys).
 
@@ -86,6 +89,8 @@ def metrics_document(
         What the dataset reader counted, when a dataset was read.
     gold_change : mapping, optional
         The gold change scored against (WUG: :meth:`wsd.evaluate.change_gold.ChangeGold.to_dict`).
+    training_overlap : sequence of str, optional
+        The evaluated lemmas a wsd-tuned model was trained on (None: the model was not tuned by wsd).
 
     Returns
     -------
@@ -101,6 +106,8 @@ def metrics_document(
         document["dataset_stats"] = dict(dataset_stats)
     if gold_change is not None:
         document["gold_change"] = dict(gold_change)
+    if training_overlap is not None:
+        document["training_overlap"] = list(training_overlap)
     document["versions"] = library_versions()
     return document
 

@@ -1,0 +1,281 @@
+"""Tune an encoder to tell senses apart: sources in, a model folder out (:func:`tune_encoder`).
+
+The model folder loads everywhere a model does: ``wsd --model DIR`` / ``wsd.Encoder(model=DIR)``,
+``transformers.AutoModel.from_pretrained(DIR)`` and ``sentence_transformers.SentenceTransformer(DIR)`` (the base
+model's sentence-transformers files are carried over, or made for mean pooling). Beside the weights:
+``README.md`` (the model card) and ``wsd_tune.json`` (:mod:`wsd.tune.card`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wsd.errors import ConfigError
+from wsd.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
+from wsd.tune.options import PRESENTATION_OPTIONS, TuneOptions
+from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma
+
+#: sentence-transformers files carried over from the base model (made anew where it has none).
+SENTENCE_TRANSFORMERS_FILES = ("modules.json", "sentence_bert_config.json", "config_sentence_transformers.json")
+POOLING_CONFIG = "1_Pooling/config.json"
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What :func:`tune_encoder` made.
+
+    Parameters
+    ----------
+    out : Path
+        The model folder.
+    facts : dict
+        Its ``wsd_tune.json`` (sources, lemmas, options, training, validation).
+    """
+
+    out: Path
+    facts: dict[str, Any]
+
+    @property
+    def validation(self) -> list[dict[str, Any]]:
+        """The validation figures, before training and at each validation.
+
+        Returns
+        -------
+        list of dict
+        """
+        return list(self.facts["validation"]["history"])
+
+
+def _read_training(
+    train: Sequence[str | PairSet], exclude: Sequence[str], drop: Sequence[str], seed: int
+) -> tuple[PairSet, list[str]]:
+    """The training pairs of every source, less the excluded lemmas; and the excluded lemmas."""
+    from wsd.tune.sources import read_source, source_lemmas
+
+    if isinstance(train, (str, PairSet)):
+        train = [train]
+    if not train:
+        raise ConfigError("no training source (give at least one KIND:PATH)")
+    pairset = concat(item if isinstance(item, PairSet) else read_source(item, random_state=seed) for item in train)
+    if not len(pairset):
+        raise ConfigError("the training sources hold no labelled pair")
+    excluded = {normalize_lemma(lemma) for lemma in drop}
+    for spec in exclude:
+        excluded |= source_lemmas(spec)
+    kept = exclude_lemmas(pairset, excluded) if excluded else pairset
+    return kept, sorted(excluded & set(pairset.lemmas))
+
+
+def tune_encoder(
+    train: Sequence[str | PairSet] | str | PairSet,
+    out: str | os.PathLike[str],
+    *,
+    exclude: Sequence[str] = (),
+    exclude_lemmas: Sequence[str] = (),
+    options: TuneOptions | None = None,
+    overwrite: bool = False,
+    on_step: Any = None,
+) -> TuneResult:
+    """Train an encoder on labelled use pairs so that its word vectors tell senses apart.
+
+    Parameters
+    ----------
+    train : sequence of str or PairSet
+        Training sources: ``KIND:PATH`` specs (:func:`wsd.tune.sources.read_source`) or pair sets.
+    out : path
+        The model folder to write (absent, empty, or a model folder of this same configuration, whose
+        checkpoint is resumed from).
+    exclude : sequence of str
+        ``KIND:PATH`` datasets whose every lemma is left out of training.
+    exclude_lemmas : sequence of str
+        Lemmas left out of training (any spelling: ``part_nn``, ``part.n``, ``part``).
+    options : TuneOptions, optional
+        The training options (default: ``TuneOptions()``).
+    overwrite : bool
+        Replace a model folder of another configuration, or write into a folder of other files (only the
+        names of a model folder are replaced).
+    on_step : callable, optional
+        ``on_step(step, loss)`` after each step (what it raises stops the run; the checkpoint stays).
+
+    Returns
+    -------
+    TuneResult
+        The folder and its facts.
+
+    Raises
+    ------
+    ConfigError
+        For bad options, no source, nothing left to train on after the exclusions, or an ``out`` that
+        holds something else (:class:`~wsd.outputs.OutputRefused`).
+    InputError
+        For a source that cannot be read.
+
+    Examples
+    --------
+    >>> result = tune_encoder(["wug:../shared/datasets/lscd/dwug_en"], "models/sense-minilm",
+    ...                       exclude=["semeval2013:../shared/datasets"],
+    ...                       options=TuneOptions(epochs=2, seed=1))          # doctest: +SKIP
+    >>> wsd.Encoder(model="models/sense-minilm")                            # doctest: +SKIP
+    """
+    from wsd.outputs import claim_folder
+
+    options = options if options is not None else TuneOptions()
+    if not isinstance(options, TuneOptions):
+        raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
+    pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed)
+    from wsd.tune.validation import sample_pairs, split_lemmas
+
+    train_lemmas, valid_lemmas = split_lemmas(
+        pairset.lemmas, options.validation_fraction, options.seed, options.validation_lemmas
+    )
+    training = pairset.only_lemmas(train_lemmas)
+    valid = (
+        sample_pairs(pairset.only_lemmas(valid_lemmas), options.validation_max_pairs, options.seed)
+        if valid_lemmas
+        else None
+    )
+    config = {
+        "options": {k: v for k, v in options.to_dict().items() if k not in PRESENTATION_OPTIONS},
+        "sources": pairset.sources,
+        "pairs": len(pairset),
+        "exclude": sorted(map(str, exclude)),
+        "excluded_lemmas": excluded,
+    }
+    folder = Path(out)
+    claim_folder(folder, "encoder", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
+    checkpoint = folder / TUNE_CHECKPOINT_DIR
+    from wsd.atomic import atomic_write
+
+    marker = {"format": "wsd-tune/1", "config": config}
+    atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
+
+    from wsd import machine
+    from wsd.embed.encoder import Encoder
+    from wsd.tune.forward import SpanEncoder
+    from wsd.tune.train import autocast_dtype
+    from wsd.tune.train import train as run_training
+
+    encoder = Encoder(
+        options.model,
+        layers=options.layers,
+        pooling=options.pooling,
+        device=options.device,
+        precision="fp32",
+        window_tokens=options.window_tokens,
+    )
+    dtype = autocast_dtype(options.precision, encoder.loaded.device)
+    span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
+    outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step)
+    state = outcome.state
+    from wsd.store import library_versions
+
+    kinds = sorted(set(training.pairs["kind"]))
+    from wsd.tune.losses import chosen_loss
+
+    facts = {
+        "format": "wsd-tune/1",
+        "config": config,
+        "base_model": {
+            "name": encoder.loaded.name,
+            "location": str(options.model) if options.model is not None else "bundled",
+            "fingerprint": encoder.loaded.fingerprint,
+        },
+        "sources": [
+            {
+                "name": row["source"],
+                "counts": {k: int(v) for k, v in row.items() if k != "source"},
+                "lemmas": sorted(set(training.pairs.loc[training.pairs["source"] == row["source"], "lemma"])),
+            }
+            for row in training.counts().to_dict("records")
+        ],
+        "training_lemmas": training.lemmas,
+        "validation_lemmas": valid_lemmas,
+        "excluded_lemmas": excluded,
+        "training": {
+            "loss": {kind: chosen_loss(kind, options.loss) for kind in kinds},
+            "epochs": state.epoch,
+            "steps": state.step,
+            "steps_planned": outcome.steps_planned,
+            "stopped_early": state.stopped_early,
+            "best_step": state.best_step if valid is not None else state.step,
+            "final_loss": state.losses[-1] if state.losses else None,
+            "seconds": round(state.seconds, 1),
+            "machine": machine.describe(),
+            "platform": platform.platform(),
+            "device": str(encoder.loaded.device),
+            "precision": "bf16 autocast" if dtype is not None else "fp32",
+        },
+        "validation": {"pairs": len(valid) if valid is not None else 0, "history": state.history},
+        "versions": library_versions(),
+    }
+    write_model_folder(folder, encoder, facts, options.model)
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return TuneResult(folder, facts)
+
+
+def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: str | None) -> None:
+    """Write the tuned model as a transformers + sentence-transformers folder, with its card and facts.
+
+    Every file is written atomically (:func:`wsd.atomic.atomic_write`).
+
+    Parameters
+    ----------
+    folder : Path
+        The model folder.
+    encoder : Encoder
+        The encoder whose (tuned) model and tokenizer are saved.
+    facts : dict
+        The ``wsd_tune.json`` document.
+    base : str or None
+        The base model as given (its sentence-transformers files are carried over).
+    """
+    from wsd.atomic import atomic_write
+    from wsd.embed.hf_quiet import quiet_transformers
+    from wsd.embed.models import model_source
+    from wsd.tune.card import model_card
+
+    with tempfile.TemporaryDirectory(prefix="wsd-tune-") as scratch:
+        staging = Path(scratch)
+        with quiet_transformers():
+            encoder.loaded.model.save_pretrained(staging, safe_serialization=True)
+            encoder.loaded.tokenizer.save_pretrained(staging)
+        source = model_source(base)
+        base_folder = Path(source.location) if source.local else None
+        for name in [*SENTENCE_TRANSFORMERS_FILES, POOLING_CONFIG]:
+            original = base_folder / name if base_folder is not None else None
+            if original is not None and original.is_file():
+                (staging / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(original, staging / name)
+        _default_sentence_files(staging, int(encoder.loaded.hidden_size))
+        for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+            target = folder / path.relative_to(staging)
+            atomic_write(target, lambda tmp, path=path: shutil.copyfile(path, tmp))
+    text = json.dumps(facts, indent=2, ensure_ascii=False)
+    atomic_write(folder / TUNE_FILE, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
+    card = model_card(facts)
+    atomic_write(folder / MODEL_CARD, lambda tmp: tmp.write_text(card, encoding="utf-8"))
+
+
+def _default_sentence_files(staging: Path, hidden_size: int) -> None:
+    """sentence-transformers files for a base model without them: the transformer, then mean pooling."""
+    if not (staging / "modules.json").is_file():
+        modules = [
+            {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+            {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        ]
+        (staging / "modules.json").write_text(json.dumps(modules, indent=2), encoding="utf-8")
+    if not (staging / "sentence_bert_config.json").is_file():
+        (staging / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 512}), encoding="utf-8")
+    pooling = staging / POOLING_CONFIG
+    if not pooling.is_file():
+        pooling.parent.mkdir(parents=True, exist_ok=True)
+        settings = {"word_embedding_dimension": hidden_size, "pooling_mode_mean_tokens": True}
+        pooling.write_text(json.dumps(settings, indent=2), encoding="utf-8")

@@ -1,0 +1,220 @@
+"""What a tuned model folder says about itself: ``wsd_tune.json``, its model card, and the leakage guard.
+
+``wsd_tune.json`` (:data:`wsd.layout.TUNE_FILE`) holds the facts of the training run, machine-readable:
+
+=====================  ===================================================================================
+key                    value
+=====================  ===================================================================================
+``format``             ``wsd-tune/1``
+``config``             what decides the weights: the options, the sources, the exclusions (compared when
+                       a run resumes or is written again)
+``base_model``         ``name``, ``location``, ``fingerprint`` of the model tuned
+``sources``            per source: ``name``, counts (``lemmas``, ``uses``, ``pairs``, ``graded``, ``same``,
+                       ``different``) and its training ``lemmas``
+``training_lemmas``    every lemma trained on (normalised, sorted)
+``validation_lemmas``  the held-out lemmas (normalised, sorted)
+``excluded_lemmas``    the lemmas dropped by ``exclude`` and ``exclude_lemmas``
+``training``           ``loss`` per label kind, ``epochs``, ``steps``, ``stopped_early``, ``best_step``,
+                       ``seconds``, ``machine``, ``device``, ``precision``
+``validation``         the figures before training, at each validation, and of the weights kept
+``versions``           library versions
+=====================  ===================================================================================
+
+:func:`training_overlap` is the leakage guard of ``wsd evaluate`` and ``wsd run --gold``: the evaluated lemmas
+the model was trained or validated on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from wsd.embed import hub
+from wsd.embed.models import model_source
+from wsd.errors import ModelError
+from wsd.layout import TUNE_FILE
+from wsd.tune.pairs import normalize_lemma
+
+TUNE_FORMAT = "wsd-tune/1"
+
+
+def read_tune_facts(model: str | os.PathLike[str] | None) -> dict[str, Any] | None:
+    """The ``wsd_tune.json`` of a model, or None when the model was not tuned by wsd.
+
+    Parameters
+    ----------
+    model : str, path or None
+        A model as ``--model`` takes it (None: the bundled model; a folder; a Hub name, looked up in the
+        Hugging Face cache only).
+
+    Returns
+    -------
+    dict or None
+
+    Raises
+    ------
+    ModelError
+        When the file is there but is not a JSON object.
+
+    Examples
+    --------
+    >>> read_tune_facts(None) is None
+    True
+    """
+    source = model_source(model)
+    folder: Path | None = Path(source.location) if source.local else None
+    if folder is None:
+        snapshot = hub.cached_snapshot(source.location)
+        folder = Path(snapshot[0]) if snapshot is not None else None
+    path = folder / TUNE_FILE if folder is not None else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        facts = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{path} cannot be read as JSON ({exc})") from exc
+    if not isinstance(facts, dict):
+        raise ModelError(f"{path} holds no JSON object")
+    return facts
+
+
+def training_overlap(model: str | os.PathLike[str] | None, lemmas: Iterable[str]) -> list[str] | None:
+    """The evaluated lemmas a wsd-tuned model was trained or validated on (compared normalised); warns if any.
+
+    Parameters
+    ----------
+    model : str, path or None
+        The model used.
+    lemmas : iterable of str
+        The evaluated targets, in any spelling (``part.n``, ``part_nn``).
+
+    Returns
+    -------
+    list of str or None
+        The overlap (normalised, sorted; possibly empty), or None when the model was not tuned by wsd.
+
+    Examples
+    --------
+    >>> training_overlap(None, ["part.n"]) is None
+    True
+    """
+    facts = read_tune_facts(model)
+    if facts is None:
+        return None
+    seen = {normalize_lemma(x) for x in [*facts.get("training_lemmas", []), *facts.get("validation_lemmas", [])]}
+    overlap = sorted({normalize_lemma(lemma) for lemma in lemmas} & seen)
+    if overlap:
+        shown = ", ".join(overlap[:10]) + (f" and {len(overlap) - 10} more" if len(overlap) > 10 else "")
+        warnings.warn(
+            f"the model {model} was tuned on {len(overlap)} of the evaluated lemmas ({shown}): "
+            "their scores are not out of sample (metrics.json training_overlap)",
+            stacklevel=2,
+        )
+    return overlap
+
+
+def _figure(value: Any) -> str:
+    return "–" if value is None else (f"{value:.4f}" if isinstance(value, float) else str(value))
+
+
+def model_card(facts: Mapping[str, Any]) -> str:
+    """The model card (``README.md``) of a tuned model: the facts of ``wsd_tune.json`` in words and tables.
+
+    Parameters
+    ----------
+    facts : mapping
+        The ``wsd_tune.json`` document.
+
+    Returns
+    -------
+    str
+        Markdown, with a sentence-transformers/Hugging Face metadata header.
+
+    Examples
+    --------
+    >>> facts = {"base_model": {"name": "m", "fingerprint": "f"}, "config": {"options": {}}, "sources": [],
+    ...          "training_lemmas": [], "validation_lemmas": [], "excluded_lemmas": [], "training": {},
+    ...          "validation": {}}
+    >>> model_card(facts).splitlines()[0]
+    '---'
+    """
+    base = facts["base_model"]
+    options = facts["config"].get("options", {})
+    training = facts.get("training", {})
+    validation = facts.get("validation", {})
+    lines = [
+        "---",
+        "library_name: sentence-transformers",
+        "pipeline_tag: feature-extraction",
+        "tags: [wsd, word-sense, sense-aware, token-embeddings]",
+        "---",
+        "",
+        f"# A sense-aware encoder tuned by wsd from {base['name']}",
+        "",
+        "Trained by `wsd tune` to give two uses of a word a cosine that follows how related their senses are. "
+        "Use it as wsd does: the target's subword pieces pooled over the layers below (`--model THIS_FOLDER`). "
+        "It also loads with `transformers` (`AutoModel`) and `sentence-transformers`.",
+        "",
+        "## Base model",
+        "",
+        f"- name: `{base['name']}`",
+        f"- location: `{base.get('location', '')}`",
+        f"- fingerprint: `{base.get('fingerprint', '')}`",
+        "",
+        "## Word vectors (train and use them alike)",
+        "",
+        f"- layers: `{options.get('layers')}`, subword pooling: `{options.get('pooling')}`, "
+        f"window tokens: `{options.get('window_tokens')}`, target markers: `{options.get('markers')}`",
+        "",
+        "## Training data",
+        "",
+        "| source | lemmas | uses | pairs | graded | same | different |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for source in facts.get("sources", []):
+        c = source["counts"]
+        lines.append(
+            f"| `{source['name']}` | {c['lemmas']} | {c['uses']} | {c['pairs']} | {c['graded']} | {c['same']} "
+            f"| {c['different']} |"
+        )
+    lines += [""]
+    for source in facts.get("sources", []):
+        lines.append(f"- lemmas of `{source['name']}`: {', '.join(source['lemmas']) or '(none)'}")
+    lines += [
+        "- validation lemmas (held out, never trained on): "
+        + (", ".join(facts.get("validation_lemmas", [])) or "(none)"),
+        f"- excluded lemmas: {', '.join(facts.get('excluded_lemmas', [])) or '(none)'}",
+        "",
+        "## Training",
+        "",
+        f"- loss: {', '.join(f'{k}: {v}' for k, v in training.get('loss', {}).items()) or options.get('loss')} "
+        f"(option `{options.get('loss')}`)",
+        f"- epochs: {training.get('epochs')} of {options.get('epochs')}, steps: {training.get('steps')}, "
+        f"stopped early: {training.get('stopped_early')}, weights kept from step {training.get('best_step')}",
+        f"- seed: {options.get('seed')}, lr: {options.get('lr')}, uses per step: {options.get('batch_uses')}",
+        f"- training time: {_figure(training.get('seconds'))} s on {training.get('machine')} "
+        f"(device {training.get('device')}, precision {training.get('precision')})",
+        "",
+        "## Validation on the held-out lemmas",
+        "",
+        "| when | step | pairs | graded ρ | binary AUC | score |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in validation.get("history", []):
+        lines.append(
+            f"| {row.get('when')} | {row.get('step')} | {row.get('pairs')} | {_figure(row.get('graded_spearman'))} "
+            f"| {_figure(row.get('binary_auc'))} | {_figure(row.get('score'))} |"
+        )
+    lines += [
+        "",
+        "Graded ρ: Spearman's ρ of the cosine of two uses against their graded label; binary AUC: ROC AUC of the "
+        "cosine for same vs different sense; score: their mean (AUC as 2·AUC − 1), the early-stopping criterion.",
+        "",
+        f"Full facts: `{TUNE_FILE}`.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,223 @@
+"""Word vectors in PyTorch with gradients: the same windows, layers and subword pooling as inference.
+
+:class:`SpanEncoder` wraps a :class:`wsd.Encoder` (so the windows are chosen by the same
+:func:`~wsd.embed.windows.plan_windows` call, with the same budget and ``window_tokens``), runs its model with
+autograd on, and combines and pools the target's pieces with :func:`combine_layers` and :func:`pool_pieces`,
+the torch twins of :meth:`wsd.embed.layers.LayerSpec.combine_tokens` and :func:`wsd.embed.pooling.pool_pieces`.
+On the untuned model (fp32) its vectors equal :meth:`wsd.Encoder.embed_spans` (tested to 1e-5).
+
+Target markers (``markers=True``) are put into the text itself, around the target
+(:func:`mark_targets`); the target's own pieces are pooled as without them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from wsd.embed.encoder import Encoder
+from wsd.embed.layers import LayerSpec
+from wsd.embed.pooling import check_pooling
+
+#: What ``markers=True`` puts before and after the target (plain text: no new token, no resized vocabulary).
+TARGET_MARKERS: tuple[str, str] = ("<t> ", " </t>")
+
+
+def combine_layers(states: Sequence[torch.Tensor], spec: LayerSpec) -> torch.Tensor:
+    """Combine the token states of several layers: sum, mean or concatenation (as the encoder does in numpy).
+
+    Parameters
+    ----------
+    states : sequence of Tensor of shape (tokens, hidden)
+        The states of the layers ``spec.resolve(...)`` names, in that order.
+    spec : LayerSpec
+        The layer specification.
+
+    Returns
+    -------
+    Tensor of shape (tokens, dim)
+
+    Examples
+    --------
+    >>> from wsd.embed.layers import parse_layers
+    >>> combine_layers([torch.ones(1, 2), torch.ones(1, 2)], parse_layers("-2,-1")).tolist()
+    [[2.0, 2.0]]
+    """
+    if spec.combine == "concat":
+        return torch.cat(list(states), dim=-1)
+    stacked = torch.stack(list(states))
+    return stacked.sum(0) if spec.combine == "sum" else stacked.mean(0)
+
+
+def pool_pieces(pieces: torch.Tensor, segment: torch.Tensor, count: int, pooling: str) -> torch.Tensor:
+    """Pool piece vectors into one vector per word, all words at once (as :func:`wsd.embed.pooling.pool_pieces`).
+
+    Parameters
+    ----------
+    pieces : Tensor of shape (P, dim)
+        Every piece's vector, the pieces of each word contiguous and in text order.
+    segment : Tensor of shape (P,), int64
+        The word (``0..count-1``) of each piece, non-decreasing; every word has a piece.
+    count : int
+        Number of words.
+    pooling : str
+        ``mean``, ``first``, ``last``, ``first-last``, ``sum`` or ``max``.
+
+    Returns
+    -------
+    Tensor of shape (count, dim) or (count, 2 × dim)
+
+    Examples
+    --------
+    >>> pool_pieces(torch.tensor([[1.0], [3.0], [10.0]]), torch.tensor([0, 0, 1]), 2, "mean").tolist()
+    [[2.0], [10.0]]
+    """
+    pooling = check_pooling(pooling)
+    sizes = torch.bincount(segment, minlength=count)
+    ends = torch.cumsum(sizes, 0)
+    starts = ends - sizes
+    if pooling == "first":
+        return pieces[starts]
+    if pooling == "last":
+        return pieces[ends - 1]
+    if pooling == "first-last":
+        return torch.cat([pieces[starts], pieces[ends - 1]], dim=1)
+    index = segment.unsqueeze(1).expand_as(pieces)
+    if pooling == "max":
+        empty = torch.full((count, pieces.shape[1]), float("-inf"), dtype=pieces.dtype, device=pieces.device)
+        return empty.scatter_reduce(0, index, pieces, reduce="amax")
+    total = torch.zeros((count, pieces.shape[1]), dtype=pieces.dtype, device=pieces.device).index_add(
+        0, segment, pieces
+    )
+    if pooling == "sum":
+        return total
+    return total / sizes.unsqueeze(1).to(pieces.dtype)
+
+
+def mark_targets(
+    texts: Sequence[str], spans: np.ndarray, markers: tuple[str, str] = TARGET_MARKERS
+) -> tuple[list[str], np.ndarray]:
+    """Texts with markers around each target, and the targets' spans in the marked texts.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        One text per use.
+    spans : ndarray of shape (n, 2)
+        ``(start, end)`` of each target.
+    markers : (str, str)
+        What goes before and after.
+
+    Returns
+    -------
+    (list of str, ndarray of shape (n, 2))
+
+    Examples
+    --------
+    >>> texts, spans = mark_targets(["a bank here"], np.array([[2, 6]]))
+    >>> texts[0], spans.tolist()
+    ('a <t> bank </t> here', [[6, 10]])
+    """
+    before, after = markers
+    spans = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    marked = [t[:s] + before + t[s:e] + after + t[e:] for t, (s, e) in zip(texts, spans.tolist(), strict=True)]
+    return marked, spans + len(before)
+
+
+class SpanEncoder:
+    """The encoder's model run with gradients: one pooled vector per ``(text, span)``, each window run once.
+
+    Parameters
+    ----------
+    encoder : Encoder
+        A loaded encoder (fp32 weights); its ``layers``, ``pooling`` and ``window_tokens`` are used, and its
+        model is the one trained.
+    markers : bool
+        Put :data:`TARGET_MARKERS` around each target.
+    autocast : torch.dtype or None
+        Run the forward pass under autocast to this dtype (bf16), or in fp32 (``None``).
+
+    Examples
+    --------
+    >>> span_encoder = SpanEncoder(Encoder(precision="fp32"))                 # doctest: +SKIP
+    >>> span_encoder.encode(["A mouse ran."], np.array([[2, 7]])).shape      # doctest: +SKIP
+    torch.Size([1, 384])
+    """
+
+    def __init__(self, encoder: Encoder, *, markers: bool = False, autocast: torch.dtype | None = None) -> None:
+        self.encoder = encoder
+        self.markers = bool(markers)
+        self.autocast = autocast
+        self.model = encoder.loaded.model
+        self.device = encoder.loaded.device
+        self.positions = encoder.layers.resolve(encoder.loaded.num_layers)
+
+    def encode(self, texts: Sequence[str], spans: np.ndarray, *, batch_windows: int | None = None) -> torch.Tensor:
+        """The pooled target vectors of the uses, fp32, with autograd where it is enabled.
+
+        Parameters
+        ----------
+        texts : sequence of str
+            One text per use.
+        spans : ndarray of shape (n, 2)
+            The target's characters in each text.
+        batch_windows : int, optional
+            Run at most this many windows per forward pass (default: all of them in one).
+
+        Returns
+        -------
+        Tensor of shape (n, dim), float32
+        """
+        spans = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+        if self.markers:
+            texts, spans = mark_targets(texts, spans)
+        encoder = self.encoder
+        plan = encoder._plan(list(texts), spans)
+        lengths = np.fromiter((len(w) for w in plan.windows), dtype=np.int64, count=len(plan.windows))
+        order = np.argsort(-lengths, kind="stable")
+        step = len(order) if batch_windows is None else batch_windows
+        count = len(plan.window_of)
+        by_window = np.argsort(plan.window_of, kind="stable")
+        window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
+        parts: list[torch.Tensor] = []
+        members_all: list[np.ndarray] = []
+        for begin in range(0, len(order), max(step, 1)):
+            batch = order[begin : begin + step]
+            members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
+            row_of_window = np.empty(len(plan.windows), dtype=np.int64)
+            row_of_window[batch] = np.arange(len(batch))
+            input_ids, mask = encoder._batch_inputs(plan, batch, lengths)
+            rows, cols, segment = encoder._piece_index(plan, members, row_of_window)
+            parts.append(self._forward(input_ids, mask, rows, cols, segment, len(members)))
+            members_all.append(members)
+        vectors = torch.cat(parts) if parts else torch.empty((0, encoder.dim), device=self.device)
+        where = torch.from_numpy(np.concatenate(members_all) if members_all else np.empty(0, np.int64))
+        inverse = torch.empty_like(where)
+        inverse[where] = torch.arange(count)
+        return vectors[inverse.to(vectors.device)]
+
+    def _forward(
+        self,
+        input_ids: np.ndarray,
+        mask: np.ndarray,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        segment: np.ndarray,
+        count: int,
+    ) -> torch.Tensor:
+        """One forward pass over a batch of windows, combined and pooled at the pieces."""
+        device = self.device
+        ids_t = torch.from_numpy(input_ids).to(device)
+        mask_t = torch.from_numpy(mask).to(device)
+        context = (
+            torch.autocast(device.type, dtype=self.autocast) if self.autocast is not None else contextlib.nullcontext()
+        )
+        with context:
+            out = self.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=True)
+        rows_t, cols_t = torch.from_numpy(rows).to(device), torch.from_numpy(cols).to(device)
+        states = [out.hidden_states[p][rows_t, cols_t].float() for p in self.positions]
+        tokens = combine_layers(states, self.encoder.layers)
+        return pool_pieces(tokens, torch.from_numpy(segment).to(device), count, self.encoder.pooling)
