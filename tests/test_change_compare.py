@@ -28,7 +28,7 @@ def test_jsd_of_two_known_distributions_and_proportions() -> None:
     # slice 1: senses 0,0,0,1 (3:1); slice 2: senses 0,1,1,1 (1:3)
     occ = _table(["w"] * 8, [1, 1, 1, 1, 2, 2, 2, 2])
     labels = np.array([0, 0, 0, 1, 0, 1, 1, 1])
-    result = compare_slices(occ, labels=labels, by="year")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=1)
     assert result.slices == ["1", "2"]
     row = result.scores.iloc[0]
     assert row["pair"] == "first-last" and row["uses_a"] == 4 and row["uses_b"] == 4
@@ -43,7 +43,7 @@ def test_jsd_of_two_known_distributions_and_proportions() -> None:
 def test_senses_that_swap_between_slices_give_jsd_1_and_appear_and_vanish() -> None:
     occ = _table(["w"] * 12, [1800] * 6 + [1900] * 6)
     labels = np.array([0] * 6 + [1] * 6)
-    result = compare_slices(occ, labels=labels, by="year", measure="jsd")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=1, measure="jsd")
     row = result.scores.iloc[0]
     assert row["jsd"] == 1.0
     assert bool(row["binary"]) and row["gained"] == [1] and row["lost"] == [0]
@@ -55,37 +55,39 @@ def test_senses_that_swap_between_slices_give_jsd_1_and_appear_and_vanish() -> N
 def test_binary_rule_k_and_n_are_configurable() -> None:
     occ = _table(["w"] * 8, [1] * 4 + [2] * 4)
     labels = np.array([0, 0, 0, 0, 0, 1, 1, 1])  # sense 0: 4 then 1 use; sense 1: 0 then 3
-    assert not bool(compare_slices(occ, labels=labels, by="year").scores.loc[0, "binary"])  # n=5: not enough
-    nordiachange = compare_slices(occ, labels=labels, by="year", binary_k=1, binary_n=3)
+    assert not bool(
+        compare_slices(occ, labels=labels, by="year", min_uses=1).scores.loc[0, "binary"]
+    )  # n=5: not enough
+    nordiachange = compare_slices(occ, labels=labels, by="year", min_uses=1, binary_k=1, binary_n=3)
     assert bool(nordiachange.scores.loc[0, "binary"])
     assert nordiachange.scores.loc[0, "gained"] == [1] and nordiachange.scores.loc[0, "lost"] == [0]
     with pytest.raises(InputError, match="0 <= k < n"):
-        compare_slices(occ, labels=labels, by="year", binary_k=3, binary_n=3)
+        compare_slices(occ, labels=labels, by="year", min_uses=1, binary_k=3, binary_n=3)
 
 
 def test_apd_and_prt_from_vectors() -> None:
     occ = _table(["w"] * 4, ["a", "a", "b", "b"], "source")
     X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
-    result = compare_slices(occ, X=X, by="source")
+    result = compare_slices(occ, X=X, by="source", min_uses=1)
     row = result.scores.iloc[0]
     assert row["apd"] == pytest.approx(1.0) and row["prt"] == pytest.approx(1.0)
     assert "jsd" not in result.scores and "binary" not in result.scores
     assert result.ranking.loc[0, "score"] == pytest.approx(1.0)
     with pytest.raises(ConfigError, match="needs sense labels"):
-        compare_slices(occ, X=X, by="source", measure="jsd")
+        compare_slices(occ, X=X, by="source", min_uses=1, measure="jsd")
 
 
 def test_consecutive_slices_and_first_vs_last() -> None:
     occ = _table(["w"] * 6, [3, 3, 1, 1, 2, 2])
     labels = np.array([1, 1, 0, 0, 0, 1])
-    result = compare_slices(occ, labels=labels, by="year", measure="jsd")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=1, measure="jsd")
     pairs = [(r.slice_a, r.slice_b, r.pair) for r in result.scores.itertuples()]
     assert pairs == [("1", "2", "consecutive"), ("2", "3", "consecutive"), ("1", "3", "first-last")]
     jsd = {(r.slice_a, r.slice_b): r.jsd for r in result.scores.itertuples()}
     assert jsd[("1", "3")] == 1.0
     assert jsd[("1", "2")] == pytest.approx(jensenshannon([1, 0], [0.5, 0.5], base=2))
     assert result.main_pair == ("1", "3") and result.ranking.loc[0, "slice_b"] == "3"
-    chosen = compare_slices(occ, labels=labels, by="year", between=("1", "2"), measure="jsd")
+    chosen = compare_slices(occ, labels=labels, by="year", min_uses=1, between=("1", "2"), measure="jsd")
     assert chosen.scores["pair"].tolist() == ["chosen"] and chosen.main_pair == ("1", "2")
 
 
@@ -110,7 +112,7 @@ def test_ranking_orders_targets_by_the_default_measure() -> None:
     occ = _table(["calm"] * 4 + ["wild"] * 4, [1, 1, 2, 2] * 2)
     X = np.array([[1, 0], [1, 0], [1, 0.1], [1, 0.1], [1, 0], [1, 0], [0, 1], [0, 1]], dtype=float)
     labels = np.array([0, 0, 0, 0, 0, 0, 1, 1])
-    result = compare_slices(occ, labels=labels, X=X, by="year")
+    result = compare_slices(occ, labels=labels, X=X, by="year", min_uses=1)
     assert result.measure == DEFAULT_MEASURE
     assert result.ranking["target"].tolist() == ["wild", "calm"]
     assert result.ranking["rank"].tolist() == [1, 2]
@@ -123,7 +125,7 @@ def test_a_target_in_one_slice_only_is_noted_not_nan() -> None:
     occ = _table(["both"] * 4 + ["early"] * 2, [1, 1, 2, 2, 1, 1])
     labels = np.array([0, 0, 1, 1, 0, 0])
     with pytest.warns(UserWarning, match=r"early \(only in slice 1\)"):
-        result = compare_slices(occ, labels=labels, X=np.eye(6)[:, :3] + 0.1, by="year")
+        result = compare_slices(occ, labels=labels, X=np.eye(6)[:, :3] + 0.1, by="year", min_uses=1)
     assert result.ranking["target"].tolist() == ["both"]
     assert result.unmeasured[["target", "reason"]].values.tolist() == [["early", "only in slice 1"]]
     _no_nan(result.ranking, result.scores, result.counts, result.unmeasured)
@@ -134,7 +136,7 @@ def test_a_target_missing_from_one_of_the_compared_slices_is_noted() -> None:
     occ = pd.concat([occ, _table(["v"] * 2, [2, 2])], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = compare_slices(occ, labels=np.zeros(6, dtype=int), by="year")
+        result = compare_slices(occ, labels=np.zeros(6, dtype=int), by="year", min_uses=1)
     reasons = {(r.target, r.slice_a, r.slice_b): r.reason for r in result.unmeasured.itertuples()}
     assert reasons[("w", "1", "2")] == "no uses in slice 2"
     assert reasons[("v", "1", "3")] == "only in slice 2"
@@ -143,7 +145,7 @@ def test_a_target_missing_from_one_of_the_compared_slices_is_noted() -> None:
 
 def test_missing_slice_column_lists_the_columns() -> None:
     with pytest.raises(InputError, match=r"no column 'year' .*its columns: target, source"):
-        compare_slices(_table(["w"], ["a"], "source"), labels=np.zeros(1, dtype=int), by="year")
+        compare_slices(_table(["w"], ["a"], "source"), labels=np.zeros(1, dtype=int), by="year", min_uses=1)
 
 
 def test_non_numeric_values_with_bins() -> None:
@@ -178,12 +180,12 @@ def test_bad_between_labels_and_inputs() -> None:
     occ = _table(["w"] * 4, [1, 1, 2, 2])
     labels = np.array([0, 0, 1, 1])
     with pytest.raises(InputError, match="no slice '3'; the slices are 1, 2"):
-        compare_slices(occ, labels=labels, by="year", between=("1", "3"))
+        compare_slices(occ, labels=labels, by="year", min_uses=1, between=("1", "3"))
     with pytest.raises(ConfigError, match="same slice twice"):
-        compare_slices(occ, labels=labels, by="year", between="1,1")
+        compare_slices(occ, labels=labels, by="year", min_uses=1, between="1,1")
     with pytest.raises(InputError, match="row-aligned"):
-        compare_slices(occ, labels=labels[:3], by="year")
+        compare_slices(occ, labels=labels[:3], by="year", min_uses=1)
     with pytest.raises(ConfigError, match="needs sense labels, vectors, or both"):
-        compare_slices(occ, by="year")
+        compare_slices(occ, by="year", min_uses=1)
     with pytest.raises(ConfigError, match="unknown change measure 'cos'"):
-        compare_slices(occ, labels=labels, by="year", measure="cos")
+        compare_slices(occ, labels=labels, by="year", min_uses=1, measure="cos")

@@ -31,8 +31,8 @@ def make_run(
 ) -> Path:
     """A run with a ``year`` column; ``swap`` uses sense A in 1900 and sense B in 2000, ``calm`` both in both."""
     years = years or {
-        "swap": ([1900] * 6 + [2000] * 6, [0] * 6 + [1] * 6),
-        "calm": ([1900] * 6 + [2000] * 6, [0, 1] * 6),
+        "swap": ([1900] * 12 + [2000] * 12, [0] * 12 + [1] * 12),
+        "calm": ([1900] * 12 + [2000] * 12, [0, 1] * 12),
         "solo": ([1900] * 4, [0, 1, 0, 1]),
     }
     rows, vectors = [], []
@@ -133,7 +133,9 @@ def test_bins_and_between(tmp_path: Path) -> None:
     years = {"w": ([1800, 1801, 1900, 1901, 2000, 2001], [0, 0, 0, 1, 1, 1])}
     run = make_run(tmp_path / "run", years)
     with pytest.warns(UserWarning, match="no senses folder"):
-        out = change_run(run, by="year", bins="1800:1850,1851:1950,1951:2001", between="1800:1850,1951:2001")
+        out = change_run(
+            run, by="year", bins="1800:1850,1851:1950,1951:2001", between="1800:1850,1951:2001", min_uses=1
+        )
     document = json.loads((out / CHANGE_JSON).read_text(encoding="utf-8"))
     assert document["slices"] == ["1800:1850", "1851:1950", "1951:2001"]
     assert [(s["slice_a"], s["slice_b"], s["pair"]) for s in document["scores"]] == [
@@ -212,11 +214,13 @@ def test_wsd_run_by_year_end_to_end(tmp_path: Path, capsys) -> None:
     out = tmp_path / "out"
     code = main(
         ["run", "--corpus", str(corpus), "--targets", "mouse", "--meta", "year", "--by", "year", "--bins",
-         "1800:1900,1950:2020", "--method", "kmeans", "--k", "2", "--out", str(out), "--no-progress"]
+         "1800:1900,1950:2020", "--method", "kmeans", "--k", "2", "--min-uses", "1", "--out", str(out),
+         "--no-progress"]
     )  # fmt: skip
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "change across slices" in captured.out
+    assert "ranked by the lower end of the 95% interval of prt, 1800:1900 vs 1950:2020" in captured.out
     counts = pd.read_parquet(out / CHANGE_DIR / f"{CHANGE_COUNTS}.parquet")
     assert set(counts["slice"]) == {"1800:1900", "1950:2020"}
     assert counts.groupby("slice")["count"].sum().to_dict() == {"1800:1900": 3, "1950:2020": 3}

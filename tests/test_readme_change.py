@@ -11,7 +11,7 @@ import pytest
 
 from wsd.change import DEFAULT_MEASURE
 from wsd.cli import build_parser, main
-from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES
+from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_UNMEASURED
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -51,9 +51,19 @@ def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch)
     example = [str(out) if arg == "runs/demo-change" else arg for arg in example if arg != "--report"]
     monkeypatch.chdir(REPO)
     assert main([*example, "--no-progress"]) == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "ranked by the lower end of the 95% interval of prt, 1850:1984 vs 1985:2020" in printed
     ranking = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_RANKING}.csv")
     table = re.findall(r"^\| (\d) \| (\w+) \| ([\d.]+) \|", _section(), flags=re.M)
     assert [(int(r), t) for r, t, _ in table] == list(zip(ranking["rank"], ranking["target"], strict=True))
     assert [float(s) for _, _, s in table] == pytest.approx(ranking["score"].round(3).tolist(), abs=2e-3)
+    intervals = re.findall(r"^\| \d \| \w+ \| [\d.]+ \| ([\d.]+)–([\d.]+) \|", _section(), flags=re.M)
+    assert [float(low) for low, _ in intervals] == pytest.approx(ranking["score_low"].tolist(), abs=2e-3)
+    assert [float(high) for _, high in intervals] == pytest.approx(ranking["score_high"].tolist(), abs=2e-3)
+    unmeasured = pd.read_csv(out / CHANGE_DIR / CHANGE_UNMEASURED)
+    assert unmeasured[["target", "reason"]].values.tolist() == [
+        ["bat", "slice 1985:2020 has 9 uses, fewer than --min-uses 10"]
+    ]
+    assert "`slice 1985:2020 has 9 uses, fewer than --min-uses 10`" in _section()
     changes = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_SENSES}.csv")
     assert sorted(changes["target"]) == ["cell", "mouse"] and set(changes["change"]) == {"appeared"}

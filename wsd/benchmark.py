@@ -376,6 +376,7 @@ def _change_of(
             measure=config.change_measure if X is not None else "jsd",
             binary_k=rule[0],
             binary_n=rule[1],
+            min_uses=1,  # the gold scores every word with both periods; none is left out for its counts
         )
 
 

@@ -409,6 +409,7 @@ FLAG_SETTINGS = {
     **{name: f"output.{name}" for name in ("out", "report", "vector_dtype", "chunk_size", "examples", "keywords")},
     **{name: f"execution.{name}" for name in ("shard_bytes", "scheduler", "workers", "threads_per_worker")},
     **{name: f"change.{name}" for name in ("by", "bins", "between", "measure", "binary_k", "binary_n")},
+    **{name: f"change.{name}" for name in ("min_uses", "rank_by")},
     "change_run": "change.run",
     "change_senses": "change.senses",
 }
@@ -442,6 +443,19 @@ def add_change_options(parser: argparse.ArgumentParser, slices: bool = True) -> 
     group.add_argument(
         "--binary-n", type=positive_int, default=None, help="binary rule: at least n uses in the other (default 5)"
     )
+    if slices:
+        group.add_argument(
+            "--min-uses",
+            type=positive_int,
+            default=None,
+            help="fewest uses per slice; a pair below it goes to unmeasured.csv (default 10)",
+        )
+        group.add_argument(
+            "--rank-by",
+            default=None,
+            choices=("lower", "score"),
+            help="rank by the lower end of the 95%% bootstrap interval (default) or by the point score",
+        )
 
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
@@ -752,7 +766,7 @@ def command_change(args: argparse.Namespace) -> int:
     """
     import pandas as pd
 
-    from wsd.change.stage import change_run
+    from wsd.change.stage import change_run, format_ranking
     from wsd.config import write_config
     from wsd.layout import CHANGE_RANKING
 
@@ -768,12 +782,15 @@ def command_change(args: argparse.Namespace) -> int:
         measure=change["measure"],
         binary_k=change["binary_k"],
         binary_n=change["binary_n"],
+        min_uses=change["min_uses"],
+        rank_by=change["rank_by"],
         overwrite=args.overwrite,
     )
     write_config(out, config, "change")
     ranking = pd.read_parquet(out / f"{CHANGE_RANKING}.parquet")
     shown = ", ".join(f"{r.target} {r.score:.3f}" for r in ranking.head(5).itertuples())
     measure = change["measure"]
+    print(format_ranking(out))
     print(f"{len(ranking)} targets ranked by {measure} ({shown}{', ...' if len(ranking) > 5 else ''}) in {out}")
     return 0
 

@@ -39,7 +39,15 @@ from pathlib import Path
 from typing import Any
 
 from wsd.atomic import atomic_write
-from wsd.change import DEFAULT_BINARY_K, DEFAULT_BINARY_N, DEFAULT_MEASURE, MEASURES
+from wsd.change import (
+    DEFAULT_BINARY_K,
+    DEFAULT_BINARY_N,
+    DEFAULT_MEASURE,
+    DEFAULT_MIN_USES,
+    DEFAULT_RANK_BY,
+    MEASURES,
+    RANK_BY,
+)
 from wsd.errors import ConfigError, InputError
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
@@ -295,6 +303,24 @@ SETTINGS: tuple[Setting, ...] = (
         ("change", "run", "evaluate"),
         f"binary rule: at least n uses in the other (unset: the dataset's, else {DEFAULT_BINARY_N})",
         minimum=1,
+    ),
+    _s(
+        "change",
+        "min_uses",
+        "int",
+        DEFAULT_MIN_USES,
+        ("change", "run"),
+        "fewest uses per slice; a pair below it is listed in unmeasured.csv, not ranked",
+        minimum=1,
+    ),
+    _s(
+        "change",
+        "rank_by",
+        "str",
+        DEFAULT_RANK_BY,
+        ("change", "run"),
+        "rank by the lower end of the score's 95% bootstrap interval, or by the point score",
+        choices=RANK_BY,
     ),
     _s("output", "out", "str", None, COMMANDS, "output folder", path=True),
     _s("output", "report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),

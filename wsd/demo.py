@@ -97,7 +97,8 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
         raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
     slices = None
     if change.get("by"):
-        slices = {key: change[key] for key in ("by", "bins", "between", "measure", "binary_k", "binary_n")}
+        keys = ("by", "bins", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
+        slices = {key: change[key] for key in keys}
     summary = induce_corpus(
         scan["corpus"],
         scan["targets"],
@@ -195,6 +196,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append(f"senses (labels, sense cards senses.md, sense model): {summary['senses_dir']}")
     if "change_dir" in summary:
         lines.append(f"change across slices (ranking, scores, counts, sense changes): {summary['change_dir']}")
+    if "change_ranking" in summary:
+        lines += ["", summary["change_ranking"]]
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     return "\n".join(lines)

@@ -684,7 +684,8 @@ def induce_corpus(
     -------
     dict
         ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
-        ``gold``), ``change_dir`` (with ``change``), ``report`` (with ``report``).
+        ``gold``), ``change_dir`` and ``change_ranking`` (the printed ranking, with ``change``), ``report`` (with
+        ``report``).
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
@@ -764,9 +765,10 @@ def induce_corpus(
         write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
     if change:
-        from wsd.change.stage import change_run
+        from wsd.change.stage import change_run, format_ranking
 
         summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=overwrite, **change))
+        summary["change_ranking"] = format_ranking(summary["change_dir"])
     if report:
         from wsd.report import write_report
 

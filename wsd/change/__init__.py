@@ -2,14 +2,18 @@
 
 :mod:`.measures` holds the change measures (JSD of sense distributions, APD, PRT, the binary WUG rule);
 :mod:`.slices` assigns occurrences to slices (a metadata column, optionally binned); :mod:`.compare` compares
-every target between slices (:func:`compare_slices`) and ranks the targets by :data:`DEFAULT_MEASURE`.
+every target between slices (:func:`compare_slices`) and ranks the targets by :data:`DEFAULT_MEASURE`, ordered by
+the lower end of its bootstrap interval (:mod:`.uncertainty`).
 """
 
 from wsd.change.compare import (
     DEFAULT_BINARY_K,
     DEFAULT_BINARY_N,
     DEFAULT_MEASURE,
+    DEFAULT_MIN_USES,
+    DEFAULT_RANK_BY,
     MEASURES,
+    RANK_BY,
     SliceComparison,
     compare_slices,
 )
@@ -19,7 +23,10 @@ __all__ = [
     "DEFAULT_BINARY_K",
     "DEFAULT_BINARY_N",
     "DEFAULT_MEASURE",
+    "DEFAULT_MIN_USES",
+    "DEFAULT_RANK_BY",
     "MEASURES",
+    "RANK_BY",
     "Bin",
     "SliceComparison",
     "Slices",

@@ -7,16 +7,22 @@ and/or its vector, and gives a :class:`SliceComparison` of five tables:
 ``counts``      per target and slice: ``uses`` (occurrences with a sense), and per sense ``count`` and
                 ``proportion`` (every sense of the target in every slice where it has uses; zeros included)
 ``scores``      per target and pair of slices: ``uses_a``, ``uses_b``, the change measures (``jsd``, ``apd``,
-                ``prt``: :mod:`wsd.change.measures`), ``binary`` (the WUG rule with ``k``/``n``), the senses
-                ``gained`` and ``lost`` under it; ``pair`` says which comparison the row is
-                (``consecutive``, ``first-last``, or ``chosen`` for the two slices named by ``between``)
+                ``prt``: :mod:`wsd.change.measures`) each with its bootstrap interval (``jsd_low``,
+                ``jsd_high``, ...: :mod:`wsd.change.uncertainty`), ``score``, ``score_low``, ``score_high``
+                (the ranking's measure), ``binary`` (the WUG rule with ``k``/``n``), the senses ``gained`` and
+                ``lost`` under it; ``pair`` says which comparison the row is (``consecutive``,
+                ``first-last``, or ``chosen`` for the two slices named by ``between``)
 ``senses``      the senses that appeared (at most ``k`` uses in the earlier slice, at least ``n`` in the
                 later) or vanished (the reverse), per pair
 ``ranking``     the targets by the change score (:data:`DEFAULT_MEASURE` unless ``measure`` says otherwise)
-                of the main pair: ``between`` when given, else the first vs the last slice
+                of the main pair (``between`` when given, else the first vs the last slice): ordered by the
+                lower end of its interval, ``score_low`` (``rank_by="lower"``, the default: a large score on
+                few uses has a wide interval and ranks below a smaller, well-supported one), or by the point
+                ``score`` (``rank_by="score"``); ``uses_a``/``uses_b`` beside it
 ``unmeasured``  the target/pair combinations whose change cannot be measured, with the ``reason`` (a
-                target with no use in one of the slices, "only in slice 1850"): they appear in no other
-                table, and a warning names them — no table ever holds a NaN
+                target with no use in one of the slices, "only in slice 1850"; a slice with fewer than
+                ``min_uses`` uses, "slice 1790 has 3 uses, fewer than --min-uses 10"): they appear in no
+                other table, and a warning names them — no table ever holds a NaN
 ==============  ===========================================================================================
 
 With more than two slices, every consecutive pair is compared, and the first with the last; with two, the one
@@ -25,7 +31,7 @@ distributions.
 
 >>> import numpy as np, pandas as pd
 >>> occ = pd.DataFrame({"target": ["w"] * 4, "year": [1, 1, 2, 2]})
->>> result = compare_slices(occ, labels=np.array([0, 0, 1, 1]), by="year")
+>>> result = compare_slices(occ, labels=np.array([0, 0, 1, 1]), by="year", min_uses=1)
 >>> float(result.scores.loc[0, "jsd"])
 1.0
 """
@@ -42,6 +48,15 @@ import pandas as pd
 
 from wsd.change.measures import SliceSummary, apd, binary_change, jsd_distance, prt, summarise_slice
 from wsd.change.slices import Bin, Slices, assign_slices
+from wsd.change.uncertainty import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_VECTOR_CAP,
+    check_bootstrap,
+    jsd_interval,
+    seed_for,
+    vector_intervals,
+)
 from wsd.errors import ConfigError, InputError
 from wsd.store import row_source, select_rows
 
@@ -49,7 +64,10 @@ __all__ = [
     "DEFAULT_BINARY_K",
     "DEFAULT_BINARY_N",
     "DEFAULT_MEASURE",
+    "DEFAULT_MIN_USES",
+    "DEFAULT_RANK_BY",
     "MEASURES",
+    "RANK_BY",
     "SliceComparison",
     "compare_slices",
 ]
@@ -65,6 +83,11 @@ DEFAULT_MEASURE = "prt"
 DEFAULT_BINARY_K = 1
 DEFAULT_BINARY_N = 5
 PAIR_KINDS = ("consecutive", "first-last", "chosen")
+#: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
+DEFAULT_MIN_USES = 10
+#: How the ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
+RANK_BY = ("lower", "score")
+DEFAULT_RANK_BY = "lower"
 
 
 @dataclass
@@ -87,6 +110,24 @@ class SliceComparison:
         The bins the slices are (none: the column's values).
     main_pair : tuple of str
         The two slices the ranking compares.
+    bins : list of str, optional
+        The bins the slices are.
+    measures : list of str
+        The measures the inputs give.
+    min_uses : int
+        The fewest uses per slice of a measured pair.
+    rank_by : {"lower", "score"}
+        The ranking's order.
+    resamples : int
+        Bootstrap resamples per score.
+    confidence : float
+        The intervals' level.
+    random_state : int
+        The bootstrap's seed.
+    subsampled : bool
+        Some slice's vectors were resampled through a subsample of ``vector_cap`` rows.
+    vector_cap : int
+        The most rows of a slice whose vectors are resampled.
     """
 
     by: str
@@ -102,6 +143,13 @@ class SliceComparison:
     main_pair: tuple[str, str]
     bins: list[str] | None = None
     measures: list[str] = field(default_factory=list)
+    min_uses: int = DEFAULT_MIN_USES
+    rank_by: str = DEFAULT_RANK_BY
+    resamples: int = DEFAULT_RESAMPLES
+    confidence: float = DEFAULT_CONFIDENCE
+    random_state: int = 0
+    subsampled: bool = False
+    vector_cap: int = DEFAULT_VECTOR_CAP
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: settings, slices and every table as a list of records.
@@ -122,6 +170,15 @@ class SliceComparison:
             "measure": self.measure,
             "measures": list(self.measures),
             "binary": {"k": self.binary_k, "n": self.binary_n},
+            "min_uses": self.min_uses,
+            "rank_by": self.rank_by,
+            "bootstrap": {
+                "resamples": self.resamples,
+                "confidence": self.confidence,
+                "random_state": self.random_state,
+                "vector_cap": self.vector_cap,
+                "subsampled": self.subsampled,
+            },
             "ranking": records(self.ranking),
             "scores": records(self.scores),
             "senses": records(self.senses),
@@ -184,6 +241,12 @@ def compare_slices(
     measure: str | None = None,
     binary_k: int = DEFAULT_BINARY_K,
     binary_n: int = DEFAULT_BINARY_N,
+    min_uses: int = DEFAULT_MIN_USES,
+    rank_by: str = DEFAULT_RANK_BY,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+    random_state: int = 0,
+    vector_cap: int = DEFAULT_VECTOR_CAP,
 ) -> SliceComparison:
     """Sense distributions per slice and the change of every target between slices.
 
@@ -206,6 +269,20 @@ def compare_slices(
         inputs give when they cannot give that one (no vectors: ``jsd``).
     binary_k, binary_n : int
         The binary WUG rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other.
+    min_uses : int
+        The fewest uses (with a sense, where ``labels`` are given) each slice of a pair needs; a pair with a
+        slice below it is listed in ``unmeasured`` with the counts, not scored.
+    rank_by : {"lower", "score"}
+        Order the ranking by the lower end of the score's interval (default) or by the point score.
+    resamples : int
+        Bootstrap resamples per score (at least 10).
+    confidence : float
+        The intervals' level (0.95: the 2.5th to the 97.5th percentile).
+    random_state : int
+        The bootstrap's seed: the same seed gives the same intervals.
+    vector_cap : int
+        The most rows of one slice whose vectors are resampled; a bigger slice is resampled through a random
+        subsample of this many (:mod:`wsd.change.uncertainty`; ``subsampled`` says when).
 
     Returns
     -------
@@ -229,6 +306,13 @@ def compare_slices(
     if labels is None and X is None:
         raise ConfigError("comparing slices needs sense labels, vectors, or both")
     binary_change([0], [0], k=binary_k, n=binary_n)  # checks k and n before any work
+    if isinstance(min_uses, bool) or not isinstance(min_uses, int | np.integer) or min_uses < 1:
+        raise ConfigError(f"min_uses must be a positive integer, got {min_uses!r}")
+    if rank_by not in RANK_BY:
+        raise ConfigError(f"unknown rank_by {rank_by!r} (choose one of {', '.join(RANK_BY)})")
+    check_bootstrap(resamples, confidence)
+    if isinstance(vector_cap, bool) or not isinstance(vector_cap, int | np.integer) or vector_cap < 2:
+        raise ConfigError(f"vector_cap must be an integer of at least 2, got {vector_cap!r}")
     if labels is not None:
         labels = np.asarray(labels)
         if labels.shape != (len(occurrences),):
@@ -248,6 +332,8 @@ def compare_slices(
     chosen = _check_between(between, slices.order)
     pairs = _pairs(slices.order, chosen)
     tables = _Tables(occurrences, slices, labels, X, available, binary_k, binary_n)
+    tables.measure, tables.min_uses = measure, int(min_uses)
+    tables.bootstrap = _Bootstrap(int(resamples), float(confidence), int(random_state), int(vector_cap))
     for target, rows in tables.rows_by_target.items():
         tables.add_counts(target, rows)
         for a, b, kind in pairs:
@@ -258,9 +344,11 @@ def compare_slices(
     main_missing = unmeasured[(unmeasured["slice_a"] == main[0]) & (unmeasured["slice_b"] == main[1])]
     if len(main_missing) and len(main_missing) == len(tables.rows_by_target):  # an empty ranking is no answer
         first = main_missing.iloc[0]
+        lower = " or lower --min-uses" if "--min-uses" in str(first["reason"]) else ""
         raise InputError(
             f"no target's change between {main[0]} and {main[1]} can be measured (e.g. {first['target']}: "
-            f"{first['reason']}); choose slices that hold uses of the targets (--bins LOW:HIGH,... or --between A,B)"
+            f"{first['reason']}); choose slices that hold uses of the targets (--bins LOW:HIGH,... or --between "
+            f"A,B){lower}"
         )
     if len(main_missing):
         shown = "; ".join(f"{r.target} ({r.reason})" for r in main_missing.head(5).itertuples())
@@ -281,11 +369,18 @@ def compare_slices(
         senses=pd.DataFrame(
             tables.senses, columns=["target", "sense", "change", "slice_a", "slice_b", "count_a", "count_b"]
         ),
-        ranking=_ranking(scores, main, measure, available, labels is not None),
+        ranking=_ranking(scores, main, rank_by, available, labels is not None),
         unmeasured=unmeasured,
         main_pair=main,
         bins=[bin_.label if isinstance(bin_, Bin) else str(bin_) for bin_ in _bin_labels(bins)] if bins else None,
         measures=available,
+        min_uses=int(min_uses),
+        rank_by=rank_by,
+        resamples=int(resamples),
+        confidence=float(confidence),
+        random_state=int(random_state),
+        subsampled=tables.subsampled,
+        vector_cap=int(vector_cap),
     )
 
 
@@ -296,17 +391,27 @@ def _bin_labels(bins: Any) -> list[Any]:
 
 
 def _ranking(
-    scores: pd.DataFrame, main: tuple[str, str], measure: str, measures: list[str], has_labels: bool
+    scores: pd.DataFrame, main: tuple[str, str], rank_by: str, measures: list[str], has_labels: bool
 ) -> pd.DataFrame:
-    columns = ["target", "slice_a", "slice_b", "uses_a", "uses_b", *measures]
+    columns = ["target", "score", "score_low", "score_high", "slice_a", "slice_b", "uses_a", "uses_b", *measures]
     if has_labels:
         columns += ["binary"]
     part = scores[(scores["slice_a"] == main[0]) & (scores["slice_b"] == main[1])]
     part = part[columns].copy()
-    part.insert(1, "score", part[measure].astype(np.float64))
-    part = part.sort_values(["score", "target"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
+    order = ["score_low", "score", "target"] if rank_by == "lower" else ["score", "score_low", "target"]
+    part = part.sort_values(order, ascending=[False, False, True], kind="mergesort").reset_index(drop=True)
     part.insert(0, "rank", np.arange(1, len(part) + 1, dtype=np.int64))
     return part
+
+
+@dataclass(frozen=True)
+class _Bootstrap:
+    """The bootstrap's settings."""
+
+    resamples: int = DEFAULT_RESAMPLES
+    confidence: float = DEFAULT_CONFIDENCE
+    random_state: int = 0
+    vector_cap: int = DEFAULT_VECTOR_CAP
 
 
 class _Tables:
@@ -340,10 +445,28 @@ class _Tables:
         self.unmeasured: list[tuple[str, str, str, str, str]] = []
         self._sense_ids: dict[str, np.ndarray] = {}
         self._summaries: dict[tuple[str, str], SliceSummary] = {}
+        self._resampled_rows: dict[tuple[str, str], np.ndarray] = {}
+        self.measure = measures[0]
+        self.min_uses = DEFAULT_MIN_USES
+        self.bootstrap = _Bootstrap()
+        self.subsampled = False
 
     def score_columns(self) -> list[str]:
-        columns = ["target", "slice_a", "slice_b", "pair", "uses_a", "uses_b", *self.measures]
+        columns = ["target", "slice_a", "slice_b", "pair", "uses_a", "uses_b", "score", "score_low", "score_high"]
+        for measure in self.measures:
+            columns += [measure, f"{measure}_low", f"{measure}_high"]
         return columns + (["binary", "gained", "lost"] if self.labels is not None else [])
+
+    def _rows_to_resample(self, target: str, label: str, rows: np.ndarray) -> np.ndarray:
+        """A slice's vectors for the bootstrap: all of them, or a seeded subsample of ``vector_cap`` rows."""
+        key = (target, label)
+        if key not in self._resampled_rows:
+            cap = self.bootstrap.vector_cap
+            if len(rows) > cap:
+                rng = seed_for(self.bootstrap.random_state, "subsample", target, label)
+                rows = np.sort(rng.choice(rows, size=cap, replace=False))
+            self._resampled_rows[key] = np.asarray(select_rows(self.source, rows), dtype=np.float64)
+        return self._resampled_rows[key]
 
     def _in(self, rows: np.ndarray, label: str) -> np.ndarray:
         return rows[self.slice_code[rows] == self.order.index(label)]
@@ -398,16 +521,40 @@ class _Tables:
         reason = self._reason(target, rows, a, b, len(rows_a), len(rows_b))
         if reason is None and (uses_a == 0 or uses_b == 0):
             reason = f"no use with a sense in slice {a if uses_a == 0 else b}"
+        if reason is None and min(uses_a, uses_b) < self.min_uses:
+            few = [f"slice {label} has {count} uses" for label, count in ((a, uses_a), (b, uses_b))]
+            few = [text for text, count in zip(few, (uses_a, uses_b), strict=True) if count < self.min_uses]
+            reason = f"{' and '.join(few)}, fewer than --min-uses {self.min_uses}"
         if reason is not None:
             self.unmeasured.append((target, a, b, kind, reason))
             return
         row: dict[str, Any] = {"target": target, "slice_a": a, "slice_b": b, "pair": kind}
         row |= {"uses_a": uses_a, "uses_b": uses_b}
+        boot = self.bootstrap
+        rng = seed_for(boot.random_state, target, a, b)
         if "jsd" in self.measures:
             row["jsd"] = jsd_distance(counts_a, counts_b)
+            row["jsd_low"], row["jsd_high"] = jsd_interval(
+                counts_a, counts_b, resamples=boot.resamples, confidence=boot.confidence, random_state=rng
+            )
         if self.X is not None:  # one pass over each slice's vectors, in float64 chunks of the store's dtype
             va, vb = self._summary(target, a, rows_a, "slice A"), self._summary(target, b, rows_b, "slice B")
             row["apd"], row["prt"] = apd(va, vb), prt(va, vb)
+            found = vector_intervals(
+                self._rows_to_resample(target, a, rows_a),
+                self._rows_to_resample(target, b, rows_b),
+                va,
+                vb,
+                (len(rows_a), len(rows_b)),
+                (row["apd"], row["prt"]),
+                resamples=boot.resamples,
+                confidence=boot.confidence,
+                random_state=rng,
+            )
+            (row["apd_low"], row["apd_high"]), (row["prt_low"], row["prt_high"]) = found.apd, found.prt
+            self.subsampled = self.subsampled or found.subsampled
+        row["score"] = row[self.measure]
+        row["score_low"], row["score_high"] = row[f"{self.measure}_low"], row[f"{self.measure}_high"]
         if self.labels is not None:
             decision = binary_change(counts_a, counts_b, k=self.k, n=self.n)
             senses = self._sense_ids[target]

@@ -7,11 +7,13 @@
 
     change.json            settings, slices and every table below as records, with the sense cards of the
                            senses that appeared or vanished
-    ranking.parquet|.csv   the targets ranked by the change score (first vs last slice, or the chosen pair)
-    scores.parquet|.csv    every target and pair of slices: uses, JSD, APD, PRT, binary decision
+    ranking.parquet|.csv   the targets ranked by the lower end of the change score's bootstrap interval (first
+                           vs last slice, or the chosen pair): score, score_low, score_high, uses per slice
+    scores.parquet|.csv    every target and pair of slices: uses, JSD, APD, PRT with their intervals, binary
     counts.parquet|.csv    sense counts and proportions per target and slice
     sense_changes.parquet|.csv   the senses that appeared or vanished, with their keywords and examples
     unmeasured.csv         the target/pair combinations whose change cannot be measured, with the reason
+                           (a slice without uses, or with fewer than ``min_uses``)
 
 Without a senses folder only the vector measures (APD, PRT) are computed, with a warning.
 """
@@ -28,7 +30,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd.change.compare import DEFAULT_BINARY_K, DEFAULT_BINARY_N, SliceComparison, compare_slices
+from wsd.change.compare import (
+    DEFAULT_BINARY_K,
+    DEFAULT_BINARY_N,
+    DEFAULT_MIN_USES,
+    DEFAULT_RANK_BY,
+    SliceComparison,
+    compare_slices,
+)
 from wsd.change.slices import check_slice_options
 from wsd.errors import InputError
 from wsd.layout import (
@@ -47,7 +56,7 @@ from wsd.layout import (
 from wsd.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
 from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
 
-__all__ = ["change_run", "check_senses_of_run", "read_labels", "sense_cards", "write_change"]
+__all__ = ["change_run", "check_senses_of_run", "format_ranking", "read_labels", "sense_cards", "write_change"]
 
 
 def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
@@ -236,6 +245,8 @@ def change_run(
     measure: str | None = None,
     binary_k: int | None = None,
     binary_n: int | None = None,
+    min_uses: int | None = None,
+    rank_by: str | None = None,
     overwrite: bool = False,
 ) -> Path:
     """Compare every target of a run between the slices of column ``by`` and write a change folder.
@@ -258,6 +269,10 @@ def change_run(
         The ranking's change score (default :data:`wsd.change.DEFAULT_MEASURE`).
     binary_k, binary_n : int, optional
         The binary rule (default 1 and 5, as DWUG EN).
+    min_uses : int, optional
+        The fewest uses per slice of a measured pair (default :data:`wsd.change.DEFAULT_MIN_USES`).
+    rank_by : {"lower", "score"}, optional
+        The ranking's order: the lower end of the score's bootstrap interval (default) or the point score.
     overwrite : bool
         Replace a change folder of another configuration, or write into a folder of other files (only wsd's
         files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
@@ -291,6 +306,8 @@ def change_run(
     check_disjoint(destination, {"--run": run, "--senses": senses}, allowed=[run / CHANGE_DIR])
     k = DEFAULT_BINARY_K if binary_k is None else binary_k
     n = DEFAULT_BINARY_N if binary_n is None else binary_n
+    min_uses = DEFAULT_MIN_USES if min_uses is None else min_uses
+    rank_by = DEFAULT_RANK_BY if rank_by is None else rank_by
     config = {
         "run": str(run.resolve()),
         "senses": str(senses_dir.resolve()) if senses_dir.is_dir() else None,
@@ -300,6 +317,8 @@ def change_run(
         "measure": measure,
         "binary_k": k,
         "binary_n": n,
+        "min_uses": min_uses,
+        "rank_by": rank_by,
     }
     claim_folder(destination, "change", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
     occurrences, vectors = load_run(run)
@@ -314,6 +333,8 @@ def change_run(
         measure=measure,
         binary_k=k,
         binary_n=n,
+        min_uses=min_uses,
+        rank_by=rank_by,
     )
     if labels is None:  # after the comparison: bad slice settings are the error, not this
         warnings.warn(
@@ -323,3 +344,56 @@ def change_run(
         )
     cards = sense_cards(senses_dir if labels is not None else None)
     return write_change(destination, comparison, cards, config, {"run_fingerprint": run_meta.get("fingerprint")})
+
+
+def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
+    """The ranking of a change folder as a short terminal table: rank, target, score, interval, uses per slice.
+
+    Parameters
+    ----------
+    folder : path
+        A change folder (:func:`change_run`).
+    limit : int
+        The most targets shown (the rest are counted).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(format_ranking("runs/x/change"))  # doctest: +SKIP
+    ranked by the lower end of the 95% interval of prt, 1900 vs 2000 (1 unmeasured: unmeasured.csv)
+    rank  target        prt  95% interval      uses 1900  uses 2000
+       1  swap        0.912  [0.874, 0.950]         12         12
+    """
+    folder = Path(folder)
+    document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
+    ranking = pd.read_parquet(folder / f"{CHANGE_RANKING}.parquet")
+    first, last = document["main_pair"]
+    level = f"{100 * document.get('bootstrap', {}).get('confidence', 0.95):g}% interval"
+    order = "the point score" if document.get("rank_by") == "score" else f"the lower end of the {level}"
+    unmeasured = pd.read_csv(folder / CHANGE_UNMEASURED) if (folder / CHANGE_UNMEASURED).is_file() else None
+    main = (
+        0
+        if unmeasured is None
+        else int(((unmeasured["slice_a"].astype(str) == first) & (unmeasured["slice_b"].astype(str) == last)).sum())
+    )
+    lines = [
+        f"ranked by {order} of {document['measure']}, {first} vs {last}"
+        + (f" ({main} unmeasured: {CHANGE_UNMEASURED})" if main else "")
+    ]
+    width = max([6, *(len(str(t)) for t in ranking["target"].head(limit))])
+    uses_a, uses_b = f"uses {first}", f"uses {last}"
+    lines.append(
+        f"{'rank':>4}  {'target':<{width}}  {document['measure']:>6}  {level:<16}  {uses_a:>{len(uses_a)}}  {uses_b}"
+    )
+    for row in ranking.head(limit).itertuples(index=False):
+        interval = f"[{row.score_low:.3f}, {row.score_high:.3f}]"
+        lines.append(
+            f"{row.rank:>4}  {row.target!s:<{width}}  {row.score:>6.3f}  {interval:<16}  "
+            f"{row.uses_a:>{len(uses_a)}}  {row.uses_b:>{len(uses_b)}}"
+        )
+    if len(ranking) > limit:
+        lines.append(f"... and {len(ranking) - limit} more in {folder / (CHANGE_RANKING + '.csv')}")
+    return "\n".join(lines)

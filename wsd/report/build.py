@@ -642,12 +642,15 @@ def change_section(change: ChangeData) -> Section:
     measures = [m for m in document.get("measures", []) if m in change.ranking.columns]
     gold = [c for c in GOLD_CHANGE_COLUMNS if c in change.ranking.columns]
     has_binary = "binary" in change.ranking.columns
-    header = ["rank", "target", f"score ({change.measure})", *measures]
+    has_interval = "score_low" in change.ranking.columns  # change folders before issue 25 have none
+    level = f"{100 * document.get('bootstrap', {}).get('confidence', 0.95):g}% interval"
+    header = ["rank", "target", f"score ({change.measure})", *([level] if has_interval else []), *measures]
     header += (["binary"] if has_binary else []) + ["uses A", "uses B"] + [f"gold {c}" for c in gold]
     rows = []
     for row in change.ranking.itertuples(index=False):
         values = row._asdict()
         cells = [str(values["rank"]), str(values["target"]), fmt_score(values["score"])]
+        cells += [f"{fmt_score(values['score_low'])}–{fmt_score(values['score_high'])}"] if has_interval else []
         cells += [fmt_score(values[m]) for m in measures]
         cells += ["yes" if values["binary"] else "no"] if has_binary else []
         cells += [str(values["uses_a"]), str(values["uses_b"])]
@@ -658,7 +661,13 @@ def change_section(change: ChangeData) -> Section:
     paragraphs = [
         f"Slices of {document.get('by')}: {', '.join(change.slices)}"
         + (" (bins, both ends inclusive)" if document.get("bins") else "")
-        + f". The ranking compares {main[0]} (A) with {main[1]} (B), by {change.measure}.",
+        + f". The ranking compares {main[0]} (A) with {main[1]} (B), by {change.measure}"
+        + (
+            f", ordered by the lower end of its bootstrap {level} (a slice needs at least "
+            f"{document.get('min_uses')} uses)."
+            if has_interval and document.get("rank_by") == "lower"
+            else "."
+        ),
         "jsd: Jensen–Shannon distance (base 2) of the sense distributions; apd: average pairwise cosine "
         "distance of the uses; prt: cosine distance of the mean vectors. binary: some sense has at most "
         f"k = {binary.get('k')} uses in one slice and at least n = {binary.get('n')} in the other.",
