@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import warnings
 from pathlib import Path
 
@@ -25,14 +26,17 @@ from wsd.store import RunStore, load_run
 
 TARGETS = "mouse,bank"
 #: Small chunks and shards: the corpus makes several shards of several chunks each.
-OPTIONS = {"chunk_size": 10, "shard_bytes": 1500, "progress": False}
+OPTIONS = {"chunk_size": 4, "shard_bytes": 450, "progress": False}
 DAMAGES = ("truncate", "bitflip")
+#: Stored chunks after which a run is interrupted (the first shard is done after its 4 chunks).
+FIRST_SHARD_DONE = 5
+STOPS = (5, 8)
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     lines = []
-    for i in range(40):
+    for i in range(12):
         lines.append(f"Sentence {i}: the mouse ran past the bank of the river number {i}.")
         lines.append(f"Line {i} has no target at all.")
         lines.append(f"Click mouse button {i} to open the bank account.")
@@ -42,31 +46,55 @@ def corpus(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def reference(corpus, encoder, tmp_path_factory) -> tuple[pd.DataFrame, np.ndarray]:
-    """A clean run of the same command, read into memory."""
+def clean_run(corpus, encoder, tmp_path_factory) -> Path:
+    """A clean run of the command (tests damage copies of it)."""
     run = embed_corpus(corpus, TARGETS, tmp_path_factory.mktemp("ref") / "run", encoder=encoder, **OPTIONS)
-    occurrences, vectors = load_run(run)
     assert json.loads((run / "meta.json").read_text())["shards"]["count"] >= 3
+    return run
+
+
+@pytest.fixture(scope="module")
+def reference(clean_run) -> tuple[pd.DataFrame, np.ndarray]:
+    """The clean run, read into memory."""
+    occurrences, vectors = load_run(clean_run)
     return occurrences, np.array(vectors)
 
 
-def interrupted(corpus, encoder, out: Path, monkeypatch, after: int) -> Path:
-    """A run interrupted after ``after`` chunks were stored: finished shards (with markers) and loose parts."""
-    original = RunStore.write_vectors_part
-    written: list[tuple[int, int]] = []
+@pytest.fixture(scope="module")
+def interrupted_runs(corpus, encoder, tmp_path_factory) -> dict[int, Path]:
+    """Runs interrupted after so many chunks, made once per module (a test works on a copy)."""
+    return {}
 
-    def write_then_stop(self, part, vectors):
-        if len(written) == after:
-            raise KeyboardInterrupt("simulated interruption")
-        written.append(part)
-        original(self, part, vectors)
 
-    monkeypatch.setattr(RunStore, "write_vectors_part", write_then_stop)
-    with pytest.raises(KeyboardInterrupt):
-        embed_corpus(corpus, TARGETS, out, encoder=encoder, **OPTIONS)
-    monkeypatch.setattr(RunStore, "write_vectors_part", original)
-    assert list((out / "parts").glob("shard-*.json")), "at least one shard finished before the interruption"
-    return out
+@pytest.fixture()
+def interrupted(corpus, encoder, interrupted_runs, tmp_path_factory):
+    """``interrupted(out, after)``: a copy at ``out`` of the run interrupted after ``after`` stored chunks
+    (finished shards with markers, and loose parts)."""
+
+    def make(out: Path, after: int) -> Path:
+        if after not in interrupted_runs:
+            run = tmp_path_factory.mktemp(f"interrupted{after}") / "run"
+            original = RunStore.write_vectors_part
+            written: list[tuple[int, int]] = []
+
+            def write_then_stop(self, part, vectors):
+                if len(written) == after:
+                    raise KeyboardInterrupt("simulated interruption")
+                written.append(part)
+                original(self, part, vectors)
+
+            RunStore.write_vectors_part = write_then_stop
+            try:
+                with pytest.raises(KeyboardInterrupt):
+                    embed_corpus(corpus, TARGETS, run, encoder=encoder, **OPTIONS)
+            finally:
+                RunStore.write_vectors_part = original
+            assert list((run / "parts").glob("shard-*.json")), "a shard finished before the interruption"
+            interrupted_runs[after] = run
+        shutil.copytree(interrupted_runs[after], out)
+        return out
+
+    return make
 
 
 def damage(path: Path, how: str, rng: random.Random) -> None:
@@ -101,10 +129,10 @@ def resume(corpus, encoder, run: Path) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------ the findings
 def test_a_truncated_part_of_a_finished_shard_is_redone_not_an_arrow_error(corpus, encoder, reference, tmp_path,
-                                                                           monkeypatch):  # fmt: skip
+                                                                           interrupted):  # fmt: skip
     """Issue 26, finding 8: a truncated ``occ-….parquet`` of a shard marked done made every resume fail with
     "unexpected error: ArrowInvalid". Now it is dropped with a warning naming it, and its shard is redone."""
-    run = interrupted(corpus, encoder, tmp_path / "run", monkeypatch, after=6)
+    run = interrupted(tmp_path / "run", FIRST_SHARD_DONE)
     part = run / "parts" / "occ-00000-00000.parquet"
     part.write_bytes(part.read_bytes()[:100])
     said = resume(corpus, encoder, run)
@@ -112,10 +140,10 @@ def test_a_truncated_part_of_a_finished_shard_is_redone_not_an_arrow_error(corpu
     assert_same_run(run, reference)
 
 
-def test_a_bit_flipped_vector_part_never_becomes_a_complete_run(corpus, encoder, reference, tmp_path, monkeypatch):
+def test_a_bit_flipped_vector_part_never_becomes_a_complete_run(corpus, encoder, reference, tmp_path, interrupted):
     """Issue 26, finding 8: NaN bytes written into a vector part of a finished shard made a "complete" run
     with NaN vectors (exit 0). Now the part fails its checksum and is embedded again."""
-    run = interrupted(corpus, encoder, tmp_path / "run", monkeypatch, after=6)
+    run = interrupted(tmp_path / "run", FIRST_SHARD_DONE)
     part = run / "parts" / "vec-00000-00001.npy"
     data = bytearray(part.read_bytes())
     data[-64:] = b"\xff" * 64  # float16 NaNs in the last rows
@@ -125,10 +153,11 @@ def test_a_bit_flipped_vector_part_never_becomes_a_complete_run(corpus, encoder,
     assert_same_run(run, reference)
 
 
-def test_cluster_refuses_a_bit_flipped_run_and_embed_again_rebuilds_it(corpus, encoder, reference, tmp_path, capsys):
+def test_cluster_refuses_a_bit_flipped_run_and_embed_again_rebuilds_it(corpus, encoder, clean_run, reference, tmp_path,
+                                                                       capsys):  # fmt: skip
     """Issue 26, finding 8: ``wsd cluster`` advised embedding again, which reused the damaged vectors. Now a
     flipped ``vectors.npy`` is named (exit 2), and the same embed command rebuilds it."""
-    run = embed_corpus(corpus, TARGETS, tmp_path / "run", encoder=encoder, **OPTIONS)
+    run = Path(shutil.copytree(clean_run, tmp_path / "run"))
     vectors = run / "vectors.npy"
     data = bytearray(vectors.read_bytes())
     data[len(data) // 2] ^= 0x40  # one bit: a finite, wrong value
@@ -147,10 +176,10 @@ def test_cluster_refuses_a_bit_flipped_run_and_embed_again_rebuilds_it(corpus, e
 # ------------------------------------------------------------------------------------------------ every part type
 @pytest.mark.parametrize("how", DAMAGES)
 @pytest.mark.parametrize("kind", ["occ", "vec", "sum", "shard", "plan"])
-def test_damaged_parts_of_an_interrupted_run_heal_on_resume(corpus, encoder, reference, tmp_path, monkeypatch, kind,
+def test_damaged_parts_of_an_interrupted_run_heal_on_resume(corpus, encoder, reference, tmp_path, interrupted, kind,
                                                             how):  # fmt: skip
     rng = random.Random(f"{kind}-{how}")
-    run = interrupted(corpus, encoder, tmp_path / "run", monkeypatch, after=rng.randrange(6, 14))
+    run = interrupted(tmp_path / "run", rng.choice(STOPS))
     parts = run / "parts"
     if kind == "plan":
         candidates = [parts / "shards.json"]
@@ -165,9 +194,10 @@ def test_damaged_parts_of_an_interrupted_run_heal_on_resume(corpus, encoder, ref
 
 @pytest.mark.parametrize("how", DAMAGES)
 @pytest.mark.parametrize("name", ["occurrences.parquet", "vectors.npy"])
-def test_damaged_consolidated_files_are_refused_then_rebuilt(corpus, encoder, reference, tmp_path, name, how):
+def test_damaged_consolidated_files_are_refused_then_rebuilt(corpus, encoder, clean_run, reference, tmp_path, name,
+                                                            how):  # fmt: skip
     rng = random.Random(f"{name}-{how}")
-    run = embed_corpus(corpus, TARGETS, tmp_path / "run", encoder=encoder, **OPTIONS)
+    run = Path(shutil.copytree(clean_run, tmp_path / "run"))
     damage(run / name, how, rng)
     with pytest.raises(InputError, match=f"{name}.*wsd embed"):
         load_run(run)
@@ -192,11 +222,11 @@ def test_a_sharded_run_with_a_damaged_part_is_refused_then_healed(corpus, encode
 
 
 def test_random_damage_never_gives_a_complete_run_with_missing_or_non_finite_rows(corpus, encoder, reference, tmp_path,
-                                                                                  monkeypatch):  # fmt: skip
+                                                                                  interrupted):  # fmt: skip
     """Several files of several kinds damaged at once, seeded: resumed, the run equals the clean one."""
     rng = random.Random(26)
     for attempt in range(3):
-        run = interrupted(corpus, encoder, tmp_path / f"run{attempt}", monkeypatch, after=rng.randrange(6, 14))
+        run = interrupted(tmp_path / f"run{attempt}", rng.choice(STOPS))
         files = sorted(p for p in (run / "parts").iterdir() if not p.name.startswith("."))
         for target in rng.sample(files, k=min(4, len(files))):
             damage(target, rng.choice(DAMAGES), rng)
@@ -218,9 +248,9 @@ def test_non_finite_vectors_are_never_stored(corpus, encoder, tmp_path, monkeypa
     assert not list((tmp_path / "run" / "parts").glob("vec-*.npy"))
 
 
-def test_a_missing_shard_is_never_finished_as_complete(corpus, encoder, tmp_path, monkeypatch):
+def test_a_missing_shard_is_never_finished_as_complete(tmp_path, interrupted):
     """finish() takes the parts the markers list: a shard without its marker is an error, not fewer rows."""
-    run = interrupted(corpus, encoder, tmp_path / "run", monkeypatch, after=6)
+    run = interrupted(tmp_path / "run", FIRST_SHARD_DONE)
     store = RunStore.open(run)
     with pytest.raises(InputError, match="is not done"):
         store.finish({})
