@@ -47,13 +47,13 @@ from wsd import machine
 from wsd.atomic import WriteFailed, atomic_write
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.errors import ConfigError, ModelError
-from wsd.manifest import file_sha256
 from wsd.layout import (
     OPENVINO_COMPILED_DIR,
     OPENVINO_IR_ENTRY,
     OPENVINO_IR_MODEL,
     OPENVINO_IR_WEIGHTS,
 )
+from wsd.manifest import file_sha256
 
 #: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
 #: is the CPU, else PyTorch.
