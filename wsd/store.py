@@ -646,13 +646,15 @@ class RunStore:
             said.append(message)
 
         consolidated = [self.path / OCCURRENCES_FILE, self.path / VECTORS_FILE]
+        parts = self.path / PARTS_DIR
         if self.complete and any(path.exists() for path in consolidated):
             found = _consolidated_problem(self.path, self.meta, full=True)
-            if found is not None:
-                drop(*found, "the run is embedded again")
-                for path in consolidated:
-                    path.unlink(missing_ok=True)
-        parts = self.path / PARTS_DIR
+            if found is None:  # sound; parts left over by a consolidation cut short are not needed
+                shutil.rmtree(parts, ignore_errors=True)
+                return said
+            drop(*found, "the run is embedded again")
+            for path in consolidated:
+                path.unlink(missing_ok=True)
         marked: set[int] = set()
         for marker_path in sorted(parts.glob(f"{SHARD_MARKER}-*.json")) if parts.is_dir() else []:
             shard = int(marker_path.stem.split("-")[1])
