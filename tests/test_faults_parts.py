@@ -253,3 +253,34 @@ def test_a_missing_shard_is_never_finished_as_complete(tmp_path, interrupted):
     with pytest.raises(InputError, match="is not done"):
         store.finish({})
     assert json.loads((run / "meta.json").read_text())["status"] == "running"
+
+
+# ------------------------------------------------------------------------------------------------ senses folder
+@pytest.mark.parametrize("how", DAMAGES)
+@pytest.mark.parametrize("name", ["labels.parquet", "senses.parquet"])
+def test_a_damaged_senses_table_is_named_before_change_uses_it(clean_run, tmp_path, name, how):
+    """``wsd change`` reads a senses folder's tables: a damaged one is one clear error naming it, whether or
+    not the damage leaves it readable (a flipped bit in a value)."""
+    from wsd.change.stage import read_labels, sense_cards
+    from wsd.senses.stage import cluster_run
+
+    run = Path(shutil.copytree(clean_run, tmp_path / "run"))
+    senses = cluster_run(run, tmp_path / "senses")
+    occurrences, _ = load_run(run)
+    assert len(read_labels(senses, occurrences)) == len(occurrences) and sense_cards(senses) is not None
+    damage(senses / name, how, random.Random(f"{name}-{how}"))
+    with pytest.raises(InputError, match=rf"{re.escape(str(senses / name))}: .*wsd cluster"):
+        read_labels(senses, occurrences)
+        sense_cards(senses)
+
+
+def test_parts_left_over_by_a_cut_short_consolidation_are_removed_quietly(clean_run, tmp_path, interrupted, encoder,
+                                                                          corpus, reference):  # fmt: skip
+    """Killed while ``parts/`` was being removed after the run was complete: resuming keeps the run as it is."""
+    run = Path(shutil.copytree(clean_run, tmp_path / "run"))
+    leftover = interrupted(tmp_path / "other", FIRST_SHARD_DONE) / "parts"
+    shutil.copytree(leftover, run / "parts")
+    (run / "parts" / "vec-00000-00000.npy").unlink()
+    assert resume(corpus, encoder, run) == []
+    assert not (run / "parts").exists()
+    assert_same_run(run, reference)

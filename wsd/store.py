@@ -908,6 +908,32 @@ class RunStore:
         }
 
 
+def check_recorded(path: Path, remedy: str) -> None:
+    """Check a file against the checksum its folder's ``meta.json`` records for it (``checksums``, by name).
+
+    Nothing is checked when no checksum is recorded (a folder of an older wsd).
+
+    Parameters
+    ----------
+    path : Path
+        A file wsd wrote (e.g. a senses folder's ``labels.parquet``).
+    remedy : str
+        What to do when it is damaged (the end of the error).
+
+    Raises
+    ------
+    InputError
+        When the file is missing, has another size, or does not match its checksum (the message names it).
+    """
+    meta = _read_record(path.parent / META_FILE)
+    records = meta.get("checksums") if isinstance(meta, dict) else None
+    if not isinstance(records, dict) or path.name not in records:
+        return
+    problem = file_problem(path, records[path.name])
+    if problem is not None:
+        raise InputError(f"{path}: {problem}; {remedy}")
+
+
 #: A file that fails its check, and why.
 Problem = tuple[Path, str]
 
