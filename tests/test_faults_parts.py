@@ -175,6 +175,7 @@ def test_cluster_refuses_a_bit_flipped_run_and_embed_again_rebuilds_it(corpus, e
 
 
 # ------------------------------------------------------------------------------------------------ every part type
+@pytest.mark.slow
 @pytest.mark.parametrize("how", DAMAGES)
 @pytest.mark.parametrize("kind", ["occ", "vec", "sum", "shard", "plan"])
 def test_damaged_parts_of_an_interrupted_run_heal_on_resume(corpus, encoder, reference, tmp_path, interrupted, kind,
@@ -190,6 +191,7 @@ def test_damaged_parts_of_an_interrupted_run_heal_on_resume(corpus, encoder, ref
     assert_same_run(run, reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", DAMAGES)
 @pytest.mark.parametrize("name", ["occurrences.parquet", "vectors.npy"])
 def test_damaged_consolidated_files_are_refused_then_rebuilt(corpus, encoder, clean_run, reference, tmp_path, name,
@@ -219,6 +221,7 @@ def test_a_sharded_run_with_a_damaged_part_is_refused_then_healed(corpus, encode
     np.testing.assert_array_equal(np.asarray(vectors), reference[1])
 
 
+@pytest.mark.slow
 def test_random_damage_never_gives_a_complete_run_with_missing_or_non_finite_rows(corpus, encoder, reference, tmp_path,
                                                                                   interrupted):  # fmt: skip
     """Several files of several kinds damaged at once, seeded: resumed, the run equals the clean one."""
