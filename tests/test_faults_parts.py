@@ -22,6 +22,7 @@ import pytest
 
 from wsd.cli import main
 from wsd.errors import InputError, ModelError
+from wsd.manifest import record
 from wsd.pipeline import embed_corpus
 from wsd.store import RunStore, load_run
 
@@ -283,7 +284,14 @@ def test_parts_left_over_by_a_cut_short_consolidation_are_removed_quietly(clean_
     run = Path(shutil.copytree(clean_run, tmp_path / "run"))
     leftover = interrupted(tmp_path / "other", FIRST_SHARD_DONE) / "parts"
     shutil.copytree(leftover, run / "parts")
+    for path in (run / "parts").iterdir():  # as the run itself wrote them: its manifest lists them
+        record(path)
     (run / "parts" / "vec-00000-00000.npy").unlink()
-    assert resume(corpus, encoder, run) == []
+    (run / "parts" / "mine.txt").write_text("the user's")
+    said = resume(corpus, encoder, run)
+    assert len(said) == 1 and "mine.txt" in said[0] and "wsd did not write" in said[0]
+    assert sorted(path.name for path in (run / "parts").iterdir()) == ["mine.txt"]  # only wsd's parts removed
+    (run / "parts" / "mine.txt").unlink()
+    (run / "parts").rmdir()
     assert not (run / "parts").exists()
     assert_same_run(run, reference)

@@ -29,7 +29,6 @@ import io
 import json
 import os
 import platform
-import shutil
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
@@ -56,7 +55,7 @@ from wsd.layout import (
     part_glob,
     part_name,
 )
-from wsd.manifest import file_sha256
+from wsd.manifest import file_sha256, remove_listed
 from wsd.occurrences import METADATA_DTYPES, type_metadata
 from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder, remove_wsd_files, session
 
@@ -649,7 +648,7 @@ class RunStore:
         if self.complete and any(path.exists() for path in consolidated):
             found = _consolidated_problem(self.path, self.meta, full=True)
             if found is None:  # sound; parts left over by a consolidation cut short are not needed
-                shutil.rmtree(parts, ignore_errors=True)
+                _remove_parts(parts)
                 return said
             drop(*found, "the run is embedded again")
             for path in consolidated:
@@ -840,7 +839,7 @@ class RunStore:
         self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.save_meta()
         if consolidate:
-            shutil.rmtree(parts, ignore_errors=True)
+            _remove_parts(parts)
 
     def _finished_chunks(self) -> list[tuple[PartKey, dict[str, Any] | None, int]]:
         """``(part, checksum record or None, rows)`` of every chunk of the run, in order, from the markers."""
@@ -1478,3 +1477,11 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True, verify: bool = Tru
     if missing:
         raise InputError(f"{root}: the occurrence table lacks the column(s) {', '.join(missing)}")
     return occurrences, vectors
+
+
+def _remove_parts(parts: Path) -> None:
+    """Remove ``parts/`` once it is joined: only the files wsd wrote there (a warning names any other file)."""
+    kept = remove_listed(parts)
+    if kept:
+        shown = ", ".join(str(path) for path in kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        warnings.warn(f"{parts}: kept {shown}, which wsd did not write there", stacklevel=3)
