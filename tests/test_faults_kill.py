@@ -162,13 +162,8 @@ def copy_run(clean: Path, tmp_path: Path) -> Path:
 
 
 def rerun(args: list[str]) -> None:
-    """The same command again; where the half-written folder is refused, it says so in one line, and
-    ``--overwrite`` (which replaces only wsd's own files) completes it."""
+    """The same command again completes: what the killed one left is wsd's own unfinished output, redone."""
     done = run_to_end(*args)
-    if done.returncode != 0:
-        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
-        assert "--overwrite" in done.stderr, done.stderr
-        done = run_to_end(*args, "--overwrite")
     assert done.returncode == 0, done.stderr
 
 
