@@ -314,8 +314,7 @@ def test_a_corpus_without_the_targets_is_an_error_as_in_a_single_process_run(cor
     with pytest.raises(InputError, match="none of the targets"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         embed_corpus(corpus, "zebra", tmp_path / "run", scheduler=address, shard_bytes=4000, **EMBED)
-    with pytest.raises(InputError, match="not complete"):
-        load_run(tmp_path / "run")
+    assert not (tmp_path / "run").exists()  # a failed run leaves no half-made folder to block the corrected one
 
 
 # ------------------------------------------------------------------------------------------------ map
