@@ -181,3 +181,23 @@ def test_the_change_folder_holds_the_new_tables_in_csv_parquet_and_json(tmp_path
     assert document["sense_shift_test"] == {"present_min": 5, "absent_max": 1, "alpha": 0.05}
     vanished = [(r["target"], r["slice_a"], r["slice_b"]) for r in document["senses"] if r["change"] == "vanished"]
     assert ("drop", "2000", "2001") in vanished
+
+
+def test_the_report_shows_the_timeline_the_trends_and_the_largest_pair(tmp_path: Path) -> None:
+    from test_report_change import make_run_with_change
+
+    from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
+    from wsd.report import load_run_data, write_report
+
+    out = make_run_with_change(tmp_path / "out", n_slices=6)  # swap: sense 1 only in 1950
+    data = load_run_data(out)
+    assert data.change is not None and len(data.change.timeline) == 10 and len(data.change.trends) == 4
+    write_report(out)
+    figures = sorted(p.name for p in (out / FIGURES_DIR).glob("timeline-*.png"))
+    assert figures == ["timeline-001-swap.png", "timeline-002-calm.png"]
+    markdown = (out / REPORT_MARKDOWN).read_text(encoding="utf-8")
+    assert "Change (jsd) of swap from each slice to the next, with its bootstrap interval." in markdown
+    assert "Each target's pair of slices of largest change (ordered as the ranking)" in markdown
+    assert "| swap | 1900 → 1950 | 1.000 | 1.000–1.000 | 12 | 12 | 15 |" in markdown
+    assert "No sense's share rises or falls over the slices (Kendall p \\< 0.05" in markdown
+    assert "judged with counts: at least 5 uses where present, at most 1 where absent" in markdown
