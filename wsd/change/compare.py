@@ -29,7 +29,9 @@ and/or its vector, and gives a :class:`SliceComparison` of eight tables:
                 ``slope`` with its bootstrap interval, and ``trend`` (:mod:`wsd.change.trends`)
 ``largest``     per target, the pair of slices (any two with at least ``min_uses`` uses) whose change is
                 largest, ordered as the ranking is (``rank_by``), with ``pairs`` the number of pairs it
-                was chosen from
+                was chosen from and ``bootstrapped`` how many needed their interval (the search is exact
+                unless it reaches :data:`LARGEST_MAX_BOOTSTRAPS`: then it is the best of the 50 pairs of
+                highest point score)
 ``unmeasured``  the target/pair combinations whose change cannot be measured, with the ``reason`` (a
                 target with no use in one of the slices, "only in slice 1850"; a slice with fewer than
                 ``min_uses`` uses, "slice 1790 has 3 uses, fewer than --min-uses 10"): they appear in no
@@ -120,7 +122,21 @@ SENSE_CHANGE_COLUMNS = [
     "p_value",
 ]
 #: The columns of the ``largest`` table (each target's pair of slices of largest change).
-LARGEST_COLUMNS = ["target", "slice_a", "slice_b", "uses_a", "uses_b", "score", "score_low", "score_high", "pairs"]
+LARGEST_COLUMNS = [
+    "target",
+    "slice_a",
+    "slice_b",
+    "uses_a",
+    "uses_b",
+    "score",
+    "score_low",
+    "score_high",
+    "pairs",
+    "bootstrapped",
+]
+#: The most pairs of one target bootstrapped in the search for its pair of largest change (highest point
+#: scores first; a pair whose point score is below the best lower end found is never needed).
+LARGEST_MAX_BOOTSTRAPS = 50
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
 DEFAULT_MIN_USES = 10
 #: How the ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
@@ -680,7 +696,8 @@ class _Tables:
         """The pair of slices of largest change, ordered as the ranking is, over every measurable pair.
 
         A pair's interval holds its point score, so once the point scores (sorted) fall below the best lower
-        end found, no later pair can beat it: only the pairs above it are bootstrapped.
+        end found, no later pair can beat it: only the pairs above it are bootstrapped, at most
+        :data:`LARGEST_MAX_BOOTSTRAPS` of them (the exact answer unless ``bootstrapped`` reaches it).
         """
         present = self._present(rows)
         usable = [label for label in self.order if label in present]
@@ -694,9 +711,13 @@ class _Tables:
             return (row["score_low"], row["score"]) if rank_by == "lower" else (row["score"], row["score_low"])
 
         best: dict[str, Any] | None = None
+        bootstrapped = 0
         for index in sorted(range(len(pairs)), key=lambda i: -points[i]):  # stable: earlier pairs first on ties
             if best is not None and (rank_by == "score" or points[index] < best["score_low"]):
                 break
+            if bootstrapped == LARGEST_MAX_BOOTSTRAPS:  # bounded work: the best of the highest point scores
+                break
+            bootstrapped += 1
             found = self._measure(target, rows, *pairs[index])
             if isinstance(found, str):
                 continue
@@ -704,4 +725,6 @@ class _Tables:
                 best = found
         if best is not None:
             columns = ("target", "slice_a", "slice_b", "uses_a", "uses_b", "score", "score_low", "score_high")
-            self.largest.append({column: best[column] for column in columns} | {"pairs": len(pairs)})
+            self.largest.append(
+                {column: best[column] for column in columns} | {"pairs": len(pairs), "bootstrapped": bootstrapped}
+            )
