@@ -11,7 +11,7 @@ import pytest
 
 from wsd.change import DEFAULT_MEASURE
 from wsd.cli import build_parser, main
-from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_UNMEASURED
+from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -67,3 +67,8 @@ def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch)
     assert "`slice 1985:2020 has 9 uses, fewer than --min-uses 10`" in _section()
     changes = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_SENSES}.csv")
     assert sorted(changes["target"]) == ["cell", "mouse"] and set(changes["change"]) == {"appeared"}
+    counted = changes.sort_values("target")[["target", "count_a", "count_b"]].values.tolist()
+    assert counted == [["cell", 0, 8], ["mouse", 0, 20]] and (changes["p_value"] < 0.01).all()
+    assert "0 → 8 uses" in _section() and "0 → 20 uses" in _section() and "Fisher p < 0.01" in _section()
+    assert pd.read_csv(out / CHANGE_DIR / f"{CHANGE_TRENDS}.csv").empty  # two slices: no trend
+    assert len(pd.read_csv(out / CHANGE_DIR / f"{CHANGE_TIMELINE}.csv")) == len(ranking)  # the one pair

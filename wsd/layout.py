@@ -31,7 +31,10 @@ A **change** folder (``wsd change``; ``RUN/change`` by default, ``OUT/change`` f
     change/ranking.parquet|.csv        targets ranked by the change score
     change/scores.parquet|.csv         every target and pair of slices: JSD, APD, PRT, binary decision
     change/counts.parquet|.csv         sense counts and proportions per target and slice
-    change/sense_changes.parquet|.csv  senses that appeared or vanished, with keywords and examples
+    change/sense_changes.parquet|.csv  senses that appeared or vanished (judged with counts), keywords, examples
+    change/timeline.parquet|.csv       every slice against the next: score, interval, uses
+    change/trends.parquet|.csv         each sense's proportion against the slice order: Kendall tau, slope, interval
+    change/largest_change.parquet|.csv each target's pair of slices of largest change
     change/unmeasured.csv              target/pair combinations whose change cannot be measured, and why
 
 An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`` reads it)::
@@ -79,8 +82,19 @@ CHANGE_RANKING = "ranking"  # .parquet and .csv
 CHANGE_SCORES = "scores"
 CHANGE_COUNTS = "counts"
 CHANGE_SENSES = "sense_changes"
+CHANGE_TIMELINE = "timeline"
+CHANGE_TRENDS = "trends"
+CHANGE_LARGEST = "largest_change"
 #: The tables of a change folder, each written as ``<name>.parquet`` and ``<name>.csv``.
-CHANGE_TABLES = (CHANGE_RANKING, CHANGE_SCORES, CHANGE_COUNTS, CHANGE_SENSES)
+CHANGE_TABLES = (
+    CHANGE_RANKING,
+    CHANGE_SCORES,
+    CHANGE_COUNTS,
+    CHANGE_SENSES,
+    CHANGE_TIMELINE,
+    CHANGE_TRENDS,
+    CHANGE_LARGEST,
+)
 CHANGE_UNMEASURED = "unmeasured.csv"
 
 # ------------------------------------------------------------------------------------------------ output

@@ -1,7 +1,7 @@
 """Comparing each target's senses and vectors between slices of a corpus: counts, change scores, ranking.
 
 :func:`compare_slices` takes an occurrence table with a slice column, the induced sense of every occurrence
-and/or its vector, and gives a :class:`SliceComparison` of five tables:
+and/or its vector, and gives a :class:`SliceComparison` of eight tables:
 
 ==============  ===========================================================================================
 ``counts``      per target and slice: ``uses`` (occurrences with a sense), and per sense ``count`` and
@@ -12,13 +12,26 @@ and/or its vector, and gives a :class:`SliceComparison` of five tables:
                 (the ranking's measure), ``binary`` (the WUG rule with ``k``/``n``), the senses ``gained`` and
                 ``lost`` under it; ``pair`` says which comparison the row is (``consecutive``,
                 ``first-last``, or ``chosen`` for the two slices named by ``between``)
-``senses``      the senses that appeared (at most ``k`` uses in the earlier slice, at least ``n`` in the
-                later) or vanished (the reverse), per pair
+``senses``      the senses that appeared or vanished, per pair, judged with the slices' counts
+                (:func:`wsd.change.measures.sense_shifts`: at least 5 uses where present, at most 1 where
+                absent, and a one-sided Fisher exact test at 0.05 that the proportion is lower where absent):
+                ``count_a``, ``count_b``, the slices' ``uses_a``, ``uses_b`` and the ``p_value``; the
+                ``binary`` column keeps the WUG rule, an evaluation rule, with its own ``gained``/``lost``
 ``ranking``     the targets by the change score (:data:`DEFAULT_MEASURE` unless ``measure`` says otherwise)
                 of the main pair (``between`` when given, else the first vs the last slice): ordered by the
                 lower end of its interval, ``score_low`` (``rank_by="lower"``, the default: a large score on
                 few uses has a wide interval and ranks below a smaller, well-supported one), or by the point
                 ``score`` (``rank_by="score"``); ``uses_a``/``uses_b`` beside it
+``timeline``    every slice against the next, whatever ``between`` says (``step`` 1, 2, ...): the columns of
+                ``scores`` without ``pair``
+``trends``      per target and sense, its proportion against the slice order over the slices with at least
+                ``min_uses`` uses (three or more): Kendall's ``tau`` and ``p_value``, the least-squares
+                ``slope`` with its bootstrap interval, and ``trend`` (:mod:`wsd.change.trends`)
+``largest``     per target, the pair of slices (any two with at least ``min_uses`` uses) whose change is
+                largest, ordered as the ranking is (``rank_by``), with ``pairs`` the number of pairs it
+                was chosen from and ``bootstrapped`` how many needed their interval (the search is exact
+                unless it reaches :data:`LARGEST_MAX_BOOTSTRAPS`: then it is the best of the 50 pairs of
+                highest point score)
 ``unmeasured``  the target/pair combinations whose change cannot be measured, with the ``reason`` (a
                 target with no use in one of the slices, "only in slice 1850"; a slice with fewer than
                 ``min_uses`` uses, "slice 1790 has 3 uses, fewer than --min-uses 10"): they appear in no
@@ -46,8 +59,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd.change.measures import SliceSummary, apd, binary_change, jsd_distance, prt, summarise_slice
+from wsd.change.measures import (
+    ABSENT_MAX,
+    PRESENT_MIN,
+    SHIFT_ALPHA,
+    SliceSummary,
+    apd,
+    binary_change,
+    jsd_distance,
+    prt,
+    sense_shifts,
+    summarise_slice,
+)
 from wsd.change.slices import Bin, Slices, assign_slices
+from wsd.change.trends import TREND_ALPHA, TREND_MIN_SLICES, sense_trends
 from wsd.change.uncertainty import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -83,6 +108,35 @@ DEFAULT_MEASURE = "prt"
 DEFAULT_BINARY_K = 1
 DEFAULT_BINARY_N = 5
 PAIR_KINDS = ("consecutive", "first-last", "chosen")
+#: The columns of the ``senses`` table (the senses that appeared or vanished, :func:`sense_shifts`).
+SENSE_CHANGE_COLUMNS = [
+    "target",
+    "sense",
+    "change",
+    "slice_a",
+    "slice_b",
+    "count_a",
+    "count_b",
+    "uses_a",
+    "uses_b",
+    "p_value",
+]
+#: The columns of the ``largest`` table (each target's pair of slices of largest change).
+LARGEST_COLUMNS = [
+    "target",
+    "slice_a",
+    "slice_b",
+    "uses_a",
+    "uses_b",
+    "score",
+    "score_low",
+    "score_high",
+    "pairs",
+    "bootstrapped",
+]
+#: The most pairs of one target bootstrapped in the search for its pair of largest change (highest point
+#: scores first; a pair whose point score is below the best lower end found is never needed).
+LARGEST_MAX_BOOTSTRAPS = 50
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
 DEFAULT_MIN_USES = 10
 #: How the ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
@@ -128,6 +182,8 @@ class SliceComparison:
         Some slice's vectors were resampled through a subsample of ``vector_cap`` rows.
     vector_cap : int
         The most rows of a slice whose vectors are resampled.
+    timeline, trends, largest : pandas.DataFrame
+        Every slice against the next; each sense's trend over the slices; each target's pair of largest change.
     """
 
     by: str
@@ -150,6 +206,9 @@ class SliceComparison:
     random_state: int = 0
     subsampled: bool = False
     vector_cap: int = DEFAULT_VECTOR_CAP
+    timeline: pd.DataFrame = field(default_factory=pd.DataFrame)
+    trends: pd.DataFrame = field(default_factory=pd.DataFrame)
+    largest: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: settings, slices and every table as a list of records.
@@ -184,6 +243,11 @@ class SliceComparison:
             "senses": records(self.senses),
             "counts": records(self.counts),
             "unmeasured": records(self.unmeasured),
+            "timeline": records(self.timeline),
+            "trends": records(self.trends),
+            "trend_test": {"min_slices": TREND_MIN_SLICES, "alpha": TREND_ALPHA},
+            "largest": records(self.largest),
+            "sense_shift_test": {"present_min": PRESENT_MIN, "absent_max": ABSENT_MAX, "alpha": SHIFT_ALPHA},
         }
 
 
@@ -338,6 +402,8 @@ def compare_slices(
         tables.add_counts(target, rows)
         for a, b, kind in pairs:
             tables.add_pair(target, rows, a, b, kind)
+        tables.add_timeline(target, rows)
+        tables.add_largest(target, rows, rank_by)
     main = (pairs[-1][0], pairs[-1][1])
     scores = pd.DataFrame(tables.scores, columns=tables.score_columns())
     unmeasured = pd.DataFrame(tables.unmeasured, columns=["target", "slice_a", "slice_b", "pair", "reason"])
@@ -358,17 +424,17 @@ def compare_slices(
             f"{shown}{more}; they are listed as unmeasured, not ranked",
             stacklevel=2,
         )
+    counts = pd.DataFrame(tables.counts, columns=["target", "slice", "sense", "count", "uses", "proportion"])
+    boot = tables.bootstrap
     return SliceComparison(
         by=by,
         slices=slices.order,
         measure=measure,
         binary_k=binary_k,
         binary_n=binary_n,
-        counts=pd.DataFrame(tables.counts, columns=["target", "slice", "sense", "count", "uses", "proportion"]),
+        counts=counts,
         scores=scores,
-        senses=pd.DataFrame(
-            tables.senses, columns=["target", "sense", "change", "slice_a", "slice_b", "count_a", "count_b"]
-        ),
+        senses=pd.DataFrame(tables.senses, columns=SENSE_CHANGE_COLUMNS),
         ranking=_ranking(scores, main, rank_by, available, labels is not None),
         unmeasured=unmeasured,
         main_pair=main,
@@ -381,6 +447,16 @@ def compare_slices(
         random_state=int(random_state),
         subsampled=tables.subsampled,
         vector_cap=int(vector_cap),
+        timeline=pd.DataFrame(tables.timeline, columns=["step", *tables.score_columns(pair=False)]),
+        trends=sense_trends(
+            counts,
+            slices.order,
+            min_uses=int(min_uses),
+            resamples=boot.resamples,
+            confidence=boot.confidence,
+            random_state=boot.random_state,
+        ),
+        largest=pd.DataFrame(tables.largest, columns=LARGEST_COLUMNS),
     )
 
 
@@ -443,6 +519,10 @@ class _Tables:
         self.scores: list[dict[str, Any]] = []
         self.senses: list[tuple[Any, ...]] = []
         self.unmeasured: list[tuple[str, str, str, str, str]] = []
+        self.timeline: list[dict[str, Any]] = []
+        self.largest: list[dict[str, Any]] = []
+        self._recorded: set[tuple[str, str, str]] = set()
+        self._measured: dict[tuple[str, str, str], dict[str, Any] | str] = {}
         self._sense_ids: dict[str, np.ndarray] = {}
         self._summaries: dict[tuple[str, str], SliceSummary] = {}
         self._resampled_rows: dict[tuple[str, str], np.ndarray] = {}
@@ -451,8 +531,9 @@ class _Tables:
         self.bootstrap = _Bootstrap()
         self.subsampled = False
 
-    def score_columns(self) -> list[str]:
-        columns = ["target", "slice_a", "slice_b", "pair", "uses_a", "uses_b", "score", "score_low", "score_high"]
+    def score_columns(self, pair: bool = True) -> list[str]:
+        columns = ["target", "slice_a", "slice_b", *(["pair"] if pair else [])]
+        columns += ["uses_a", "uses_b", "score", "score_low", "score_high"]
         for measure in self.measures:
             columns += [measure, f"{measure}_low", f"{measure}_high"]
         return columns + (["binary", "gained", "lost"] if self.labels is not None else [])
@@ -511,7 +592,21 @@ class _Tables:
             return f"no uses in slice {' or '.join(empty)}"
         return None
 
-    def add_pair(self, target: str, rows: np.ndarray, a: str, b: str, kind: str) -> None:
+    def _measure(self, target: str, rows: np.ndarray, a: str, b: str) -> dict[str, Any] | str:
+        """The scores of one pair with their intervals (a dict), or why it cannot be measured; computed once."""
+        key = (target, a, b)
+        if key not in self._measured:
+            self._measured[key] = self._compute(target, rows, a, b)
+        return self._measured[key]
+
+    def _slice_uses(self, target: str, rows: np.ndarray, label: str) -> int:
+        """The uses (with a sense, where senses are given) of a target in a slice."""
+        in_slice = self._in(rows, label)
+        if self.labels is None:
+            return len(in_slice)
+        return int(np.sum(self.labels[in_slice] >= 0))
+
+    def _compute(self, target: str, rows: np.ndarray, a: str, b: str) -> dict[str, Any] | str:
         rows_a, rows_b = self._in(rows, a), self._in(rows, b)
         uses_a, uses_b = len(rows_a), len(rows_b)
         counts_a = counts_b = None
@@ -526,9 +621,8 @@ class _Tables:
             few = [text for text, count in zip(few, (uses_a, uses_b), strict=True) if count < self.min_uses]
             reason = f"{' and '.join(few)}, fewer than --min-uses {self.min_uses}"
         if reason is not None:
-            self.unmeasured.append((target, a, b, kind, reason))
-            return
-        row: dict[str, Any] = {"target": target, "slice_a": a, "slice_b": b, "pair": kind}
+            return reason
+        row: dict[str, Any] = {"target": target, "slice_a": a, "slice_b": b}
         row |= {"uses_a": uses_a, "uses_b": uses_b}
         boot = self.bootstrap
         rng = seed_for(boot.random_state, target, a, b)
@@ -556,14 +650,81 @@ class _Tables:
         row["score"] = row[self.measure]
         row["score_low"], row["score_high"] = row[f"{self.measure}_low"], row[f"{self.measure}_high"]
         if self.labels is not None:
-            decision = binary_change(counts_a, counts_b, k=self.k, n=self.n)
+            decision = binary_change(counts_a, counts_b, k=self.k, n=self.n)  # the WUG rule: an evaluation rule
             senses = self._sense_ids[target]
             row["binary"] = decision.changed
             row["gained"] = [int(senses[i]) for i in decision.gained]
             row["lost"] = [int(senses[i]) for i in decision.lost]
-            for change, positions in (("appeared", decision.gained), ("vanished", decision.lost)):
-                for i in positions:
-                    self.senses.append(
-                        (target, int(senses[i]), change, a, b, int(counts_a[i]), int(counts_b[i]))  # type: ignore[index]
-                    )
-        self.scores.append(row)
+            row["_shifts"] = []  # appeared/vanished: judged with the slices' counts, not by the WUG rule
+            for shift in sense_shifts(counts_a, counts_b):
+                i = shift.position
+                found = (int(counts_a[i]), int(counts_b[i]), uses_a, uses_b, shift.p_value)  # type: ignore[index]
+                row["_shifts"].append((target, int(senses[i]), shift.change, a, b, *found))
+        return row
+
+    def _unmeasured(self, target: str, a: str, b: str, kind: str, reason: str) -> None:
+        if (target, a, b) not in self._recorded:
+            self._recorded.add((target, a, b))
+            self.unmeasured.append((target, a, b, kind, reason))
+
+    def add_pair(self, target: str, rows: np.ndarray, a: str, b: str, kind: str) -> None:
+        found = self._measure(target, rows, a, b)
+        if isinstance(found, str):
+            self._unmeasured(target, a, b, kind, found)
+            return
+        self.scores.append({key: value for key, value in found.items() if key != "_shifts"} | {"pair": kind})
+        self.senses.extend(found.get("_shifts", []))
+
+    def add_timeline(self, target: str, rows: np.ndarray) -> None:
+        """Every slice against the next (the timeline); an unmeasurable step goes to ``unmeasured``."""
+        for step, (a, b) in enumerate(itertools.pairwise(self.order), start=1):
+            found = self._measure(target, rows, a, b)
+            if isinstance(found, str):
+                self._unmeasured(target, a, b, "consecutive", found)
+                continue
+            self.timeline.append({"step": step} | {key: value for key, value in found.items() if key != "_shifts"})
+
+    def _point(self, target: str, rows: np.ndarray, a: str, b: str) -> float:
+        """The point score of a pair, without its interval (cheap: cached slice summaries or counts)."""
+        rows_a, rows_b = self._in(rows, a), self._in(rows, b)
+        if self.measure == "jsd":
+            return jsd_distance(self._sense_counts(target, rows_a), self._sense_counts(target, rows_b))
+        va, vb = self._summary(target, a, rows_a, "slice A"), self._summary(target, b, rows_b, "slice B")
+        return apd(va, vb) if self.measure == "apd" else prt(va, vb)
+
+    def add_largest(self, target: str, rows: np.ndarray, rank_by: str) -> None:
+        """The pair of slices of largest change, ordered as the ranking is, over every measurable pair.
+
+        A pair's interval holds its point score, so once the point scores (sorted) fall below the best lower
+        end found, no later pair can beat it: only the pairs above it are bootstrapped, at most
+        :data:`LARGEST_MAX_BOOTSTRAPS` of them (the exact answer unless ``bootstrapped`` reaches it).
+        """
+        present = self._present(rows)
+        usable = [label for label in self.order if label in present]
+        usable = [label for label in usable if self._slice_uses(target, rows, label) >= self.min_uses]
+        pairs = list(itertools.combinations(usable, 2))
+        if not pairs:
+            return
+        points = [self._point(target, rows, a, b) for a, b in pairs]
+
+        def order(row: dict[str, Any]) -> tuple[float, float]:
+            return (row["score_low"], row["score"]) if rank_by == "lower" else (row["score"], row["score_low"])
+
+        best: dict[str, Any] | None = None
+        bootstrapped = 0
+        for index in sorted(range(len(pairs)), key=lambda i: -points[i]):  # stable: earlier pairs first on ties
+            if best is not None and (rank_by == "score" or points[index] < best["score_low"]):
+                break
+            if bootstrapped == LARGEST_MAX_BOOTSTRAPS:  # bounded work: the best of the highest point scores
+                break
+            bootstrapped += 1
+            found = self._measure(target, rows, *pairs[index])
+            if isinstance(found, str):
+                continue
+            if best is None or order(found) > order(best):
+                best = found
+        if best is not None:
+            columns = ("target", "slice_a", "slice_b", "uses_a", "uses_b", "score", "score_low", "score_high")
+            self.largest.append(
+                {column: best[column] for column in columns} | {"pairs": len(pairs), "bootstrapped": bootstrapped}
+            )

@@ -14,6 +14,12 @@ measure     definition
             least ``n`` in the other (DWUG EN: k=1, n=5; NorDiaChange: k=1, n=3)
 ==========  ========================================================================================
 
+The WUG rule is an evaluation rule (the gold's ``change_binary``): it looks at counts, not at how many uses a
+slice has. Which senses *appeared* or *vanished* is decided by :func:`sense_shifts`, which asks for evidence:
+at least :data:`PRESENT_MIN` uses where the sense is present, at most :data:`ABSENT_MAX` where it is absent,
+and a one-sided Fisher exact test at :data:`SHIFT_ALPHA` that its proportion is lower where it is absent (a
+sense seen once in a slice of 14 has not vanished from the next; one at 40 of 100 uses, then 0 of 100, has).
+
 APD over all ``len(a) × len(b)`` pairs is computed exactly in ``O((len(a) + len(b)) · d)``: the mean of
 the pairwise cosine similarities equals the dot product of the two slices' means of unit vectors, so no
 pair sampling is needed at any corpus size.
@@ -28,7 +34,27 @@ import numpy as np
 from wsd.errors import InputError
 from wsd.store import MappedRows
 
-__all__ = ["BinaryChange", "SliceSummary", "apd", "binary_change", "jsd_distance", "prt", "summarise_slice"]
+__all__ = [
+    "ABSENT_MAX",
+    "PRESENT_MIN",
+    "SHIFT_ALPHA",
+    "BinaryChange",
+    "SenseShift",
+    "SliceSummary",
+    "apd",
+    "binary_change",
+    "jsd_distance",
+    "prt",
+    "sense_shifts",
+    "summarise_slice",
+]
+
+#: The fewest uses of a sense in the slice where it is present, for it to count as appeared or vanished.
+PRESENT_MIN = 5
+#: The most uses of a sense in the slice where it counts as absent.
+ABSENT_MAX = 1
+#: The level of the one-sided Fisher exact test of :func:`sense_shifts` (per sense and pair, uncorrected).
+SHIFT_ALPHA = 0.05
 
 
 def _distribution(counts: object, name: str) -> np.ndarray:
@@ -281,3 +307,93 @@ def binary_change(counts_a: object, counts_b: object, *, k: int = 1, n: int = 5)
     gained = [int(i) for i in np.flatnonzero((a <= k) & (b >= n))]
     lost = [int(i) for i in np.flatnonzero((a >= n) & (b <= k))]
     return BinaryChange(changed=bool(gained or lost), gained=gained, lost=lost)
+
+
+@dataclass(frozen=True)
+class SenseShift:
+    """A sense that appeared or vanished between two slices, with the evidence.
+
+    Parameters
+    ----------
+    position : int
+        The sense's position in the counts.
+    change : {"appeared", "vanished"}
+        Absent in slice A and present in B, or the reverse.
+    p_value : float
+        The one-sided Fisher exact test's p-value that its proportion is lower where it is absent.
+    """
+
+    position: int
+    change: str
+    p_value: float
+
+
+def sense_shifts(
+    counts_a: object,
+    counts_b: object,
+    *,
+    present_min: int = PRESENT_MIN,
+    absent_max: int = ABSENT_MAX,
+    alpha: float = SHIFT_ALPHA,
+) -> list[SenseShift]:
+    """The senses that appeared or vanished between two slices, judged with their slices' counts.
+
+    A sense *vanished* when it has at least ``present_min`` uses in slice A, at most ``absent_max`` in slice B,
+    and a one-sided Fisher exact test on ``[[in A, rest of A], [in B, rest of B]]`` says its proportion in B is
+    lower than in A at level ``alpha``; *appeared* is the reverse. A handful of uses in a small slice is not
+    evidence: ``1`` of ``14`` uses, then none, is no vanishing; ``40`` of ``100``, then ``0`` of ``100``, is.
+
+    Parameters
+    ----------
+    counts_a, counts_b : array-like of int
+        Uses of each sense in slice A (earlier) and slice B (later), same senses in the same order.
+    present_min : int
+        The fewest uses where the sense is present.
+    absent_max : int
+        The most uses where it is absent; ``absent_max < present_min``.
+    alpha : float
+        The test's level, in (0, 1).
+
+    Returns
+    -------
+    list of SenseShift
+        In the order of the senses.
+
+    Raises
+    ------
+    InputError
+        When the counts differ in length or are negative, or the thresholds are out of range.
+
+    Examples
+    --------
+    >>> sense_shifts([40, 60], [0, 100])[0].change
+    'vanished'
+    >>> sense_shifts([1, 13], [0, 14])
+    []
+    """
+    from scipy.stats import fisher_exact
+
+    if not 0 <= absent_max < present_min or not 0 < alpha < 1:
+        raise InputError(
+            f"sense shifts need 0 <= absent_max < present_min and 0 < alpha < 1, got {absent_max}, {present_min}, "
+            f"{alpha}"
+        )
+    a = np.asarray(counts_a, dtype=np.int64)
+    b = np.asarray(counts_b, dtype=np.int64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
+    if np.any(a < 0) or np.any(b < 0):
+        raise InputError("sense counts must be non-negative")
+    total_a, total_b = int(a.sum()), int(b.sum())
+    found = []
+    for i, (in_a, in_b) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+        if in_a >= present_min and in_b <= absent_max:
+            change, side = "vanished", "greater"  # A's odds of the sense above B's
+        elif in_b >= present_min and in_a <= absent_max:
+            change, side = "appeared", "less"
+        else:
+            continue
+        p_value = float(fisher_exact([[in_a, total_a - in_a], [in_b, total_b - in_b]], alternative=side)[1])
+        if p_value < alpha:
+            found.append(SenseShift(i, change, p_value))
+    return found

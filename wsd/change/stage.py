@@ -11,7 +11,12 @@
                            vs last slice, or the chosen pair): score, score_low, score_high, uses per slice
     scores.parquet|.csv    every target and pair of slices: uses, JSD, APD, PRT with their intervals, binary
     counts.parquet|.csv    sense counts and proportions per target and slice
-    sense_changes.parquet|.csv   the senses that appeared or vanished, with their keywords and examples
+    sense_changes.parquet|.csv   the senses that appeared or vanished (judged with the slices' counts: a
+                           one-sided Fisher exact test), with their keywords and examples
+    timeline.parquet|.csv  every slice against the next: the scores with their intervals and uses
+    trends.parquet|.csv    per target and sense: its proportion against the slice order (Kendall's tau and
+                           p-value, the least-squares slope with its bootstrap interval)
+    largest_change.parquet|.csv  per target: the pair of slices of largest change (ordered as the ranking)
     unmeasured.csv         the target/pair combinations whose change cannot be measured, with the reason
                            (a slice without uses, or with fewer than ``min_uses``)
 
@@ -44,9 +49,12 @@ from wsd.layout import (
     CHANGE_COUNTS,
     CHANGE_DIR,
     CHANGE_JSON,
+    CHANGE_LARGEST,
     CHANGE_RANKING,
     CHANGE_SCORES,
     CHANGE_SENSES,
+    CHANGE_TIMELINE,
+    CHANGE_TRENDS,
     CHANGE_UNMEASURED,
     LABELS_FILE,
     META_FILE,
@@ -233,6 +241,9 @@ def write_change(
         CHANGE_SCORES: comparison.scores,
         CHANGE_COUNTS: comparison.counts,
         CHANGE_SENSES: changes,
+        CHANGE_TIMELINE: comparison.timeline,
+        CHANGE_TRENDS: comparison.trends,
+        CHANGE_LARGEST: comparison.largest,
     }
     for stem, frame in tables.items():
         write_parquet(destination / f"{stem}.parquet", frame, mark="change")

@@ -42,8 +42,10 @@ __all__ = [
     "Intervals",
     "check_bootstrap",
     "jsd_interval",
+    "resample_counts",
     "seed_for",
     "shifted_percentile",
+    "slope_intervals",
     "vector_intervals",
 ]
 
@@ -54,7 +56,7 @@ DEFAULT_CONFIDENCE = 0.95
 #: The most rows of one slice whose vectors are resampled (a bigger slice is subsampled to this many).
 DEFAULT_VECTOR_CAP = 2000
 #: The range of each measure (intervals are clipped to it).
-_RANGE = {"jsd": (0.0, 1.0), "apd": (0.0, 2.0), "prt": (0.0, 2.0)}
+_RANGE = {"jsd": (0.0, 1.0), "apd": (0.0, 2.0), "prt": (0.0, 2.0), "slope": (-np.inf, np.inf)}
 
 
 def check_bootstrap(resamples: int, confidence: float) -> None:
@@ -118,8 +120,8 @@ def shifted_percentile(point: float, draws: np.ndarray, confidence: float, measu
         The scores of the resamples (non-finite ones are left out).
     confidence : float
         The level, e.g. 0.95 for the 2.5th and 97.5th percentiles.
-    measure : {"jsd", "apd", "prt"}
-        Which range to clip to.
+    measure : {"jsd", "apd", "prt", "slope"}
+        Which range to clip to (a slope is not clipped).
 
     Returns
     -------
@@ -189,9 +191,88 @@ def jsd_interval(
     b = np.asarray(counts_b, dtype=np.int64)
     point = jsd_distance(a, b)
     rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
-    draws_a = rng.multinomial(int(a.sum()), a / a.sum(), size=resamples)
-    draws_b = rng.multinomial(int(b.sum()), b / b.sum(), size=resamples)
+    draws_a = resample_counts(a, resamples, rng)
+    draws_b = resample_counts(b, resamples, rng)
     return shifted_percentile(point, _jsd_rows(draws_a, draws_b), confidence, "jsd")
+
+
+def resample_counts(counts: object, resamples: int, random_state: int | np.random.Generator = 0) -> np.ndarray:
+    """Resample a slice's uses with replacement, as many as it has, and count them per sense, ``resamples`` times.
+
+    A multinomial draw of the slice's size over its observed sense proportions is exactly a resample of its
+    uses' sense labels. Every interval over sense counts (JSD, trend slopes) resamples through here.
+
+    Parameters
+    ----------
+    counts : array-like of int
+        Uses of each sense in the slice (at least one use in all).
+    resamples : int
+        Resamples.
+    random_state : int or Generator
+        The seed.
+
+    Returns
+    -------
+    ndarray of shape (resamples, n_senses)
+        The resampled counts; each row sums to the slice's uses.
+
+    Examples
+    --------
+    >>> resample_counts([3, 0, 1], 5, random_state=0).sum(axis=1).tolist()
+    [4, 4, 4, 4, 4]
+    """
+    values = np.asarray(counts, dtype=np.int64)
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    return rng.multinomial(int(values.sum()), values / values.sum(), size=resamples)
+
+
+def slope_intervals(
+    positions: object,
+    counts: object,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+    random_state: int | np.random.Generator = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares slopes of each sense's proportion against slice position, with bootstrap intervals.
+
+    Each slice's uses are resampled within the slice (:func:`resample_counts`), the proportions recomputed and
+    the slopes refitted, all resamples at once; the interval is :func:`shifted_percentile` of the slopes.
+
+    Parameters
+    ----------
+    positions : array-like of float, shape (n_slices,)
+        Each slice's place in the slice order (0, 1, 2, ...; gaps where a slice is left out), at least two
+        different values.
+    counts : array-like of int, shape (n_slices, n_senses)
+        Uses of each sense in each slice (every slice with at least one use).
+    resamples : int
+        Resamples.
+    confidence : float
+        The level.
+    random_state : int or Generator
+        The seed.
+
+    Returns
+    -------
+    (ndarray, ndarray, ndarray)
+        Per sense: the slope (change of proportion per slice step), the interval's low and high ends.
+
+    Examples
+    --------
+    >>> slope, low, high = slope_intervals([0, 1, 2], [[90, 10], [50, 50], [10, 90]], random_state=0)
+    >>> [round(float(s), 2) for s in slope], bool(low[1] > 0)
+    ([-0.4, 0.4], True)
+    """
+    x = np.asarray(positions, dtype=np.float64)
+    table = np.asarray(counts, dtype=np.int64)
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    centred = (x - x.mean()) / np.sum((x - x.mean()) ** 2)  # slope = centred @ proportions
+    point = centred @ (table / table.sum(axis=1, keepdims=True))
+    draws = np.stack([resample_counts(row, resamples, rng) for row in table], axis=1)  # (resamples, slices, senses)
+    slopes = np.einsum("s,rsk->rk", centred, draws / draws.sum(axis=2, keepdims=True))
+    ends = [shifted_percentile(float(p), slopes[:, k], confidence, "slope") for k, p in enumerate(point)]
+    return point, np.array([low for low, _ in ends]), np.array([high for _, high in ends])
 
 
 @dataclass(frozen=True)

@@ -306,13 +306,48 @@ class _Builder:
         colours = [plots.sense_colour(s, max(n_senses, max(senses) + 1)) for s in senses]
         self._draw(plots.sense_proportions, table.to_numpy(), slices, names, colours, target, path, uses=uses)
         kind = "stacked areas" if len(slices) > plots.MAX_BAR_SLICES else "stacked bars"
-        return [
+        images = [
             Image(
                 path,
                 alt=f"sense proportions of {target} per {change.document.get('by', 'slice')}",
                 kind="slices",
                 caption=f"Share of each induced sense of {target} in each slice of "
                 f"{change.document.get('by', 'the corpus')} ({kind}; uses with a sense in brackets).",
+                target=target,
+            )
+        ]
+        return images + self.timeline_images(change, target, stem)
+
+    def timeline_images(self, change: ChangeData, target: str, stem: str) -> list[Image]:
+        """The change of one target from each slice to the next, with intervals (three slices or more)."""
+        timeline = change.timeline
+        if timeline.empty or len(change.slices) < 3:
+            return []
+        steps = timeline[timeline["target"].astype(str) == target]
+        if steps.empty:
+            return []
+        path = self.figures / f"timeline-{stem}.png"
+        pairs = [f"{a}→{b}" for a, b in zip(steps["slice_a"], steps["slice_b"], strict=True)]
+        self._draw(
+            plots.change_timeline,
+            steps["step"].tolist(),
+            pairs,
+            steps["score"].tolist(),
+            steps["score_low"].tolist(),
+            steps["score_high"].tolist(),
+            len(change.slices) - 1,
+            change.measure,
+            target,
+            path,
+        )
+        gaps = len(change.slices) - 1 - len(steps)
+        return [
+            Image(
+                path,
+                alt=f"change of {target} from each slice to the next",
+                kind="timeline",
+                caption=f"Change ({change.measure}) of {target} from each slice to the next, with its bootstrap "
+                "interval" + (f"; {plural(gaps, 'step')} not measured (unmeasured.csv)." if gaps else "."),
                 target=target,
             )
         ]
@@ -689,10 +724,97 @@ def change_section(change: ChangeData) -> Section:
                     for r in changes.itertuples()
                 ],
                 [False, True, False, False, True, True],
-                caption="Senses that appeared or vanished (the binary rule)",
+                caption="Senses that appeared or vanished (judged with counts: " + _shift_rule(document) + ")",
             )
         )  # fmt: skip
-    return Section("Change across slices", "change", paragraphs, tables)
+    notes, more = trend_tables(change)
+    return Section("Change across slices", "change", paragraphs + notes, tables + more)
+
+
+def _shift_rule(document: dict[str, Any]) -> str:
+    test = document.get("sense_shift_test")
+    if not test:  # a change folder written before issue 25: the binary rule decided
+        return "the binary rule"
+    return (
+        f"at least {test['present_min']} uses where present, at most {test['absent_max']} where absent, and a "
+        f"one-sided Fisher exact test at {test['alpha']:g}"
+    )
+
+
+def trend_tables(change: ChangeData) -> tuple[list[str], list[Table]]:
+    """The senses with a trend over the slices, and each target's pair of slices of largest change.
+
+    Parameters
+    ----------
+    change : ChangeData
+        The change folder's tables.
+
+    Returns
+    -------
+    (list of str, list of Table)
+        A note when no sense has a trend, and the tables; both empty for a change folder without trends (two
+        slices, or written before issue 25).
+    """
+    notes: list[str] = []
+    tables = []
+    trends = change.trends
+    if len(trends):
+        shown = trends[trends["trend"] != "no trend"].sort_values(["p_value", "target", "sense"], kind="mergesort")
+        quiet = len(trends) - len(shown)
+        rows = [
+            [
+                str(r.target),
+                str(r.sense),
+                str(r.trend),
+                f"{r.first_slice} → {r.last_slice} ({r.slices})",
+                f"{fmt_score(r.proportion_first)} → {fmt_score(r.proportion_last)}",
+                fmt_score(r.tau),
+                f"{r.p_value:.2g}",
+                f"{r.slope:+.3f} [{r.slope_low:+.3f}, {r.slope_high:+.3f}]",
+            ]
+            for r in shown.itertuples()
+        ]
+        test = change.document.get("trend_test", {})
+        caption = (
+            f"Senses whose share rises or falls over the slices (Kendall p < {test.get('alpha', 0.05):g} and a "
+            f"slope interval clear of 0); {plural(quiet, 'sense')} without a trend: trends.csv"
+        )
+        if not rows:
+            notes.append(
+                f"No sense's share rises or falls over the slices (Kendall p < {test.get('alpha', 0.05):g} and a "
+                f"slope interval clear of 0; {plural(quiet, 'sense')}: trends.csv)."
+            )
+        else:
+            tables.append(
+                Table(
+                    ["target", "sense", "trend", "slices", "share", "Kendall τ", "p", "slope per slice [interval]"],
+                    rows,
+                    [False, True, False, False, False, True, True, False],
+                    caption=caption,
+                )
+            )
+    largest = change.document.get("largest") or []
+    if largest and len(change.slices) > 2:
+        tables.append(
+            Table(
+                ["target", "slices", f"score ({change.measure})", "interval", "uses A", "uses B", "pairs"],
+                [
+                    [
+                        str(r["target"]),
+                        f"{r['slice_a']} → {r['slice_b']}",
+                        fmt_score(r["score"]),
+                        f"{fmt_score(r['score_low'])}–{fmt_score(r['score_high'])}",
+                        str(r["uses_a"]),
+                        str(r["uses_b"]),
+                        str(r["pairs"]),
+                    ]
+                    for r in sorted(largest, key=lambda r: (-r["score_low"], -r["score"], str(r["target"])))
+                ],
+                [False, False, True, False, True, True, True],
+                caption="Each target's pair of slices of largest change (ordered as the ranking)",
+            )
+        )
+    return notes, tables
 
 
 def _gold_binary(value: Any) -> str:

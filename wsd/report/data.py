@@ -38,6 +38,8 @@ from wsd.layout import (
     CHANGE_JSON,
     CHANGE_RANKING,
     CHANGE_SENSES,
+    CHANGE_TIMELINE,
+    CHANGE_TRENDS,
     GOLD_FILE,
     LABELS_FILE,
     META_FILE,
@@ -80,6 +82,12 @@ class ChangeData:
         ``target``, ``slice``, ``sense``, ``count``, ``uses``, ``proportion``.
     sense_changes : DataFrame
         ``target``, ``sense``, ``change`` (``appeared``/``vanished``), ``slice_a``, ``slice_b``, counts.
+    timeline : DataFrame
+        Every slice against the next (``step``, ``target``, ``slice_a``, ``slice_b``, ``score``, ``score_low``,
+        ``score_high``, uses); empty for a change folder written before it existed.
+    trends : DataFrame
+        Per target and sense, its proportion against the slice order (``tau``, ``p_value``, ``slope``,
+        ``slope_low``, ``slope_high``, ``trend``); empty likewise.
     """
 
     folder: Path
@@ -87,6 +95,8 @@ class ChangeData:
     ranking: pd.DataFrame
     counts: pd.DataFrame
     sense_changes: pd.DataFrame
+    timeline: pd.DataFrame = field(default_factory=pd.DataFrame)
+    trends: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def slices(self) -> list[str]:
@@ -146,12 +156,19 @@ def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
     except (OSError, ValueError) as exc:
         raise InputError(f"{folder}: damaged change folder ({exc}); run wsd change again") from None
     ranking, counts, changes = tables
+    optional = []
+    for stem in (CHANGE_TIMELINE, CHANGE_TRENDS):  # absent from change folders written before issue 25
+        file = folder / f"{stem}.parquet"
+        try:
+            optional.append(pd.read_parquet(file) if file.is_file() else pd.DataFrame())
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{folder}: damaged change folder ({exc}); run wsd change again") from None
     if gold_file is not None and gold_file.is_file():
         gold = pd.read_csv(gold_file)
         columns = [c for c in GOLD_CHANGE_COLUMNS if c in gold.columns]
         if "target" in gold.columns and columns:
             ranking = ranking.merge(gold[["target", *columns]], on="target", how="left")
-    return ChangeData(folder, document, ranking, counts, changes)
+    return ChangeData(folder, document, ranking, counts, changes, *optional)
 
 
 @dataclass

@@ -759,3 +759,57 @@ def sense_proportions(
         ax.spines[side].set_visible(False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
     return save_figure(figure, path)
+
+
+@styled
+def change_timeline(
+    steps: Sequence[int],
+    pairs: Sequence[str],
+    scores: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    n_steps: int,
+    measure: str,
+    target: str,
+    path: Path,
+) -> set[str]:
+    """A target's change from each slice to the next: the score with its bootstrap interval, step by step.
+
+    Parameters
+    ----------
+    steps : sequence of int
+        The measured steps (1 for the first slice against the second, ...); unmeasured steps are gaps.
+    pairs : sequence of str
+        Their labels (``1900→1910``).
+    scores, lows, highs : sequence of float
+        The change score of each step and its interval's ends.
+    n_steps : int
+        How many steps the slices make (one fewer than the slices).
+    measure : str
+        The score's name, for the axis.
+    target : str
+        For the title.
+    path : Path
+        The PNG to write (atomically).
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
+    """
+    x = np.asarray(steps, dtype=np.float64)
+    y = np.asarray(scores, dtype=np.float64)
+    below = y - np.asarray(lows, dtype=np.float64)
+    above = np.asarray(highs, dtype=np.float64) - y
+    figure = _figure(max(4.2, min(11.0, 2.4 + 0.45 * n_steps)), 3.0)
+    ax = figure.subplots()
+    ax.errorbar(x, y, yerr=np.vstack([below, above]), fmt="o-", color=palette(1)[0], capsize=3, markersize=4)
+    every = max(1, int(np.ceil(len(x) / 12)))  # at most 12 labels: they never run into each other
+    ax.set_xticks(x[::every], [shorten(p, 16) for p in list(pairs)[::every]], rotation=30, ha="right")
+    ax.set_xlim(0.5, max(n_steps, 1) + 0.5)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel(f"{measure}, slice to the next")
+    ax.set_title(f"{target}: change from each slice to the next")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return save_figure(figure, path)
