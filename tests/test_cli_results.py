@@ -63,7 +63,7 @@ def test_the_store_and_the_senses_stage_write_the_layout_names(tmp_path, encoder
     parts = sharded / layout.PARTS_DIR
     names = {path.name for path in parts.iterdir()}
     expected = {layout.PLAN_FILE, layout.marker_name(0)}
-    expected |= {layout.part_name(kind, 0, chunk) for kind in ("occ", "vec") for chunk in range(4)}
+    expected |= {layout.part_name(kind, 0, chunk) for kind in ("occ", "vec", "sum") for chunk in range(4)}
     assert names == expected
     run = embed_corpus(corpus, "mouse,bank", tmp_path / "run", encoder=encoder, chunk_size=16, progress=False)
     assert {path.name for path in run.iterdir()} == {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -271,23 +272,62 @@ def test_damaged_ir_is_rebuilt_with_a_warning(ov_encoder):
     assert third.loaded.forward.converted == 0
 
 
+def _edited(text: str, **changes) -> str:
+    """A cache entry's JSON with some values changed (still valid JSON, every key present)."""
+    import json
+
+    return json.dumps({**json.loads(text), **changes})
+
+
 @needs_openvino
-@pytest.mark.parametrize("damage", ["truncated", "not json", "missing key"])
+@pytest.mark.parametrize("damage", ["truncated", "not json", "missing key", "edited", "no checksum"])
 def test_damaged_model_entry_is_rebuilt_with_a_warning(ov_encoder, damage):
+    """Issue 26, finding 10: an edited ``*.model.json`` (tokenizer settings, special ids) was used without a
+    word. Every change to it now fails its checksum: it is rebuilt, with a warning naming it."""
+    import json
+
     from wsd.embed.encoder import Encoder
     from wsd.layout import OPENVINO_MODEL_ENTRY
 
     (entry,) = _entries(OPENVINO_MODEL_ENTRY)
     text = entry.read_text(encoding="utf-8")
-    entry.write_text(
-        {"truncated": text[: len(text) // 2], "not json": "\x00\x01", "missing key": '{"format": 1}'}[damage],
-        encoding="utf-8",
-    )
-    with pytest.warns(UserWarning, match="damaged OpenVINO cache entry"):
+    bodies = {
+        "truncated": text[: len(text) // 2],
+        "not json": "\x00\x01",
+        "missing key": '{"format": 1}',
+        "edited": _edited(text, suffix_ids=[json.loads(text)["pad_id"]]),
+        "no checksum": json.dumps({k: v for k, v in json.loads(text).items() if k != "sha256"}),
+    }
+    entry.write_text(bodies[damage], encoding="utf-8")
+    with pytest.warns(UserWarning, match=f"damaged OpenVINO cache entry {re.escape(str(entry))}"):
         again = Encoder(runtime="openvino")
     assert again.loaded.fingerprint == ov_encoder.loaded.fingerprint
     assert entry.read_text(encoding="utf-8") == text  # rebuilt, identical
     assert cosine(again.embed_spans(TEXTS, SPANS), ov_encoder.embed_spans(TEXTS, SPANS)).min() > 0.99999
+
+
+@needs_openvino
+def test_edited_ir_description_is_rebuilt_with_a_warning(ov_encoder):
+    """The ``.ir.json`` beside a converted model is covered too: edited to vouch for another ``.ir.xml``, it
+    fails its own checksum, and the entry is converted again."""
+    import json
+
+    from wsd.embed.encoder import Encoder
+    from wsd.layout import OPENVINO_IR_ENTRY
+
+    name = f"{ov_encoder.loaded.forward.key}-3-4-5-6"
+    (description,) = [p for p in _entries(OPENVINO_IR_ENTRY) if p.name == name + OPENVINO_IR_ENTRY]
+    xml = description.with_name(name + ".ir.xml")
+    xml.write_text(xml.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
+    from wsd.manifest import file_sha256
+
+    description.write_text(_edited(description.read_text(encoding="utf-8"), xml_sha256=file_sha256(xml)))
+    again = Encoder(runtime="openvino")
+    with pytest.warns(UserWarning, match="damaged OpenVINO cache entry .*does not match its checksum"):
+        again.embed_spans(TEXTS, SPANS)
+    assert again.loaded.forward.converted == 1
+    assert "edited" not in xml.read_text(encoding="utf-8")
+    assert json.loads(description.read_text(encoding="utf-8"))["xml_sha256"] == file_sha256(xml)
 
 
 @needs_openvino

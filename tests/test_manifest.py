@@ -105,3 +105,23 @@ def test_a_file_of_the_manifests_name_that_is_not_one_is_refused(tmp_path: Path)
     (tmp_path / MANIFEST_FILE).write_text("my own notes\n", encoding="utf-8")
     with pytest.raises(ManifestError, match="not a wsd manifest"):
         read(tmp_path)
+
+
+def test_remove_listed_keeps_what_wsd_did_not_write(tmp_path: Path) -> None:
+    from wsd.manifest import remove_listed
+
+    start(tmp_path, "run")
+    parts = tmp_path / "parts"
+    for name in ("occ-1.parquet", "vec-1.npy"):
+        atomic_write(parts / name, lambda tmp: tmp.write_bytes(b"wsd's part"))
+    (parts / "notes.txt").write_text("the user's", encoding="utf-8")
+    atomic_write(parts / "sub" / "edited.bin", lambda tmp: tmp.write_bytes(b"1234"))
+    (parts / "sub" / "edited.bin").write_bytes(b"123456")  # changed since: not wsd's any more
+    kept = remove_listed(parts)
+    assert sorted(path.name for path in kept) == ["edited.bin", "notes.txt"]
+    assert sorted(p.name for p in parts.rglob("*")) == ["edited.bin", "notes.txt", "sub"]
+    manifest = read(tmp_path)
+    assert manifest is not None and not any(name.startswith("parts/occ") for name in manifest.entries)
+    (parts / "notes.txt").unlink()
+    (parts / "sub" / "edited.bin").unlink()
+    assert remove_listed(parts) == [] and not parts.exists()

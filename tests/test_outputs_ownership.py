@@ -300,3 +300,16 @@ def test_every_user_file_survives_claim_and_overwrite(names, content, kind, over
                 claim_folder(target, kind, config=config, overwrite=overwrite)
         for path, data in users.items():
             assert path.is_file() and path.read_bytes() == data, path
+
+
+def test_an_unfinished_senses_folder_of_a_killed_command_is_redone_without_overwrite(tmp_path: Path) -> None:
+    folder = tmp_path / "senses"
+    assert claim_folder(folder, "senses", config={"k": 2}) == "create"
+    _write(folder / "labels.parquet", "half of what cluster writes")  # killed before its meta.json
+    assert claim_folder(folder, "senses", config={"k": 2}) == "create"
+    assert not (folder / "labels.parquet").exists()
+    _write(folder / "labels.parquet", "again")
+    (folder / "notes.txt").write_text("the user's")
+    with pytest.raises(OutputRefused, match=r"notes\.txt"):
+        claim_folder(folder, "senses", config={"k": 2})
+    assert (folder / "notes.txt").read_text() == "the user's" and (folder / "labels.parquet").exists()

@@ -28,7 +28,7 @@ class WriteFailed(WsdError):
     """A file could not be written (disk full, no permission, ...); nothing half-written is left behind."""
 
 
-def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> None:
+def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> str | None:
     """Write ``path`` through ``write(temporary)`` and a rename, so a reader never sees half a file.
 
     The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
@@ -41,7 +41,13 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     path : path
         The file to write.
     write : callable
-        Writes the whole content into the path it is given.
+        Writes the whole content into the path it is given. It may return the SHA-256 (hexadecimal) of what
+        it wrote, computed while writing, so that the file is not read again to record it.
+
+    Returns
+    -------
+    str or None
+        What ``write`` returned when it is a checksum, else None.
 
     Raises
     ------
@@ -63,7 +69,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     # pid and a random token: two processes (on two machines sharing the disk) never share a temporary file
     tmp = path.with_name(f".{path.name}{TEMPORARY_INFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
-        write(tmp)
+        written = write(tmp)
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -71,4 +77,6 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    record(path)  # in the manifest of the wsd folder it lies in, if any (wsd.manifest)
+    checksum = written if isinstance(written, str) else None
+    record(path, sha256=checksum)  # in the manifest of the wsd folder it lies in, if any (wsd.manifest)
+    return checksum

@@ -10,8 +10,10 @@ A **run** (``wsd embed --out RUN``, :func:`wsd.load_run`): the occurrences and t
     RUN/parts/                   while running, or for good in a sharded run:
         shards.json              the units of work
         occ-SSSSS-CCCCC.parquet  chunk C of shard S: occurrences
-        vec-SSSSS-CCCCC.npy      chunk C of shard S: vectors (a chunk is done once it has them)
-        shard-SSSSS.json         shard S is done: what it found
+        vec-SSSSS-CCCCC.npy      chunk C of shard S: vectors
+        sum-SSSSS-CCCCC.json     chunk C of shard S: rows, sizes and SHA-256 of both files (a chunk is done
+                                 once it has this record, written after them)
+        shard-SSSSS.json         shard S is done: what it found, with the records of its chunks
     RUN/predicted.parquet        senses predicted for the run by ``wsd predict``
     RUN/change/                  the change folder of ``wsd change`` (below)
 
@@ -57,7 +59,8 @@ PARTS_DIR = "parts"
 PLAN_FILE = "shards.json"
 OCCURRENCES_PART = "occ"
 VECTORS_PART = "vec"
-PART_SUFFIXES = {OCCURRENCES_PART: "parquet", VECTORS_PART: "npy"}
+CHUNK_RECORD = "sum"
+PART_SUFFIXES = {OCCURRENCES_PART: "parquet", VECTORS_PART: "npy", CHUNK_RECORD: "json"}
 SHARD_MARKER = "shard"
 PREDICTED_FILE = "predicted.parquet"
 
@@ -110,8 +113,8 @@ def part_name(kind: str, shard: int, chunk: int) -> str:
 
     Parameters
     ----------
-    kind : {"occ", "vec"}
-        Occurrences (Parquet) or vectors (``.npy``).
+    kind : {"occ", "vec", "sum"}
+        Occurrences (Parquet), vectors (``.npy``) or the chunk's checksum record (JSON).
     shard, chunk : int
         Shard and chunk number.
 
@@ -132,8 +135,8 @@ def part_glob(kind: str) -> str:
 
     Parameters
     ----------
-    kind : {"occ", "vec"}
-        Occurrences or vectors.
+    kind : {"occ", "vec", "sum"}
+        Occurrences, vectors or checksum records.
 
     Returns
     -------

@@ -369,3 +369,56 @@ def status(path: str | os.PathLike[str]) -> FileStatus:
     if entry is None:
         return "unknown"
     return entry_status(folder, entry)
+
+
+def remove_listed(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove a folder wsd filled (``RUN/parts`` after its parts are joined): only the files a manifest lists.
+
+    A file is removed when the manifest of the wsd folder above it lists it with its present size; anything
+    else (a file of the user's, one changed since) is kept, and so are the folders that still hold something.
+    Checking sizes, not checksums, keeps this cheap on the many parts of a large run.
+
+    Parameters
+    ----------
+    folder : path
+        A folder inside a wsd folder (or one with a manifest of its own).
+
+    Returns
+    -------
+    list of Path
+        The files kept (empty when the folder is gone).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> start(root, "run")
+    >>> from wsd.atomic import atomic_write
+    >>> atomic_write(root / "parts" / "a.bin", lambda tmp: tmp.write_bytes(b"x"))
+    >>> _ = (root / "parts" / "mine.txt").write_text("the user's", encoding="utf-8")
+    >>> [path.name for path in remove_listed(root / "parts")]
+    ['mine.txt']
+    """
+    top = Path(folder)
+    if not top.is_dir():
+        return []
+    files = sorted(path for path in top.rglob("*") if path.is_file() or path.is_symlink())
+    listed: dict[Path, Manifest | None] = {}
+    kept: list[Path] = []
+    for path in files:
+        root = owner(path)
+        if root is not None and root not in listed:
+            listed[root] = read(root)
+        found = listed.get(root) if root is not None else None
+        entry = found.entries.get(_relative(root, path)) if found is not None and root is not None else None
+        if entry is None or path.is_symlink() or path.stat().st_size != entry.size:
+            kept.append(path)
+            continue
+        path.unlink()
+        forget(path)
+    for path in sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        if not any(path.iterdir()):
+            path.rmdir()
+    if not any(top.iterdir()):
+        top.rmdir()
+    return kept

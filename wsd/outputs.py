@@ -561,7 +561,8 @@ def _decide(
         changed = list(differences(old, config))
         if not changed:
             return "reuse"
-        if not overwrite:
+        unfinished = found.kind != "run" and not _finished(found.path, found.kind)
+        if not overwrite and not unfinished:  # a killed cluster/change left only wsd's own unfinished files: redo
             raise OutputRefused(
                 f"{where} holds {found.describe()} with a different configuration ({'; '.join(changed[:3])}); "
                 f"use another {option}, or --overwrite to replace it"

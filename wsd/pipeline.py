@@ -58,7 +58,7 @@ from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
-from wsd.layout import CHANGE_DIR, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR, VECTORS_PART
+from wsd.layout import CHANGE_DIR, CHUNK_RECORD, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
 from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.store import VECTOR_DTYPES, RunStore
 
@@ -226,6 +226,7 @@ def embed_corpus(
             "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
         }
         store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
+        store.heal()  # a finished part that fails its checksum is dropped (with a warning) and done again
         if store.complete:
             warn_missing(store.meta["scan"])
             return store.path
@@ -345,7 +346,7 @@ def embed_shard(
             if number > MAX_CHUNKS:
                 raise ConfigError(f"shard {shard.index} holds more than {MAX_CHUNKS} chunks; use a larger chunk_size")
             sizes.append(len(frame))
-            if store.has_part(VECTORS_PART, (shard.index, number)):
+            if store.chunk_done((shard.index, number)):
                 if bar is not None:
                     bar.update(len(frame))
                 continue
@@ -361,6 +362,11 @@ def embed_shard(
             timings["write_s"] += time.perf_counter() - clock
             if bar is not None:
                 bar.update(len(frame))
+    records = [store.read_chunk_record((shard.index, number)) for number in range(len(sizes))]
+    if any(record is None for record in records):
+        lost = records.index(None)
+        missing = store.part_path(CHUNK_RECORD, (shard.index, lost))
+        raise InputError(f"{missing}: the chunk's checksum record is missing; run the same command again")
     result = {
         "shard": shard.index,
         "documents": stats.documents,
@@ -370,6 +376,7 @@ def embed_shard(
         "timings": {name: round(value, 4) for name, value in timings.items()},
         "seconds": round(time.perf_counter() - started, 4),
         "worker": socket.gethostname(),
+        "chunks": records,
     }
     if options.meta_spec:
         result["meta"] = stats.meta.to_dict()

@@ -25,10 +25,11 @@ True
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import platform
-import shutil
+import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,19 +40,22 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from wsd.atomic import atomic_write
-from wsd.errors import ConfigError, InputError
+from wsd.errors import ConfigError, InputError, ModelError
 from wsd.layout import (
+    CHUNK_RECORD,
     META_FILE,
     OCCURRENCES_FILE,
     OCCURRENCES_PART,
     PARTS_DIR,
     PLAN_FILE,
+    SHARD_MARKER,
     VECTORS_FILE,
     VECTORS_PART,
     marker_name,
     part_glob,
     part_name,
 )
+from wsd.manifest import file_sha256, remove_listed
 from wsd.occurrences import METADATA_DTYPES, type_metadata
 from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder, remove_wsd_files, session
 
@@ -59,6 +63,10 @@ FORMAT = RUN_FORMAT
 VECTOR_DTYPES = ("float16", "float32")
 STATUS_COMPLETE = "complete"
 STATUS_RUNNING = "running"
+#: What to do about a damaged run (the end of the error that names the damaged file).
+DAMAGED_RUN = "the run is damaged: run the same `wsd embed` command again, which embeds the damaged part anew"
+#: The key of a JSON record (chunk record, shard marker) that holds the fingerprint of the rest of it.
+SEAL = "seal"
 
 
 #: Libraries whose versions a run records: import name -> distribution name.
@@ -113,7 +121,40 @@ def config_fingerprint(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def write_json(path: Path, data: dict[str, Any]) -> None:
+class _HashingWriter:
+    """A binary file handle that computes the SHA-256 of what is written through it (no second read)."""
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+        self.digest = hashlib.sha256()
+        self.closed = False
+
+    def write(self, data: Any) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
+
+    def flush(self) -> None:
+        self.handle.flush()
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+    def close(self) -> None:
+        self.closed = True  # the caller closes the file it opened
+
+    def hexdigest(self) -> str:
+        return self.digest.hexdigest()
+
+
+def _write_hashed(tmp: Path, write: Any) -> str:
+    """``write(handle)`` into ``tmp`` through a :class:`_HashingWriter`; the SHA-256 of what it wrote."""
+    with open(tmp, "wb") as handle:
+        writer = _HashingWriter(handle)
+        write(writer)
+    return writer.hexdigest()
+
+
+def write_json(path: Path, data: dict[str, Any]) -> str:
     """Write JSON atomically (a reader never sees half a file).
 
     Parameters
@@ -122,15 +163,22 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
         The file to write.
     data : dict
         JSON-ready data (other values are written as strings).
+
+    Returns
+    -------
+    str
+        The SHA-256 of the file written.
     """
+    content = (json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n").encode("utf-8")
 
-    def write(tmp: Path) -> None:
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    def write(tmp: Path) -> str:
+        tmp.write_bytes(content)
+        return hashlib.sha256(content).hexdigest()
 
-    atomic_write(path, write)
+    return write_checked(path, write)
 
 
-def write_parquet(path: Path, frame: pd.DataFrame | pa.Table, mark: str | None = None) -> None:
+def write_parquet(path: Path, frame: pd.DataFrame | pa.Table, mark: str | None = None) -> str:
     """Write a DataFrame (or an Arrow table) as Parquet atomically.
 
     Parameters
@@ -141,6 +189,11 @@ def write_parquet(path: Path, frame: pd.DataFrame | pa.Table, mark: str | None =
         The table (a DataFrame's index is dropped).
     mark : str, optional
         What the table is, recorded in its metadata (:func:`wsd.outputs.parquet_mark` reads it back).
+
+    Returns
+    -------
+    str
+        The SHA-256 of the file written (computed while writing it).
     """
     if isinstance(frame, pa.Table):
         table = frame
@@ -148,10 +201,10 @@ def write_parquet(path: Path, frame: pd.DataFrame | pa.Table, mark: str | None =
         table = pa.Table.from_pandas(frame.reset_index(drop=True), preserve_index=False)
     if mark is not None:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), PARQUET_MARK: mark.encode()})
-    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    return write_checked(path, lambda tmp: _write_hashed(tmp, lambda handle: pq.write_table(table, handle)))
 
 
-def write_array(path: Path, array: np.ndarray) -> None:
+def write_array(path: Path, array: np.ndarray) -> str:
     """Write a NumPy array as ``.npy`` atomically (never pickled).
 
     Parameters
@@ -160,13 +213,131 @@ def write_array(path: Path, array: np.ndarray) -> None:
         The file to write.
     array : ndarray
         The array.
+
+    Returns
+    -------
+    str
+        The SHA-256 of the file written (computed while writing it).
     """
 
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as handle:
-            np.lib.format.write_array(handle, np.ascontiguousarray(array), allow_pickle=False)
+    def write(handle: Any) -> None:
+        np.lib.format.write_array(handle, np.ascontiguousarray(array), allow_pickle=False)
 
-    atomic_write(path, write)
+    return write_checked(path, lambda tmp: _write_hashed(tmp, write))
+
+
+def write_checked(path: Path, write: Any) -> str:
+    """:func:`wsd.atomic.atomic_write` of a writer that returns the SHA-256 of what it wrote; that checksum.
+
+    Parameters
+    ----------
+    path : Path
+        The file to write.
+    write : callable
+        ``write(tmp) -> sha256``.
+
+    Returns
+    -------
+    str
+        The checksum.
+    """
+    checksum = atomic_write(path, write)
+    assert checksum is not None, "the writer returns its checksum"
+    return checksum
+
+
+def file_record(path: Path, sha256: str | None = None, **extra: Any) -> dict[str, Any]:
+    """What a checksum record says of a file: its size and SHA-256 (and ``extra`` entries, e.g. ``rows``).
+
+    Parameters
+    ----------
+    path : Path
+        A file just written.
+    sha256 : str, optional
+        Its checksum when the writer computed it (else the file is read once).
+    **extra
+        More entries.
+
+    Returns
+    -------
+    dict
+        ``{"size": ..., "sha256": ..., **extra}``.
+    """
+    return {"size": path.stat().st_size, "sha256": sha256 or file_sha256(path), **extra}
+
+
+def file_problem(path: Path, record: Any, full: bool = True) -> str | None:
+    """What is wrong with a file against its checksum record (:func:`file_record`), or None when it matches.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    record : dict
+        Its record (``size``, ``sha256``).
+    full : bool
+        Compare the checksum too (reads the file); else only the size.
+
+    Returns
+    -------
+    str or None
+        E.g. ``"missing"``, ``"1024 bytes where 4096 were written (truncated?)"``.
+    """
+    if not isinstance(record, dict) or not isinstance(record.get("size"), int):
+        return "its checksum record is damaged"
+    try:
+        if not path.is_file():
+            return "missing"
+        size = path.stat().st_size
+        if size != record["size"]:
+            return f"{size} bytes where {record['size']} were written (truncated or overwritten)"
+        if full and file_sha256(path) != record.get("sha256"):
+            return "its bytes do not match the checksum recorded when it was written (damaged)"
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or exc})"
+    return None
+
+
+def sealed(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with a :data:`SEAL`: the fingerprint of the rest, so that an edited record is recognised.
+
+    Parameters
+    ----------
+    record : dict
+        JSON-ready data.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> seal_intact(sealed({"rows": 3}))
+    True
+    >>> seal_intact({**sealed({"rows": 3}), "rows": 4})
+    False
+    """
+    body = {key: value for key, value in record.items() if key != SEAL}
+    return {**body, SEAL: config_fingerprint(body)}
+
+
+def seal_intact(record: Any) -> bool:
+    """Whether a record written by :func:`sealed` is unchanged (one without a seal, of an older wsd, passes).
+
+    Parameters
+    ----------
+    record : object
+        A record read back.
+
+    Returns
+    -------
+    bool
+    """
+    if not isinstance(record, dict):
+        return False
+    if SEAL not in record:
+        return True
+    return record[SEAL] == config_fingerprint({key: value for key, value in record.items() if key != SEAL})
 
 
 #: A part of a run: ``(shard, chunk)``, the ``chunk``-th block of occurrences of corpus shard ``shard``.
@@ -191,6 +362,7 @@ class RunStore:
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = Path(path)
         self.meta = meta
+        self._written: dict[PartKey, dict[str, Any]] = {}  # occurrence parts' records, until their vectors
 
     # -------------------------------------------------------------- opening
     @classmethod
@@ -300,12 +472,12 @@ class RunStore:
         return self.path / PARTS_DIR / part_name(kind, *part)
 
     def has_part(self, kind: str, part: PartKey) -> bool:
-        """Whether ``part`` of ``kind`` was written completely.
+        """Whether ``part`` of ``kind`` was written completely (``sum``: whether the chunk is done).
 
         Parameters
         ----------
-        kind : {"occ", "vec"}
-            Occurrences or vectors.
+        kind : {"occ", "vec", "sum"}
+            Occurrences, vectors, or the chunk's checksum record.
         part : (int, int)
             Shard and chunk number.
 
@@ -315,9 +487,23 @@ class RunStore:
         """
         return self.part_path(kind, part).exists()
 
+    def chunk_done(self, part: PartKey) -> bool:
+        """Whether chunk ``part`` is done: its checksum record, written after both of its files, exists.
+
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+
+        Returns
+        -------
+        bool
+        """
+        return self.has_part(CHUNK_RECORD, part)
+
     # -------------------------------------------------------------- writing
     def write_occurrences_part(self, part: PartKey, occurrences: pd.DataFrame) -> None:
-        """Store the occurrences of ``part`` (atomically).
+        """Store the occurrences of ``part`` (atomically); their checksum goes into the chunk's record.
 
         Parameters
         ----------
@@ -326,10 +512,16 @@ class RunStore:
         occurrences : DataFrame
             Its occurrence table.
         """
-        write_parquet(self.part_path(OCCURRENCES_PART, part), occurrences)
+        path = self.part_path(OCCURRENCES_PART, part)
+        checksum = write_parquet(path, occurrences)
+        self._written[part] = file_record(path, checksum, rows=len(occurrences))
 
     def write_vectors_part(self, part: PartKey, vectors: np.ndarray) -> None:
-        """Store the vectors of ``part`` (converted to the run's vector dtype); a part is done once it has them.
+        """Store the vectors of ``part`` (in the run's vector dtype), then the chunk's checksum record.
+
+        The chunk is done once the record exists (:meth:`chunk_done`); it holds the rows, sizes and SHA-256
+        of both files, each computed while the file was written. Vectors that are not all finite are
+        refused: nothing is stored for the chunk.
 
         Parameters
         ----------
@@ -337,12 +529,182 @@ class RunStore:
             Shard and chunk number.
         vectors : ndarray
             One row per occurrence of the part.
+
+        Raises
+        ------
+        ModelError
+            When a vector holds NaN or an infinite value (after conversion to the run's vector dtype).
         """
-        write_array(self.part_path(VECTORS_PART, part), vectors.astype(self.meta["vector_dtype"], copy=False))
+        array = np.asarray(vectors).astype(self.meta["vector_dtype"], copy=False)
+        path = self.part_path(VECTORS_PART, part)
+        if array.ndim != 2:
+            raise ModelError(f"{path}: the encoder gave vectors of shape {array.shape}, not a matrix")
+        finite = np.isfinite(array).all(axis=1)
+        if not finite.all():
+            raise ModelError(
+                f"shard {part[0]} chunk {part[1]}: {int((~finite).sum())} of {len(array)} vectors are NaN or "
+                f"infinite in {self.meta['vector_dtype']}; nothing was stored (try --vector-dtype float32, or "
+                "another precision)"
+            )
+        occurrences = self._written.pop(part, None)
+        occurrence_path = self.part_path(OCCURRENCES_PART, part)
+        if occurrences is None:  # written by another call path: read it back once
+            occurrences = file_record(occurrence_path, rows=pq.ParquetFile(occurrence_path).metadata.num_rows)
+        if occurrences["rows"] != len(array):
+            raise InputError(f"{path}: {len(array)} vectors for {occurrences['rows']} occurrences")
+        checksum = write_array(path, array)
+        record = {
+            "shard": part[0],
+            "chunk": part[1],
+            "rows": len(array),
+            "dim": int(array.shape[1]),
+            OCCURRENCES_PART: occurrences,
+            VECTORS_PART: file_record(path, checksum),
+        }
+        write_json(self.part_path(CHUNK_RECORD, part), sealed(record))
+
+    def read_chunk_record(self, part: PartKey) -> dict[str, Any] | None:
+        """The checksum record of chunk ``part``, or None when it is absent or damaged.
+
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+
+        Returns
+        -------
+        dict or None
+        """
+        record = _read_record(self.part_path(CHUNK_RECORD, part))
+        return record if isinstance(record, dict) and seal_intact(record) else None
+
+    # -------------------------------------------------------------- checking
+    def chunk_problem(self, part: PartKey, record: dict[str, Any] | None, rows: int | None = None) -> Problem | None:
+        """What is wrong with the files of chunk ``part``: the first that fails, and why; None when both pass.
+
+        With a checksum record, both files must have the recorded size and SHA-256. Without one (a run of
+        an older wsd), they must be readable, have ``rows`` rows, and the vectors must be finite.
+
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+        record : dict or None
+            The chunk's checksum record.
+        rows : int, optional
+            Rows the chunk must have (from its shard's marker).
+
+        Returns
+        -------
+        (Path, str) or None
+        """
+        if record is not None:
+            if SEAL not in record or not seal_intact(record) or (rows is not None and record.get("rows") != rows):
+                return self.part_path(CHUNK_RECORD, part), "its checksum record is damaged"
+            for kind in (OCCURRENCES_PART, VECTORS_PART):
+                problem = file_problem(self.part_path(kind, part), record.get(kind))
+                if problem is not None:
+                    return self.part_path(kind, part), problem
+            return None
+        try:
+            return _structure_problem(self.part_path(OCCURRENCES_PART, part), self.part_path(VECTORS_PART, part), rows)
+        except OSError as exc:
+            return self.part_path(VECTORS_PART, part), f"cannot read it ({exc.strerror or exc})"
+
+    def drop_chunk(self, part: PartKey) -> None:
+        """Remove the files of chunk ``part`` (its record first, so that it is never done without them).
+
+        Parameters
+        ----------
+        part : (int, int)
+            Shard and chunk number.
+        """
+        for kind in (CHUNK_RECORD, VECTORS_PART, OCCURRENCES_PART):
+            self.part_path(kind, part).unlink(missing_ok=True)
+
+    def heal(self) -> list[str]:
+        """Check every finished part against its checksum; drop what fails, so that resuming redoes it.
+
+        A chunk whose file is missing, truncated, changed or unreadable is removed with its record; a shard
+        marked done with such a chunk (or whose marker is damaged) loses its marker and is done again (its
+        sound chunks are kept). A consolidated run whose ``occurrences.parquet`` or ``vectors.npy`` fails its
+        checksum loses both and is embedded anew. Each dropped file is named in one warning. A complete run
+        that lost anything is marked running again.
+
+        Returns
+        -------
+        list of str
+            The warnings given (empty when everything passed).
+        """
+        said: list[str] = []
+
+        def drop(path: Path, problem: str, what: str) -> None:
+            message = f"{path}: {problem}; {what}"
+            warnings.warn(message, stacklevel=3)
+            said.append(message)
+
+        consolidated = [self.path / OCCURRENCES_FILE, self.path / VECTORS_FILE]
+        parts = self.path / PARTS_DIR
+        if self.complete and any(path.exists() for path in consolidated):
+            found = _consolidated_problem(self.path, self.meta, full=True)
+            if found is None:  # sound; parts left over by a consolidation cut short are not needed
+                _remove_parts(parts)
+                return said
+            drop(*found, "the run is embedded again")
+            for path in consolidated:
+                path.unlink(missing_ok=True)
+        marked: set[int] = set()
+        for marker_path in sorted(parts.glob(f"{SHARD_MARKER}-*.json")) if parts.is_dir() else []:
+            shard = int(marker_path.stem.split("-")[1])
+            marker = _read_record(marker_path)
+            intact = isinstance(marker, dict) and seal_intact(marker)
+            if not intact or not isinstance(marker.get("part_sizes"), list):
+                drop(marker_path, "damaged shard marker", "its shard is done again")
+                marker_path.unlink(missing_ok=True)
+                continue
+            sizes, records = marker["part_sizes"], marker.get("chunks")
+            if records is not None and (not isinstance(records, list) or len(records) != len(sizes)):
+                drop(marker_path, "damaged shard marker", "its shard is done again")
+                marker_path.unlink(missing_ok=True)
+                continue
+            sound = True
+            for chunk, rows in enumerate(sizes):
+                record = records[chunk] if records is not None else None
+                found = self.chunk_problem((shard, chunk), record, rows)
+                if found is not None:
+                    drop(*found, f"dropped, shard {shard} is done again")
+                    self.drop_chunk((shard, chunk))
+                    sound = False
+                elif record is not None and self.read_chunk_record((shard, chunk)) != record:
+                    record_path = self.part_path(CHUNK_RECORD, (shard, chunk))
+                    drop(record_path, "missing or damaged checksum record", "restored from its shard's marker")
+                    write_json(record_path, record)
+            if sound:
+                marked.add(shard)
+            else:
+                marker_path.unlink(missing_ok=True)
+        for record_path in sorted(parts.glob(part_glob(CHUNK_RECORD))) if parts.is_dir() else []:
+            part = _part_key(record_path)
+            if part[0] in marked:
+                continue
+            record = _read_record(record_path)
+            found = self.chunk_problem(part, record if isinstance(record, dict) else {})
+            if found is not None:
+                drop(*found, "dropped, its chunk is embedded again")
+                self.drop_chunk(part)
+        if said and self.complete:
+            self.meta["status"] = STATUS_RUNNING
+            for key in ("checksums", "n_occurrences", "finished"):
+                self.meta.pop(key, None)
+            self.save_meta()
+        return said
 
     # -------------------------------------------------------------- shards
     def read_plan(self) -> list[dict[str, Any]] | None:
         """The shard plan written by :meth:`write_plan` (JSON-ready shards), or None before it.
+
+        A plan that does not match the checksum recorded in ``meta.json`` when it was written, or cannot be
+        read, is removed with a warning (None is returned: the corpus, unchanged, is planned again alike).
 
         Returns
         -------
@@ -351,12 +713,20 @@ class RunStore:
         path = self.path / PARTS_DIR / PLAN_FILE
         if not path.exists():
             return None
-        try:
-            shards = json.loads(path.read_text(encoding="utf-8"))["shards"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"{path}: damaged shard plan ({exc}); embed again with --overwrite") from exc
-        if not isinstance(shards, list):
-            raise InputError(f"{path}: damaged shard plan (shards is not a list); embed again with --overwrite")
+        recorded = (self.meta.get("shards") or {}).get("plan")
+        problem = file_problem(path, recorded) if recorded is not None else None
+        shards = None
+        if problem is None:
+            try:
+                shards = json.loads(path.read_text(encoding="utf-8"))["shards"]
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                problem = f"damaged shard plan ({str(exc).splitlines()[0][:120]})"
+        if problem is None and not isinstance(shards, list):
+            problem = "damaged shard plan (shards is not a list)"
+        if problem is not None:
+            warnings.warn(f"{path}: {problem}; the corpus is planned again", stacklevel=2)
+            path.unlink(missing_ok=True)
+            return None
         return shards
 
     def write_plan(self, shards: list[dict[str, Any]], shard_bytes: int) -> None:
@@ -369,8 +739,9 @@ class RunStore:
         shard_bytes : int
             The size they were cut to.
         """
-        write_json(self.path / PARTS_DIR / PLAN_FILE, {"shard_bytes": shard_bytes, "shards": shards})
-        self.meta["shards"] = {"count": len(shards), "shard_bytes": shard_bytes}
+        path = self.path / PARTS_DIR / PLAN_FILE
+        checksum = write_json(path, {"shard_bytes": shard_bytes, "shards": shards})
+        self.meta["shards"] = {"count": len(shards), "shard_bytes": shard_bytes, "plan": file_record(path, checksum)}
         self.save_meta()
 
     def marker_path(self, shard: int) -> Path:
@@ -388,7 +759,7 @@ class RunStore:
         return self.path / PARTS_DIR / marker_name(shard)
 
     def read_marker(self, shard: int) -> dict[str, Any] | None:
-        """What a finished ``shard`` found (its done-marker), or None when it is not done.
+        """What a finished ``shard`` found (its done-marker), or None when it is not done (or it is damaged).
 
         Parameters
         ----------
@@ -399,34 +770,33 @@ class RunStore:
         -------
         dict or None
         """
-        path = self.marker_path(shard)
-        if not path.exists():
-            return None
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:  # cannot happen with atomic writes; treat it as not done
-            return None
+        marker = _read_record(self.marker_path(shard))
+        return marker if isinstance(marker, dict) and seal_intact(marker) else None
 
     def write_marker(self, shard: int, result: dict[str, Any]) -> None:
-        """Mark ``shard`` done with what it found (written last, after all its parts).
+        """Mark ``shard`` done with what it found (written last, after all its parts; sealed).
 
         Parameters
         ----------
         shard : int
             Shard number.
         result : dict
-            JSON-ready summary of the shard.
+            JSON-ready summary of the shard (with ``chunks``, the checksum records of its chunks).
         """
-        write_json(self.marker_path(shard), result)
+        write_json(self.marker_path(shard), sealed(result))
 
     # -------------------------------------------------------------- completion
     def finish(self, extra_meta: dict[str, Any] | None = None, consolidate: bool = True) -> None:
         """Check the parts and mark the run complete; with ``consolidate``, join them into one file each.
 
-        Every ``vec-*.npy`` must have its ``occ-*.parquet`` with as many rows; leftover temporary files of
-        interrupted writers are removed. Consolidated, the run holds ``occurrences.parquet`` and
-        ``vectors.npy`` (streamed, so memory stays flat) and ``parts/`` is removed; otherwise the parts stay
-        and :func:`load_run` reads them in name order (a run written by many machines).
+        The parts are those the shards' done-markers list, in shard order: every shard of the plan must be
+        done, and each chunk must match its checksum, have the rows its marker records and finite vectors
+        (a chunk that fails is dropped with its shard's marker, and the error says to run the command
+        again, which redoes it). Files of no finished chunk, and temporary files of interrupted writers,
+        are removed. Consolidated, the run holds ``occurrences.parquet`` and ``vectors.npy`` (streamed, so
+        memory stays flat; their sizes and checksums go into ``meta.json``) and ``parts/`` is removed;
+        otherwise the parts stay and :func:`load_run` reads them in name order (a run written by many
+        machines).
 
         Parameters
         ----------
@@ -438,59 +808,225 @@ class RunStore:
         parts = self.path / PARTS_DIR
         for leftover in [*parts.glob(".*.tmp-*"), *self.path.glob(".*.tmp-*")]:  # of interrupted writers
             leftover.unlink(missing_ok=True)
-        vector_files = sorted(parts.glob(part_glob(VECTORS_PART)))
-        occurrence_files = sorted(parts.glob(part_glob(OCCURRENCES_PART)))
-        if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
-            raise InputError(f"{parts}: occurrence and vector parts do not pair up; run the same command again")
-        rows, dim = 0, 0
-        for vector_file, occurrence_file in zip(vector_files, occurrence_files, strict=True):
-            shape = np.load(vector_file, mmap_mode="r").shape
-            count = pq.ParquetFile(occurrence_file).metadata.num_rows
-            if shape[0] != count:
-                raise InputError(f"{vector_file}: {shape[0]} vectors for {count} occurrences in {occurrence_file.name}")
-            rows, dim = rows + count, shape[1]
+        chunks = self._finished_chunks()
+        keep = {part for part, _, _ in chunks}
+        for kind in (OCCURRENCES_PART, VECTORS_PART, CHUNK_RECORD):
+            for path in parts.glob(part_glob(kind)):
+                if _part_key(path) not in keep:
+                    path.unlink(missing_ok=True)
+        rows, dims = 0, set()
+        for part, record, count in chunks:
+            found = _chunk_content_problem(self, part, record, count)
+            if found is not None:
+                self.drop_chunk(part)
+                self.marker_path(part[0]).unlink(missing_ok=True)
+                raise InputError(
+                    f"{found[0]}: {found[1]}; it was dropped with its shard's marker: run the same command again "
+                    "to embed that shard anew"
+                )
+            rows += count
+            if count:
+                dims.add(int(np.load(self.part_path(VECTORS_PART, part), mmap_mode="r").shape[1]))
+        if len(dims) > 1:
+            raise InputError(f"{parts}: vector parts of different widths {sorted(dims)}")
+        dim = dims.pop() if dims else 0
+        occurrence_files = [self.part_path(OCCURRENCES_PART, part) for part, _, _ in chunks]
+        vector_files = [self.part_path(VECTORS_PART, part) for part, _, _ in chunks]
         if consolidate:
-            self._consolidate(occurrence_files, vector_files, rows, dim)
+            self.meta["checksums"] = self._consolidate(occurrence_files, vector_files, rows, dim)
         self.meta.update(extra_meta or {})
         self.meta.update({"status": STATUS_COMPLETE, "n_occurrences": rows, "dim": dim})
         self.meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.save_meta()
         if consolidate:
-            shutil.rmtree(parts, ignore_errors=True)
+            _remove_parts(parts)
 
-    def _consolidate(self, occurrence_files: list[Path], vector_files: list[Path], rows: int, dim: int) -> None:
-        """Join the parts into ``occurrences.parquet`` + ``vectors.npy``."""
+    def _finished_chunks(self) -> list[tuple[PartKey, dict[str, Any] | None, int]]:
+        """``(part, checksum record or None, rows)`` of every chunk of the run, in order, from the markers."""
+        plan = self.read_plan()
+        parts = self.path / PARTS_DIR
+        if plan is not None:
+            shards = [int(shard["index"]) for shard in plan]
+        else:  # a run without a plan (written part by part by hand): its markers
+            shards = sorted(int(p.stem.split("-")[1]) for p in parts.glob(f"{SHARD_MARKER}-*.json"))
+        chunks = []
+        for shard in shards:
+            marker = self.read_marker(shard)
+            sizes = marker.get("part_sizes") if marker is not None else None
+            if not isinstance(sizes, list):
+                raise InputError(
+                    f"{self.marker_path(shard)}: shard {shard} is not done (or its marker is damaged); "
+                    "run the same command again to finish the run"
+                )
+            records = marker.get("chunks")
+            for chunk, count in enumerate(sizes):
+                record = records[chunk] if isinstance(records, list) and chunk < len(records) else None
+                chunks.append(((shard, chunk), record, int(count)))
+        return chunks
+
+    def _consolidate(
+        self, occurrence_files: list[Path], vector_files: list[Path], rows: int, dim: int
+    ) -> dict[str, dict[str, Any]]:
+        """Join the parts into ``occurrences.parquet`` + ``vectors.npy``; their checksum records."""
         dtype = np.dtype(self.meta["vector_dtype"])
 
-        def join_vectors(tmp: Path) -> None:
+        def join_vectors(handle: Any) -> None:
             # streamed through a file handle one part at a time, so memory stays flat whatever the run's size
-            with open(tmp, "wb") as handle:
-                header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": (rows, dim)}
-                np.lib.format.write_array_header_2_0(handle, header)
-                for file in vector_files:
-                    handle.write(np.ascontiguousarray(np.load(file), dtype=dtype).tobytes())
+            header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": (rows, dim)}
+            np.lib.format.write_array_header_2_0(handle, header)
+            for file in vector_files:
+                handle.write(np.ascontiguousarray(np.load(file), dtype=dtype).tobytes())
 
-        def join_occurrences(tmp: Path) -> None:
+        def join_occurrences(handle: Any) -> None:
             if not occurrence_files:
-                pq.write_table(pa.table({}), tmp)
+                pq.write_table(pa.table({}), handle)
                 return
             dtypes = self.meta.get("metadata_columns") or {}
             if dtypes:  # parts hold metadata as text: written in the dtypes the whole run's values give
                 tables = (_typed_part(file, dtypes) for file in occurrence_files)
                 first = next(tables)
                 schema = _metadata_schema(first.schema, dtypes)
-                with pq.ParquetWriter(tmp, schema) as writer:
+                with pq.ParquetWriter(handle, schema) as writer:
                     writer.write_table(first.cast(schema))
                     for table in tables:
                         writer.write_table(table.cast(schema))
                 return
             schema = pa.unify_schemas([pq.read_schema(p) for p in occurrence_files])
-            with pq.ParquetWriter(tmp, schema) as writer:
+            with pq.ParquetWriter(handle, schema) as writer:
                 for file in occurrence_files:
                     writer.write_table(pq.read_table(file).cast(schema))
 
-        atomic_write(self.path / OCCURRENCES_FILE, join_occurrences)
-        atomic_write(self.path / VECTORS_FILE, join_vectors)
+        occurrences = self.path / OCCURRENCES_FILE
+        vectors = self.path / VECTORS_FILE
+        occurrences_sum = write_checked(occurrences, lambda tmp: _write_hashed(tmp, join_occurrences))
+        vectors_sum = write_checked(vectors, lambda tmp: _write_hashed(tmp, join_vectors))
+        return {
+            OCCURRENCES_FILE: file_record(occurrences, occurrences_sum, rows=rows),
+            VECTORS_FILE: file_record(vectors, vectors_sum, rows=rows, dim=dim),
+        }
+
+
+def check_recorded(path: Path, remedy: str) -> None:
+    """Check a file against the checksum its folder's ``meta.json`` records for it (``checksums``, by name).
+
+    Nothing is checked when no checksum is recorded (a folder of an older wsd).
+
+    Parameters
+    ----------
+    path : Path
+        A file wsd wrote (e.g. a senses folder's ``labels.parquet``).
+    remedy : str
+        What to do when it is damaged (the end of the error).
+
+    Raises
+    ------
+    InputError
+        When the file is missing, has another size, or does not match its checksum (the message names it).
+    """
+    meta = _read_record(path.parent / META_FILE)
+    records = meta.get("checksums") if isinstance(meta, dict) else None
+    if not isinstance(records, dict) or path.name not in records:
+        return
+    problem = file_problem(path, records[path.name])
+    if problem is not None:
+        raise InputError(f"{path}: {problem}; {remedy}")
+
+
+#: A file that fails its check, and why.
+Problem = tuple[Path, str]
+
+
+def _read_record(path: Path) -> Any:
+    """A small JSON file of a run's bookkeeping, or None when it is absent or unreadable."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _part_key(path: Path) -> PartKey:
+    """``(shard, chunk)`` of a part file's name."""
+    shard, chunk = path.name.split(".")[0].split("-")[1:3]
+    return int(shard), int(chunk)
+
+
+def _structure_problem(occurrence_path: Path, vector_path: Path, rows: int | None) -> Problem | None:
+    """A chunk without checksum record: both files readable, with ``rows`` rows, the vectors finite."""
+    try:
+        count = pq.ParquetFile(occurrence_path).metadata.num_rows
+    except FileNotFoundError:
+        return occurrence_path, "missing"
+    except (ValueError, pa.ArrowException) as exc:
+        return occurrence_path, f"not a readable Parquet file ({str(exc).splitlines()[0][:120]})"
+    try:
+        vectors = np.load(vector_path, mmap_mode="r", allow_pickle=False)
+    except FileNotFoundError:
+        return vector_path, "missing"
+    except (ValueError, EOFError) as exc:
+        return vector_path, f"not a readable .npy file ({exc})"
+    if vectors.ndim != 2 or vectors.dtype.kind != "f":
+        return vector_path, f"not a matrix of floats ({vectors.dtype}, shape {vectors.shape})"
+    if vectors.shape[0] != count or (rows is not None and count != rows):
+        return vector_path, f"{vectors.shape[0]} vectors for {count} occurrences (expected {rows})"
+    if not all(np.isfinite(vectors[i : i + 65536]).all() for i in range(0, len(vectors), 65536)):
+        return vector_path, "holds NaN or infinite values"
+    return None
+
+
+def _chunk_content_problem(store: RunStore, part: PartKey, record: dict[str, Any] | None, rows: int) -> Problem | None:
+    """A finished chunk checked in full before it is joined: checksum and size (with a record), then its content.
+
+    Each file is read once: its bytes are hashed and parsed from memory (a chunk is small).
+    """
+    if record is not None and (SEAL not in record or not seal_intact(record) or record.get("rows") != rows):
+        return store.part_path(CHUNK_RECORD, part), "its checksum record is damaged"
+    contents = {}
+    for kind in (OCCURRENCES_PART, VECTORS_PART):
+        path = store.part_path(kind, part)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return path, "missing"
+        except OSError as exc:
+            return path, f"cannot read it ({exc.strerror or exc})"
+        if record is not None:
+            expected = record.get(kind) or {}
+            if len(data) != expected.get("size") or hashlib.sha256(data).hexdigest() != expected.get("sha256"):
+                return path, "its bytes do not match the checksum recorded when it was written (damaged)"
+        contents[kind] = data
+    occurrence_path, vector_path = store.part_path(OCCURRENCES_PART, part), store.part_path(VECTORS_PART, part)
+    try:
+        count = pq.ParquetFile(pa.BufferReader(contents[OCCURRENCES_PART])).metadata.num_rows
+    except (ValueError, pa.ArrowException) as exc:
+        return occurrence_path, f"not a readable Parquet file ({str(exc).splitlines()[0][:120]})"
+    try:
+        vectors = np.load(io.BytesIO(contents[VECTORS_PART]), allow_pickle=False)
+    except (ValueError, EOFError, OSError) as exc:
+        return vector_path, f"not a readable .npy file ({exc})"
+    if vectors.ndim != 2 or vectors.dtype.kind != "f":
+        return vector_path, f"not a matrix of floats ({vectors.dtype}, shape {vectors.shape})"
+    if count != rows or vectors.shape[0] != rows:
+        return vector_path, f"{vectors.shape[0]} vectors and {count} occurrences where its marker records {rows}"
+    if not np.isfinite(vectors).all():
+        return vector_path, "holds NaN or infinite values"
+    return None
+
+
+def _consolidated_problem(root: Path, meta: dict[str, Any], full: bool) -> Problem | None:
+    """What is wrong with a consolidated run's two files against the checksums ``meta.json`` records.
+
+    A run written before checksums were recorded is checked for presence only.
+    """
+    records = meta.get("checksums")
+    for name in (OCCURRENCES_FILE, VECTORS_FILE):
+        path = root / name
+        if not path.is_file():
+            return path, "missing"
+        if isinstance(records, dict):
+            problem = file_problem(path, records.get(name), full=full)
+            if problem is not None:
+                return path, problem
+    return None
 
 
 def _typed_part(file: Path, dtypes: dict[str, str]) -> pa.Table:
@@ -553,8 +1089,10 @@ def _write_run(
     root: Path, occurrences: pd.DataFrame, vectors: np.ndarray, meta: dict[str, Any], vector_dtype: str, overwrite: bool
 ) -> Path:
     claim_folder(root, "run", overwrite=overwrite)
-    write_parquet(root / OCCURRENCES_FILE, occurrences)
-    write_array(root / VECTORS_FILE, np.asarray(vectors).astype(vector_dtype, copy=False))
+    matrix = np.asarray(vectors).astype(vector_dtype, copy=False)
+    occurrences_sum = write_parquet(root / OCCURRENCES_FILE, occurrences)
+    vectors_sum = write_array(root / VECTORS_FILE, matrix)
+    dim = int(matrix.shape[1]) if matrix.ndim == 2 else 0
     full = {
         "format": FORMAT,
         "status": STATUS_COMPLETE,
@@ -563,7 +1101,11 @@ def _write_run(
         "versions": library_versions(),
         **meta,
         "n_occurrences": len(occurrences),
-        "dim": int(np.asarray(vectors).shape[1]) if len(vectors) else 0,
+        "dim": dim if len(vectors) else 0,
+        "checksums": {
+            OCCURRENCES_FILE: file_record(root / OCCURRENCES_FILE, occurrences_sum, rows=len(occurrences)),
+            VECTORS_FILE: file_record(root / VECTORS_FILE, vectors_sum, rows=len(occurrences), dim=dim),
+        },
     }
     write_json(root / META_FILE, full)
     return root
@@ -843,8 +1385,7 @@ def _read_table(path: Path) -> pd.DataFrame:
         return pd.read_parquet(path)
     except (OSError, ValueError, pa.ArrowException) as exc:
         raise InputError(
-            f"{path}: cannot read this Parquet file ({str(exc).splitlines()[0][:120]}); "
-            "the run is damaged, embed it again"
+            f"{path}: cannot read this Parquet file ({str(exc).splitlines()[0][:120]}); {DAMAGED_RUN}"
         ) from exc
 
 
@@ -853,7 +1394,7 @@ def _read_vectors(path: Path, mmap: bool) -> np.ndarray:
     try:
         vectors = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:
-        raise InputError(f"{path}: cannot read these vectors ({exc}); the run is damaged, embed it again") from exc
+        raise InputError(f"{path}: cannot read these vectors ({exc}); {DAMAGED_RUN}") from exc
     if not isinstance(vectors, np.ndarray) or vectors.dtype.kind != "f":
         raise InputError(f"{path}: vectors must be floating point, found dtype {getattr(vectors, 'dtype', '?')}")
     if vectors.ndim != 2:
@@ -861,11 +1402,14 @@ def _read_vectors(path: Path, mmap: bool) -> np.ndarray:
     return vectors
 
 
-def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
+def load_run(path: str | os.PathLike[str], mmap: bool = True, verify: bool = True) -> tuple[pd.DataFrame, np.ndarray]:
     """The occurrence table and the row-aligned vectors that ``wsd embed --out PATH`` wrote.
 
     Vectors are memory-mapped read-only when ``mmap`` (the default) and the store is consolidated; a sharded
-    store (parts only) is read part by part and concatenated.
+    store (parts only) is read part by part and concatenated. Every file is checked against the size
+    recorded when it was written and, with ``verify`` (the default), against its SHA-256 (one pass over the
+    file, in blocks: memory stays flat); a damaged run is an :class:`InputError` naming the file and saying
+    that the same ``wsd embed`` command rebuilds it.
 
     Parameters
     ----------
@@ -873,6 +1417,8 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
         A run directory.
     mmap : bool
         Memory-map the vectors of a consolidated run.
+    verify : bool
+        Compare the checksums too (else only sizes and row counts).
 
     Returns
     -------
@@ -887,6 +1433,14 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
     meta = read_meta(root)
     check_run_meta(meta, root / META_FILE)
     if (root / VECTORS_FILE).exists() and (root / OCCURRENCES_FILE).exists():
+        if meta.get("status", STATUS_COMPLETE) != STATUS_COMPLETE:
+            raise InputError(
+                f"the run in {root} is not complete (status {meta.get('status')!r}); "
+                "run the same `wsd embed` command again to finish it"
+            )
+        found = _consolidated_problem(root, meta, full=verify)
+        if found is not None:
+            raise InputError(f"{found[0]}: {found[1]}; {DAMAGED_RUN}")
         occurrences = _read_table(root / OCCURRENCES_FILE)
         vectors = _read_vectors(root / VECTORS_FILE, mmap)
     else:
@@ -899,15 +1453,35 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True) -> tuple[pd.DataFr
             )
         if [_part_number(p) for p in vector_files] != [_part_number(p) for p in occurrence_files]:
             raise InputError(f"{root / PARTS_DIR}: occurrence and vector parts do not pair up")
+        store = RunStore(root, meta)
+        for vector_file in vector_files:
+            part = _part_key(vector_file)
+            if store.chunk_done(part):
+                found = store.chunk_problem(part, store.read_chunk_record(part) or {}) if verify else None
+                if found is not None:
+                    raise InputError(f"{found[0]}: {found[1]}; {DAMAGED_RUN}")
         occurrences = pd.concat([_read_table(p) for p in occurrence_files], ignore_index=True)
         parts = [_read_vectors(p, mmap=False) for p in vector_files]
         if len({part.shape[1] for part in parts}) > 1:
             raise InputError(f"{root / PARTS_DIR}: vector parts of different widths")
         vectors = np.concatenate(parts)
     if len(occurrences) != vectors.shape[0]:
-        raise InputError(f"{root}: {len(occurrences)} occurrences but {vectors.shape[0]} vectors")
+        raise InputError(f"{root}: {len(occurrences)} occurrences but {vectors.shape[0]} vectors; {DAMAGED_RUN}")
+    recorded = meta.get("n_occurrences")
+    if isinstance(recorded, int) and recorded != len(occurrences):
+        raise InputError(
+            f"{root}: it holds {len(occurrences)} occurrences where {recorded} were written; {DAMAGED_RUN}"
+        )
     occurrences = type_metadata(occurrences, _metadata_columns(meta, root / META_FILE))
     missing = [column for column in ("id", "target") if column not in occurrences.columns]
     if missing:
         raise InputError(f"{root}: the occurrence table lacks the column(s) {', '.join(missing)}")
     return occurrences, vectors
+
+
+def _remove_parts(parts: Path) -> None:
+    """Remove ``parts/`` once it is joined: only the files wsd wrote there (a warning names any other file)."""
+    kept = remove_listed(parts)
+    if kept:
+        shown = ", ".join(str(path) for path in kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        warnings.warn(f"{parts}: kept {shown}, which wsd did not write there", stacklevel=3)

@@ -54,7 +54,18 @@ from wsd.layout import (
     SENSES_FILE,
 )
 from wsd.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
-from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
+from wsd.store import (
+    atomic_write,
+    check_recorded,
+    library_versions,
+    load_run,
+    read_meta,
+    write_json,
+    write_parquet,
+)
+
+#: What to do about a damaged senses folder (the end of the error that names the file).
+DAMAGED_SENSES = "the senses folder is damaged: run the same `wsd cluster` command again to rebuild it"
 
 __all__ = ["change_run", "check_senses_of_run", "format_ranking", "read_labels", "sense_cards", "write_change"]
 
@@ -83,6 +94,7 @@ def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
     file = senses / LABELS_FILE
     if not file.is_file():
         raise InputError(f"--senses {senses}: no {LABELS_FILE} (not a senses folder written by wsd cluster)")
+    check_recorded(file, DAMAGED_SENSES)
     try:
         table = pd.read_parquet(file, columns=["id", "sense"])
     except Exception as exc:  # pyarrow raises several kinds for a damaged file
@@ -155,7 +167,12 @@ def sense_cards(senses: Path | None) -> pd.DataFrame | None:
     """
     if senses is None or not (senses / SENSES_FILE).is_file():
         return None
-    return pd.read_parquet(senses / SENSES_FILE)
+    check_recorded(senses / SENSES_FILE, DAMAGED_SENSES)
+    try:
+        return pd.read_parquet(senses / SENSES_FILE)
+    except Exception as exc:  # pyarrow raises several kinds for a damaged file
+        raise InputError(f"{senses / SENSES_FILE}: not a readable sense table ({type(exc).__name__}); "
+                         f"{DAMAGED_SENSES}") from None  # fmt: skip
 
 
 def _with_cards(changes: pd.DataFrame, cards: pd.DataFrame | None) -> pd.DataFrame:

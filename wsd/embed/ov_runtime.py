@@ -11,10 +11,12 @@ of the layers asked for, with dynamic batch and length) and stores, in the conve
 
 - ``<source>.model.json``: what wsd needs of the model without loading it: fingerprint, layer count, hidden
   size, length limit, special tokens and the tokenizer (its ``tokenizers`` JSON, so the tokenisation is the
-  one ``transformers`` built);
+  one ``transformers`` built), with the SHA-256 of all of that (``sha256``);
 - ``<source>-<layers>.ir.xml`` / ``.ir.bin``: the converted model, with ``.ir.json`` beside them (written
-  last, with the SHA-256 of both files): an entry without it, or whose files do not match it, is damaged,
-  said so in a warning and converted again; it is never used;
+  last, with the SHA-256 of both files and of its own content);
+
+every file of an entry is covered by a checksum: an entry whose files or JSON do not match it (truncated,
+edited, bit-flipped) is damaged, said so in a warning and built again; it is never used;
 - ``compiled/``: OpenVINO's own cache of compiled models (``CACHE_DIR``), so a later process compiles in a
   fraction of a second.
 
@@ -51,6 +53,7 @@ from wsd.layout import (
     OPENVINO_IR_MODEL,
     OPENVINO_IR_WEIGHTS,
 )
+from wsd.manifest import file_sha256
 
 #: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
 #: is the CPU, else PyTorch.
@@ -60,8 +63,10 @@ DEFAULT_RUNTIME = schema.DEFAULT_RUNTIME
 OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
 #: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``).
 OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16"}
-#: Bumped when what this module writes changes: older entries are then converted again.
-FORMAT = 1
+#: Bumped when what this module writes changes: older entries are then converted again (2: JSON checksums).
+FORMAT = 2
+#: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
+CHECKSUM = "sha256"
 _INSTALL = "pip install 'wsd[openvino]' (or pip install openvino)"
 
 
@@ -195,9 +200,36 @@ def source_key(folder: Path) -> str:
     return digest.hexdigest()[:20]
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
+def content_checksum(entry: Mapping[str, Any]) -> str:
+    """The SHA-256 of a cache entry's JSON content (its :data:`CHECKSUM` key left out; key order does not matter).
+
+    Parameters
+    ----------
+    entry : mapping
+        A JSON-ready entry.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> content_checksum({"a": 1}) == content_checksum({"a": 1, "sha256": "x"})
+    True
+    """
+    body = {key: value for key, value in entry.items() if key != CHECKSUM}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _check_content(entry: Any) -> None:
+    """Raise ValueError unless ``entry`` is a JSON object whose content matches its checksum."""
+    if not isinstance(entry, dict):
+        raise ValueError("not a JSON object")
+    if CHECKSUM not in entry:
+        raise ValueError("no checksum")
+    if entry[CHECKSUM] != content_checksum(entry):
+        raise ValueError("its content does not match its checksum (edited or damaged)")
 
 
 def _damaged(path: Path, problem: str) -> str:
@@ -225,11 +257,14 @@ def read_model_entry(path: Path) -> dict[str, Any] | None:
         return None
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(entry, dict):
+            raise ValueError("not a JSON object")
         missing = [key for key in MODEL_ENTRY_KEYS if key not in entry]
         if missing:
             raise ValueError(f"no {', '.join(missing)}")
         if entry["format"] != FORMAT:
             raise ValueError(f"format {entry['format']}, expected {FORMAT}")
+        _check_content(entry)
     except (OSError, ValueError, TypeError, UnicodeDecodeError) as error:
         _warn_damaged(path, str(error).splitlines()[0] if str(error) else type(error).__name__)
         return None
@@ -279,7 +314,9 @@ def model_entry(loaded: Any, longest: int) -> dict[str, Any]:
 
 
 def write_json_entry(path: Path, entry: Mapping[str, Any]) -> bool:
-    """Write a cache entry's JSON atomically; a failed write is a warning (only the cache is lost).
+    """Write a cache entry's JSON atomically, with the checksum of its content; a failed write is a warning.
+
+    Only the cache is lost when it cannot be written.
 
     Parameters
     ----------
@@ -293,8 +330,9 @@ def write_json_entry(path: Path, entry: Mapping[str, Any]) -> bool:
     bool
         Whether it was written.
     """
+    content = {**entry, CHECKSUM: content_checksum(entry)}
     try:
-        atomic_write(path, lambda tmp: tmp.write_text(json.dumps(entry), encoding="utf-8"))
+        atomic_write(path, lambda tmp: tmp.write_text(json.dumps(content), encoding="utf-8"))
     except WriteFailed as error:
         warnings.warn(f"OpenVINO cache entry not written: {error}", stacklevel=3)
         return False
@@ -442,12 +480,13 @@ class OpenVinoForward:
             return None
         try:
             description = json.loads(entry.read_text(encoding="utf-8"))
+            _check_content(description)
             if description.get("layers") != list(layers) or description.get("format") != FORMAT:
                 raise ValueError("it describes another conversion")
             for path, field in ((xml, "xml_sha256"), (weights, "bin_sha256")):
                 if not path.exists():
                     raise ValueError(f"{path.name} is missing")
-                if _sha256(path) != description.get(field):
+                if file_sha256(path) != description.get(field):
                     raise ValueError(f"{path.name} does not match its checksum")
         except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError) as error:
             return _damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__)
@@ -476,9 +515,10 @@ class OpenVinoForward:
             description = {
                 "format": FORMAT,
                 "layers": list(layers),
-                "xml_sha256": _sha256(xml),
-                "bin_sha256": _sha256(weights),
+                "xml_sha256": file_sha256(xml),
+                "bin_sha256": file_sha256(weights),
             }
+            description[CHECKSUM] = content_checksum(description)
             atomic_write(xml.with_name(xml.name.replace(OPENVINO_IR_MODEL, OPENVINO_IR_ENTRY)),
                          lambda tmp: tmp.write_text(json.dumps(description), encoding="utf-8"))  # fmt: skip
         except WriteFailed as error:

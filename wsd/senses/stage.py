@@ -37,7 +37,7 @@ from wsd.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder,
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
-from wsd.store import atomic_write, library_versions, load_run, read_meta, write_json, write_parquet
+from wsd.store import atomic_write, file_record, library_versions, load_run, read_meta, write_json, write_parquet
 
 PREDICTED_MARK = "predicted"
 
@@ -315,9 +315,11 @@ def write_senses(
     if has_manifest(destination):  # the model's arrays lie deeper than a manifest is looked for: it has its own
         start_manifest(destination / MODEL_DIR, "model")
     model.save(destination / MODEL_DIR)
-    write_parquet(destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model)))
+    labels_sum = write_parquet(
+        destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model))
+    )
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
-    write_parquet(destination / SENSES_FILE, table)
+    senses_sum = write_parquet(destination / SENSES_FILE, table)
     markdown = senses_to_markdown(table)
     atomic_write(destination / SENSES_MARKDOWN, lambda tmp: tmp.write_text(markdown, encoding="utf-8"))
     write_json(
@@ -330,6 +332,10 @@ def write_senses(
             "senses": senses_per_target(model),
             "occurrences": len(occurrences),
             "versions": library_versions(),
+            "checksums": {  # what later commands read back (wsd change): checked before use
+                LABELS_FILE: file_record(destination / LABELS_FILE, labels_sum),
+                SENSES_FILE: file_record(destination / SENSES_FILE, senses_sum),
+            },
         },
     )
     return destination
