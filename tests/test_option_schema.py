@@ -120,7 +120,13 @@ def test_one_spelling_of_each_choice_list() -> None:
     assert available_datasets() == schema.DATASETS
 
 
-def test_the_schema_imports_nothing_heavy() -> None:
+@pytest.mark.parametrize("module", ["wsd.schema", "wsd.cli"])
+def test_the_schema_and_the_command_line_import_nothing_heavy(module: str) -> None:
+    if module == "wsd.cli":  # the parser (wsd --help) needs only the schema; the commands import the rest
+        code = "import sys, wsd.cli; print([m for m in ('pandas', 'torch', 'sklearn') if m in sys.modules])"
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert result.stdout.strip() == "[]"
+        return
     code = (
         "import sys, wsd.schema; "
         "heavy = [m for m in ('pandas', 'torch', 'sklearn', 'numpy', 'wsd.change', 'wsd.config') if m in sys.modules]; "
