@@ -17,6 +17,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
 #: entry points (``cli``, ``__init__``), which may import anything.
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    # every option, declared once: the stages read their defaults and choice lists from it
+    "schema": set(),
     "manifest": {"errors", "layout"},
     "atomic": {"errors", "manifest", "layout"},
     "textfiles": {"errors"},
@@ -27,18 +29,29 @@ ALLOWED: dict[str, set[str]] = {
     "occurrences": {"errors"},
     "store": {"manifest", "errors", "occurrences", "layout", "outputs", "atomic"},
     "executors": {"errors"},
-    "corpus": {"manifest", "errors", "occurrences", "textfiles"},
-    "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic"},
-    "senses": {"manifest", "errors", "occurrences", "store", "layout", "outputs", "executors"},
+    "corpus": {"manifest", "errors", "occurrences", "textfiles", "schema"},
+    "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic", "schema"},
+    "senses": {"manifest", "errors", "occurrences", "store", "layout", "outputs", "executors", "schema"},
     "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
-    "report": {"manifest", "errors", "evaluate", "store", "layout", "outputs"},
-    "change": {"manifest", "errors", "occurrences", "evaluate", "store", "layout", "outputs", "atomic", "senses"},
+    "report": {"manifest", "errors", "evaluate", "store", "layout", "outputs", "schema"},
+    "change": {
+        "manifest",
+        "errors",
+        "occurrences",
+        "evaluate",
+        "store",
+        "layout",
+        "outputs",
+        "atomic",
+        "senses",
+        "schema",
+    },
     # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
     "results": {"errors", "evaluate", "store", "layout"},
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
     # and trains encoders on them with embed's windows, layers and pooling, writing model folders
     "tune": {"errors", "evaluate", "corpus", "textfiles", "embed", "machine", "atomic", "layout", "outputs", "store"},
-    "config": {"errors", "senses", "layout", "atomic", "change"},
+    "config": {"errors", "senses", "layout", "atomic", "schema"},
     "benchmark": {
         "tune",
         "change",

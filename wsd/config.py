@@ -39,307 +39,30 @@ from pathlib import Path
 from typing import Any
 
 from wsd.atomic import atomic_write
-from wsd.change import (
-    DEFAULT_BINARY_K,
-    DEFAULT_BINARY_N,
-    DEFAULT_MEASURE,
-    DEFAULT_MIN_USES,
-    DEFAULT_RANK_BY,
-    MEASURES,
-    RANK_BY,
-)
 from wsd.errors import ConfigError, InputError
+from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
-    RECIPES,
     embedding_recipe,
     output_recipe,
     recipe,
 )
 
-#: Encoder options a configuration (and every command line) may set.
-EMBEDDING_KEYS = (
-    "model",
-    "layers",
-    "pooling",
-    "precision",
-    "runtime",
-    "device",
-    "batch_size",
-    "max_length",
-    "window_tokens",
-    "context_vector",
-)
-
-#: The runtimes of the forward pass (as :data:`wsd.embed.ov_runtime.RUNTIMES`; a test keeps them equal).
-RUNTIME_CHOICES = ("auto", "torch", "openvino")
-
+#: One typed setting of the configuration (declared in :mod:`wsd.schema`, like every option).
+Setting = Option
 #: The commands that take ``--config``.
-COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
-
-_SCAN = ("embed", "run")
-_EMBEDDING = ("embed", "run", "evaluate")
-_SENSES = ("cluster", "run", "evaluate")
-_DISTRIBUTED = ("embed", "cluster", "evaluate")
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One typed setting of the configuration.
-
-    Parameters
-    ----------
-    section, key : str
-        Where it lives: ``[section] key = ...``.
-    kind : str
-        Its type: ``str``, ``int``, ``float``, ``bool``, ``k`` (an int or ``"auto"``), ``k_range`` (two ints),
-        ``temperature`` (a number or ``"auto"``) or ``str_list`` (a list of strings).
-    default : object
-        The default; None means unset (for a sense parameter: from the recipe).
-    commands : tuple of str
-        The commands that use it.
-    help : str
-        One line for ``wsd config show``.
-    choices : tuple of str, optional
-        The allowed values.
-    minimum : int, optional
-        The smallest allowed number.
-    path : bool
-        A file or folder (written as an absolute path into ``config.toml``).
-    """
-
-    section: str
-    key: str
-    kind: str
-    default: Any
-    commands: tuple[str, ...]
-    help: str
-    choices: tuple[str, ...] | None = None
-    minimum: int | None = None
-    path: bool = False
-
-    @property
-    def name(self) -> str:
-        """The dotted name, ``section.key``.
-
-        Returns
-        -------
-        str
-        """
-        return f"{self.section}.{self.key}"
-
-
-def _s(section: str, key: str, kind: str, default: Any, commands: tuple[str, ...], help: str, **extra: Any) -> Setting:
-    return Setting(section, key, kind, default, commands, help, **extra)
-
-
-_SENSE_HELP = "sense-inducer parameter (unset: from the recipe, else the inducer's default)"
-
-#: Every setting, in the order ``wsd config show`` prints them.
-SETTINGS: tuple[Setting, ...] = (
-    _s("scan", "corpus", "str", None, _SCAN, "corpus file or folder", path=True),
-    _s("scan", "targets", "str", None, _SCAN, "target words (mouse:mice,bank) or a targets file"),
-    _s("scan", "forms", "str", None, _SCAN, "forms file: lines target<TAB>form1,form2,...", path=True),
-    _s(
-        "scan",
-        "lemmatizer",
-        "str",
-        "none",
-        _SCAN,
-        "also match words whose lemma is a target",
-        choices=("none", "simplemma"),
-    ),
-    _s("scan", "case_sensitive", "bool", False, _SCAN, "match case exactly"),
-    _s("scan", "context", "str", "sentence", _SCAN, "context passage of an occurrence", choices=("sentence", "window")),
-    _s(
-        "scan",
-        "context_chars",
-        "int",
-        1000,
-        _SCAN,
-        "characters either side (window context), cap of a sentence",
-        minimum=1,
-    ),
-    _s("scan", "text_field", "str", "text", _SCAN, "field/column holding the text"),
-    _s("scan", "meta", "str_list", [], _SCAN, "fields/columns kept beside the text as metadata columns (year,source)"),
-    _s(
-        "scan",
-        "slice_from_path",
-        "str",
-        None,
-        _SCAN,
-        "regex searched in each file's relative path: its named groups (else group 1, as column slice) kept",
-    ),
-    _s("embedding", "model", "str", None, _EMBEDDING, "local model folder or Hub name (unset: bundled MiniLM)"),
-    _s("embedding", "offline", "bool", False, _EMBEDDING, "never touch the network (a Hub model must be cached)"),
-    _s("embedding", "layers", "str", DEFAULT_EMBEDDING["layers"], _EMBEDDING, "layer combination"),
-    _s("embedding", "pooling", "str", DEFAULT_EMBEDDING["pooling"], _EMBEDDING, "subword pooling"),
-    _s("embedding", "precision", "str", "auto", _EMBEDDING, "compute precision"),
-    _s(
-        "embedding",
-        "runtime",
-        "str",
-        "torch",
-        _EMBEDDING,
-        "forward pass: torch, openvino (CPU, optional package) or auto",
-        choices=RUNTIME_CHOICES,
-    ),
-    _s("embedding", "device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto (unset: auto)"),
-    _s(
-        "embedding",
-        "batch_size",
-        "int",
-        None,
-        _EMBEDDING,
-        "windows per forward pass (unset: 32 CPU, 256 GPU)",
-        minimum=1,
-    ),
-    _s(
-        "embedding",
-        "max_length",
-        "int",
-        None,
-        _EMBEDDING,
-        "longest window in subword tokens (unset: model's)",
-        minimum=1,
-    ),
-    _s(
-        "embedding",
-        "window_tokens",
-        "int",
-        None,
-        _EMBEDDING,
-        "subword tokens either side (unset: all that fit)",
-        minimum=0,
-    ),
-    _s("embedding", "context_vector", "str", None, _EMBEDDING, "TOKENS[:LAYERS[:WEIGHT]] or none (unset: recipe's)"),
-    _s("senses", "run", "str", None, ("cluster",), "run folder to cluster (wsd embed's output)", path=True),
-    _s(
-        "senses",
-        "recipe",
-        "str",
-        "default",
-        _SENSES,
-        "named parameter set the unset ones come from",
-        choices=tuple(RECIPES),
-    ),
-    _s("senses", "seed", "int", 0, ("cluster", "run"), "random state of every random choice"),
-    _s("senses", "method", "str", None, _SENSES, "clustering method or baseline"),
-    _s("senses", "k", "k", None, _SENSES, "number of senses, or auto"),
-    _s("senses", "selection", "str", None, _SENSES, "criterion that chooses k for k = auto"),
-    _s("senses", "k_range", "k_range", None, _SENSES, "candidate k for k = auto, [low, high]"),
-    _s("senses", "one_sense_below", "float", None, _SENSES, "k = auto: one sense when the best score is below this"),
-    _s("senses", "center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
-    _s("senses", "center_forms", "float", None, _SENSES, "fraction of each form's offset from the word mean removed"),
-    _s("senses", "normalize", "bool", None, _SENSES, "L2-normalise the vectors"),
-    _s("senses", "pca", "int", None, _SENSES, "reduce each word's vectors to N dimensions", minimum=1),
-    _s("senses", "whiten", "bool", None, _SENSES, "whiten after PCA"),
-    _s("senses", "min_cluster_size", "int", None, _SENSES, "merge senses smaller than N into the nearest", minimum=1),
-    _s("senses", "noise", "str", None, _SENSES, "HDBSCAN noise: nearest sense or keep", choices=("nearest", "keep")),
-    _s("senses", "temperature", "temperature", None, _SENSES, "soft-membership temperature, or auto"),
-    _s("senses", "distance", "str", None, _SENSES, _SENSE_HELP),
-    _s("senses", "n_init", "int", None, _SENSES, _SENSE_HELP, minimum=1),
-    _s("senses", "covariance_type", "str", None, _SENSES, _SENSE_HELP),
-    _s("senses", "n_neighbors", "int", None, _SENSES, _SENSE_HELP, minimum=1),
-    _s("senses", "hdbscan_min_cluster_size", "int", None, _SENSES, _SENSE_HELP, minimum=2),
-    _s("senses", "hdbscan_min_samples", "int", None, _SENSES, _SENSE_HELP, minimum=1),
-    _s(
-        "senses",
-        "max_fit_samples",
-        "int",
-        None,
-        _SENSES,
-        "fit words with more occurrences on a seeded sample of N, assign the rest (unset: 5000)",
-        minimum=2,
-    ),
-    _s("evaluation", "gold", "str", None, ("run",), "gold labels (generic labelled format)", path=True),
-    _s(
-        "evaluation",
-        "dataset",
-        "str",
-        "semeval2013",
-        ("evaluate",),
-        "dataset and metrics",
-        choices=("semeval2013", "semeval2010", "russe2018", "generic", "wug"),
-    ),
-    _s("evaluation", "data", "str", None, ("evaluate",), "dataset folder or file", path=True),
-    _s("evaluation", "split", "str", None, ("evaluate",), "RUSSE split(s)"),
-    _s("evaluation", "gold_key", "str", None, ("evaluate",), "SemEval-2013 gold key name or path (unset: all.key)"),
-    _s("evaluation", "targets", "str_list", None, ("evaluate",), "evaluate only these targets (unset: all)"),
-    _s("evaluation", "seeds", "int", 1, ("evaluate",), "number of seeds (mean ± std)", minimum=1),
-    _s("evaluation", "graded", "bool", None, ("evaluate",), "graded keys from the memberships (unset: recipe's)"),
-    _s("evaluation", "min_weight", "float", None, ("evaluate",), "graded keys: smallest relative membership kept"),
-    _s("evaluation", "top", "int", None, ("evaluate",), "graded keys: most senses per occurrence", minimum=1),
-    _s("evaluation", "cache_dir", "str", None, ("evaluate",), "vector cache (unset: $WSD_CACHE_DIR)", path=True),
-    _s("change", "run", "str", None, ("change",), "run folder whose occurrences are compared", path=True),
-    _s("change", "senses", "str", None, ("change",), "senses folder (unset: RUN/senses)", path=True),
-    _s("change", "by", "str", None, ("change", "run"), "metadata column the slices come from (year, source, ...)"),
-    _s("change", "bins", "str", None, ("change", "run"), "bins of numeric values, LOW:HIGH,... (both ends inclusive)"),
-    _s("change", "between", "str_list", None, ("change", "run"), "compare only these two slices [A, B]"),
-    _s(
-        "change",
-        "measure",
-        "str",
-        DEFAULT_MEASURE,
-        ("change", "run", "evaluate"),
-        "change score the targets are ranked by (graded_spearman for wug)",
-        choices=MEASURES,
-    ),
-    _s(
-        "change",
-        "binary_k",
-        "int",
-        None,
-        ("change", "run", "evaluate"),
-        f"binary rule: at most k uses in one slice (unset: the dataset's, else {DEFAULT_BINARY_K})",
-        minimum=0,
-    ),
-    _s(
-        "change",
-        "binary_n",
-        "int",
-        None,
-        ("change", "run", "evaluate"),
-        f"binary rule: at least n uses in the other (unset: the dataset's, else {DEFAULT_BINARY_N})",
-        minimum=1,
-    ),
-    _s(
-        "change",
-        "min_uses",
-        "int",
-        DEFAULT_MIN_USES,
-        ("change", "run"),
-        "fewest uses per slice; a pair below it is listed in unmeasured.csv, not ranked",
-        minimum=1,
-    ),
-    _s(
-        "change",
-        "rank_by",
-        "str",
-        DEFAULT_RANK_BY,
-        ("change", "run"),
-        "rank by the lower end of the score's 95% bootstrap interval, or by the point score",
-        choices=RANK_BY,
-    ),
-    _s("output", "out", "str", None, COMMANDS, "output folder", path=True),
-    _s("output", "report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),
-    _s("output", "vector_dtype", "str", "float16", ("embed", "run"), "storage type", choices=("float16", "float32")),
-    _s("output", "chunk_size", "int", 8192, ("embed", "run"), "occurrences per stored part", minimum=1),
-    _s("output", "examples", "int", 5, ("cluster",), "example occurrences per sense", minimum=1),
-    _s("output", "keywords", "int", 10, ("cluster",), "keywords per sense", minimum=1),
-    _s("execution", "shard_bytes", "int", None, ("embed",), "corpus bytes per shard (unset: 64 MiB)", minimum=1),
-    _s("execution", "scheduler", "str", None, _DISTRIBUTED, "address of a running Dask scheduler"),
-    _s("execution", "workers", "int", None, _DISTRIBUTED, "start a local Dask cluster of N processes", minimum=1),
-    _s("execution", "threads_per_worker", "int", 1, _DISTRIBUTED, "threads of each local Dask worker", minimum=1),
-)
-
+COMMANDS = CONFIG_COMMANDS
+#: The runtimes of the forward pass (:data:`wsd.schema.RUNTIMES`, as :data:`wsd.embed.ov_runtime.RUNTIMES`).
+RUNTIME_CHOICES = RUNTIMES
 #: The sections, in order.
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(s.section for s in SETTINGS))
 #: ``section -> key -> Setting``.
 SCHEMA: dict[str, dict[str, Setting]] = {
     section: {s.key: s for s in SETTINGS if s.section == section} for section in SECTIONS
 }
+#: Encoder options a configuration (and every command line) may set: ``[embedding]`` but how it is fetched.
+EMBEDDING_KEYS: tuple[str, ...] = tuple(key for key in SCHEMA["embedding"] if key != "offline")
 #: The ``[senses]`` settings that are not :class:`~wsd.senses.SenseInducer` parameters.
 NOT_INDUCER = ("run", "recipe", "seed")
 
@@ -737,7 +460,7 @@ def to_toml(config: Config, header: str = "") -> str:
         for key, value in table.items():
             if value is None:
                 setting = SCHEMA.get(section, {}).get(key)
-                lines.append(f"# {key} is not set" + (f": {setting.help}" if setting else ""))
+                lines.append(f"# {key} is not set" + (f": {setting.help_text(unset_word='unset')}" if setting else ""))
             else:
                 lines.append(f"{key} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
@@ -905,8 +628,8 @@ class EmbeddingOptions:
     model: str | None = None
     layers: str = DEFAULT_EMBEDDING["layers"]
     pooling: str = DEFAULT_EMBEDDING["pooling"]
-    precision: str = "auto"
-    runtime: str = "torch"
+    precision: str = OPTIONS["embedding.precision"].default
+    runtime: str = OPTIONS["embedding.runtime"].default
     device: str | None = None
     batch_size: int | None = None
     max_length: int | None = None
@@ -953,7 +676,7 @@ class EvaluationConfig:
         The binary change rule (``wug``; None: the dataset's, else DWUG EN's 1 and 5).
     """
 
-    dataset: str = "semeval2013"
+    dataset: str = OPTIONS["evaluation.dataset"].default
     data: str | None = None
     dataset_options: dict[str, Any] = field(default_factory=dict)
     targets: list[str] | None = None
@@ -962,9 +685,9 @@ class EvaluationConfig:
     graded: bool = DEFAULT_OUTPUT["graded"]
     min_weight: float = DEFAULT_OUTPUT["min_weight"]
     top: int | None = DEFAULT_OUTPUT["top"]
-    seeds: int = 1
+    seeds: int = OPTIONS["evaluation.seeds"].default
     cache_dir: str | None = None
-    change_measure: str = DEFAULT_MEASURE
+    change_measure: str = OPTIONS["change.measure"].default
     binary_k: int | None = None
     binary_n: int | None = None
 

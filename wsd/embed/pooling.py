@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from wsd import schema
 from wsd.errors import ConfigError
 
-POOLINGS = ("mean", "first", "last", "first-last", "sum", "max")
+POOLINGS = schema.POOLINGS
 
 
 def check_pooling(pooling: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd import manifest
+from wsd import manifest, schema
 from wsd.errors import ConfigError, InputError
 from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.outputs import check_disjoint, claim_folder, in_session
@@ -43,8 +43,8 @@ from wsd.report.markdown_page import render_markdown
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
 from wsd.store import atomic_write
 
-DEFAULT_MAX_POINTS = 2000
-DEFAULT_EXAMPLES = 5
+DEFAULT_MAX_POINTS = schema.DEFAULT_MAX_POINTS
+DEFAULT_EXAMPLES = schema.DEFAULT_REPORT_EXAMPLES
 MAX_EXAMPLES = 5
 GOLD_MAKEUP = 3
 PROJECTION_NAMES = {"pca": "PCA", "tsne": "t-SNE", "umap": "UMAP"}

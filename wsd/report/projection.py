@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from wsd import schema
 from wsd.errors import ConfigError
 
-PROJECTIONS: tuple[str, ...] = ("pca", "tsne", "umap")
-DEFAULT_PROJECTION = "pca"
+PROJECTIONS: tuple[str, ...] = schema.PROJECTIONS
+DEFAULT_PROJECTION = schema.DEFAULT_PROJECTION
 MIN_POINTS_NONLINEAR = 5
 """Fewer points than this are projected with PCA whatever was asked (t-SNE/UMAP need neighbours)."""
 SINGLE_THREAD_BELOW = 1000

@@ -11,13 +11,15 @@ from typing import Any
 
 import numpy as np
 
-#: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`; here, with the
-#: method names, so that the command line lists them without importing scikit-learn.
-SELECTIONS: tuple[str, ...] = ("silhouette", "calinski_harabasz", "bic", "native")
+from wsd import schema
 
-CLUSTERING_METHODS: tuple[str, ...] = ("kmeans", "agglomerative", "ward", "hdbscan", "gmm", "spectral")
-BASELINE_METHODS: tuple[str, ...] = ("one-sense", "one-per-instance", "random")
-METHODS: tuple[str, ...] = CLUSTERING_METHODS + BASELINE_METHODS
+#: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`; declared, with the
+#: method names, in :mod:`wsd.schema`, so that the command line lists them without importing scikit-learn.
+SELECTIONS: tuple[str, ...] = schema.SELECTIONS
+
+CLUSTERING_METHODS: tuple[str, ...] = schema.CLUSTERING_METHODS
+BASELINE_METHODS: tuple[str, ...] = schema.BASELINE_METHODS
+METHODS: tuple[str, ...] = schema.METHODS
 
 #: The metric each method clusters with (used for silhouette scores and the default centroid distance).
 METHOD_METRIC: dict[str, str] = {method: "euclidean" for method in METHODS} | {"agglomerative": "cosine"}

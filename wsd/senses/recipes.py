@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wsd import schema
 from wsd.errors import ConfigError
 
 TEXTBOOK: dict[str, Any] = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
@@ -39,7 +40,11 @@ DEFAULT: dict[str, Any] = {
 }
 
 TEXTBOOK_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}
-DEFAULT_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": "20:last:0.5"}
+DEFAULT_EMBEDDING: dict[str, Any] = {
+    "layers": schema.DEFAULT_LAYERS,
+    "pooling": schema.DEFAULT_POOLING,
+    "context_vector": "20:last:0.5",
+}
 
 TEXTBOOK_OUTPUT: dict[str, Any] = {"graded": False, "min_weight": 0.0, "top": None}
 DEFAULT_OUTPUT: dict[str, Any] = {"graded": True, "min_weight": 0.2, "top": 2}

@@ -1,0 +1,973 @@
+"""Every option of every command, declared once: name, type, default, help and the commands that take it.
+
+This is the one place an option is written down. From it come the flags of every ``wsd`` command
+(:func:`add_options`), the TOML configuration with ``--set`` and ``wsd config show`` (:mod:`wsd.config`), and the
+defaults and choice lists the library uses (``wsd.embed``, ``wsd.senses``, ``wsd.change``, ``wsd.report`` import
+them from here). It imports nothing heavy (no pandas, torch or scikit-learn, nothing else of wsd), so that
+``wsd --help`` stays fast.
+
+An :class:`Option` is either a setting of the configuration (``config=True``: ``[section] key = ...`` in a TOML
+file, ``--set section.key=VALUE``, and a flag where it has one) or a flag only (``config=False``: the options of
+``report``, ``predict``, ``score`` and ``demo``, and ``--overwrite``, ``--no-progress``, ``--config``, ``--set``).
+A choice is a ``Literal``; its values are read from the type (:data:`RUNTIMES` is ``get_args(Runtime)``). The
+default is filled into the help text by :meth:`Option.help_text`, never written by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+# ------------------------------------------------------------------------------------------- the choices
+Lemmatizer = Literal["none", "simplemma"]
+ContextKind = Literal["sentence", "window"]
+Runtime = Literal["auto", "torch", "openvino"]
+Precision = Literal["auto", "fp32", "bf16", "fp16", "int8"]
+Pooling = Literal["mean", "first", "last", "first-last", "sum", "max"]
+NamedLayers = Literal["last", "sum-last-4", "mean-last-4", "concat-last-4", "mean-all", "static"]
+Recipe = Literal["default", "textbook"]
+ClusteringMethod = Literal["kmeans", "agglomerative", "ward", "hdbscan", "gmm", "spectral"]
+BaselineMethod = Literal["one-sense", "one-per-instance", "random"]
+Selection = Literal["silhouette", "calinski_harabasz", "bic", "native"]
+Noise = Literal["nearest", "keep"]
+Dataset = Literal["semeval2013", "semeval2010", "russe2018", "generic", "wug"]
+Measure = Literal["jsd", "apd", "prt"]
+RankBy = Literal["lower", "score"]
+VectorDtype = Literal["float16", "float32"]
+Projection = Literal["pca", "tsne", "umap"]
+ScoreFormat = Literal["table", "json"]
+
+LEMMATIZERS: tuple[str, ...] = get_args(Lemmatizer)
+CONTEXTS: tuple[str, ...] = get_args(ContextKind)
+#: Runtimes of the forward pass; ``auto`` is OpenVINO where it is installed and the device is the CPU.
+RUNTIMES: tuple[str, ...] = get_args(Runtime)
+PRECISIONS: tuple[str, ...] = get_args(Precision)
+POOLINGS: tuple[str, ...] = get_args(Pooling)
+NAMED_SPECS: tuple[str, ...] = get_args(NamedLayers)
+RECIPE_NAMES: tuple[str, ...] = get_args(Recipe)
+CLUSTERING_METHODS: tuple[str, ...] = get_args(ClusteringMethod)
+BASELINE_METHODS: tuple[str, ...] = get_args(BaselineMethod)
+METHODS: tuple[str, ...] = CLUSTERING_METHODS + BASELINE_METHODS
+#: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`.
+SELECTIONS: tuple[str, ...] = get_args(Selection)
+NOISES: tuple[str, ...] = get_args(Noise)
+#: The labelled datasets of ``wsd evaluate`` (as :func:`wsd.evaluate.datasets.available_datasets`).
+DATASETS: tuple[str, ...] = get_args(Dataset)
+#: The datasets ``wsd score`` scores key files of (the WUG has no key files).
+KEY_DATASETS: tuple[str, ...] = tuple(name for name in DATASETS if name != "wug")
+#: The change measures, in the order every table shows them.
+MEASURES: tuple[str, ...] = get_args(Measure)
+#: How the change ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
+RANK_BY: tuple[str, ...] = get_args(RankBy)
+VECTOR_DTYPES: tuple[str, ...] = get_args(VectorDtype)
+PROJECTIONS: tuple[str, ...] = get_args(Projection)
+
+# ------------------------------------------------------------------------------------------- the defaults
+DEFAULT_LAYERS = "sum-last-4"
+DEFAULT_POOLING = "mean"
+DEFAULT_RUNTIME = "torch"
+DEFAULT_SHARD_BYTES = 64 * 2**20
+#: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
+#: wug`` report as ``score`` / ``graded_spearman``. PRT: the best measured on DWUG EN with the default vectors
+#: (issue 15), kept after the selection protocol of experiments/results/lscd.md (no alternative beat it).
+DEFAULT_MEASURE = "prt"
+#: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
+DEFAULT_BINARY_K = 1
+DEFAULT_BINARY_N = 5
+#: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
+DEFAULT_MIN_USES = 10
+DEFAULT_RANK_BY = "lower"
+DEFAULT_PROJECTION = "pca"
+DEFAULT_MAX_POINTS = 2000
+DEFAULT_REPORT_EXAMPLES = 5
+
+#: The commands that take ``--config``.
+CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
+
+#: The type of a value: ``k`` is a whole number or ``"auto"``, ``k_range`` two whole numbers, ``temperature`` a
+#: number or ``"auto"``.
+Kind = Literal["str", "int", "float", "bool", "k", "k_range", "temperature", "str_list"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option, declared once.
+
+    Parameters
+    ----------
+    name : str
+        ``section.key``: the TOML name of a setting (``[section] key = ...``); for a flag-only option the command
+        (or ``cli`` for options many commands share) and the key.
+    kind : str
+        The type of its value (:data:`Kind`).
+    default : object
+        The default; None means unset (what unset means is ``unset``).
+    commands : tuple of str
+        The commands that use it.
+    help : str
+        What it does, one line, without the default (:meth:`help_text` adds it).
+    choices : tuple, optional
+        The allowed values (from a ``Literal``).
+    minimum, maximum : int, optional
+        The smallest and largest allowed number.
+    path : bool
+        A file or folder (written as an absolute path into ``config.toml``).
+    config : bool
+        A setting of the configuration file (else a flag only).
+    flags : tuple of str, optional
+        Its flags; None: ``--key`` with dashes; ``()``: none (a file-only setting).
+    flag_commands : tuple of str, optional
+        The commands that have the flag (None: all of ``commands``).
+    dest : str, optional
+        The attribute of the parsed arguments (None: the key).
+    metavar : str, optional
+        The placeholder of the value in ``--help``.
+    unset : str, optional
+        What the default means where it is None (``"32 on a CPU, 256 on a GPU"``), for the help.
+    negatable : bool
+        A boolean flag with a ``--no-`` form.
+    repeat : bool
+        A flag given once per value (``--experiments A --experiments B``).
+    required : tuple of str
+        The commands where the flag must be given.
+    help_for : mapping, optional
+        ``command -> help`` where a command says it differently.
+    unset_for : mapping, optional
+        ``command -> unset`` where unset means something else for a command.
+    """
+
+    name: str
+    kind: Kind
+    default: Any
+    commands: tuple[str, ...]
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    path: bool = False
+    config: bool = True
+    flags: tuple[str, ...] | None = None
+    flag_commands: tuple[str, ...] | None = None
+    dest: str | None = None
+    metavar: str | None = None
+    unset: str | None = None
+    negatable: bool = False
+    repeat: bool = False
+    required: tuple[str, ...] = ()
+    help_for: Mapping[str, str] = field(default_factory=dict)
+    unset_for: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def section(self) -> str:
+        """The part of the name before the dot (a section of the configuration for a setting).
+
+        Returns
+        -------
+        str
+        """
+        return self.name.partition(".")[0]
+
+    @property
+    def key(self) -> str:
+        """The part of the name after the dot.
+
+        Returns
+        -------
+        str
+        """
+        return self.name.partition(".")[2]
+
+    @property
+    def option_strings(self) -> tuple[str, ...]:
+        """The flags (``--window-tokens``); empty for a setting of the file only.
+
+        Returns
+        -------
+        tuple of str
+
+        Examples
+        --------
+        >>> OPTIONS["embedding.window_tokens"].option_strings
+        ('--window-tokens',)
+        """
+        return ("--" + self.key.replace("_", "-"),) if self.flags is None else self.flags
+
+    @property
+    def attribute(self) -> str:
+        """The attribute of the parsed command line that holds the value.
+
+        Returns
+        -------
+        str
+        """
+        return self.dest or self.key
+
+    def takes_flag(self, command: str) -> bool:
+        """Whether ``command`` has a flag for this option.
+
+        Parameters
+        ----------
+        command : str
+            A command name (``embed``, ``config show``, ...).
+
+        Returns
+        -------
+        bool
+        """
+        return bool(self.option_strings) and command in (self.flag_commands or self.commands)
+
+    def help_text(self, command: str | None = None, unset_word: str = "default") -> str:
+        """The help, with the default filled in: ``(default: 8192)``, or what unset means.
+
+        Parameters
+        ----------
+        command : str, optional
+            The command whose wording is wanted (``help_for``, ``unset_for``).
+        unset_word : str
+            The word before what unset means (``wsd config show`` says ``unset``).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> OPTIONS["output.chunk_size"].help_text()
+        'occurrences per stored part, the unit of resumption (default: 8192)'
+        """
+        text = self.help_for.get(command, self.help) if command else self.help
+        unset = self.unset_for.get(command, self.unset) if command else self.unset
+        if unset is not None:
+            return f"{text} ({unset_word}: {unset})"
+        if self.default is None or self.default is False or self.default == [] or self.required:
+            return text
+        return f"{text} (default: {self.default})"
+
+
+_SCAN = ("embed", "run")
+_EMBEDDING = ("embed", "run", "evaluate")
+_SENSES = ("cluster", "run", "evaluate")
+_DISTRIBUTED = ("embed", "cluster", "evaluate")
+_CHANGE_ALL = ("change", "run", "evaluate")
+_CHANGE_SLICES = ("change", "run")
+_RECIPE_CONTEXT = "from --recipe (default recipe: 20:last:0.5)"
+_SENSE_PARAMETER = "sense-inducer parameter"
+_INDUCER_DEFAULT = "from the recipe, else the inducer's default"
+_OVERWRITE = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
+
+
+def _o(name: str, kind: Kind, default: Any, commands: tuple[str, ...], help: str, **extra: Any) -> Option:
+    return Option(name, kind, default, commands, help, **extra)
+
+
+#: Every option, in the order ``wsd config show`` and ``--help`` list them.
+OPTION_LIST: tuple[Option, ...] = (
+    # ------------------------------------------------------------------------------------------- [scan]
+    _o(
+        "scan.corpus",
+        "str",
+        None,
+        _SCAN,
+        "corpus file or folder: .txt/.txt.gz (one document per line), .jsonl (text field), "
+        ".csv/.tsv/.parquet (text column)",
+        path=True,
+    ),
+    _o(
+        "scan.targets",
+        "str",
+        None,
+        _SCAN,
+        "comma-separated target words, each optionally with forms after colons "
+        "(mouse:mice,bank,шагать), or a file with one such item per line",
+    ),
+    _o("scan.forms", "str", None, _SCAN, "forms file: lines target<TAB>form1,form2,...", path=True),
+    _o(
+        "scan.lemmatizer",
+        "str",
+        "none",
+        _SCAN,
+        "also match words whose lemma is a target (simplemma, offline; none = listed forms only)",
+        choices=LEMMATIZERS,
+    ),
+    _o("scan.case_sensitive", "bool", False, _SCAN, "match case exactly", unset="ignore case"),
+    _o(
+        "scan.context",
+        "str",
+        "sentence",
+        _SCAN,
+        "context passage of an occurrence: its sentence, or --context-chars either side",
+        choices=CONTEXTS,
+    ),
+    _o(
+        "scan.context_chars",
+        "int",
+        1000,
+        _SCAN,
+        "characters either side for --context window, and the cap for very long sentences",
+        minimum=1,
+    ),
+    _o("scan.text_field", "str", "text", _SCAN, "field/column holding the text"),
+    _o(
+        "scan.meta",
+        "str_list",
+        [],
+        _SCAN,
+        "comma-separated fields (.jsonl) or columns (.csv/.tsv/.parquet) kept beside the text as metadata "
+        "columns of the occurrence table, e.g. year,source",
+        metavar="FIELDS",
+    ),
+    _o(
+        "scan.slice_from_path",
+        "str",
+        None,
+        _SCAN,
+        "keep part of each corpus file's path (relative to the corpus) as metadata: the regex's first group "
+        "becomes the column slice, e.g. '(\\d{4})'; named groups name their columns, e.g. '(?P<year>\\d{4})'",
+        metavar="REGEX",
+    ),
+    # ------------------------------------------------------------------------------------------- [embedding]
+    _o(
+        "embedding.model",
+        "str",
+        None,
+        _EMBEDDING,
+        "encoder: a local Hugging Face model folder or a Hub name such as intfloat/multilingual-e5-small "
+        "(downloaded into the HF cache on first use; see --offline); never trust_remote_code",
+        unset="the bundled all-MiniLM-L6-v2 (English only)",
+    ),
+    _o(
+        "embedding.offline",
+        "bool",
+        False,
+        _EMBEDDING,
+        "never touch the network: a Hub --model must already be in the Hugging Face cache "
+        "(HF_HUB_OFFLINE=1 does the same)",
+    ),
+    _o(
+        "embedding.layers",
+        "str",
+        DEFAULT_LAYERS,
+        _EMBEDDING,
+        f"layer combination: {', '.join(NAMED_SPECS)}, a layer index (0 = embedding layer, -1 = last) "
+        "or a list such as -4,-3,-2,-1 (summed; prefix mean: or concat: to change)",
+    ),
+    _o("embedding.pooling", "str", DEFAULT_POOLING, _EMBEDDING, f"subword pooling: {', '.join(POOLINGS)}"),
+    _o(
+        "embedding.precision",
+        "str",
+        "auto",
+        _EMBEDDING,
+        "compute precision: auto = bf16 where the hardware has it natively, else fp32; "
+        "int8 = dynamic quantisation on CPU; fp16 on GPU",
+        choices=PRECISIONS,
+    ),
+    _o(
+        "embedding.runtime",
+        "str",
+        DEFAULT_RUNTIME,
+        _EMBEDDING,
+        "forward pass: torch, openvino (CPU; pip install 'wsd[openvino]': converted once, cached "
+        "in $WSD_OPENVINO_CACHE, faster start-up and forward pass) or auto (openvino where installed, on a CPU)",
+        choices=RUNTIMES,
+    ),
+    _o("embedding.device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto", unset="auto"),
+    _o(
+        "embedding.batch_size",
+        "int",
+        None,
+        _EMBEDDING,
+        "windows per forward pass",
+        minimum=1,
+        unset="32 on a CPU, 256 on a GPU",
+    ),
+    _o(
+        "embedding.max_length",
+        "int",
+        None,
+        _EMBEDDING,
+        "longest window in subword tokens incl. special tokens",
+        minimum=1,
+        unset="the model's limit, ≤ 512",
+    ),
+    _o(
+        "embedding.window_tokens",
+        "int",
+        None,
+        _EMBEDDING,
+        "at most N subword tokens either side of the target",
+        minimum=0,
+        unset="as many as fit",
+    ),
+    _o(
+        "embedding.context_vector",
+        "str",
+        None,
+        _EMBEDDING,
+        "append a pooled vector of the tokens around each occurrence: TOKENS[:LAYERS[:WEIGHT]], e.g. "
+        "20:last:0.5, or none",
+        unset="none (the word's own vector)",
+        unset_for={"run": _RECIPE_CONTEXT, "evaluate": _RECIPE_CONTEXT},
+    ),
+    # ------------------------------------------------------------------------------------------- [senses]
+    _o("senses.run", "str", None, ("cluster",), "run directory written by wsd embed", path=True),
+    _o(
+        "senses.recipe",
+        "str",
+        "default",
+        _SENSES,
+        "named parameter set the unset sense options come from: default (wsd's recommended) or textbook "
+        "(k-means, silhouette)",
+        choices=RECIPE_NAMES,
+    ),
+    _o("senses.seed", "int", 0, ("cluster", "run"), "random state of every random choice"),
+    _o("senses.method", "str", None, _SENSES, "clustering method or baseline", choices=METHODS),
+    _o("senses.k", "k", None, _SENSES, "number of senses, or auto (chosen per word)"),
+    _o("senses.selection", "str", None, _SENSES, "criterion that chooses k for --k auto", choices=SELECTIONS),
+    _o("senses.k_range", "k_range", None, _SENSES, "candidate k for --k auto, e.g. 2,7"),
+    _o(
+        "senses.one_sense_below",
+        "float",
+        None,
+        _SENSES,
+        "--k auto: answer one sense when the best score (e.g. silhouette) is below this",
+    ),
+    _o("senses.center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
+    _o(
+        "senses.center_forms",
+        "float",
+        None,
+        _SENSES,
+        "fraction of each form's offset from the word mean removed",
+        flags=(),
+    ),
+    _o("senses.normalize", "bool", None, _SENSES, "L2-normalise the vectors"),
+    _o("senses.pca", "int", None, _SENSES, "reduce each word's vectors to N dimensions", minimum=1),
+    _o("senses.whiten", "bool", None, _SENSES, "whiten after PCA"),
+    _o("senses.min_cluster_size", "int", None, _SENSES, "merge senses smaller than N into the nearest", minimum=1),
+    _o("senses.noise", "str", None, _SENSES, "HDBSCAN noise: nearest sense or unassigned", choices=NOISES),
+    _o("senses.temperature", "temperature", None, _SENSES, "soft-membership temperature: a number or auto"),
+    _o("senses.distance", "str", None, _SENSES, _SENSE_PARAMETER, flags=(), unset=_INDUCER_DEFAULT),
+    _o("senses.n_init", "int", None, _SENSES, _SENSE_PARAMETER, minimum=1, flags=(), unset=_INDUCER_DEFAULT),
+    _o("senses.covariance_type", "str", None, _SENSES, _SENSE_PARAMETER, flags=(), unset=_INDUCER_DEFAULT),
+    _o("senses.n_neighbors", "int", None, _SENSES, _SENSE_PARAMETER, minimum=1, flags=(), unset=_INDUCER_DEFAULT),
+    _o(
+        "senses.hdbscan_min_cluster_size",
+        "int",
+        None,
+        _SENSES,
+        _SENSE_PARAMETER,
+        minimum=2,
+        flags=(),
+        unset=_INDUCER_DEFAULT,
+    ),
+    _o(
+        "senses.hdbscan_min_samples",
+        "int",
+        None,
+        _SENSES,
+        _SENSE_PARAMETER,
+        minimum=1,
+        flags=(),
+        unset=_INDUCER_DEFAULT,
+    ),
+    _o(
+        "senses.max_fit_samples",
+        "int",
+        None,
+        _SENSES,
+        "fit words with more occurrences on a seeded sample of N, assign the rest",
+        minimum=2,
+        flags=(),
+        unset="5000",
+    ),
+    # ------------------------------------------------------------------------------------------- [evaluation]
+    _o("evaluation.gold", "str", None, ("run",), "gold labels (generic labelled format, .tsv or .jsonl)", path=True),
+    _o(
+        "evaluation.dataset",
+        "str",
+        "semeval2013",
+        ("evaluate",),
+        "dataset, or the config file's; wug: a Word Usage Graph folder (--data)",
+        choices=DATASETS,
+    ),
+    _o(
+        "evaluation.data",
+        "str",
+        None,
+        ("evaluate",),
+        "dataset folder or file (generic: a .tsv or .jsonl file)",
+        path=True,
+    ),
+    _o("evaluation.split", "str", None, ("evaluate",), "RUSSE split(s): wiki-wiki, bts-rnc, active-dict, main, ..."),
+    _o(
+        "evaluation.gold_key",
+        "str",
+        None,
+        ("evaluate",),
+        "SemEval-2013 gold key name or path",
+        unset="all.key",
+    ),
+    _o(
+        "evaluation.targets",
+        "str_list",
+        None,
+        ("evaluate",),
+        "evaluate only these targets (comma-separated, e.g. add.v,bank.n)",
+        unset="all",
+    ),
+    _o("evaluation.seeds", "int", 1, ("evaluate",), "number of seeds (mean ± std)", minimum=1),
+    _o(
+        "evaluation.graded",
+        "bool",
+        None,
+        ("evaluate",),
+        "graded (soft) system keys from the sense memberships, or hard labels with --no-graded",
+        negatable=True,
+        unset="from --recipe; the default recipe is graded",
+    ),
+    _o(
+        "evaluation.min_weight",
+        "float",
+        None,
+        ("evaluate",),
+        "graded keys: smallest relative membership kept",
+        flags=(),
+    ),
+    _o("evaluation.top", "int", None, ("evaluate",), "graded keys: most senses per occurrence", minimum=1, flags=()),
+    _o(
+        "evaluation.cache_dir",
+        "str",
+        None,
+        ("evaluate",),
+        "vector cache",
+        path=True,
+        unset="$WSD_CACHE_DIR or ~/.cache/wsd",
+    ),
+    # ------------------------------------------------------------------------------------------- [change]
+    _o(
+        "change.run",
+        "str",
+        None,
+        ("change",),
+        "run folder written by wsd embed / wsd run",
+        path=True,
+        dest="change_run",
+    ),
+    _o(
+        "change.senses",
+        "str",
+        None,
+        ("change",),
+        "senses folder of the run",
+        path=True,
+        dest="change_senses",
+        unset="RUN/senses",
+    ),
+    _o("change.by", "str", None, _CHANGE_SLICES, "metadata column the slices come from", metavar="COLUMN"),
+    _o(
+        "change.bins",
+        "str",
+        None,
+        _CHANGE_SLICES,
+        "bins of numeric values, both ends inclusive",
+        metavar="LOW:HIGH,...",
+    ),
+    _o("change.between", "str_list", None, _CHANGE_SLICES, "compare only these two slices", metavar="A,B"),
+    _o(
+        "change.measure",
+        "str",
+        DEFAULT_MEASURE,
+        _CHANGE_ALL,
+        "change score to rank by (graded_spearman for wug)",
+        choices=MEASURES,
+    ),
+    _o(
+        "change.binary_k",
+        "int",
+        None,
+        _CHANGE_ALL,
+        "binary rule: at most k uses in one slice",
+        minimum=0,
+        unset=f"the dataset's, else {DEFAULT_BINARY_K}",
+    ),
+    _o(
+        "change.binary_n",
+        "int",
+        None,
+        _CHANGE_ALL,
+        "binary rule: at least n uses in the other",
+        minimum=1,
+        unset=f"the dataset's, else {DEFAULT_BINARY_N}",
+    ),
+    _o(
+        "change.min_uses",
+        "int",
+        DEFAULT_MIN_USES,
+        _CHANGE_SLICES,
+        "fewest uses per slice; a pair below it goes to unmeasured.csv, not ranked",
+        minimum=1,
+    ),
+    _o(
+        "change.rank_by",
+        "str",
+        DEFAULT_RANK_BY,
+        _CHANGE_SLICES,
+        "rank by the lower end of the score's 95% bootstrap interval, or by the point score",
+        choices=RANK_BY,
+    ),
+    # ------------------------------------------------------------------------------------------- [output]
+    _o(
+        "output.out",
+        "str",
+        None,
+        CONFIG_COMMANDS,
+        "output folder",
+        path=True,
+        help_for={
+            "embed": "run directory to write (or resume)",
+            "evaluate": "output folder for metrics.json, keys and per-target CSV",
+            "run": "output folder (run/, senses/, metrics.json, config.toml, report)",
+        },
+        unset_for={"cluster": "RUN/senses", "change": "RUN/change"},
+    ),
+    _o("output.report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),
+    _o("output.vector_dtype", "str", "float16", _SCAN, "storage type", choices=VECTOR_DTYPES),
+    _o(
+        "output.chunk_size",
+        "int",
+        8192,
+        _SCAN,
+        "occurrences per stored part, the unit of resumption",
+        minimum=1,
+    ),
+    _o("output.examples", "int", 5, ("cluster",), "example occurrences per sense", minimum=1),
+    _o("output.keywords", "int", 10, ("cluster",), "keywords per sense", minimum=1),
+    # ------------------------------------------------------------------------------------------- [execution]
+    _o(
+        "execution.shard_bytes",
+        "int",
+        None,
+        ("embed",),
+        "corpus bytes per shard, the unit of work (one task on a Dask cluster)",
+        minimum=1,
+        unset=f"{DEFAULT_SHARD_BYTES // 2**20} MiB",
+    ),
+    _o("execution.scheduler", "str", None, _DISTRIBUTED, "address of a running Dask scheduler (tcp://host:8786)"),
+    _o("execution.workers", "int", None, _DISTRIBUTED, "start a local Dask cluster of N processes", minimum=1),
+    _o("execution.threads_per_worker", "int", 1, _DISTRIBUTED, "threads of each local Dask worker", minimum=1),
+    # ------------------------------------------------------------------------------------------- flags only
+    _o(
+        "evaluate.data_dir",
+        "str",
+        None,
+        ("evaluate",),
+        "folder holding the dataset (e.g. ../shared/datasets)",
+        config=False,
+    ),
+    _o(
+        "predict.senses",
+        "str",
+        None,
+        ("predict",),
+        "folder written by wsd cluster",
+        config=False,
+        required=("predict",),
+    ),
+    _o(
+        "predict.run",
+        "str",
+        None,
+        ("predict",),
+        "run directory written by wsd embed",
+        config=False,
+        required=("predict",),
+    ),
+    _o(
+        "predict.out",
+        "str",
+        None,
+        ("predict",),
+        "output Parquet file",
+        config=False,
+        unset="RUN/predicted.parquet",
+    ),
+    _o(
+        "predict.skip_unknown",
+        "bool",
+        False,
+        ("predict",),
+        "label targets the model has not seen -1 instead of failing",
+        config=False,
+    ),
+    _o("score.dataset", "str", None, ("score",), "metrics", choices=KEY_DATASETS, config=False, required=("score",)),
+    _o("score.gold", "str", None, ("score",), "gold key file", config=False, required=("score",)),
+    _o("score.system", "str", None, ("score",), "system key file", config=False, required=("score",)),
+    _o("score.format", "str", "table", ("score",), "output format", choices=get_args(ScoreFormat), config=False),
+    _o(
+        "report.run",
+        "str",
+        None,
+        ("report",),
+        "output folder, or experiment results",
+        config=False,
+        metavar="DIR",
+        required=("report",),
+    ),
+    _o(
+        "report.out",
+        "str",
+        None,
+        ("report",),
+        "where to write",
+        config=False,
+        metavar="DIR",
+        unset="the --run output folder; required for experiment results",
+    ),
+    _o(
+        "report.projection",
+        "str",
+        DEFAULT_PROJECTION,
+        ("report",),
+        "sense-map projection (umap needs umap-learn)",
+        choices=PROJECTIONS,
+        config=False,
+    ),
+    _o(
+        "report.max_points",
+        "int",
+        DEFAULT_MAX_POINTS,
+        ("report",),
+        "occurrences drawn per map, a seeded sample beyond",
+        minimum=1,
+        config=False,
+    ),
+    _o(
+        "report.examples",
+        "int",
+        DEFAULT_REPORT_EXAMPLES,
+        ("report",),
+        "example contexts per sense card, 1-5",
+        choices=tuple(range(1, 6)),
+        metavar="N",
+        config=False,
+    ),
+    _o(
+        "report.experiments",
+        "str_list",
+        None,
+        ("report",),
+        "also plot these experiment results (repeatable)",
+        metavar="PATH",
+        repeat=True,
+        config=False,
+    ),
+    _o("report.seed", "int", 0, ("report",), "random state of the map sample and t-SNE", config=False),
+    _o("report.title", "str", None, ("report",), "the report's title", config=False),
+    _o("demo.out", "str", None, ("demo",), "output directory", config=False, required=("demo",)),
+    _o(
+        "demo.data",
+        "str",
+        None,
+        ("demo",),
+        "demo data folder",
+        config=False,
+        unset="the bundled demo corpus, wsd/demo_data",
+    ),
+    _o(
+        "config.command",
+        "str",
+        None,
+        ("config show", "config validate"),
+        "only the settings it uses",
+        choices=CONFIG_COMMANDS,
+        config=False,
+        help_for={"config validate": "also resolve it for COMMAND"},
+    ),
+    _o(
+        "config.file",
+        "str",
+        None,
+        ("config validate",),
+        "the TOML (or YAML) file",
+        config=False,
+        flags=("file",),
+    ),
+    _o(
+        "cli.overwrite",
+        "bool",
+        False,
+        (*CONFIG_COMMANDS, "predict", "report", "demo"),
+        _OVERWRITE,
+        config=False,
+        help_for={
+            "predict": "replace an --out file that wsd did not write",
+            "report": "write into an --out folder holding other files",
+        },
+    ),
+    _o(
+        "cli.no_progress",
+        "bool",
+        False,
+        ("embed", "cluster", "run", "evaluate", "demo"),
+        "no progress bar",
+        config=False,
+    ),
+    _o(
+        "cli.config",
+        "str",
+        None,
+        CONFIG_COMMANDS,
+        "TOML file of settings ([scan], [embedding], [senses], ...)",
+        config=False,
+        metavar="FILE",
+    ),
+    _o(
+        "cli.set",
+        "str_list",
+        [],
+        CONFIG_COMMANDS,
+        "override one setting, e.g. --set senses.method=kmeans (a TOML value; repeatable)",
+        config=False,
+        dest="overrides",
+        metavar="SECTION.KEY=VALUE",
+        repeat=True,
+    ),
+)
+
+#: ``name -> Option``.
+OPTIONS: dict[str, Option] = {option.name: option for option in OPTION_LIST}
+#: The settings of the configuration file, in order.
+SETTINGS: tuple[Option, ...] = tuple(option for option in OPTION_LIST if option.config)
+#: The commands with a parser built from the schema, in the order ``wsd --help`` lists them.
+COMMANDS: tuple[str, ...] = tuple(dict.fromkeys(command for option in OPTION_LIST for command in option.commands))
+
+#: The argparse group each section's flags are listed under (others: the command's own options).
+GROUPS = {
+    "scan": "scan",
+    "embedding": "encoder",
+    "senses": "sense induction (unset options come from --recipe)",
+    "change": "change across slices (see the README's Corpus analysis)",
+    "execution": "scale-out (Dask)",
+    "cli.config": "configuration (precedence: defaults < --config < options < --set)",
+    "cli.set": "configuration (precedence: defaults < --config < options < --set)",
+}
+
+
+def options_of(command: str) -> list[Option]:
+    """The options that ``command`` has a flag for, in declaration order.
+
+    Parameters
+    ----------
+    command : str
+        A command (``embed``, ``report``, ``config show``, ...).
+
+    Returns
+    -------
+    list of Option
+
+    Examples
+    --------
+    >>> [option.name for option in options_of("score")]
+    ['score.dataset', 'score.gold', 'score.system', 'score.format']
+    """
+    return [option for option in OPTION_LIST if option.takes_flag(command)]
+
+
+# ------------------------------------------------------------------------------------------- argparse
+def _whole_number(minimum: int | None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number ≥ {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _k_value(text: str) -> int | str:
+    return "auto" if text == "auto" else _whole_number(1)(text)
+
+
+def _k_range_value(text: str) -> tuple[int, int]:
+    parts = text.replace("-", ",").split(",")
+    try:
+        low, high = (int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers such as 2,7, got {text!r}") from None
+    if not 1 <= low <= high:
+        raise argparse.ArgumentTypeError(f"expected 1 ≤ low ≤ high, got {text!r}")
+    return low, high
+
+
+def _comma_list(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _argument(option: Option, command: str) -> dict[str, Any]:
+    """The keyword arguments of ``add_argument`` for an option of a command."""
+    # a setting's flag defaults to None ("not given": the configuration's value wins); a flag-only option's
+    # default is its own
+    default = None if option.config else option.default
+    kwargs: dict[str, Any] = {"help": option.help_text(command).replace("%", "%%")}
+    if option.option_strings[0].startswith("-"):
+        kwargs["dest"] = option.attribute
+        kwargs["default"] = default
+        if command in option.required:
+            kwargs["required"] = True
+    if option.kind == "bool":
+        kwargs["action"] = argparse.BooleanOptionalAction if option.negatable else "store_true"
+        return kwargs
+    if option.repeat:
+        kwargs["action"] = "append"
+    elif option.kind == "int":
+        kwargs["type"] = int if option.choices else _whole_number(option.minimum)
+    elif option.kind == "float":
+        kwargs["type"] = float
+    elif option.kind == "k":
+        kwargs["type"] = _k_value
+    elif option.kind == "k_range":
+        kwargs["type"] = _k_range_value
+    elif option.kind == "str_list":
+        kwargs["type"] = _comma_list
+    if option.choices is not None:
+        kwargs["choices"] = option.choices
+    if option.metavar is not None:
+        kwargs["metavar"] = option.metavar
+    return kwargs
+
+
+def add_options(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """Add the flags of ``command`` to its parser, grouped by section, from the declarations.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    command : str
+        The command (``embed``, ``report``, ``config show``, ...).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        ``parser``.
+
+    Examples
+    --------
+    >>> parser = add_options(argparse.ArgumentParser(prog="wsd embed"), "embed")
+    >>> parser.parse_args(["--window-tokens", "8", "--case-sensitive"]).window_tokens
+    8
+    """
+    groups: dict[str, Any] = {}
+    for option in options_of(command):
+        title = GROUPS.get(option.name, GROUPS.get(option.section)) if option.config or option.name in GROUPS else None
+        if title is None:
+            target: Any = parser
+        else:
+            target = groups.get(title) or groups.setdefault(title, parser.add_argument_group(title))
+        target.add_argument(*option.option_strings, **_argument(option, command))
+    return parser
