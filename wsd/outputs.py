@@ -49,6 +49,7 @@ from wsd.layout import (
     REPORT_HTML,
     REPORT_MARKDOWN,
     RUN_DIR,
+    SENSE_MODEL_FILE,
     SENSES_DIR,
     TUNE_CHECKPOINT_DIR,
     TUNE_FILE,
@@ -87,7 +88,14 @@ COMPATIBLE = {
     "encoder": {"encoder"},
 }
 #: The file whose presence (listed in the manifest) marks a folder of each kind as finished.
-_FINISHED = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}
+_FINISHED = {
+    "run": META_FILE,
+    "senses": META_FILE,
+    "change": CHANGE_JSON,
+    "output": METRICS_FILE,
+    "model": SENSE_MODEL_FILE,
+    "encoder": TUNE_FILE,
+}
 
 
 class OutputRefused(ConfigError):
