@@ -197,7 +197,7 @@ def test_run_needs_by_for_bins(tmp_path: Path, capsys) -> None:
     corpus = tmp_path / "c.jsonl"
     corpus.write_text('{"text": "a bank", "year": 1}\n', encoding="utf-8")
     code = main(["run", "--corpus", str(corpus), "--targets", "bank", "--bins", "1:2", "--out", str(tmp_path / "o")])
-    assert "--bins and --between compare slices: give --by" in _one_line_error(capsys, code)
+    assert "--bins, --bin-width and --between compare slices: give --by" in _one_line_error(capsys, code)
 
 
 def test_wsd_run_by_year_end_to_end(tmp_path: Path, capsys) -> None:

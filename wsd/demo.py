@@ -93,11 +93,11 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
 
     scan, output, senses = config["scan"], config["output"], config["senses"]
     change = config.get("change", {})
-    if not change.get("by") and (change.get("bins") or change.get("between")):
-        raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
+    if not change.get("by") and (change.get("bins") or change.get("between") or change.get("bin_width")):
+        raise ConfigError("--bins, --bin-width and --between compare slices: give --by COLUMN too (the slice column)")
     slices = None
     if change.get("by"):
-        keys = ("by", "bins", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
+        keys = ("by", "bins", "bin_width", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
         slices = {key: change[key] for key in keys}
     summary = induce_corpus(
         scan["corpus"],

@@ -714,7 +714,9 @@ def induce_corpus(
         spec = MetaSpec.build(
             embed_options.get("meta"), embed_options.get("slice_from_path"), embed_options.get("text_field") or "text"
         )
-        check_slice_options(change.get("by"), change.get("bins"), change.get("between"), columns=spec.columns)
+        check_slice_options(
+            change.get("by"), change.get("bins"), change.get("between"), spec.columns, change.get("bin_width")
+        )
     labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
     check_disjoint(out, {**_inputs(corpus, targets, forms), "--gold": gold})
     claim_folder(out, "output", overwrite=overwrite)
