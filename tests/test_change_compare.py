@@ -163,8 +163,12 @@ def test_overlapping_and_malformed_bins() -> None:
 
 
 def test_a_bin_with_no_occurrences() -> None:
-    with pytest.raises(InputError, match="--bins 1900:1950: no occurrence"):
-        assign_slices(_table(["w"] * 2, [1800, 2000]), "year", "1800:1850,1900:1950,1990:2000")
+    # issue 25: a bin without uses is a warning naming it (it is no slice); no bin with uses is an error
+    with pytest.warns(UserWarning, match="--bins 1900:1950: no occurrence"):
+        slices = assign_slices(_table(["w"] * 2, [1800, 2000]), "year", "1800:1850,1900:1950,1990:2000")
+    assert slices.order == ["1800:1850", "1990:2000"]
+    with pytest.raises(InputError, match="no occurrence has a 'year' value in any bin"):
+        assign_slices(_table(["w"] * 2, [1800, 2000]), "year", "1900:1950,1960:1970")
 
 
 def test_one_slice_or_no_values() -> None:

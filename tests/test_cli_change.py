@@ -148,7 +148,7 @@ def test_bins_and_between(tmp_path: Path) -> None:
     [
         (["--by", "decade"], "no column 'decade' to slice by (its columns: id, target,"),
         (["--by", "year", "--bins", "1900:1950,1950:2000"], "overlap"),
-        (["--by", "year", "--bins", "1900:1910,1950:1960,1990:2000"], "--bins 1950:1960: no occurrence"),
+        (["--by", "year", "--bins", "1700:1710,1750:1760"], "no occurrence has a 'year' value in any bin"),
         (["--by", "target", "--bins", "1:2"], "--by 'target' is a core column of the occurrence table"),
         (["--by", "year", "--between", "1900,1950"], "no slice '1950'"),
         (["--by", "year", "--binary-k", "5", "--binary-n", "5"], "0 <= k < n"),
@@ -197,7 +197,7 @@ def test_run_needs_by_for_bins(tmp_path: Path, capsys) -> None:
     corpus = tmp_path / "c.jsonl"
     corpus.write_text('{"text": "a bank", "year": 1}\n', encoding="utf-8")
     code = main(["run", "--corpus", str(corpus), "--targets", "bank", "--bins", "1:2", "--out", str(tmp_path / "o")])
-    assert "--bins and --between compare slices: give --by" in _one_line_error(capsys, code)
+    assert "--bins, --bin-width and --between compare slices: give --by" in _one_line_error(capsys, code)
 
 
 def test_wsd_run_by_year_end_to_end(tmp_path: Path, capsys) -> None:

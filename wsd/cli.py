@@ -376,6 +376,7 @@ def command_change(args: argparse.Namespace) -> int:
         config["output"]["out"],
         by=change["by"],
         bins=change["bins"],
+        bin_width=change["bin_width"],
         between=change["between"],
         measure=change["measure"],
         binary_k=change["binary_k"],

@@ -93,11 +93,11 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
 
     scan, output, senses = config["scan"], config["output"], config["senses"]
     change = config.get("change", {})
-    if not change.get("by") and (change.get("bins") or change.get("between")):
-        raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
+    if not change.get("by") and (change.get("bins") or change.get("between") or change.get("bin_width")):
+        raise ConfigError("--bins, --bin-width and --between compare slices: give --by COLUMN too (the slice column)")
     slices = None
     if change.get("by"):
-        keys = ("by", "bins", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
+        keys = ("by", "bins", "bin_width", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
         slices = {key: change[key] for key in keys}
     summary = induce_corpus(
         scan["corpus"],
@@ -163,7 +163,7 @@ def _report_available() -> bool:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """A small table: per target, occurrences, senses found, ARI; then the overall scores vs baselines.
+    """A small table: per target, occurrences, senses found, ARI (with a gold); then the scores and the ranking.
 
     Scores are percentages, as ``wsd evaluate`` and ``wsd score`` print them.
 
@@ -178,11 +178,13 @@ def format_summary(summary: dict[str, Any]) -> str:
     """
     metrics = summary.get("metrics", {})
     per_target = metrics.get("per_target", {})
-    lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6} {'ARI %':>6}"]
+    scored = bool(per_target)  # an ARI column only where there is a gold to score against
+    lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6}" + (f" {'ARI %':>6}" if scored else "")]
     for target, count in summary["occurrences"].items():
         ari = per_target.get(target, {}).get("ari")
         shown = "" if ari is None else f"{100 * ari:.1f}"
-        lines.append(f"{target:<10} {count:>11} {summary['senses'].get(target, 0):>6} {shown:>6}")
+        row = f"{target:<10} {count:>11} {summary['senses'].get(target, 0):>6}"
+        lines.append(row + (f" {shown:>6}" if scored else ""))
     if metrics:
         overall = metrics["overall"]
         names = ("ari", "nmi", "v_measure", "paired_f", "bcubed_f", "fnmi", "fbc_f")

@@ -631,6 +631,154 @@ def explain_unmatched(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> str:
     return ", ".join(f"{n} {one if n == 1 else many}" for n, many, one in parts if n)
 
 
+#: The options of :func:`embed_corpus` that decide how the work is spread, not what it gives (left out of the
+#: request a later ``wsd run`` is compared with).
+_EXECUTION_OPTIONS = frozenset(
+    {"executor", "scheduler", "workers", "threads_per_worker", "retries", "consolidate", "device", "batch_size"}
+)
+#: The scan options of :func:`embed_corpus` (what :func:`check_slices_before_embedding` scans with).
+_SCAN_OPTIONS = ("lemmatizer", "case_sensitive", "context", "context_chars", "text_field", "meta", "slice_from_path")
+
+
+def _file_stamp(path: Any) -> Any:
+    """A file named by a path as its absolute name, size and modification time (anything else as it is)."""
+    if isinstance(path, str | os.PathLike) and Path(path).is_file():
+        stat = Path(path).stat()
+        return [str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns]
+    return path
+
+
+def stage_request(
+    corpus: str | os.PathLike[str],
+    targets: Any,
+    out: Path,
+    forms: Any,
+    inducer: Any,
+    embed_options: Mapping[str, Any],
+) -> dict[str, Any] | None:
+    """What ``run/`` and ``senses/`` of an output folder are made from, as JSON (None when it cannot be said).
+
+    Parameters
+    ----------
+    corpus : path
+        The corpus (its files' names, sizes and times are part of it).
+    targets, forms : object
+        The targets and the forms file (a file by its name, size and time).
+    out : Path
+        The output folder (left out of a corpus folder that holds it).
+    inducer : SenseInducer
+        The sense inducer (its parameters).
+    embed_options : mapping
+        The options of :func:`embed_corpus` (those that spread the work are left out).
+
+    Returns
+    -------
+    dict or None
+        None with an already loaded ``encoder`` (its settings cannot be compared).
+    """
+    import json
+
+    if embed_options.get("encoder") is not None:
+        return None
+    request = {
+        "corpus": str(Path(corpus).resolve()),
+        "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[out]),
+        "targets": _file_stamp(targets),
+        "forms": _file_stamp(forms),
+        "inducer": inducer.get_params(deep=False),
+        "embed": {key: value for key, value in embed_options.items() if key not in _EXECUTION_OPTIONS},
+    }
+    return json.loads(json.dumps(request, default=str))
+
+
+def finished_stages(out: Path, request: Mapping[str, Any] | None) -> bool:
+    """Whether ``out`` holds a finished ``run/`` and ``senses/`` made from ``request`` (only the change differs).
+
+    Parameters
+    ----------
+    out : Path
+        The output folder of ``wsd run``.
+    request : mapping or None
+        :func:`stage_request` of this run.
+
+    Returns
+    -------
+    bool
+    """
+    import json
+
+    from wsd.layout import META_FILE
+    from wsd.store import STATUS_COMPLETE, read_meta
+
+    senses_meta = out / SENSES_DIR / META_FILE
+    if request is None or not senses_meta.is_file():
+        return False
+    try:
+        run_meta = read_meta(out / RUN_DIR)
+        made = json.loads(senses_meta.read_text(encoding="utf-8"))
+    except (InputError, ValueError, OSError):
+        return False
+    return (
+        isinstance(made, dict)
+        and run_meta.get("status") == STATUS_COMPLETE
+        and made.get("request") == request
+        and made.get("run_fingerprint") == run_meta.get("fingerprint")
+    )
+
+
+def check_slices_before_embedding(
+    corpus: str | os.PathLike[str],
+    targets: Any,
+    forms: Any,
+    out: Path,
+    change: Mapping[str, Any],
+    embed_options: Mapping[str, Any],
+) -> None:
+    """Scan the corpus (without embedding) and check that the slices of ``change`` hold uses of the targets.
+
+    Only the slice column is kept, so the check costs one reading of the corpus, not its memory. A bin without
+    uses is a warning naming it; no bin with uses, or fewer than two slices, an error
+    (:func:`wsd.change.slices.assign_slices`). The scan's own warnings are left to the embedding's scan.
+
+    Parameters
+    ----------
+    corpus : path
+        The corpus.
+    targets, forms : object
+        As for :func:`embed_corpus`.
+    out : Path
+        The output folder (left out of a corpus folder that holds it).
+    change : mapping
+        ``by``, ``bins``, ``bin_width``.
+    embed_options : mapping
+        The scan options among them are used.
+
+    Raises
+    ------
+    InputError
+        As :func:`wsd.change.slices.assign_slices` (and as the scan, for a corpus without the targets).
+    """
+    from wsd.change.slices import assign_slices, parse_by
+    from wsd.corpus.documents import iter_documents
+
+    column = parse_by(change["by"])[0]
+    scan_options = {key: embed_options[key] for key in _SCAN_OPTIONS if embed_options.get(key) is not None}
+    if isinstance(scan_options.get("meta"), list):
+        scan_options["meta"] = tuple(scan_options["meta"])
+    options = build_scan_options(targets, forms, **scan_options)
+    matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+    values: list[pd.Series] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the embedding's scan says them once
+        documents = iter_documents(corpus, text_field=options.text_field, exclude=[out], meta=options.meta_spec)
+        for chunk in iter_document_chunks(documents, matcher, options):
+            values.append(chunk[column])
+    if not values:
+        return  # no occurrence at all: the embedding's scan says so, with its reasons
+    table = pd.DataFrame({column: pd.concat(values, ignore_index=True)})
+    assign_slices(table, change["by"], change.get("bins"), change.get("bin_width"))
+
+
 @in_session
 def induce_corpus(
     corpus: str | os.PathLike[str],
@@ -714,23 +862,34 @@ def induce_corpus(
         spec = MetaSpec.build(
             embed_options.get("meta"), embed_options.get("slice_from_path"), embed_options.get("text_field") or "text"
         )
-        check_slice_options(change.get("by"), change.get("bins"), change.get("between"), columns=spec.columns)
+        check_slice_options(
+            change.get("by"), change.get("bins"), change.get("between"), spec.columns, change.get("bin_width")
+        )
     labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
     check_disjoint(out, {**_inputs(corpus, targets, forms), "--gold": gold})
-    claim_folder(out, "output", overwrite=overwrite)
     if embed_options.get("context_vector") is None:
         embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
-    run = embed_corpus(
-        corpus,
-        targets,
-        out / RUN_DIR,
-        forms=forms,
-        progress=progress,
-        overwrite=overwrite,
-        corpus_exclude=out,
-        **embed_options,
-    )
-    senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite)
+    if not isinstance(targets, str | Mapping):
+        targets = list(targets)  # read once: compared, scanned and embedded
+    request = stage_request(corpus, targets, out, forms, inducer, embed_options)
+    unchanged = finished_stages(out, request)  # only the change settings differ: run/ and senses/ are kept
+    if change and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
+        check_slices_before_embedding(corpus, targets, forms, out, change, embed_options)
+    claim_folder(out, "output", overwrite=overwrite)
+    if unchanged:
+        run, senses_dir = out / RUN_DIR, out / SENSES_DIR
+    else:
+        run = embed_corpus(
+            corpus,
+            targets,
+            out / RUN_DIR,
+            forms=forms,
+            progress=progress,
+            overwrite=overwrite,
+            corpus_exclude=out,
+            **embed_options,
+        )
+        senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite, request=request)
     occurrences, _ = load_run(run)
     labels = pd.read_parquet(senses_dir / LABELS_FILE)
     summary: dict[str, Any] = {
@@ -774,7 +933,8 @@ def induce_corpus(
     if change:
         from wsd.change.stage import change_run, format_ranking
 
-        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=overwrite, **change))
+        # OUT/change is this output's own: other change settings replace it (only wsd's files; no --overwrite needed)
+        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=True, **change))
         summary["change_ranking"] = format_ranking(summary["change_dir"])
     if report:
         from wsd.report import write_report

@@ -565,7 +565,14 @@ OPTION_LIST: tuple[Option, ...] = (
         dest="change_senses",
         unset="RUN/senses",
     ),
-    _o("change.by", "str", None, _CHANGE_SLICES, "metadata column the slices come from", metavar="COLUMN"),
+    _o(
+        "change.by",
+        "str",
+        None,
+        _CHANGE_SLICES,
+        "metadata column the slices come from; COLUMN:year (or :decade) slices a date column by its year",
+        metavar="COLUMN",
+    ),
     _o(
         "change.bins",
         "str",
@@ -573,6 +580,15 @@ OPTION_LIST: tuple[Option, ...] = (
         _CHANGE_SLICES,
         "bins of numeric values, both ends inclusive",
         metavar="LOW:HIGH,...",
+    ),
+    _o(
+        "change.bin_width",
+        "int",
+        None,
+        _CHANGE_SLICES,
+        "slices of N values (years), aligned to multiples of N: 1790:1799, 1800:1809, ... (not with --bins)",
+        minimum=1,
+        metavar="N",
     ),
     _o("change.between", "str_list", None, _CHANGE_SLICES, "compare only these two slices", metavar="A,B"),
     _o(

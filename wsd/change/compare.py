@@ -167,6 +167,8 @@ class SliceComparison:
         The two slices the ranking compares.
     bins : list of str, optional
         The bins the slices are.
+    bin_width : int, optional
+        The width the bins were cut by (``bins`` are then the bins that hold uses).
     measures : list of str
         The measures the inputs give.
     min_uses : int
@@ -199,6 +201,7 @@ class SliceComparison:
     unmeasured: pd.DataFrame
     main_pair: tuple[str, str]
     bins: list[str] | None = None
+    bin_width: int | None = None
     measures: list[str] = field(default_factory=list)
     min_uses: int = DEFAULT_MIN_USES
     rank_by: str = DEFAULT_RANK_BY
@@ -225,6 +228,7 @@ class SliceComparison:
         return {
             "by": self.by,
             "bins": self.bins,
+            "bin_width": self.bin_width,
             "slices": list(self.slices),
             "main_pair": list(self.main_pair),
             "measure": self.measure,
@@ -302,6 +306,7 @@ def compare_slices(
     *,
     by: str,
     bins: str | list[str] | list[Bin] | None = None,
+    bin_width: int | None = None,
     between: tuple[str, str] | list[str] | str | None = None,
     measure: str | None = None,
     binary_k: int = DEFAULT_BINARY_K,
@@ -327,6 +332,8 @@ def compare_slices(
         The slice column (:func:`wsd.change.slices.assign_slices`).
     bins : str or list, optional
         Bins of numeric slice values, ``LOW:HIGH`` both ends inclusive.
+    bin_width : int, optional
+        Slices of this many values, aligned to its multiples (``1790:1799``); not with ``bins``.
     between : two slice labels, optional
         Compare only these two (earlier first); default: consecutive slices and the first vs the last.
     measure : {"jsd", "apd", "prt"}, optional
@@ -393,7 +400,7 @@ def compare_slices(
     if measure is None:
         measure = DEFAULT_MEASURE if DEFAULT_MEASURE in available else available[0]
     _check_measure(measure, available)
-    slices = assign_slices(occurrences, by, bins)
+    slices = assign_slices(occurrences, by, bins, bin_width)
     chosen = _check_between(between, slices.order)
     pairs = _pairs(slices.order, chosen)
     tables = _Tables(occurrences, slices, labels, X, available, binary_k, binary_n)
@@ -439,7 +446,10 @@ def compare_slices(
         ranking=_ranking(scores, main, rank_by, available, labels is not None),
         unmeasured=unmeasured,
         main_pair=main,
-        bins=[bin_.label if isinstance(bin_, Bin) else str(bin_) for bin_ in _bin_labels(bins)] if bins else None,
+        bins=[bin_.label if isinstance(bin_, Bin) else str(bin_) for bin_ in _bin_labels(bins)]
+        if bins
+        else (list(slices.order) if bin_width is not None else None),
+        bin_width=bin_width,
         measures=available,
         min_uses=int(min_uses),
         rank_by=rank_by,

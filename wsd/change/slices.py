@@ -4,7 +4,13 @@ A *slice* is a value of a metadata column of the occurrence table (``year``, ``s
 or a bin of such values. Bins are written ``LOW:HIGH`` separated by commas (``1800:1850,1950:2000``); both ends
 are **inclusive** (``1800:1850`` holds 1800, 1850 and every value between), so bins that share a value overlap
 and are refused — write ``1800:1849,1850:1899`` for adjacent bins. Values outside every bin are left out with a
-warning. The bin's label is its text (``1800:1850``).
+warning. The bin's label is its text (``1800:1850``). A bin width instead (``bin_width=10``) cuts the values into
+slices of that many, aligned to its multiples (1790 to 1799, 1800 to 1809, ...; labelled ``1790:1799``; a slice
+holds every value ``1790 <= value < 1800``); a width bin without uses is no slice.
+
+Dates become years: ``by="date:year"`` slices the column ``date`` by the year of its values (ISO dates such as
+``1999-05-01``, ``1999-05``, a timestamp, or a plain year; ``date:decade`` by decades), and a column whose values
+are all ISO dates (or a datetime Parquet column) is read as years without being asked.
 
 Slices are ordered as :func:`wsd.evaluate.datasets.wug.period_order` orders WUG periods: numerically when every
 value is a number (``2 < 10``), else as strings (``1700-1916 < 1918-1990``); bins in order of their low end.
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -29,7 +36,23 @@ from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets.wug import period_order
 from wsd.occurrences import RESERVED_COLUMNS
 
-__all__ = ["Bin", "Slices", "assign_slices", "check_slice_options", "parse_bins"]
+__all__ = [
+    "DATE_UNITS",
+    "Bin",
+    "Slices",
+    "assign_slices",
+    "check_slice_options",
+    "parse_bins",
+    "parse_by",
+    "width_bins",
+    "years_of",
+]
+
+#: The units a date column is sliced by (``--by date:year``); a decade is a year with a bin width of 10.
+DATE_UNITS = ("year", "decade")
+#: A date as text: a year (``1999``, ``-45``), optionally ``-MM`` and ``-DD``, optionally a time after ``T`` or a
+#: space (what a datetime Parquet column becomes in a run: ``1999-05-01 00:00:00``).
+_DATE = re.compile(r"\s*([+-]?\d{1,6})(-\d{1,2}(?:-\d{1,2})?)?(?:[T ]\d.*)?\s*")
 
 
 @dataclass(frozen=True)
@@ -42,11 +65,14 @@ class Bin:
         The ends.
     label : str
         How the bin is named in every table (the text it was written as, ``1800:1850``).
+    open_high : bool
+        The high end is excluded (``low <= value < high``): the bins of a width (:func:`width_bins`).
     """
 
     low: float
     high: float
     label: str
+    open_high: bool = False
 
     def holds(self, values: np.ndarray) -> np.ndarray:
         """Which of ``values`` fall into the bin.
@@ -60,6 +86,8 @@ class Bin:
         -------
         ndarray of bool
         """
+        if self.open_high:  # a bin of a width: low <= value < high
+            return (values >= self.low) & (values < self.high)
         return (values >= self.low) & (values <= self.high)
 
 
@@ -120,13 +148,149 @@ def parse_bins(text: str | list[str] | tuple[str, ...]) -> list[Bin]:
     return bins
 
 
+def parse_by(by: str) -> tuple[str, str | None]:
+    """Split a ``--by`` value into the column and the date unit (``date:year`` -> ``("date", "year")``).
+
+    Parameters
+    ----------
+    by : str
+        A column name, or ``COLUMN:UNIT`` with a unit of :data:`DATE_UNITS`.
+
+    Returns
+    -------
+    tuple
+        The column and the unit (None when none is given).
+
+    Raises
+    ------
+    ConfigError
+        An unknown unit or an empty column name.
+
+    Examples
+    --------
+    >>> parse_by("date:year"), parse_by("year")
+    (('date', 'year'), ('year', None))
+    """
+    column, sep, unit = by.rpartition(":")
+    if not sep:
+        return by.strip(), None
+    column, unit = column.strip(), unit.strip()
+    if unit not in DATE_UNITS or not column:
+        raise ConfigError(
+            f"--by {by!r}: expected COLUMN or COLUMN:UNIT with a unit of {', '.join(DATE_UNITS)} (e.g. --by date:year)"
+        )
+    return column, unit
+
+
+def years_of(values: pd.Series, column: str, *, strict: bool = True) -> pd.Series | None:
+    """The year of every date in ``values`` (text, datetimes or numbers) as text; missing values stay None.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        A metadata column: ISO dates (``1999-05-01``, ``1999-05``, ``1999-05-01 12:00:00``), years, datetimes.
+    column : str
+        Its name, for the message.
+    strict : bool
+        Raise on a value that is no date (else: None when one is not, the column is no date column).
+
+    Returns
+    -------
+    pandas.Series or None
+        The years as text (``"1999"``), same index; None when ``strict`` is false and a value is no date.
+
+    Raises
+    ------
+    InputError
+        With ``strict``, naming the column and the first value that is no date.
+
+    Examples
+    --------
+    >>> years_of(pd.Series(["1999-05-01", "-45", None]), "date").tolist()
+    ['1999', '-45', None]
+    """
+    if pd.api.types.is_datetime64_any_dtype(values):
+        years = values.dt.year
+        return pd.Series([None if pd.isna(y) else str(int(y)) for y in years], index=values.index, dtype=object)
+    codes, uniques = pd.factorize(values)  # each distinct value parsed once
+    parsed: list[str | None] = []
+    for value in uniques:
+        year = getattr(value, "year", None)  # a datetime or date object
+        if year is not None and not isinstance(value, str):
+            parsed.append(str(int(year)))
+            continue
+        if isinstance(value, float | np.floating) and float(value).is_integer():
+            value = int(value)
+        match = _DATE.fullmatch(str(value))
+        if match is None or isinstance(value, bool | np.bool_):
+            if not strict:
+                return None
+            raise InputError(
+                f"--by: column {column!r} holds {value!r}, which is not a date (expected an ISO date such as "
+                f"1999-05-01, a timestamp, or a year)"
+            )
+        parsed.append(str(int(match.group(1))))
+    texts = np.array([*parsed, None], dtype=object)
+    return pd.Series(texts[codes], index=values.index, dtype=object)
+
+
+def _all_dates(values: pd.Series) -> bool:
+    """Whether every value is an ISO date with at least a month (``1999-05``), so that it is read as a year."""
+    present = values.dropna().unique()
+    return bool(len(present)) and all(
+        isinstance(value, str) and (m := _DATE.fullmatch(value)) is not None and m.group(2) is not None
+        for value in present
+    )
+
+
+def width_bins(values: np.ndarray, width: int) -> list[Bin]:
+    """The bins of ``width`` that hold ``values``, aligned to multiples of the width (1790 to 1799, ...).
+
+    Parameters
+    ----------
+    values : ndarray of float
+        Numeric slice values (NaN: none).
+    width : int
+        The bin width (at least 1).
+
+    Returns
+    -------
+    list of Bin
+        The bins holding at least one value, in order; labelled ``LOW:HIGH`` with ``HIGH = LOW + width - 1``.
+
+    Examples
+    --------
+    >>> [b.label for b in width_bins(np.array([1790, 1805, 1799, -45]), 10)]
+    ['-50:-41', '1790:1799', '1800:1809']
+    """
+    present = values[~np.isnan(values)]
+    starts = np.unique(np.floor(present / width).astype(np.int64) * width)
+    return [Bin(float(low), float(low + width), f"{low}:{low + width - 1}", open_high=True) for low in starts.tolist()]
+
+
+def _check_one_way(bins: object, bin_width: object) -> None:
+    if bins is not None and bin_width is not None:
+        shown = bins if isinstance(bins, str) else ",".join(getattr(b, "label", str(b)) for b in bins)  # type: ignore[attr-defined]
+        raise ConfigError(
+            f"--bins {shown} and --bin-width {bin_width} both given: choose one "
+            "(explicit LOW:HIGH bins, or slices of a width)"
+        )
+
+
+def _check_width(bin_width: object) -> int:
+    if isinstance(bin_width, bool) or not isinstance(bin_width, int | np.integer) or bin_width < 1:
+        raise ConfigError(f"--bin-width (change.bin_width) must be a whole number of at least 1, not {bin_width!r}")
+    return int(bin_width)
+
+
 def check_slice_options(
     by: str | None,
     bins: str | list[str] | tuple[str, ...] | None = None,
     between: str | list[str] | tuple[str, ...] | None = None,
     columns: tuple[str, ...] | None = None,
+    bin_width: int | None = None,
 ) -> list[Bin] | None:
-    """Check the slice options before any work: the column, the bins, the pair; the parsed bins.
+    """Check the slice options before any work: the column, the bins or bin width, the pair; the parsed bins.
 
     Everything that can be known without the occurrence table is checked here, so that a command that embeds
     a corpus first refuses bad slice options at once rather than after the embedding.
@@ -142,6 +306,8 @@ def check_slice_options(
     columns : tuple of str, optional
         The metadata columns the occurrence table will have (a scan's ``--meta`` and ``--slice-from-path``
         columns); None: not known yet (the table's own columns are checked later).
+    bin_width : int, optional
+        The ``--bin-width`` (slices of that many values, aligned to its multiples).
 
     Returns
     -------
@@ -151,7 +317,8 @@ def check_slice_options(
     Raises
     ------
     ConfigError
-        ``--bins``/``--between`` without ``--by``, or ``--between`` not naming two different slices.
+        ``--bins``/``--bin-width``/``--between`` without ``--by``, ``--bins`` with ``--bin-width``, a width below
+        1, an unknown date unit (``--by date:week``), or ``--between`` not naming two different slices.
     InputError
         ``--by`` naming a core column of the occurrence table (``text``, ``target``, ``start``, ...), a column
         the scan does not keep, or malformed bins (``--bins 0``).
@@ -165,20 +332,26 @@ def check_slice_options(
     wsd.errors.InputError: --by 'text' is a core column of the occurrence table, not metadata: ...
     """
     if by is None or (isinstance(by, str) and not by.strip()):
-        if bins or between:
-            raise ConfigError("--bins and --between compare slices: give --by COLUMN too (the slice column)")
+        if bins or between or bin_width is not None:
+            raise ConfigError(
+                "--bins, --bin-width and --between compare slices: give --by COLUMN too (the slice column)"
+            )
         return None
     if not isinstance(by, str):
         raise ConfigError(f"--by (change.by) must be a column name, not {by!r}")
+    _check_one_way(bins, bin_width)
+    if bin_width is not None:
+        _check_width(bin_width)
+    spec, by = by, parse_by(by)[0]
     if by in RESERVED_COLUMNS:
         raise InputError(
-            f"--by {by!r} is a core column of the occurrence table, not metadata: slice by a metadata column "
+            f"--by {spec!r} is a core column of the occurrence table, not metadata: slice by a metadata column "
             "kept with --meta (e.g. --meta year --by year)"
         )
     if columns is not None and by not in columns:
         kept = f"it keeps {', '.join(columns)}" if columns else "it keeps no metadata"
         raise InputError(
-            f"--by {by!r}: the scan keeps no column {by!r} ({kept}); add --meta {by} "
+            f"--by {spec!r}: the scan keeps no column {by!r} ({kept}); add --meta {by} "
             f"(or a --slice-from-path group named {by})"
         )
     parsed = parse_bins(bins) if bins is not None else None
@@ -240,7 +413,10 @@ def _text_values(column: pd.Series) -> pd.Series:
 
 
 def assign_slices(
-    occurrences: pd.DataFrame, by: str, bins: str | list[str] | tuple[str, ...] | list[Bin] | None = None
+    occurrences: pd.DataFrame,
+    by: str,
+    bins: str | list[str] | tuple[str, ...] | list[Bin] | None = None,
+    bin_width: int | None = None,
 ) -> Slices:
     """The slice of every occurrence: the value of column ``by``, or the bin it falls into.
 
@@ -249,9 +425,12 @@ def assign_slices(
     occurrences : pandas.DataFrame
         An occurrence table with the metadata column ``by``.
     by : str
-        The column (``year``, ``source``, ``grouping``, ...).
+        The column (``year``, ``source``, ``grouping``, ...), or ``COLUMN:UNIT`` to slice dates by year or
+        decade (:func:`parse_by`); a column of ISO dates or datetimes is read as years without a unit.
     bins : str or list, optional
         Bins of numeric values (see :func:`parse_bins`); none: every distinct value is a slice.
+    bin_width : int, optional
+        Slices of this many values, aligned to its multiples (:func:`width_bins`); not with ``bins``.
 
     Returns
     -------
@@ -261,12 +440,16 @@ def assign_slices(
     ------
     InputError
         When the column is missing (the message lists the columns there are), no row has a value, a value is
-        not a number while ``bins`` are given, a bin holds no occurrence, or fewer than two slices remain.
+        not a number (or, with a unit, not a date) while bins are given, no bin holds an occurrence, or fewer
+        than two slices remain.
+    ConfigError
+        Bad ``by``, ``bins`` with ``bin_width``, a width below 1.
 
     Warns
     -----
     UserWarning
-        Naming how many rows have no value in ``by`` or fall outside every bin (they are left out).
+        Naming how many rows have no value in ``by`` or fall outside every bin (they are left out), and each
+        bin of ``bins`` that holds no occurrence (it is no slice).
 
     Examples
     --------
@@ -274,45 +457,77 @@ def assign_slices(
     >>> s = assign_slices(pd.DataFrame({"grouping": ["2", "10", "2"]}), "grouping")
     >>> s.order
     ['2', '10']
+    >>> assign_slices(pd.DataFrame({"date": ["1795-03-04", "1801-12-01"]}), "date", bin_width=10).order
+    ['1790:1799', '1800:1809']
     """
-    if by not in occurrences.columns:
+    _check_one_way(bins, bin_width)
+    check_slice_options(by, bin_width=bin_width)
+    column, unit = parse_by(by)
+    if column not in occurrences.columns:
         raise InputError(
-            f"the occurrence table has no column {by!r} to slice by (its columns: {', '.join(map(str, occurrences))}); "
-            "keep a metadata column in the scan (wsd embed --meta ...)"
+            f"the occurrence table has no column {column!r} to slice by (its columns: "
+            f"{', '.join(map(str, occurrences))}); keep a metadata column in the scan (wsd embed --meta ...)"
         )
-    values = _text_values(occurrences[by])
+    raw = occurrences[column]
+    values = None
+    if unit is not None or pd.api.types.is_datetime64_any_dtype(raw):
+        values = years_of(raw, column)
+    elif not pd.api.types.is_numeric_dtype(raw) and _all_dates(raw):
+        values = years_of(raw, column, strict=False)
+    if unit == "decade" and bins is None and bin_width is None:
+        bin_width = 10
+    values = _text_values(values if values is not None else raw)
     empty = int(values.isna().sum())
     if empty == len(values):
-        raise InputError(f"column {by!r}: no occurrence has a value, so there is nothing to slice")
+        raise InputError(f"column {column!r}: no occurrence has a value, so there is nothing to slice")
     if empty:
-        warnings.warn(f"{empty} of {len(values)} occurrences have no {by!r} value; they are left out", stacklevel=2)
-    if bins is None:
+        warnings.warn(f"{empty} of {len(values)} occurrences have no {column!r} value; they are left out", stacklevel=2)
+    if bins is None and bin_width is None:
         labels = values
         order = period_order(values.dropna())
     else:
-        parsed = bins if bins and isinstance(next(iter(bins)), Bin) else parse_bins(bins)  # type: ignore[arg-type]
+        option = "--bins" if bin_width is None else "--bin-width"
         codes, uniques = pd.factorize(values)  # each distinct value read as a number once
         unique_numbers = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce").to_numpy(np.float64)
         bad = (codes >= 0) & np.isnan(np.append(unique_numbers, 0.0)[codes])
         if bad.any():
             raise InputError(
-                f"column {by!r}: value {values[bad].iloc[0]!r} is not a number, so it cannot go into --bins "
-                f"({int(bad.sum())} such values; slice by the values themselves without --bins)"
+                f"column {column!r}: value {values[bad].iloc[0]!r} is not a number, so it cannot go into {option} "
+                f"({int(bad.sum())} such values; slice by the values themselves without {option}, or by the year "
+                f"of a date with --by {column}:year)"
             )
         numeric = np.where(codes >= 0, np.append(unique_numbers, np.nan)[codes], np.nan)
+        if bin_width is not None:
+            parsed = width_bins(numeric, _check_width(bin_width))
+        else:
+            parsed = bins if bins and isinstance(next(iter(bins)), Bin) else parse_bins(bins)  # type: ignore[arg-type]
         labels = pd.Series([None] * len(values), index=values.index, dtype=object)
+        order = []
+        unused = []
         for bin_ in parsed:  # type: ignore[union-attr]
             inside = bin_.holds(numeric)
             if not inside.any():
-                raise InputError(f"--bins {bin_.label}: no occurrence has a {by!r} value in it")
+                unused.append(bin_.label)
+                continue
             labels[inside] = bin_.label
+            order.append(bin_.label)
+        if not order:
+            raise InputError(
+                f"--bins: no occurrence has a {column!r} value in any bin (the values run from "
+                f"{np.nanmin(numeric):g} to {np.nanmax(numeric):g})"
+            )
+        if unused:
+            warnings.warn(
+                f"--bins {', '.join(unused)}: no occurrence has a {column!r} value in it; "
+                f"{'it is' if len(unused) == 1 else 'they are'} no slice",
+                stacklevel=2,
+            )
         outside = int(labels.isna().sum()) - empty
         if outside:
             warnings.warn(
-                f"{outside} of {len(values)} occurrences have a {by!r} value outside every bin; they are left out",
+                f"{outside} of {len(values)} occurrences have a {column!r} value outside every bin; they are left out",
                 stacklevel=2,
             )
-        order = [bin_.label for bin_ in parsed]  # type: ignore[union-attr]
     if len(order) < 2:
-        raise InputError(f"column {by!r}: only one slice ({order[0]}); comparing needs at least two")
+        raise InputError(f"column {column!r}: only one slice ({order[0]}); comparing needs at least two")
     return Slices(by, labels, order)

@@ -269,6 +269,7 @@ def change_run(
     *,
     by: str,
     bins: str | Sequence[str] | None = None,
+    bin_width: int | None = None,
     between: Sequence[str] | str | None = None,
     measure: str | None = None,
     binary_k: int | None = None,
@@ -291,6 +292,8 @@ def change_run(
         The slice column (``year``, ``source``, ...).
     bins : str or list of str, optional
         Bins of numeric values, ``LOW:HIGH`` both ends inclusive (:func:`wsd.change.parse_bins`).
+    bin_width : int, optional
+        Slices of this many values (years), aligned to its multiples (``1790:1799``); not with ``bins``.
     between : two slice labels, optional
         Compare only these two slices.
     measure : {"jsd", "apd", "prt"}, optional
@@ -324,7 +327,7 @@ def change_run(
     """
     run = Path(run)
     run_meta = read_meta(run)  # a missing or damaged run is named first
-    check_slice_options(by, bins, between)  # before any work: the column, the bins, the pair
+    check_slice_options(by, bins, between, bin_width=bin_width)  # before any work: the column, the bins, the pair
     senses_dir = Path(senses) if senses is not None else run / SENSES_DIR
     if senses is not None and not senses_dir.is_dir():
         raise InputError(f"--senses {senses_dir}: folder not found (a senses folder written by wsd cluster)")
@@ -341,6 +344,7 @@ def change_run(
         "senses": str(senses_dir.resolve()) if senses_dir.is_dir() else None,
         "by": by,
         "bins": bins if bins is None or isinstance(bins, str) else ",".join(bins),
+        "bin_width": bin_width,
         "between": between if between is None or isinstance(between, str) else list(between),
         "measure": measure,
         "binary_k": k,
@@ -357,6 +361,7 @@ def change_run(
         X=vectors,  # the memory map: each slice is read in blocks, never the whole run at once
         by=by,
         bins=bins,
+        bin_width=bin_width,
         between=between,
         measure=measure,
         binary_k=k,

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,7 @@ def cluster_run(
     n_keywords: int = 10,
     map_function: MapFunction | None = None,
     overwrite: bool = False,
+    request: Mapping[str, Any] | None = None,
 ) -> Path:
     """Induce the senses of every target of a run directory and write them (see the module docstring).
 
@@ -209,6 +211,9 @@ def cluster_run(
     overwrite : bool
         Replace a senses folder of another configuration, or write into a folder of other files (only wsd's
         own files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
+    request : mapping, optional
+        What asked for these senses (``wsd run``'s settings of the scan, the encoder and the inducer), recorded
+        as ``request`` in ``meta.json``: a later ``wsd run`` that asks the same reuses them.
 
     Returns
     -------
@@ -241,7 +246,8 @@ def cluster_run(
         X,
         model,
         proba,
-        {"run": str(run.resolve()), "run_fingerprint": run_meta.get("fingerprint")},
+        {"run": str(run.resolve()), "run_fingerprint": run_meta.get("fingerprint")}
+        | ({"request": dict(request)} if request is not None else {}),
         n_examples=n_examples,
         n_keywords=n_keywords,
     )
