@@ -201,7 +201,7 @@ def test_a_tiny_run_trains_and_the_folder_loads(tmp_path, capsys):
     assert facts["training"]["steps"] == 2 and facts["validation_lemmas"] == ["bat"]
     assert facts["training_lemmas"] == ["bank", "mouse"]
     assert f"tuned all-MiniLM-L6-v2 on wug:{wug} (12 pairs)" in printed
-    assert "2 steps (1 epoch)" in printed
+    assert "2 steps, 1 of 1 epochs done, in " in printed
     assert "validation on 1 held-out lemma (6 pairs), step 0 → 2: score " in printed and "graded ρ" in printed
     assert f"model folder {out} (model card {out / 'README.md'}" in printed
     vectors = Encoder(model=str(out), device="cpu", precision="fp32").embed_spans(["the bank lent money"], [(4, 8)])

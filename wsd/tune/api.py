@@ -65,9 +65,9 @@ class TuneResult:
         history = self.validation
         lines = [
             f"tuned {facts['base_model']['name']} on {sources}",
-            f"{training['steps']} steps ({training['epochs']} epoch{'s' if training['epochs'] != 1 else ''}"
-            + (", stopped early" if training["stopped_early"] else "")
-            + f") in {training['seconds']:.1f} s on {training['device']} ({training['precision']})",
+            f"{training['steps']} steps, {training['epochs']} of {facts['config']['options']['epochs']} epochs done"
+            + (" (stopped early)" if training["stopped_early"] else "")
+            + f", in {training['seconds']:.1f} s on {training['device']} ({training['precision']})",
         ]
         if history:
             lemmas = facts["validation_lemmas"]
