@@ -206,3 +206,8 @@ def test_a_tiny_run_trains_and_the_folder_loads(tmp_path, capsys):
     assert f"model folder {out} (model card {out / 'README.md'}" in printed
     vectors = Encoder(model=str(out), device="cpu", precision="fp32").embed_spans(["the bank lent money"], [(4, 8)])
     assert vectors.shape == (1, 384) and np.isfinite(vectors).all()
+    # the finished model is never trained over by another configuration without --overwrite
+    weights = (out / "model.safetensors").read_bytes()
+    assert main([*argv, "--seed", "3"]) == 2
+    assert "different configuration (options.seed" in capsys.readouterr().err
+    assert (out / "model.safetensors").read_bytes() == weights

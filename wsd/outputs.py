@@ -87,7 +87,7 @@ COMPATIBLE = {
     "encoder": {"encoder"},
 }
 #: The file whose presence (listed in the manifest) marks a folder of each kind as finished.
-_FINISHED = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE}
+_FINISHED = {"run": META_FILE, "senses": META_FILE, "change": CHANGE_JSON, "output": METRICS_FILE, "encoder": TUNE_FILE}
 
 
 class OutputRefused(ConfigError):
