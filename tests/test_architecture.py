@@ -50,7 +50,19 @@ ALLOWED: dict[str, set[str]] = {
     "results": {"errors", "evaluate", "store", "layout"},
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
     # and trains encoders on them with embed's windows, layers and pooling, writing model folders
-    "tune": {"errors", "evaluate", "corpus", "textfiles", "embed", "machine", "atomic", "layout", "outputs", "store"},
+    "tune": {
+        "errors",
+        "evaluate",
+        "corpus",
+        "textfiles",
+        "embed",
+        "machine",
+        "atomic",
+        "layout",
+        "outputs",
+        "store",
+        "schema",
+    },
     "config": {"errors", "senses", "layout", "atomic", "schema"},
     "benchmark": {
         "tune",

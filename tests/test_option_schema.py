@@ -143,3 +143,79 @@ def test_config_settings_are_the_schema_settings() -> None:
     assert all(SCHEMA[o.section][o.key] is o for o in SETTINGS)
     flag_only_sections = {o.section for o in schema.OPTION_LIST if not o.config}
     assert not flag_only_sections & set(SCHEMA)
+
+
+# ------------------------------------------------------------------------------------------- wsd tune
+#: The options of ``wsd tune`` that are not TuneOptions fields: tune_encoder's other arguments and the shared flags.
+TUNE_ARGUMENTS = {"tune.train", "tune.exclude", "tune.exclude_lemmas", "output.out", "cli.overwrite", "cli.config"}
+TUNE_ARGUMENTS |= {"cli.set"}
+_KIND_OF_TYPE = {int: "int", float: "float", bool: "bool", str: "str", tuple: "str_list"}
+
+
+def _tune_fields() -> list:
+    import dataclasses
+
+    from wsd.tune.options import TuneOptions
+
+    return list(dataclasses.fields(TuneOptions))
+
+
+def test_every_tune_option_is_declared_once_in_the_schema() -> None:
+    """TuneOptions takes default, choices and help from the schema: each field has exactly one option of wsd tune."""
+    import typing
+
+    from wsd.tune.options import TuneOptions
+
+    hints = typing.get_type_hints(TuneOptions)
+    tune_options = {option.name: option for option in schema.options_of("tune")}
+    by_key: dict[str, list[str]] = {}
+    for option in tune_options.values():
+        by_key.setdefault(option.key, []).append(option.name)
+    for item in _tune_fields():
+        option = schema.OPTIONS[item.metadata["option"]]
+        assert by_key.get(item.name) == [option.name], f"{item.name}: not exactly one option of wsd tune"
+        default = tuple(option.default) if option.kind == "str_list" else option.default
+        assert item.default == default and type(item.default) is type(default), item.name
+        assert item.metadata["help"] == option.help, item.name
+        hint = hints[item.name]
+        args = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if typing.get_origin(hint) is typing.Literal:
+            assert tuple(typing.get_args(hint)) == option.choices and option.kind == "str", item.name
+            continue
+        assert option.choices is None, item.name
+        base = args[0] if len(args) == 1 and typing.get_origin(hint) is not tuple else hint
+        assert _KIND_OF_TYPE[typing.get_origin(base) or base] == option.kind, item.name
+    fields = {item.metadata["option"] for item in _tune_fields()}
+    assert set(tune_options) == fields | TUNE_ARGUMENTS, "an option of wsd tune is neither a field nor an argument"
+
+
+def test_tune_options_write_no_default_of_their_own() -> None:
+    """Every field of TuneOptions is ``field(**_declared(NAME))``: a default or help written there is drift."""
+    import inspect
+
+    from wsd.tune import options
+
+    tree = ast.parse(inspect.getsource(options.TuneOptions))
+    fields = [node for node in tree.body[0].body if isinstance(node, ast.AnnAssign)]
+    assert len(fields) == len(_tune_fields())
+    for node in fields:
+        call = node.value
+        assert isinstance(call, ast.Call) and getattr(call.func, "id", None) == "field", node.target.id
+        assert not call.args and [keyword.arg for keyword in call.keywords] == [None], node.target.id
+        declared = call.keywords[0].value
+        assert getattr(declared.func, "id", None) == "_declared" and declared.args[0].value == node.target.id
+    assert "Literal[" not in inspect.getsource(options).split("class TuneOptions")[0], "choices belong to the schema"
+
+
+def test_tune_choices_and_minimums_reach_the_library() -> None:
+    from wsd.errors import ConfigError
+    from wsd.tune.options import TuneOptions
+    from wsd.tune.sources import SOURCE_KINDS
+
+    assert all(f"{kind}:" in schema.OPTIONS["tune.train"].help for kind in SOURCE_KINDS)
+    for name in ("epochs", "max_steps", "window_tokens", "patience"):
+        minimum = schema.OPTIONS[f"tune.{name}"].minimum
+        with pytest.raises(ConfigError, match=f"{name}: must be at least {minimum}"):
+            TuneOptions(**{name: minimum - 1})
+    with pytest.raises(ConfigError, match="not one of cosent, contrastive, auto"):
+        TuneOptions(loss="triplet")

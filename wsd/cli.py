@@ -126,6 +126,7 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
         "embed": ("scan.corpus", "scan.targets", "output.out"),
         "cluster": ("senses.run",),
         "change": ("change.run", "change.by"),
+        "tune": ("tune.train", "output.out"),
     }
     required["run"] = required["embed"]
     for name in required.get(command, ()):
@@ -394,6 +395,37 @@ def command_change(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_tune(args: argparse.Namespace) -> int:
+    """``wsd tune``: train an encoder to tell senses apart, from labelled use pairs; write a model folder.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.tune.api import read_lemma_list, tune_encoder
+    from wsd.tune.options import TuneOptions
+
+    config = command_config("tune", args)
+    tune = config["tune"]
+    options = TuneOptions.from_settings(tune, progress=args.progress)  # checked before any source is read
+    result = tune_encoder(
+        tune["train"],
+        config["output"]["out"],
+        exclude=tune["exclude"] or (),
+        exclude_lemmas=read_lemma_list(tune["exclude_lemmas"] or ()),
+        options=options,
+        overwrite=args.overwrite,
+    )
+    print(result.summary())
+    return 0
+
+
 def command_report(args: argparse.Namespace) -> int:
     """``wsd report``: report.html (self-contained), report.md and the PNGs of a run, an evaluation or experiments.
 
@@ -583,6 +615,14 @@ COMMAND_TEXTS: dict[str, tuple[str, str]] = {
         "Per target: sense counts and proportions in every slice, change scores (JSD, APD, PRT, the "
         "binary WUG rule) between consecutive slices and first vs last (or --between A,B), senses that appeared "
         "or vanished, and the targets ranked by change. Writes RUN/change (or --out).",
+    ),
+    "tune": (
+        "train an encoder to tell senses apart, from usage judgments and sense-labelled examples",
+        "Fine-tune an encoder (the bundled MiniLM unless --model) on labelled pairs of uses of a word: WUG "
+        "judgments, WiC pairs, sense datasets, WordNet examples. Trains the word vectors wsd uses (the target's "
+        "subwords pooled over --layers) and writes a model folder that --model DIR loads everywhere, with a model "
+        "card of the sources, lemmas, options and validation figures. Lemmas held out with --exclude or "
+        "--exclude-lemmas are never trained on; an interrupted run resumes from OUT/checkpoint.",
     ),
     "demo": (
         "run the whole pipeline on the bundled demo corpus with the bundled model",

@@ -84,7 +84,7 @@ DEFAULT_MAX_POINTS = 2000
 DEFAULT_REPORT_EXAMPLES = 5
 
 #: The commands that take ``--config``.
-CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change")
+CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change", "tune")
 
 #: The type of a value: ``k`` is a whole number or ``"auto"``, ``k_range`` two whole numbers, ``temperature`` a
 #: number or ``"auto"``.
@@ -255,6 +255,14 @@ _CHANGE_SLICES = ("change", "run")
 _RECIPE_CONTEXT = "from --recipe (default recipe: 20:last:0.5)"
 _SENSE_PARAMETER = "sense-inducer parameter"
 _INDUCER_DEFAULT = "from the recipe, else the inducer's default"
+# wsd tune (wsd.tune.TuneOptions reads these)
+TuneLoss = Literal["cosent", "contrastive", "auto"]
+TuneDevice = Literal["auto", "cpu", "cuda"]
+TunePrecision = Literal["auto", "fp32", "bf16"]
+TUNE_LOSSES: tuple[str, ...] = get_args(TuneLoss)
+TUNE_DEVICES: tuple[str, ...] = get_args(TuneDevice)
+TUNE_PRECISIONS: tuple[str, ...] = get_args(TunePrecision)
+_TUNE = ("tune",)
 _OVERWRITE = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
@@ -645,6 +653,7 @@ OPTION_LIST: tuple[Option, ...] = (
             "embed": "run directory to write (or resume)",
             "evaluate": "output folder for metrics.json, keys and per-target CSV",
             "run": "output folder (run/, senses/, metrics.json, config.toml, report)",
+            "tune": "the model folder to write (or resume): weights, tokenizer, model card, wsd_tune.json",
         },
         unset_for={"cluster": "RUN/senses", "change": "RUN/change"},
     ),
@@ -673,6 +682,158 @@ OPTION_LIST: tuple[Option, ...] = (
     _o("execution.scheduler", "str", None, _DISTRIBUTED, "address of a running Dask scheduler (tcp://host:8786)"),
     _o("execution.workers", "int", None, _DISTRIBUTED, "start a local Dask cluster of N processes", minimum=1),
     _o("execution.threads_per_worker", "int", 1, _DISTRIBUTED, "threads of each local Dask worker", minimum=1),
+    # ------------------------------------------------------------------------------------------- [tune]
+    # wsd tune: the training sources, then every field of wsd.tune.TuneOptions (which takes its defaults, choices
+    # and help from here; tests/test_option_schema.py checks the two agree)
+    _o(
+        "tune.train",
+        "str_list",
+        None,
+        _TUNE,
+        "training source KIND:PATH (repeatable); kinds: wug:DIR (WUG judgments), wic:FILE (WiC, XL-WiC, MCL-WiC "
+        "with its gold beside), semeval2013:DIR, semeval2010:DIR, russe2018:DIR, generic:FILE, wordnet:DIR",
+        metavar="KIND:PATH",
+        repeat=True,
+    ),
+    _o(
+        "tune.exclude",
+        "str_list",
+        None,
+        _TUNE,
+        "leave every lemma of this dataset out of training (repeatable), e.g. semeval2013:../shared/datasets",
+        metavar="KIND:PATH",
+        repeat=True,
+        unset="none",
+    ),
+    _o(
+        "tune.exclude_lemmas",
+        "str_list",
+        None,
+        _TUNE,
+        "leave these lemmas out of training: comma-separated, or @FILE with one lemma per line "
+        "(compared without POS tag and case: part_nn, part.n and Part are one lemma)",
+        metavar="A,B,C|@FILE",
+        unset="none",
+    ),
+    _o(
+        "tune.model",
+        "str",
+        None,
+        _TUNE,
+        "base encoder: a local model folder (one wsd tune wrote, too) or a Hugging Face Hub name",
+        unset="the bundled all-MiniLM-L6-v2",
+    ),
+    _o(
+        "tune.loss",
+        "str",
+        "auto",
+        _TUNE,
+        "cosent (a ranking loss) or contrastive (a margin on the cosine distance) for every batch; "
+        "auto: cosent for graded labels, contrastive for binary ones",
+        choices=TUNE_LOSSES,
+    ),
+    _o("tune.epochs", "int", 1, _TUNE, "passes over the training pairs", minimum=1),
+    _o("tune.max_steps", "int", None, _TUNE, "stop after this many steps", minimum=1, unset="the epochs decide"),
+    _o("tune.lr", "float", 2e-5, _TUNE, "peak learning rate (AdamW, linear warm-up and decay)"),
+    _o("tune.warmup_fraction", "float", 0.1, _TUNE, "share of the steps spent warming the learning rate up"),
+    _o("tune.weight_decay", "float", 0.01, _TUNE, "AdamW weight decay"),
+    _o(
+        "tune.batch_uses",
+        "int",
+        24,
+        _TUNE,
+        "uses encoded per step (each once, grouped by lemma); every labelled pair among them is scored",
+        minimum=2,
+    ),
+    _o("tune.scale", "float", 20.0, _TUNE, "CoSENT scale (inverse temperature)"),
+    _o("tune.margin", "float", 0.5, _TUNE, "contrastive margin on the cosine distance"),
+    _o("tune.seed", "int", 0, _TUNE, "seed of the lemma split, the batches, dropout and the updates"),
+    _o(
+        "tune.layers",
+        "str",
+        DEFAULT_LAYERS,
+        _TUNE,
+        "layer combination of a word vector, trained as it is used: a name such as sum-last-4, "
+        "a layer index or a list such as -4,-3,-2,-1 (as --layers of wsd embed; not static)",
+    ),
+    _o("tune.pooling", "str", DEFAULT_POOLING, _TUNE, f"subword pooling, as at inference: {', '.join(POOLINGS)}"),
+    _o(
+        "tune.window_tokens",
+        "int",
+        None,
+        _TUNE,
+        "at most N subword tokens either side of the target",
+        minimum=0,
+        unset="as many as fit",
+    ),
+    _o("tune.markers", "bool", False, _TUNE, "put target markers around the target in every text"),
+    _o("tune.device", "str", "auto", _TUNE, "where to train (auto: CUDA when present)", choices=TUNE_DEVICES),
+    _o(
+        "tune.precision",
+        "str",
+        "auto",
+        _TUNE,
+        "auto: bf16 autocast where the CPU or GPU computes bf16 natively, else fp32",
+        choices=TUNE_PRECISIONS,
+    ),
+    _o(
+        "tune.validation_fraction",
+        "float",
+        0.1,
+        _TUNE,
+        "share of the lemmas held out for validation and early stopping (a seeded split; 0: none)",
+    ),
+    _o(
+        "tune.validation_lemmas",
+        "str_list",
+        [],
+        _TUNE,
+        "hold out exactly these lemmas for validation instead (comma-separated)",
+        metavar="A,B",
+    ),
+    _o(
+        "tune.validation_max_pairs",
+        "int",
+        2000,
+        _TUNE,
+        "at most this many validation pairs (a seeded sample)",
+        minimum=1,
+    ),
+    _o(
+        "tune.eval_steps",
+        "int",
+        None,
+        _TUNE,
+        "also validate every this many steps",
+        minimum=1,
+        unset="after each epoch only",
+    ),
+    _o(
+        "tune.patience",
+        "int",
+        None,
+        _TUNE,
+        "stop after this many validations without improvement",
+        minimum=1,
+        unset="never stop early",
+    ),
+    _o(
+        "tune.checkpoint_steps",
+        "int",
+        100,
+        _TUNE,
+        "write a checkpoint (OUT/checkpoint, resumed from by the same command) every this many steps",
+        minimum=1,
+    ),
+    _o(
+        "cli.progress",
+        "bool",
+        True,
+        _TUNE,
+        "show a progress bar with the running loss",
+        config=False,
+        negatable=True,
+    ),
     # ------------------------------------------------------------------------------------------- flags only
     _o(
         "evaluate.data_dir",

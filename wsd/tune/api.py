@@ -53,17 +53,109 @@ class TuneResult:
         """
         return list(self.facts["validation"]["history"])
 
+    def summary(self) -> str:
+        """A few lines saying what was trained: base model, sources, steps, validation before → after, time, card.
+
+        Returns
+        -------
+        str
+        """
+        facts, training = self.facts, self.facts["training"]
+        sources = ", ".join(f"{s['name']} ({s['counts']['pairs']} pairs)" for s in facts["sources"])
+        history = self.validation
+        lines = [
+            f"tuned {facts['base_model']['name']} on {sources}",
+            f"{training['steps']} steps, {training['epochs']} of {facts['config']['options']['epochs']} epochs done"
+            + (" (stopped early)" if training["stopped_early"] else "")
+            + f", in {training['seconds']:.1f} s on {training['device']} ({training['precision']})",
+        ]
+        if history:
+            lemmas = facts["validation_lemmas"]
+            lines.append(
+                f"validation on {len(lemmas)} held-out lemma{'s' if len(lemmas) != 1 else ''} "
+                f"({facts['validation']['pairs']} pairs), step {history[0]['step']} → {history[-1]['step']}: "
+                + "; ".join(
+                    f"{label} {_figure(history[0].get(key))} → {_figure(history[-1].get(key))}"
+                    for key, label in (("score", "score"), ("graded_spearman", "graded ρ"), ("binary_auc", "AUC"))
+                    if history[0].get(key) is not None or history[-1].get(key) is not None
+                )
+                + (
+                    f" (weights of step {training['best_step']} kept)"
+                    if training["best_step"] != training["steps"]
+                    else ""
+                )
+            )
+        else:
+            lines.append("no validation (no held-out lemmas)")
+        lines.append(f"model folder {self.out} (model card {self.out / MODEL_CARD}; use it with --model {self.out})")
+        return "\n".join(lines)
+
+
+def _figure(value: Any) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def read_lemma_list(items: Sequence[str]) -> list[str]:
+    """Lemmas given as a list, where an item ``@FILE`` stands for the lemmas of a file (one per line).
+
+    Parameters
+    ----------
+    items : sequence of str
+        Lemmas and ``@FILE`` items (``--exclude-lemmas a,b,c`` or ``--exclude-lemmas @held-out.txt``).
+
+    Returns
+    -------
+    list of str
+        The lemmas in order (blank lines of a file skipped).
+
+    Raises
+    ------
+    InputError
+        A file that cannot be read as UTF-8 text (:func:`wsd.textfiles.read_lines`), or one without a lemma.
+    ConfigError
+        A bare ``@``.
+
+    Examples
+    --------
+    >>> read_lemma_list(["bank", "part_nn"])
+    ['bank', 'part_nn']
+    """
+    from wsd.errors import InputError
+    from wsd.textfiles import read_lines
+
+    lemmas: list[str] = []
+    for item in items:
+        if not item.startswith("@"):
+            lemmas.append(item)
+            continue
+        if item == "@":
+            raise ConfigError("--exclude-lemmas @: give the file after @ (@FILE, one lemma per line)")
+        path = Path(item[1:]).expanduser()
+        found = [line.strip() for line in read_lines(path, "lemma file") if line.strip()]
+        if not found:
+            raise InputError(f"lemma file {path} holds no lemma (one lemma per line)")
+        lemmas += found
+    return lemmas
+
 
 def _read_training(
-    train: Sequence[str | PairSet], exclude: Sequence[str], drop: Sequence[str], seed: int
+    train: Sequence[str | PairSet], exclude: Sequence[str], drop: Sequence[str], seed: int, out: Path
 ) -> tuple[PairSet, list[str]]:
-    """The training pairs of every source, less the excluded lemmas; and the excluded lemmas."""
-    from wsd.tune.sources import read_source, source_lemmas
+    """The training pairs of every source, less the excluded lemmas; and the excluded lemmas.
+
+    Every spec is checked (its kind, that its path exists and lies apart from ``out``) before any is read.
+    """
+    from wsd.outputs import check_disjoint
+    from wsd.tune.sources import parse_source, read_source, source_lemmas
 
     if isinstance(train, (str, PairSet)):
         train = [train]
     if not train:
         raise ConfigError("no training source (give at least one KIND:PATH)")
+    for option, specs in (("--train", train), ("--exclude", exclude)):
+        for spec in specs:
+            if not isinstance(spec, PairSet):
+                check_disjoint(out, {f"{option} {spec}": parse_source(spec)[1]})
     pairset = concat(item if isinstance(item, PairSet) else read_source(item, random_state=seed) for item in train)
     if not len(pairset):
         raise ConfigError("the training sources hold no labelled pair")
@@ -130,7 +222,9 @@ def tune_encoder(
     options = options if options is not None else TuneOptions()
     if not isinstance(options, TuneOptions):
         raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
-    pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed)
+    exclude = [exclude] if isinstance(exclude, str) else exclude
+    exclude_lemmas = [exclude_lemmas] if isinstance(exclude_lemmas, str) else exclude_lemmas
+    pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed, Path(out))
     from wsd.tune.validation import sample_pairs, split_lemmas
 
     train_lemmas, valid_lemmas = split_lemmas(

@@ -1,7 +1,9 @@
 """The options of training an encoder (:func:`wsd.tune.tune_encoder`): one typed field each, with default and help.
 
-Each field carries its help text in ``metadata["help"]``; a choice is a ``Literal``. The command line's option
-schema reads these fields (name, type, default, help), so this dataclass is the one declaration of them.
+Each option is declared once, in :mod:`wsd.schema` (``tune.<field>``; ``progress`` is ``cli.progress``): its
+default, its choices (a ``Literal`` of the schema) and its help (``metadata["help"]``) come from there, so the
+command line (``wsd tune``), the ``[tune]`` section of ``--config`` and this dataclass cannot disagree
+(tests/test_option_schema.py checks it). The checks below (ranges, types) are the library's.
 
 >>> TuneOptions(epochs=2, loss="cosent").epochs
 2
@@ -16,24 +18,28 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
 from wsd.errors import ConfigError
+from wsd.schema import OPTIONS, TuneDevice, TuneLoss, TunePrecision
 
-Loss = Literal["cosent", "contrastive", "auto"]
-Device = Literal["auto", "cpu", "cuda"]
-Precision = Literal["auto", "fp32", "bf16"]
+Loss = TuneLoss
+Device = TuneDevice
+Precision = TunePrecision
 
 #: Options that change how a run looks, not what it computes (left out when a resumed run's settings are compared).
 PRESENTATION_OPTIONS = ("progress",)
 
 
-def _help(text: str) -> dict[str, str]:
-    return {"help": text}
+def _declared(name: str, option: str | None = None) -> dict[str, Any]:
+    """The ``field()`` arguments of a field: default and help of the schema's option ``tune.<name>`` (or ``option``)."""
+    declared = OPTIONS[option or f"tune.{name}"]
+    default = tuple(declared.default) if declared.kind == "str_list" else declared.default
+    return {"default": default, "metadata": {"help": declared.help, "option": declared.name}}
 
 
 @dataclass(frozen=True)
@@ -93,56 +99,42 @@ class TuneOptions:
         Show a progress bar with the running loss.
     """
 
-    model: str | None = field(
-        default=None, metadata=_help("base encoder: a model folder or Hub name (default: the bundled MiniLM)")
-    )
-    loss: Loss = field(
-        default="auto",
-        metadata=_help("cosent, contrastive, or auto (cosent for graded, contrastive for binary labels)"),
-    )
-    epochs: int = field(default=1, metadata=_help("passes over the training pairs"))
-    max_steps: int | None = field(
-        default=None, metadata=_help("stop after this many steps (default: the epochs decide)")
-    )
-    lr: float = field(default=2e-5, metadata=_help("peak learning rate (AdamW, linear warm-up and decay)"))
-    warmup_fraction: float = field(default=0.1, metadata=_help("share of the steps spent warming the learning rate up"))
-    weight_decay: float = field(default=0.01, metadata=_help("AdamW weight decay"))
-    batch_uses: int = field(
-        default=24, metadata=_help("uses encoded per step; every labelled pair among them is scored")
-    )
-    scale: float = field(default=20.0, metadata=_help("CoSENT scale (inverse temperature)"))
-    margin: float = field(default=0.5, metadata=_help("contrastive margin on the cosine distance"))
-    seed: int = field(default=0, metadata=_help("seed of the lemma split, batches, dropout"))
-    layers: str = field(default=DEFAULT_LAYERS, metadata=_help("hidden layers of a word vector, as at inference"))
-    pooling: str = field(default=DEFAULT_POOLING, metadata=_help("subword pooling, as at inference"))
-    window_tokens: int | None = field(
-        default=None, metadata=_help("at most this many tokens either side of the target")
-    )
-    markers: bool = field(default=False, metadata=_help("put target markers around the target"))
-    device: Device = field(default="auto", metadata=_help("auto, cpu or cuda"))
-    precision: Precision = field(default="auto", metadata=_help("auto (bf16 where native), fp32 or bf16"))
-    validation_fraction: float = field(default=0.1, metadata=_help("share of lemmas held out for validation (0: none)"))
-    validation_lemmas: tuple[str, ...] = field(default=(), metadata=_help("hold out these lemmas instead"))
-    validation_max_pairs: int = field(
-        default=2000, metadata=_help("at most this many validation pairs (seeded sample)")
-    )
-    eval_steps: int | None = field(default=None, metadata=_help("also validate every this many steps"))
-    patience: int | None = field(default=None, metadata=_help("stop after this many validations without improvement"))
-    checkpoint_steps: int = field(default=100, metadata=_help("write a checkpoint every this many steps"))
-    progress: bool = field(default=True, metadata=_help("show a progress bar with the running loss"))
+    model: str | None = field(**_declared("model"))
+    loss: Loss = field(**_declared("loss"))
+    epochs: int = field(**_declared("epochs"))
+    max_steps: int | None = field(**_declared("max_steps"))
+    lr: float = field(**_declared("lr"))
+    warmup_fraction: float = field(**_declared("warmup_fraction"))
+    weight_decay: float = field(**_declared("weight_decay"))
+    batch_uses: int = field(**_declared("batch_uses"))
+    scale: float = field(**_declared("scale"))
+    margin: float = field(**_declared("margin"))
+    seed: int = field(**_declared("seed"))
+    layers: str = field(**_declared("layers"))
+    pooling: str = field(**_declared("pooling"))
+    window_tokens: int | None = field(**_declared("window_tokens"))
+    markers: bool = field(**_declared("markers"))
+    device: Device = field(**_declared("device"))
+    precision: Precision = field(**_declared("precision"))
+    validation_fraction: float = field(**_declared("validation_fraction"))
+    validation_lemmas: tuple[str, ...] = field(**_declared("validation_lemmas"))
+    validation_max_pairs: int = field(**_declared("validation_max_pairs"))
+    eval_steps: int | None = field(**_declared("eval_steps"))
+    patience: int | None = field(**_declared("patience"))
+    checkpoint_steps: int = field(**_declared("checkpoint_steps"))
+    progress: bool = field(**_declared("progress", "cli.progress"))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "validation_lemmas", tuple(str(x) for x in self.validation_lemmas))
         hints = typing.get_type_hints(type(self))
         for item in dataclasses.fields(self):
             _check_type(item.name, getattr(self, item.name), hints[item.name])
-        positive = ("epochs", "batch_uses", "checkpoint_steps", "validation_max_pairs")
-        for name in (*positive, "max_steps", "eval_steps", "patience"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise ConfigError(f"tune option {name}: must be at least 1, not {value}")
         if self.batch_uses < 2:
             raise ConfigError(f"tune option batch_uses: a pair needs 2 uses, not {self.batch_uses}")
+        for item in dataclasses.fields(self):
+            value, minimum = getattr(self, item.name), OPTIONS[item.metadata["option"]].minimum
+            if minimum is not None and value is not None and value < minimum:
+                raise ConfigError(f"tune option {item.name}: must be at least {minimum}, not {value}")
         for name in ("lr", "scale", "margin"):
             if not getattr(self, name) > 0:
                 raise ConfigError(f"tune option {name}: must be above 0, not {getattr(self, name)}")
@@ -151,12 +143,33 @@ class TuneOptions:
                 raise ConfigError(f"tune option {name}: must be in [0, 1), not {getattr(self, name)}")
         if not 0 <= self.validation_fraction < 1:
             raise ConfigError(f"tune option validation_fraction: must be in [0, 1), not {self.validation_fraction}")
-        if self.window_tokens is not None and self.window_tokens < 0:
-            raise ConfigError(f"tune option window_tokens: must be at least 0, not {self.window_tokens}")
         spec = parse_layers(self.layers)
         if spec.is_static:
             raise ConfigError("tune option layers: 'static' has no context to train; choose contextual layers")
         object.__setattr__(self, "pooling", check_pooling(self.pooling))
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any], **changes: Any) -> TuneOptions:
+        """The options of a resolved ``[tune]`` section (:func:`wsd.config.resolve_config`); other keys are ignored.
+
+        Parameters
+        ----------
+        settings : mapping
+            ``key -> value``; the sources (``train``, ``exclude``, ``exclude_lemmas``) are not options.
+        **changes
+            Options that win over ``settings`` (``progress=False``).
+
+        Returns
+        -------
+        TuneOptions
+
+        Examples
+        --------
+        >>> TuneOptions.from_settings({"epochs": 3, "train": ["wug:x"]}, progress=False).epochs
+        3
+        """
+        names = {item.name for item in dataclasses.fields(cls)}
+        return cls(**{key: value for key, value in settings.items() if key in names} | changes)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready dict (tuples as lists).
