@@ -122,6 +122,7 @@ def test_config_show_prints_valid_toml_defaults(tmp_path, capsys) -> None:
         "output",
         "execution",
         "change",
+        "tune",
     }
 
 

@@ -313,3 +313,15 @@ def test_an_unfinished_senses_folder_of_a_killed_command_is_redone_without_overw
     with pytest.raises(OutputRefused, match=r"notes\.txt"):
         claim_folder(folder, "senses", config={"k": 2})
     assert (folder / "notes.txt").read_text() == "the user's" and (folder / "labels.parquet").exists()
+
+
+def test_a_senses_folder_killed_after_its_model_was_saved_is_still_unfinished(tmp_path: Path) -> None:
+    from wsd.layout import MODEL_DIR, SENSE_MODEL_FILE
+    from wsd.manifest import start
+
+    folder = tmp_path / "senses"
+    assert claim_folder(folder, "senses", config={"k": 2}) == "create"
+    start(folder / MODEL_DIR, "model")
+    _write(folder / MODEL_DIR / SENSE_MODEL_FILE, "{}")  # the model is saved, meta.json is not yet written
+    assert claim_folder(folder, "senses", config={"k": 2}) == "create"  # redone: its meta.json alone finishes it
+    assert not (folder / MODEL_DIR / SENSE_MODEL_FILE).exists()

@@ -373,6 +373,8 @@ def _finished(path: Path, kind: str) -> bool:
         return kind != "run" or (_read_json_dict(path / META_FILE) or {}).get("status") == "complete"
     if kind == "report" and any((path / entry).exists() for entry in found.entries):
         return True
+    if kind != "output":  # a senses folder is finished by its meta.json alone, whatever its model/ holds
+        return False
     return any(manifest.has_manifest(sub) and _finished(sub, manifest.read(sub).kind) for sub in _subfolders(path))
 
 
