@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wsd-installed
 DEMO_OUT ?= out/demo
 
-.PHONY: setup demo test lint wheel clean
+.PHONY: setup demo test test-fast lint wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,8 +26,13 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# the full suite (what CI runs), with its 20 slowest tests named at the end
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=20
+
+# the fast lane for contributors: everything not marked slow (tests/conftest.py: SLOW_MODULES and @pytest.mark.slow)
+test-fast: lint
+	$(BIN)/python -m pytest -q -m "not slow"
 
 wheel: setup
 	$(BIN)/python -m build --wheel --outdir dist .

@@ -178,6 +178,7 @@ def test_bytes_read_are_told_inside_a_long_line(tmp_path, monkeypatch, name, sha
     assert sum(told) == path.stat().st_size == sum(shard.size for shard in shards)
 
 
+@pytest.mark.slow  # embeds a long line with the bundled encoder
 def test_the_reading_bar_of_an_embedding_moves_inside_a_long_line(tmp_path, monkeypatch, encoder):
     import wsd.pipeline as pipeline
 

@@ -52,6 +52,7 @@ def test_reference_covers_every_official_key(expected, task_dir):
     assert sum(len(rows) for rows in expected.values()) > 5900
 
 
+@pytest.mark.slow  # every system output of the task scored (about 30 s)
 def test_full_parity_with_official_scorer(expected, task_dir):
     """Every per-word and "all" value of expected.tsv (both golds, all keys) within 1e-9."""
     mismatches, checked = [], 0
