@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import WsdError
-from wsd.manifest import owner, record, status
+from wsd.manifest import listed, owner, record
 
 #: What the name of a temporary file holds between the target's name and the process's token.
 TEMPORARY_INFIX = ".tmp-"
@@ -61,7 +61,8 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
         raise WriteFailed(f"cannot create the folder {path.parent}: {exc.strerror or exc}") from exc
     if path.is_dir():
         raise WriteFailed(f"cannot write {path}: it is a folder")
-    if path.exists() and owner(path) is not None and status(path) == "unknown":
+    # a file already there is replaced only when a wsd manifest lists it (listing is enough: no need to hash it)
+    if path.exists() and owner(path) is not None and listed(path) is None:
         raise WriteFailed(
             f"{path} is not a file wsd wrote (a file of yours?), so wsd does not replace it: move it out of "
             f"{path.parent}, or write somewhere else"

@@ -364,11 +364,29 @@ def status(path: str | os.PathLike[str]) -> FileStatus:
     folder = owner(target)
     if folder is None:
         return "unknown"
-    manifest = read(folder)
-    entry = manifest.entries.get(_relative(folder, target)) if manifest is not None else None
+    entry = listed(target)
     if entry is None:
         return "unknown"
     return entry_status(folder, entry)
+
+
+def listed(path: str | os.PathLike[str]) -> Entry | None:
+    """The entry of the manifest near ``path`` that lists it, or None (its bytes are not read).
+
+    Parameters
+    ----------
+    path : path
+        A file.
+
+    Returns
+    -------
+    Entry or None
+        None when no manifest near it lists it.
+    """
+    target = Path(path)
+    folder = owner(target)
+    found = read(folder) if folder is not None else None
+    return found.entries.get(_relative(folder, target)) if found is not None and folder is not None else None
 
 
 def remove_listed(folder: str | os.PathLike[str]) -> list[Path]:
