@@ -1,0 +1,389 @@
+"""Does `wsd tune` make an encoder that tells senses apart, on words and datasets it never saw? (issue 23)
+
+Run from the repository root::
+
+    python -m experiments.tune [--cells dwug_kfold,semeval_unseen] [--folds 4] [--steps 300] \\
+        [--work DIR] [--data-dir DIR] [--seed 0] [--markdown-only]
+
+Cells (each resumable: a model folder resumes from its checkpoint, a finished cell's figures are kept in
+``WORK/<cell>.json`` and not recomputed):
+
+``dwug_kfold``
+    DWUG EN's 46 words are split into ``--folds`` lemma folds (a seeded shuffle). For each fold the bundled
+    MiniLM is tuned with :func:`wsd.tune.tune_encoder` on the judged pairs of the other folds' words
+    (``wug:`` source; the fold's lemmas excluded with ``exclude_lemmas``), then the fold's uses are embedded
+    with the tuned model by the default embedding recipe, and each word gets its change scores (PRT, the
+    default change score, and APD, between the two periods), the JSD of its induced senses (default sense
+    recipe) and the ARI of those senses against the gold clusters. The figures of all folds are pooled and
+    Spearman ρ against ``change_graded`` is computed once over all 46 words — every word scored by a model
+    that never saw it. The untuned bundled model is scored the same way, side by side, with a word-bootstrap
+    95% interval of the difference.
+``semeval_unseen``
+    The bundled MiniLM tuned on the WordNet 3.0 examples (``wordnet:``) with every SemEval-2013 and
+    SemEval-2010 lemma excluded, then ``wsd evaluate`` (the default recipe) on SemEval-2013 and SemEval-2010,
+    beside the untuned model evaluated by the same command. ``training_overlap`` in the metrics is checked
+    to be empty.
+
+Nothing here was chosen on the data it is scored on: the training settings (``--steps``, the learning rate
+and CoSENT/contrastive losses of :class:`wsd.tune.TuneOptions`) are the defaults fixed before any figure,
+from the probe in ../shared/TUNING-NOTES.md. Results: ``experiments/results/tune.md`` / ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+
+CELLS = ("dwug_kfold", "semeval_unseen")
+DWUG = "lscd/dwug_en"
+WORDNET = "wordnet-3.0"
+SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
+N_BOOTSTRAP = 1000
+#: The change scores whose ρ is reported: PRT (the default change score) and APD of the default vectors, the same
+#: of their target half alone (what training shapes; the context half is the sentence's), and the JSD of the
+#: induced senses.
+MEASURES = ("prt", "apd", "prt_target", "apd_target", "jsd")
+#: Issue 23's targets (for the verdict column of the results page).
+TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeval2013": 0.34}
+
+
+# ------------------------------------------------------------------------------------------ training
+def tune(out: Path, train: Sequence[str], *, steps: int, seed: int, **selection: Any) -> dict[str, Any]:
+    """Tune the bundled MiniLM into ``out`` (resumed when a checkpoint is there) and return its facts.
+
+    A finished model folder of the same configuration is not trained again (its ``wsd_tune.json`` is read).
+    """
+    from wsd.tune import TuneOptions, tune_encoder
+
+    facts_file = out / "wsd_tune.json"
+    if facts_file.is_file():
+        return json.loads(facts_file.read_text(encoding="utf-8"))
+    options = TuneOptions(max_steps=steps, seed=seed, validation_fraction=0.0, progress=sys.stderr.isatty())
+    started = time.perf_counter()
+    result = tune_encoder(list(train), out, options=options, **selection)
+    log(f"tuned {out.name}: {result.facts['training']['steps']} steps in {time.perf_counter() - started:.0f} s")
+    return result.facts
+
+
+def training_summary(facts: dict[str, Any]) -> dict[str, Any]:
+    """What the results page says about one training run."""
+    training = facts["training"]
+    return {
+        "steps": training["steps"],
+        "seconds": training["seconds"],
+        "final_loss": training["final_loss"],
+        "precision": training["precision"],
+        "machine": training["machine"],
+        "pairs": facts["config"]["pairs"],
+        "training_lemmas": len(facts["training_lemmas"]),
+        "excluded_lemmas": len(facts["excluded_lemmas"]),
+    }
+
+
+# ------------------------------------------------------------------------------------------ DWUG EN
+def lemma_folds(words: Sequence[str], folds: int, seed: int) -> list[list[str]]:
+    """``folds`` disjoint groups of words (a seeded shuffle, sizes differing by at most one)."""
+    order = np.random.default_rng(seed).permutation(sorted(words))
+    return [sorted(str(w) for w in order[i::folds]) for i in range(folds)]
+
+
+def word_figures(bundle: Any, words: Sequence[str], model: str | None) -> dict[str, dict[str, float]]:
+    """Per word: PRT and APD of its default vectors between the periods, JSD and ARI of its induced senses.
+
+    The uses of ``words`` are embedded with ``model`` (``None``: the bundled MiniLM) by the default recipe.
+    """
+    from threadpoolctl import threadpool_limits
+
+    from experiments.lscd import Setting, embed, vector_scores, word_result
+    from wsd.evaluate.datasets.wug import period_of
+    from wsd.senses.recipes import recipe
+
+    occurrences = bundle.occurrences
+    keep = occurrences["target"].isin(list(words)).to_numpy()
+    part = dataclasses.replace(bundle, occurrences=occurrences.loc[keep].reset_index(drop=True))
+    (vectors,), _ = embed(part, model)
+    table = part.occurrences
+    periods = period_of(table)
+    forms = table["form"].to_numpy()
+    senses = table["sense"].fillna("").astype(str).to_numpy()
+    default, one = Setting("default", recipe("default")), Setting("one sense", {"method": "one-sense"})
+    figures: dict[str, dict[str, float]] = {}
+    with threadpool_limits(limits=1):
+        for word in words:
+            rows = np.flatnonzero(table["target"].to_numpy() == word)
+            X = vectors[rows].astype(np.float64)
+            induced = word_result(default, X, forms[rows], periods[rows], senses[rows], None)
+            single = word_result(one, X, forms[rows], periods[rows], senses[rows], None)
+            scores = vector_scores(X, forms[rows], periods[rows])
+            figures[word] = {
+                "prt": scores["prt_default"],
+                "apd": scores["apd_default"],
+                "prt_target": scores["prt_target"],
+                "apd_target": scores["apd_target"],
+                "jsd": induced.scores["jsd"],
+                "ari": induced.ari,
+                "ari_one_sense": single.ari,
+                "n_clustered": induced.n_clustered,
+                "n_senses": induced.n_senses,
+            }
+    return figures
+
+
+def _rho(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman ρ (NaN when a side is constant)."""
+    from scipy.stats import spearmanr
+
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return math.nan
+    return float(spearmanr(x, y).statistic)
+
+
+def pooled(figures: dict[str, dict[str, float]], gold: dict[str, float]) -> dict[str, float]:
+    """ρ of PRT, APD and JSD against the gold over all words, and the clustered-use-weighted ARIs."""
+    words = sorted(gold)
+    y = np.array([gold[w] for w in words])
+    weights = np.array([figures[w]["n_clustered"] for w in words], dtype=float)
+    summary = {f"rho_{m}": _rho(np.array([figures[w][m] for w in words]), y) for m in MEASURES}
+    for name in ("ari", "ari_one_sense"):
+        values = np.array([figures[w][name] if figures[w]["n_clustered"] else 0.0 for w in words])
+        summary[name] = float((values * weights).sum() / weights.sum())
+    summary["mean_senses"] = float(np.mean([figures[w]["n_senses"] for w in words]))
+    return summary
+
+
+def bootstrap_difference(
+    tuned: dict[str, dict[str, float]], base: dict[str, dict[str, float]], gold: dict[str, float], seed: int
+) -> dict[str, list[float]]:
+    """Word-bootstrap 95% intervals of each ρ (tuned, untuned) and of their difference."""
+    words = np.array(sorted(gold))
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[float]] = {}
+    for _ in range(N_BOOTSTRAP):
+        sample = rng.choice(words, size=len(words), replace=True)
+        y = np.array([gold[w] for w in sample])
+        for measure in MEASURES:
+            a = _rho(np.array([tuned[w][measure] for w in sample]), y)
+            b = _rho(np.array([base[w][measure] for w in sample]), y)
+            draws.setdefault(f"rho_{measure}", []).append(a)
+            draws.setdefault(f"rho_{measure}_untuned", []).append(b)
+            draws.setdefault(f"rho_{measure}_difference", []).append(a - b)
+    return {key: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for key, v in draws.items()}
+
+
+def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int, seed: int) -> dict[str, Any]:
+    """The DWUG EN lemma K-fold cell (see the module docstring)."""
+    from experiments.lscd import gold_scores
+    from wsd.evaluate.datasets import wug
+
+    bundle = wug.load(data_dir / DWUG)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gold_series, gold_column = gold_scores(bundle)
+    gold = {str(k): float(v) for k, v in gold_series.items()}
+    groups = lemma_folds(sorted(gold), folds, seed)
+    source = f"wug:{data_dir / DWUG}"
+    base = word_figures(bundle, sorted(gold), None)
+    log(f"untuned: {json.dumps(pooled(base, gold))}")
+    tuned: dict[str, dict[str, float]] = {}
+    runs = []
+    for number, held_out in enumerate(groups):
+        fold_file = work / f"dwug_kfold-fold{number}.json"
+        if fold_file.is_file():
+            done = json.loads(fold_file.read_text(encoding="utf-8"))
+        else:
+            facts = tune(work / f"dwug-fold{number}", [source], steps=steps, seed=seed, exclude_lemmas=held_out)
+            done = {"words": held_out, "training": training_summary(facts)}
+            done["figures"] = word_figures(bundle, held_out, str(work / f"dwug-fold{number}"))
+            fold_file.write_text(json.dumps(done, indent=1), encoding="utf-8")
+        log(f"fold {number}: {len(held_out)} words, {done['training']['steps']} steps")
+        tuned |= done["figures"]
+        runs.append({"fold": number, "words": held_out, "training": done["training"]})
+    return {
+        "gold": gold_column,
+        "words": len(gold),
+        "folds": runs,
+        "tuned": pooled(tuned, gold),
+        "untuned": pooled(base, gold),
+        "intervals": bootstrap_difference(tuned, base, gold, seed),
+        "per_word": {"tuned": tuned, "untuned": base},
+    }
+
+
+# ------------------------------------------------------------------------------------------ SemEval
+def evaluate(dataset: str, data_dir: Path, model: str | None, out: Path) -> dict[str, Any]:
+    """``wsd evaluate`` of a dataset with the default recipe (one seed); its metrics.json."""
+    metrics = out / "metrics.json"
+    if not metrics.is_file():
+        command = [sys.executable, "-m", "wsd.cli", "evaluate", "--dataset", dataset, "--data-dir", str(data_dir)]
+        command += ["--out", str(out), "--no-progress", "--overwrite"]
+        if model is not None:
+            command += ["--model", model]
+        subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())})
+    return json.loads(metrics.read_text(encoding="utf-8"))
+
+
+def semeval_unseen(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The SemEval cell: tuned on WordNet without any SemEval lemma, scored on both SemEval tasks."""
+    exclude = [f"{name}:{data_dir / folder}" for name, folder in SEMEVAL.items()]
+    folder = work / "wordnet-no-semeval"
+    facts = tune(folder, [f"wordnet:{data_dir / WORDNET}"], steps=steps, seed=seed, exclude=exclude)
+    result: dict[str, Any] = {"training": training_summary(facts), "datasets": {}}
+    for name in SEMEVAL:
+        untuned = evaluate(name, data_dir, None, work / f"eval-{name}-untuned")
+        tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-tuned")
+        result["datasets"][name] = {
+            "untuned": untuned["overall"],
+            "tuned": tuned["overall"],
+            "training_overlap": tuned.get("training_overlap"),
+        }
+        log(f"{name}: avg {untuned['overall']['avg']:.4f} -> {tuned['overall']['avg']:.4f}")
+    return result
+
+
+# ------------------------------------------------------------------------------------------ page
+def _f(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results page."""
+    lines = ["# `wsd tune`: sense-aware encoders on words and datasets they never saw (issue 23)", ""]
+    lines += [f"- Command: `{results['command']}`", f"- Machine: {results['machine']}", f"- Date: {results['date']}"]
+    lines += [
+        "- Training settings are the defaults of `wsd tune` (CoSENT for graded labels, contrastive for binary, "
+        f"lr 2e-5, 24 uses a step) with `--max-steps {results['steps']}` and `--seed {results['seed']}`, fixed "
+        "before any figure; nothing below was chosen on the data it is scored on.",
+        "",
+    ]
+    cell = results.get("dwug_kfold")
+    if cell:
+        lines += [
+            f"## DWUG EN, out of fold by lemma ({len(cell['folds'])} folds, {cell['words']} words)",
+            "",
+            "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs only; ρ is computed "
+            f"once over all {cell['words']} words against `{cell['gold']}`. The untuned row is the bundled MiniLM "
+            "scored the same way in the same run. Intervals: word bootstrap, 95%.",
+            "",
+            "| encoder | ρ PRT (default change score) | ρ APD | ρ PRT, target half | ρ APD, target half | "
+            "ρ JSD of induced senses | ARI | ARI one sense | mean senses |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        ci = cell["intervals"]
+        for name in ("untuned", "tuned"):
+            row = cell[name]
+            suffix = "" if name == "tuned" else "_untuned"
+            parts = [
+                f"{_f(row[f'rho_{m}'])} [{_f(ci[f'rho_{m}{suffix}'][0], 2)}, {_f(ci[f'rho_{m}{suffix}'][1], 2)}]"
+                for m in MEASURES
+            ]
+            lines.append(
+                f"| {name} | {' | '.join(parts)} | {_f(100 * row['ari'], 1)} | {_f(100 * row['ari_one_sense'], 1)} | "
+                f"{_f(row['mean_senses'], 2)} |"
+            )
+        lines += ["", "Difference tuned − untuned, word-bootstrap 95% interval:"]
+        for m in MEASURES:
+            low, high = ci[f"rho_{m}_difference"]
+            diff = cell["tuned"][f"rho_{m}"] - cell["untuned"][f"rho_{m}"]
+            lines.append(f"- ρ {m.upper().replace('_', ' of the ')}: {diff:+.3f} [{low:+.3f}, {high:+.3f}]")
+        tuned = cell["tuned"]
+        lines += [
+            "",
+            "Against issue 23's targets: "
+            f"ρ PRT {_f(tuned['rho_prt'])} (target ≥ {TARGETS['rho_prt']}), "
+            f"ρ JSD {_f(tuned['rho_jsd'])} (target ≥ {TARGETS['rho_jsd']}), "
+            f"ARI {_f(100 * tuned['ari'], 1)} against one sense {_f(100 * tuned['ari_one_sense'], 1)} "
+            f"(target: +{100 * TARGETS['ari_over_one_sense']:.0f} points).",
+            "",
+            "| fold | words | steps | training pairs | seconds | final loss |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
+        for run in cell["folds"]:
+            t = run["training"]
+            lines.append(
+                f"| {run['fold']} | {', '.join(run['words'])} | {t['steps']} | {t['pairs']} | {t['seconds']:.0f} | "
+                f"{_f(t['final_loss'], 2)} |"
+            )
+        lines.append("")
+    cell = results.get("semeval_unseen")
+    if cell:
+        t = cell["training"]
+        lines += [
+            "## SemEval-2013 and SemEval-2010 with a model that never saw their lemmas",
+            "",
+            f"MiniLM tuned on WordNet 3.0 example pairs ({t['pairs']} pairs of {t['training_lemmas']} lemmas; "
+            f"{t['excluded_lemmas']} lemmas of SemEval-2013 and SemEval-2010 excluded), {t['steps']} steps in "
+            f"{t['seconds']:.0f} s; `wsd evaluate` with the default recipe, one seed, beside the untuned model.",
+            "",
+            "| dataset | metric | untuned | tuned | training overlap |",
+            "|---|---|---:|---:|---|",
+        ]
+        for name, figures in cell["datasets"].items():
+            overlap = figures.get("training_overlap") or {}
+            shown = ", ".join(overlap.get("lemmas", [])) or "none"
+            for metric in figures["untuned"]:
+                if isinstance(figures["untuned"][metric], int | float):
+                    lines.append(
+                        f"| {name} | {metric} | {100 * figures['untuned'][metric]:.2f} | "
+                        f"{100 * figures['tuned'][metric]:.2f} | {shown} |"
+                    )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m experiments.tune", description=__doc__.splitlines()[0])
+    parser.add_argument("--cells", default=",".join(CELLS), help="comma-separated: " + ", ".join(CELLS))
+    parser.add_argument("--folds", type=int, default=4)
+    parser.add_argument("--steps", type=int, default=300, help="training steps of every model")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--work", type=Path, default=Path("out/experiments-tune"), help="models and cell caches")
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--name", default="tune")
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
+    args = parser.parse_args(argv)
+    json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
+    if args.markdown_only:
+        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
+        return 0
+    from wsd import machine
+
+    args.work.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = json.loads(json_file.read_text(encoding="utf-8")) if json_file.is_file() else {}
+    results |= {
+        "command": command_line(),
+        "machine": machine.describe(),
+        "date": time.strftime("%Y-%m-%d"),
+        "steps": args.steps,
+        "seed": args.seed,
+    }
+    for cell in args.cells.split(","):
+        if cell == "dwug_kfold":
+            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed)
+        elif cell == "semeval_unseen":
+            results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed)
+        else:
+            parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
+        json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
+        md_file.write_text(markdown(results), encoding="utf-8")
+        log(f"wrote {md_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""experiments/tune.py and experiments/bench_tune.py: folds, pooled figures, the two loops' scores, the pages."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments.bench_tune import _scores
+from experiments.bench_tune import markdown as bench_markdown
+from experiments.tune import MEASURES, bootstrap_difference, lemma_folds, markdown, pooled
+
+
+def test_lemma_folds_are_disjoint_cover_every_word_and_follow_the_seed() -> None:
+    words = [f"w{i}" for i in range(46)]
+    folds = lemma_folds(words, 4, seed=0)
+    assert sorted(w for fold in folds for w in fold) == sorted(words)
+    assert sorted(len(fold) for fold in folds) == [11, 11, 12, 12]
+    assert lemma_folds(words, 4, seed=0) == folds
+    assert lemma_folds(words, 4, seed=1) != folds
+
+
+def _figures(values: dict[str, float], clustered: int = 10) -> dict[str, dict[str, float]]:
+    return {
+        word: {m: value for m in MEASURES}
+        | {"ari": value, "ari_one_sense": 0.0, "n_clustered": clustered, "n_senses": 2}
+        for word, value in values.items()
+    }
+
+
+def test_pooled_rho_is_over_all_words_and_ari_weighted_by_clustered_uses() -> None:
+    gold = {"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.4}
+    figures = _figures({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
+    figures["d"]["n_clustered"] = 30
+    summary = pooled(figures, gold)
+    assert summary["rho_prt"] == pytest.approx(1.0)
+    assert summary["ari"] == pytest.approx((1 + 2 + 3) * 10 / 60 + 4 * 30 / 60)
+    reversed_figures = _figures({"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0})
+    assert pooled(reversed_figures, gold)["rho_apd"] == pytest.approx(-1.0)
+    intervals = bootstrap_difference(figures, reversed_figures, gold, seed=0)
+    low, high = intervals["rho_prt_difference"]
+    assert 0 < low <= high <= 2.0
+
+
+def test_the_naive_loop_and_wsd_tune_score_the_same_cosines() -> None:
+    """Encoding each side separately and each distinct use once give the same pair cosines (eval mode)."""
+    from wsd.embed.encoder import Encoder
+    from wsd.tune.forward import SpanEncoder
+
+    uses = pd.DataFrame(
+        {
+            "text": ["the bank of the river", "a bank loan", "she sat on the bank", "the bank closed"],
+            "start": [4, 2, 15, 4],
+            "end": [8, 6, 19, 8],
+        }
+    )
+    span = SpanEncoder(Encoder(None, precision="fp32"))
+    span.model.eval()
+    first, second = np.array([0, 0, 1, 2]), np.array([1, 2, 3, 3])
+    naive = _scores(span, uses, first, second, naive=True).detach().numpy()
+    once = _scores(span, uses, first, second, naive=False).detach().numpy()
+    np.testing.assert_allclose(naive, once, atol=1e-5)
+    assert not np.allclose(naive, naive[0])
+
+
+def test_the_pages_show_their_figures() -> None:
+    interval = {f"rho_{m}{s}": [0.1, 0.5] for m in MEASURES for s in ("", "_untuned", "_difference")}
+    row = {f"rho_{m}": 0.3 for m in MEASURES} | {"ari": 0.15, "ari_one_sense": 0.13, "mean_senses": 2.0}
+    training = {"steps": 300, "pairs": 100, "seconds": 90.0, "final_loss": 7.0, "training_lemmas": 3}
+    results = {
+        "command": "python -m experiments.tune",
+        "machine": "test",
+        "date": "2026-12-03",
+        "steps": 300,
+        "seed": 0,
+        "dwug_kfold": {
+            "gold": "change_graded",
+            "words": 46,
+            "folds": [{"fold": 0, "words": ["a", "b"], "training": training}],
+            "tuned": row | {"rho_prt": 0.45},
+            "untuned": row,
+            "intervals": interval,
+        },
+        "semeval_unseen": {
+            "training": training | {"excluded_lemmas": 150},
+            "datasets": {
+                "semeval2013": {
+                    "untuned": {"avg": 0.32},
+                    "tuned": {"avg": 0.33},
+                    "training_overlap": {"lemmas": []},
+                }
+            },
+        },
+    }
+    page = markdown(results)
+    assert "| tuned | 0.450 [0.10, 0.50]" in page
+    assert "- ρ PRT: +0.150 [+0.100, +0.500]" in page
+    assert "| semeval2013 | avg | 32.00 | 33.00 | none |" in page
+    loop = {
+        "pairs_per_second": 10.0,
+        "uses_encoded": 20,
+        "pairs": 10,
+        "seconds_per_step": 1.5,
+        "forward_share": 0.4,
+        "backward_share": 0.6,
+        "flop_per_second": 5e10,
+        "share_of_peak": 0.5,
+        "epoch_seconds": 600.0,
+        "validation": {"loss": 7.0, "rho": 0.3},
+    }
+    bench = {
+        "command": "python -m experiments.bench_tune",
+        "machine": "test",
+        "threads": 2,
+        "peak_flop_per_second": 1e11,
+        "date": "2026-12-03",
+        "training_lemmas": 36,
+        "training_pairs": 1000,
+        "validation": {"lemmas": 10, "pairs": 1000, "start": {"loss": 8.0, "rho": 0.2}},
+        "loops": {"naive": loop, "wsd tune": loop | {"pairs_per_second": 40.0}},
+        "speedup": 4.0,
+    }
+    page = bench_markdown(bench)
+    assert "**Speed-up: 4.00× the naive loop's pairs per second**" in page
+    assert "| wsd tune | 40.0 | 2.00 | 1.50 | 40% | 60% | 50 | 50% | 10 min | 7.000 | 0.300 |" in page
+    assert not math.isnan(bench["speedup"])
