@@ -386,3 +386,69 @@ def type_metadata(frame: pd.DataFrame, dtypes: Mapping[str, str]) -> pd.DataFram
         if name in frame.columns and str(frame[name].dtype) != dtype
     }
     return frame.assign(**changed) if changed else frame
+
+
+#: Metadata fields a citation shows at most, and characters per value (the rest cut with an ellipsis).
+CITATION_FIELDS = 4
+CITATION_VALUE_CHARS = 40
+
+
+def metadata_columns(frame: pd.DataFrame) -> list[str]:
+    """The metadata columns of an occurrence table: every column that is not one of :data:`RESERVED_COLUMNS`.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        An occurrence table.
+
+    Returns
+    -------
+    list of str
+        The column names, in table order.
+
+    Examples
+    --------
+    >>> metadata_columns(pd.DataFrame(columns=["id", "target", "year", "president"]))
+    ['year', 'president']
+    """
+    return [str(name) for name in frame.columns if name not in RESERVED_COLUMNS]
+
+
+def citations(frame: pd.DataFrame, rows: Sequence[int] | np.ndarray, columns: Sequence[str] | None = None) -> list[str]:
+    """How to cite each of ``rows``: its metadata as ``year 1862 · president Lincoln`` (``""`` when it has none).
+
+    The first :data:`CITATION_FIELDS` metadata columns are shown, each value cut to :data:`CITATION_VALUE_CHARS`
+    characters; missing values are left out.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        An occurrence table.
+    rows : sequence of int
+        Row positions in ``frame``.
+    columns : sequence of str, optional
+        The fields to show (default: :func:`metadata_columns`).
+
+    Returns
+    -------
+    list of str
+        One citation per row.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"id": ["a", "b"], "year": [1862, 1790], "president": ["Lincoln", None]})
+    >>> citations(table, [0, 1])
+    ['year 1862 · president Lincoln', 'year 1790']
+    """
+    names = list(metadata_columns(frame) if columns is None else columns)[:CITATION_FIELDS]
+    positions = np.asarray(rows, dtype=np.int64)
+    parts: list[list[str]] = [[] for _ in positions]
+    for name in names:
+        for part, value in zip(parts, frame[name].iloc[positions].to_numpy(dtype=object), strict=True):
+            text = None if value is pd.NA or value is pd.NaT else value_text(value)
+            if text is not None and text.strip():
+                text = " ".join(text.split())
+                if len(text) > CITATION_VALUE_CHARS:
+                    text = text[: CITATION_VALUE_CHARS - 1] + "…"
+                part.append(f"{name} {text}")
+    return [" · ".join(part) for part in parts]

@@ -20,6 +20,7 @@ import pandas as pd
 from wsd import manifest, schema
 from wsd.errors import ConfigError, InputError
 from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.occurrences import citations, metadata_columns
 from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.report import plots
 from wsd.report.content import (
@@ -41,6 +42,7 @@ from wsd.report.experiments import Experiment, experiment_files, load_experiment
 from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
+from wsd.senses.describe import examples_per_group
 from wsd.store import atomic_write
 
 DEFAULT_MAX_POINTS = schema.DEFAULT_MAX_POINTS
@@ -260,6 +262,8 @@ class _Builder:
                     target=target,
                 )
             )
+            if data.slices is not None and data.change is not None:
+                images.append(self.slice_map(data, points, shown, axes, target, stem))
         if has_gold and gold is not None:
             path = self.figures / f"confusion-{stem}.png"
             self._draw(plots.confusion_heatmap, gold, labels, target, path)
@@ -286,6 +290,22 @@ class _Builder:
         if scores:
             facts += [f"{name} {fmt_score(scores.get(name))}" for name in headline_metrics(data.dataset, scores)]
         return TargetSection(target, f"t{index + 1}", facts, images, cards, notes)
+
+    def slice_map(
+        self, data: RunData, points: np.ndarray, shown: np.ndarray, axes: Any, target: str, stem: str
+    ) -> Image:
+        """The sense map's points coloured by slice instead of by sense."""
+        assert data.slices is not None and data.change is not None
+        by = str(data.change.document.get("by", "slice"))
+        path = self.figures / f"map-slices-{stem}.png"
+        self._draw(plots.slice_map, points, data.slices[shown], data.change.slices, axes, target, by, path)
+        return Image(
+            path,
+            alt=f"map of {target} by {by}",
+            kind="slice-map",
+            caption=f"The same map coloured by slice of {by} (earliest dark, latest light).",
+            target=target,
+        )
 
     def change_images(
         self, change: ChangeData, target: str, cards: list[SenseCard], stem: str, n_senses: int
@@ -361,11 +381,19 @@ class _Builder:
         n_senses: int,
         gold: np.ndarray | None,
     ) -> list[SenseCard]:
-        """One card per induced sense, in sense order."""
+        """One card per induced sense, in sense order; examples cited by their metadata, and per slice."""
         frame = data.occurrences
         position_of = {str(i): p for p, i in enumerate(frame["id"].to_numpy()[rows])}
         texts, starts, ends = frame["text"].to_numpy(), frame["start"].to_numpy(), frame["end"].to_numpy()
+        ids = frame["id"].to_numpy()
+        fields = metadata_columns(frame)
         labels = data.labels[rows]
+
+        def example(row: int, slice_: str = "") -> Example:
+            source = citations(frame, [row], fields)[0] if fields else ""
+            parts = example_parts(str(texts[row]), int(starts[row]), int(ends[row]))
+            return Example(str(ids[row]), *parts, source=source, slice=slice_)
+
         cards = []
         for record in table.sort_values("sense", kind="stable").itertuples(index=False):
             sense = int(record.sense)
@@ -374,11 +402,10 @@ class _Builder:
             for number, example_id in enumerate(list(record.example_ids)[: self.n_examples]):
                 local = position_of.get(str(example_id))
                 if local is not None:
-                    row = rows[local]
-                    text, start, end = str(texts[row]), int(starts[row]), int(ends[row])
+                    examples.append(example(int(rows[local])))
                 else:
                     text, start, end = example_from_marked(str(marked[number]) if number < len(marked) else "")
-                examples.append(Example(str(example_id), *example_parts(text, start, end)))
+                    examples.append(Example(str(example_id), *example_parts(text, start, end)))
             makeup: list[tuple[str, int]] = []
             if gold is not None:
                 senses = pd.Series(gold[(labels == sense) & (gold != "")], dtype=object).value_counts()
@@ -394,9 +421,20 @@ class _Builder:
                     keywords=[str(word) for word in record.keywords],
                     examples=examples,
                     gold=makeup,
+                    slice_examples=self.slice_examples(data, rows[labels == sense], example),
+                    slices=len(data.change.slices) if data.change is not None and data.slices is not None else 0,
                 )
             )
         return cards
+
+    def slice_examples(self, data: RunData, members: np.ndarray, example: Any) -> list[Example]:
+        """A sense's most typical uses in each slice (central to the whole sense), in slice order."""
+        if data.slices is None or data.change is None or not len(members):
+            return []
+        order = data.change.slices
+        per_slice = max(1, self.n_examples // max(len(order), 1))
+        chosen = examples_per_group(data.vectors, members, data.slices[members], per_slice)
+        return [example(int(row), slice_) for slice_ in order for row in chosen.get(slice_, [])]
 
     def evaluation_section(self, data: RunData) -> Section:
         """Overall scores against the baselines, subsets, and the per-target score chart."""

@@ -75,15 +75,27 @@ class Example:
     Parameters
     ----------
     id : str
-        The occurrence id.
+        The occurrence id (``file:line@offset`` for corpora): shown where the occurrence has no metadata.
     before, word, after : str
         The context split at the target (see :func:`example_parts`).
+    source : str
+        Its metadata as a citation (``year 1862 · president Lincoln``, :func:`wsd.occurrences.citations`);
+        empty when the run kept none.
+    slice : str
+        The slice it was chosen for (examples per slice); empty for the sense's own examples.
     """
 
     id: str
     before: str
     word: str
     after: str
+    source: str = ""
+    slice: str = ""
+
+    @property
+    def cite(self) -> str:
+        """What the example is cited by: its metadata, else its occurrence id."""
+        return self.source or self.id
 
 
 @dataclass
@@ -110,6 +122,10 @@ class SenseCard:
         Gold senses among its occurrences and their counts, most frequent first (empty without gold).
     status : str
         How the sense changed between slices (``new in 1985:2020``, ``lost after 1850:1984``); empty if not.
+    slice_examples : list of Example
+        Its most typical uses in each slice (with a change folder), in slice order, each with its ``slice``.
+    slices : int
+        How many slices the run was cut into (0 without a change folder).
     """
 
     target: str
@@ -121,6 +137,8 @@ class SenseCard:
     examples: list[Example]
     gold: list[tuple[str, int]] = field(default_factory=list)
     status: str = ""
+    slice_examples: list[Example] = field(default_factory=list)
+    slices: int = 0
 
     @property
     def name(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -29,7 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd.errors import InputError
+from wsd.change.slices import assign_slices
+from wsd.errors import InputError, WsdError
 from wsd.evaluate.keys import parse_senses
 from wsd.layout import (
     CHANGE_COUNTS,
@@ -195,6 +197,9 @@ class RunData:
         The ``meta.json`` of the run and of the senses folder.
     change : ChangeData or None
         The change folder's tables, where there is one.
+    slices : ndarray of object (n,) or None
+        The slice of each occurrence as the change folder cut them (None: in no slice); None without a change
+        folder.
     """
 
     out_dir: Path
@@ -207,6 +212,7 @@ class RunData:
     run_meta: dict[str, Any] = field(default_factory=dict)
     senses_meta: dict[str, Any] = field(default_factory=dict)
     change: ChangeData | None = None
+    slices: np.ndarray | None = None
 
     @cached_property
     def target_rows(self) -> dict[str, np.ndarray]:
@@ -337,7 +343,42 @@ def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
         run_meta=read_meta(run_dir),
         senses_meta=senses_meta,
         change=change,
+        slices=occurrence_slices(occurrences, change) if change is not None else None,
     )
+
+
+def occurrence_slices(occurrences: pd.DataFrame, change: ChangeData) -> np.ndarray | None:
+    """The slice of each occurrence, cut as the change folder's settings say (``by``, ``bins``, ``bin_width``).
+
+    Parameters
+    ----------
+    occurrences : pandas.DataFrame
+        The run's occurrence table.
+    change : ChangeData
+        Its change folder.
+
+    Returns
+    -------
+    numpy.ndarray of object or None
+        The slice label of each row (None: in no slice); None when the settings no longer apply to the table
+        (a change folder of another run).
+
+    Examples
+    --------
+    >>> change = ChangeData(Path("c"), {"by": "year", "bin_width": 10}, *[pd.DataFrame()] * 3)
+    >>> occurrence_slices(pd.DataFrame({"year": [1795, 1801, None]}), change).tolist()
+    ['1790:1799', '1800:1809', None]
+    """
+    document = change.document
+    width = document.get("bin_width")
+    bins = None if width else document.get("bins")
+    try:
+        with warnings.catch_warnings():  # rows without a value: the change stage warned already
+            warnings.simplefilter("ignore")
+            slices = assign_slices(occurrences, str(document.get("by")), bins, int(width) if width else None)
+    except WsdError:
+        return None
+    return slices.labels.to_numpy(dtype=object)
 
 
 def align_column(

@@ -13,7 +13,10 @@ import html
 import struct
 from pathlib import Path
 
-from wsd.report.content import Image, Report, Section, SenseCard, Table, TargetSection, plural
+from wsd.report.content import Example, Image, Report, Section, SenseCard, Table, TargetSection, plural
+
+#: Cards list their examples per slice open up to this many slices, folded (a click away) beyond.
+OPEN_SLICE_EXAMPLES = 8
 
 CONTENT_SECURITY_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -53,6 +56,12 @@ span.kw { display: inline-block; background: var(--panel); border: 1px solid var
 span.label { color: var(--muted); margin-right: 4px; }
 ol.examples { margin: 6px 0 0; padding-left: 20px; font-size: 13.5px; }
 ol.examples li { margin: 3px 0; }
+span.cite { color: var(--muted); font-size: 12px; margin-right: 4px; }
+span.cite::before { content: "["; } span.cite::after { content: "]"; }
+span.slice { display: inline-block; background: var(--panel); border: 1px solid var(--line); border-radius: 3px;
+             font-size: 12px; padding: 0 4px; margin-right: 4px; font-variant-numeric: tabular-nums; }
+details.slice-examples { margin-top: 6px; font-size: 13px; }
+details.slice-examples summary { color: var(--muted); cursor: pointer; }
 mark.target-word { background: #ffe58a; padding: 0 2px; border-radius: 2px; font-weight: 600; }
 footer { margin-top: 36px; color: var(--muted); font-size: 13px; }
 """
@@ -201,13 +210,44 @@ def render_card(card: SenseCard) -> str:
         makeup = " · ".join(f"{esc(name)} {count}" for name, count in card.gold)
         parts.append(f'<p class="gold"><span class="label">gold senses</span>{makeup}</p>')
     if card.examples:
-        items = "".join(
-            f'<li title="{esc(e.id)}">{esc(e.before)}<mark class="target-word">{esc(e.word)}</mark>{esc(e.after)}</li>'
-            for e in card.examples
+        parts.append(f'<ol class="examples">{"".join(render_example(e) for e in card.examples)}</ol>')
+    if card.slice_examples:
+        shown = len({e.slice for e in card.slice_examples})
+        opened = " open" if card.slices <= OPEN_SLICE_EXAMPLES else ""
+        items = "".join(render_example(e) for e in card.slice_examples)
+        parts.append(
+            f'<details class="slice-examples"{opened}><summary>Examples per slice (in {shown} of '
+            f'{plural(card.slices, "slice")})</summary><ol class="examples by-slice">{items}</ol></details>'
         )
-        parts.append(f'<ol class="examples">{items}</ol>')
     parts.append("</section>")
     return "".join(parts)
+
+
+def render_example(example: Example) -> str:
+    """One example as a list item: its slice and citation (metadata) first, the target marked; the id as tooltip.
+
+    Parameters
+    ----------
+    example : Example
+        The example.
+
+    Returns
+    -------
+    str
+        HTML: ``<li title=id [data-slice=...]>``; an example without metadata shows its id only as the tooltip.
+
+    Examples
+    --------
+    >>> render_example(Example("f:1@5", "the ", "bank", ".", source="year 1862"))
+    '<li title="f:1@5"><span class="cite">year 1862</span> the <mark class="target-word">bank</mark>.</li>'
+    """
+    slice_ = f' data-slice="{esc(example.slice)}"' if example.slice else ""
+    head = f'<span class="slice">{esc(example.slice)}</span>' if example.slice else ""
+    head += f'<span class="cite">{esc(example.source)}</span> ' if example.source else (" " if head else "")
+    return (
+        f'<li title="{esc(example.id)}"{slice_}>{head}{esc(example.before)}'
+        f'<mark class="target-word">{esc(example.word)}</mark>{esc(example.after)}</li>'
+    )
 
 
 def render_target(section: TargetSection) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from wsd.report.content import Image, Report, Section, SenseCard, Table, TargetSection, plural
+from wsd.report.content import Example, Image, Report, Section, SenseCard, Table, TargetSection, plural
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
 
@@ -95,9 +95,39 @@ def render_card(card: SenseCard) -> list[str]:
     if card.gold:
         lines += ["", "Gold senses: " + ", ".join(f"{md(name)} {count}" for name, count in card.gold)]
     lines.append("")
-    lines += [f"{i}. {md(e.before)}**{md(e.word)}**{md(e.after)}" for i, e in enumerate(card.examples, start=1)]
+    lines += [f"{i}. {render_example(e)}" for i, e in enumerate(card.examples, start=1)]
     lines.append("")
+    if card.slice_examples:
+        shown = len({e.slice for e in card.slice_examples})
+        lines += [f"Examples per slice (in {shown} of {plural(card.slices, 'slice')}):", ""]
+        lines += [f"- {render_example(e)}" for e in card.slice_examples]
+        lines.append("")
     return lines
+
+
+def render_example(example: Example) -> str:
+    """One example: its slice and citation (metadata, in brackets) first, then the context with the target in bold.
+
+    Parameters
+    ----------
+    example : Example
+        The example.
+
+    Returns
+    -------
+    str
+        One line of Markdown.
+
+    Examples
+    --------
+    >>> render_example(Example("f:1@5", "the ", "bank", " closed", source="year 1862", slice="1860:1869"))
+    '**1860:1869** \\\\[year 1862\\\\] the **bank** closed'
+    """
+    head = f"**{md(example.slice)}** " if example.slice else ""
+    head += f"{md(f'[{example.source}]')} " if example.source else ""
+    before = md(example.before) + (" " if example.before[-1:].isspace() else "")
+    after = (" " if example.after[:1].isspace() else "") + md(example.after)
+    return f"{head}{before}**{md(example.word)}**{after}"
 
 
 def render_target(section: TargetSection, base: Path) -> list[str]:

@@ -10,6 +10,7 @@ dictionaries and writes one PNG; none reads files.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import warnings
@@ -244,6 +245,135 @@ def _figure(width: float, height: float) -> Figure:
 
 def _marker_size(n: int) -> float:
     return float(np.clip(1800.0 / max(n, 1), 5.0, 36.0))
+
+
+#: The least room between two neighbouring tick labels, in points.
+TICK_GAP_PT = 2.0
+
+
+def _renderer(figure: Figure) -> Any:
+    """The Agg renderer of ``figure`` (a canvas is attached to a bare ``Figure`` first)."""
+    if not hasattr(figure.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(figure)
+    return figure.canvas.get_renderer()
+
+
+def _tick_texts(ax: Any, axis: str) -> list[Any]:
+    """The tick labels of one axis that are drawn and say something, in tick order."""
+    ticks = ax.xaxis.get_major_ticks() if axis == "x" else ax.yaxis.get_major_ticks()
+    return [t.label1 for t in ticks if t.label1.get_visible() and t.label1.get_text().strip()]
+
+
+def crowded_labels(figure: Figure) -> list[tuple[str, str]]:
+    """Neighbouring tick labels that overlap or come closer than :data:`TICK_GAP_PT`, on every axis of ``figure``.
+
+    The figure is laid out (drawn without rendering) first; colour bars are axes too.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure.
+
+    Returns
+    -------
+    list of (str, str)
+        The texts of each pair of labels that collide (empty when every label stands clear).
+
+    Examples
+    --------
+    >>> figure = Figure(figsize=(1.0, 1.0))
+    >>> figure.subplots().set_xticks([0, 1], ["a long label", "another long one"])
+    [...]
+    >>> crowded_labels(figure)
+    [('a long label', 'another long one')]
+    """
+    figure.draw_without_rendering()
+    return [pair for ax in figure.axes for axis in ("x", "y") for pair in _collisions(ax, axis)]
+
+
+def _collisions(ax: Any, axis: str) -> list[tuple[str, str]]:
+    """Neighbouring tick labels of one axis closer than :data:`TICK_GAP_PT` (the figure laid out already)."""
+    renderer = _renderer(ax.figure)
+    gap = TICK_GAP_PT * ax.figure.dpi / 72.0
+    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in _tick_texts(ax, axis)]
+    boxes.sort(key=lambda item: item[1].x0 if axis == "x" else item[1].y0)
+    return [
+        (first, second)
+        for (first, a), (second, b) in itertools.pairwise(boxes)
+        if ((b.x0 < a.x1 + gap) if axis == "x" else (b.y0 < a.y1 + gap))
+    ]
+
+
+def fit_tick_labels(
+    ax: Any,
+    positions: Sequence[float],
+    labels: Sequence[str],
+    axis: str = "x",
+    vertical_labels: Sequence[str] | None = None,
+) -> int:
+    """Label the ticks at ``positions`` so that no two labels collide, however many there are.
+
+    On the x axis the labels are set horizontally when they all fit, else upright (``vertical_labels``, one line
+    each); when even those collide, every k-th is kept (the smallest k that fits, measured on the laid-out figure).
+    On the y axis only the thinning applies.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes (a colour bar's too).
+    positions : sequence of float
+        Where the ticks are, in data coordinates.
+    labels : sequence of str
+        Their labels (may hold line breaks).
+    axis : {"x", "y"}
+        Which axis.
+    vertical_labels : sequence of str, optional
+        The labels to set upright (default ``labels``).
+
+    Returns
+    -------
+    int
+        The step k: every k-th label is shown (1: all).
+    """
+    positions, labels = list(positions), list(labels)
+    options: list[tuple[list[str], int]] = [(labels, 0)]
+    if axis == "x":
+        options.append((list(vertical_labels) if vertical_labels is not None else labels, 90))
+    set_ticks = ax.set_xticks if axis == "x" else ax.set_yticks
+    step = 1
+    for number, (texts, rotation) in enumerate(options):
+        last = number == len(options) - 1
+        step = 1
+        while step <= max(len(positions), 1):
+            kwargs = {"rotation": rotation, "ha": "center", "va": "top"} if axis == "x" else {}
+            set_ticks(positions[::step], texts[::step], **kwargs)
+            if not _axis_crowded(ax, axis):
+                return step
+            if not last:
+                break  # upright labels before fewer labels
+            step = max(step + 1, _step_needed(ax, axis, step))
+    return step
+
+
+def _axis_crowded(ax: Any, axis: str) -> bool:
+    ax.figure.draw_without_rendering()
+    return bool(_collisions(ax, axis))
+
+
+def _step_needed(ax: Any, axis: str, step: int) -> int:
+    """The thinning that the measured label sizes and tick spacing ask for (at least ``step``)."""
+    renderer = _renderer(ax.figure)
+    gap = TICK_GAP_PT * ax.figure.dpi / 72.0
+    texts = _tick_texts(ax, axis)
+    if len(texts) < 2:
+        return step
+    boxes = [text.get_window_extent(renderer) for text in texts]
+    sizes = [box.width if axis == "x" else box.height for box in boxes]
+    centres = sorted((box.x0 + box.x1) / 2 if axis == "x" else (box.y0 + box.y1) / 2 for box in boxes)
+    spacing = min(b - a for a, b in itertools.pairwise(centres)) / step  # between neighbouring ticks
+    return max(step, math.ceil((max(sizes) + gap) / max(spacing, 1e-9)))
 
 
 def _legend_below(ax: Any, entries: int) -> None:
@@ -734,31 +864,39 @@ def sense_proportions(
         Characters no installed font could draw.
     """
     values = np.asarray(proportions, dtype=np.float64)
-    labels = [shorten(str(s), 14) for s in slices]
-    if uses is not None:
-        labels = [f"{label}\n({count})" for label, count in zip(labels, uses, strict=True)]
+    names_shown = [shorten(str(s), MAX_LABEL_CHARS) for s in slices]
+    counts = [f"({count})" for count in uses] if uses is not None else [""] * len(slices)
+    labels = [f"{label}\n{count}".strip() for label, count in zip(names_shown, counts, strict=True)]
+    upright = [f"{label} {count}".strip() for label, count in zip(names_shown, counts, strict=True)]
     many = len(slices) > MAX_BAR_SLICES
-    figure = _figure(max(4.2, min(11.0, 2.4 + 0.55 * len(slices))), 3.4)
+    width = max(3.2, min(9.5, 1.6 + 0.5 * len(slices)))  # the plot's own width; the legend's is added below
+    figure = _figure(width, 3.4)
     ax = figure.subplots()
     positions = np.arange(len(slices))
     if many:
         ax.stackplot(positions, values.T, colors=list(colours), labels=[shorten(n) for n in names], alpha=0.9)
         ax.set_xlim(0, max(len(slices) - 1, 1))
-        step = max(1, len(slices) // 12)
-        ax.set_xticks(positions[::step], labels[::step])
     else:
         bottom = np.zeros(len(slices))
         for column, (name, colour) in enumerate(zip(names, colours, strict=True)):
             ax.bar(positions, values[:, column], 0.7, bottom=bottom, color=colour, label=shorten(name))
             bottom += values[:, column]
-        ax.set_xticks(positions, labels)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of the slice's uses")
     ax.set_title(f"{target}: senses per slice")
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+    _widen_for(figure, legend, width)
+    fit_tick_labels(ax, positions, labels, vertical_labels=upright)
     return save_figure(figure, path)
+
+
+def _widen_for(figure: Figure, legend: Any, width: float) -> None:
+    """Widen ``figure`` by what its legend beside the plot takes, so the plot keeps ``width`` inches."""
+    figure.draw_without_rendering()
+    taken = legend.get_window_extent(_renderer(figure)).width / figure.dpi
+    figure.set_size_inches(width + taken + 0.1, figure.get_size_inches()[1])
 
 
 @styled
@@ -801,15 +939,88 @@ def change_timeline(
     y = np.asarray(scores, dtype=np.float64)
     below = y - np.asarray(lows, dtype=np.float64)
     above = np.asarray(highs, dtype=np.float64) - y
-    figure = _figure(max(4.2, min(11.0, 2.4 + 0.45 * n_steps)), 3.0)
+    figure = _figure(max(4.2, min(11.0, 2.4 + 0.45 * n_steps)), 3.2)
     ax = figure.subplots()
     ax.errorbar(x, y, yerr=np.vstack([below, above]), fmt="o-", color=palette(1)[0], capsize=3, markersize=4)
-    every = max(1, int(np.ceil(len(x) / 12)))  # at most 12 labels: they never run into each other
-    ax.set_xticks(x[::every], [shorten(p, 16) for p in list(pairs)[::every]], rotation=30, ha="right")
     ax.set_xlim(0.5, max(n_steps, 1) + 0.5)
     ax.set_ylim(bottom=0)
     ax.set_ylabel(f"{measure}, slice to the next")
     ax.set_title(f"{target}: change from each slice to the next")
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
+    shown = [str(p) for p in pairs]
+    fit_tick_labels(
+        ax, x, [p.replace("→", "\n→ ", 1) for p in shown], vertical_labels=[p.replace("→", " → ") for p in shown]
+    )
+    return save_figure(figure, path)
+
+
+@styled
+def slice_map(
+    points: np.ndarray,
+    slices: np.ndarray,
+    order: Sequence[str],
+    axes: Sequence[str],
+    target: str,
+    by: str,
+    path: Path,
+) -> set[str]:
+    """The 2-D map of a target's occurrences coloured by slice (earliest dark, latest light), with a colour bar.
+
+    Parameters
+    ----------
+    points : ndarray (m, 2)
+        Projected occurrences (the same as on the sense map).
+    slices : ndarray of object (m,)
+        The slice of each point (None: in no slice, drawn in light grey).
+    order : sequence of str
+        The slices, earliest first (the colour bar's labels, thinned so that they never collide).
+    axes : (str, str)
+        Axis names.
+    target : str
+        For the title.
+    by : str
+        What the slices are of (the colour bar's label).
+    path : Path
+        The PNG to write.
+
+    Returns
+    -------
+    set of str
+        Characters no installed font could draw.
+    """
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    order = [str(s) for s in order]
+    index = {label: number for number, label in enumerate(order)}
+    codes = np.array([index.get(str(s), -1) if s is not None else -1 for s in slices], dtype=np.int64)
+    n = max(len(order), 1)
+    colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.92, n))
+    cmap, norm = ListedColormap(colours), BoundaryNorm(np.arange(n + 1) - 0.5, n)
+    figure = _figure(6.6, 5.6)
+    ax = figure.subplots()
+    size = _marker_size(len(points))
+    outside = codes < 0
+    if outside.any():
+        ax.scatter(points[outside, 0], points[outside, 1], s=size, c=LIGHT_GREY, linewidths=0, label="in no slice")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), frameon=False, markerscale=1.6)
+    inside = ~outside
+    ax.scatter(
+        points[inside, 0], points[inside, 1], s=size, c=codes[inside], cmap=cmap, norm=norm, alpha=0.85,
+        linewidths=0.3, edgecolors="white",
+    )  # fmt: skip
+    ax.set_title(f"{target}: occurrences by {by}")
+    ax.set_xlabel(axes[0])
+    ax.set_ylabel(axes[1])
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(True)
+        ax.spines[side].set_color(LIGHT_GREY)
+    bar = figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, fraction=0.05, pad=0.02)
+    bar.set_label(by)
+    bar.ax.tick_params(length=2)
+    bar.ax.minorticks_off()
+    fit_tick_labels(bar.ax, range(len(order)), [shorten(s) for s in order], axis="y")
     return save_figure(figure, path)

@@ -339,9 +339,28 @@ def _unit_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms > 0, norms, 1.0)
 
 
-def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.ndarray:
-    if X is None or len(members) <= 1:
-        return members[:n_examples]
+def centrality(X: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """Cosine similarity of each member's vector to the centre of them all (the mean of their unit vectors).
+
+    The rows are read in blocks (a memory-mapped run's block by block), never all in float64 at once.
+
+    Parameters
+    ----------
+    X : ndarray (n, dim)
+        Occurrence vectors (a memory map is fine).
+    members : ndarray of int
+        The rows of one sense.
+
+    Returns
+    -------
+    ndarray of float (len(members),)
+        How typical of the sense each member is (higher: more central).
+
+    Examples
+    --------
+    >>> centrality(np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0]]), np.arange(3)).round(2).tolist()
+    [0.67, 0.7, 0.37]
+    """
     rows = select_rows(X, members) if isinstance(X, np.memmap) else None  # a run's rows: read block by block
 
     def block(start: int, stop: int) -> np.ndarray:
@@ -349,13 +368,57 @@ def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.
 
     if len(members) <= CHUNKED_ABOVE:
         unit = block(0, len(members))
-        similarity = unit @ unit.mean(axis=0)
-    else:  # a very large sense: two passes over blocks of rows, never all its vectors in float64 at once
-        bounds = list(chunk_bounds(len(members), CHUNK_ROWS))
-        centre = sum(block(start, stop).sum(axis=0) for start, stop in bounds) / len(members)
-        similarity = np.concatenate([block(start, stop) @ centre for start, stop in bounds])
+        return unit @ unit.mean(axis=0)
+    # a very large sense: two passes over blocks of rows
+    bounds = list(chunk_bounds(len(members), CHUNK_ROWS))
+    centre = sum(block(start, stop).sum(axis=0) for start, stop in bounds) / len(members)
+    return np.concatenate([block(start, stop) @ centre for start, stop in bounds])
+
+
+def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.ndarray:
+    if X is None or len(members) <= 1:
+        return members[:n_examples]
+    similarity = centrality(X, members)
     order = np.lexsort((np.arange(len(members)), -similarity))
     return members[order[:n_examples]]
+
+
+def examples_per_group(
+    X: np.ndarray | None, members: np.ndarray, groups: np.ndarray, n_examples: int = 1
+) -> dict[object, np.ndarray]:
+    """The most typical members of a sense within each group (a slice): central to the whole sense, not the group.
+
+    Parameters
+    ----------
+    X : ndarray (n, dim) or None
+        Occurrence vectors; None: the first members of each group in table order.
+    members : ndarray of int
+        The rows of one sense.
+    groups : array (len(members),)
+        The group of each member (None or NaN: in no group, never chosen).
+    n_examples : int
+        Examples per group, at most.
+
+    Returns
+    -------
+    dict
+        Group → its chosen rows (most central first; ties by table order), groups in order of first appearance.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [1.0, 0.0]])
+    >>> examples_per_group(X, np.arange(4), np.array(["a", "b", "b", "a"]))
+    {'a': array([0]), 'b': array([1])}
+    """
+    members = np.asarray(members, dtype=np.int64)
+    keys = pd.Series(np.asarray(groups, dtype=object))
+    similarity = centrality(X, members) if X is not None and len(members) > 1 else np.zeros(len(members))
+    order = np.lexsort((np.arange(len(members)), -similarity))
+    chosen: dict[object, np.ndarray] = {}
+    for group, positions in keys.groupby(keys, sort=False, dropna=True).indices.items():
+        ranked = order[np.isin(order, positions)]
+        chosen[group] = members[ranked[:n_examples]]
+    return chosen
 
 
 def _markdown_cell(text: str) -> str:
