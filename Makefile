@@ -1,7 +1,8 @@
 # The two commands of the README: `make demo` (the whole pipeline on the bundled demo) and `make test`.
 # Both create (or reuse) the virtualenv .venv. torch is installed first, pinned to the CPU wheel 2.13.0,
 # so that no dependency pulls a multi-GB CUDA build. The openvino extra is installed too, so that the tests of
-# the OpenVINO runtime (--runtime openvino) run, in CI as everywhere else.
+# the OpenVINO runtime (--runtime openvino) run, in CI as everywhere else, and the docs extra, so that `make test`
+# builds the documentation site (`make docs`: mkdocs build --strict into site/).
 PYTHON ?= python3
 VENV ?= .venv
 TORCH ?= torch==2.13.0
@@ -9,12 +10,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wsd-installed
 DEMO_OUT ?= out/demo
 
-.PHONY: setup demo test test-fast lint wheel clean
+.PHONY: setup demo test test-fast lint docs wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[test,lemma,openvino]"
+	$(BIN)/python -m pip install --quiet -e ".[test,lemma,openvino,docs]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -26,8 +27,12 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# the full suite (what CI runs), with its 20 slowest tests named at the end
-test: lint
+# the documentation site (mkdocs.yml, docs/): any warning (a broken link, a missing results file) fails it
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
+
+# the full suite (what CI runs), with its 20 slowest tests named at the end, after the docs build
+test: lint docs
 	$(BIN)/python -m pytest -q --durations=20
 
 # the fast lane for contributors: everything not marked slow (tests/conftest.py: SLOW_MODULES and @pytest.mark.slow)
@@ -38,4 +43,4 @@ wheel: setup
 	$(BIN)/python -m build --wheel --outdir dist .
 
 clean:
-	rm -rf $(VENV) out dist build .pytest_cache .ruff_cache
+	rm -rf $(VENV) out dist build site .pytest_cache .ruff_cache

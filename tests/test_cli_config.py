@@ -126,9 +126,9 @@ def test_config_show_prints_valid_toml_defaults(tmp_path, capsys) -> None:
     }
 
 
-def test_the_readme_example_is_a_valid_configuration(tmp_path, capsys) -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    example = readme.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+def test_the_docs_example_is_a_valid_configuration(tmp_path, capsys) -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
     study = tmp_path / "study.toml"
     study.write_text(example, encoding="utf-8")
     for command in ("embed", "cluster", "run", "evaluate"):

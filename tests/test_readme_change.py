@@ -1,4 +1,4 @@
-"""The README's Corpus analysis section: its commands parse, its default measure is the code's, its example runs."""
+"""docs/change.md (Corpus analysis): its commands parse, its default measure is the code's, its example runs."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from wsd.cli import build_parser, main
 from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
 
 REPO = Path(__file__).resolve().parents[1]
-README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGE = (REPO / "docs" / "change.md").read_text(encoding="utf-8")
 
 
 def _section() -> str:
-    start = README.index("## Corpus analysis")
-    return README[start : README.index("\n## ", start + 3)]
+    """The whole page: the corpus-analysis guide, its worked example and the WUG evaluation."""
+    return PAGE
 
 
 def _commands() -> list[list[str]]:
@@ -41,7 +41,7 @@ def test_every_command_of_the_section_parses() -> None:
         parser.parse_args(command)  # an unknown option exits with code 2
 
 
-def test_the_readme_names_the_default_measure() -> None:
+def test_the_page_names_the_default_measure() -> None:
     assert f"the ranking, `graded_spearman` below) is `{DEFAULT_MEASURE}`" in _section()
 
 

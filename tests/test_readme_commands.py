@@ -1,7 +1,9 @@
-"""The README's shell blocks, run as a reader would run them: in order, in one fresh folder, on the demo data.
+"""The shell blocks of the README and of every docs page, run as a reader would run them: in order, on the demo data.
 
-Every ```` ```bash ```` block of README.md is a test, found anew on each run (a block added to the README is
-checked without touching this file). The blocks run in the order of the README, in one temporary folder that
+Every ```` ```bash ```` block of README.md and of the pages in ``docs/`` is a test, found anew on each run (a block
+added to a page is checked without touching this file). The README is one reader's path; the docs pages are
+another, in the order of ``nav`` in ``mkdocs.yml`` (pages not in ``nav`` after them), so a page may use what an
+earlier page wrote (``runs/x`` of the embedding page in the senses page). Each path runs in one temporary folder that
 looks like a fresh checkout (``data/`` and ``experiments/`` of this repository, and ``../shared`` when the shared
 datasets exist), so a later block may use what an earlier one wrote (``runs/x``). A plain ``wsd ...`` command runs
 through the console script's entry point (:func:`wsd.cli.main`) in this process, which saves the start-up of one
@@ -9,8 +11,8 @@ Python with torch per command; anything else runs in ``bash`` with ``wsd`` and `
 test's interpreter and checkout). The Hub is offline and the vector cache is a temporary folder. Each command must
 exit 0, or the code its comment names (``# exit code 2``). An absolute ``--out`` is moved into the temporary folder.
 
-A block that cannot run here is marked in the README by an HTML comment on the line before its fence (see the
-README's Development section):
+A block that cannot run here is marked in its page by an HTML comment on the line before its fence (see the
+docs page Contributing):
 
 - ``<!-- readme-test: skip (reason) -->``: never run (needs the network, a cluster, a wheel build, ...);
 - ``<!-- readme-test: slow (reason) -->``: run only when ``WSD_README_SLOW=1``;
@@ -30,6 +32,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +40,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 README = REPO_ROOT / "README.md"
+DOCS = REPO_ROOT / "docs"
+NAV_PAGE = re.compile(r"^\s*-\s.*?:\s*\"?([\w/.-]+\.md)\"?\s*$")
 MARKER = re.compile(r"^<!--\s*readme-test:\s*(skip|slow|file)\s*(.*?)\s*-->$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 EXIT_CODE = re.compile(r"#.*\bexit code (\d+)")
@@ -50,9 +55,19 @@ def shared_datasets_dir() -> Path:
     return Path(os.environ.get("WSD_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
 
 
+def docs_pages() -> list[Path]:
+    """The docs pages in the order of ``nav`` in ``mkdocs.yml``, then any page ``nav`` leaves out (sorted)."""
+    nav = []
+    for line in (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines():
+        match = NAV_PAGE.match(line)
+        if match and (DOCS / match[1]).is_file() and DOCS / match[1] not in nav:
+            nav.append(DOCS / match[1])
+    return nav + sorted(set(DOCS.rglob("*.md")) - set(nav))
+
+
 @dataclass
 class Block:
-    """One fenced block of the README: its language, first line number, text and the marker before it."""
+    """One fenced block of a page: its language, first line number, text, the marker before it and the page."""
 
     language: str
     line: int
@@ -60,15 +75,23 @@ class Block:
     marker: str | None = None
     argument: str = ""
     commands: list[tuple[str, int]] = field(default_factory=list)
+    source: str = "README.md"
+
+    @property
+    def where(self) -> str:
+        """``page line N``, for messages."""
+        return f"{self.source} line {self.line}"
 
 
-def parse_blocks(text: str) -> list[Block]:
+def parse_blocks(text: str, source: str = "README.md") -> list[Block]:
     """Every fenced block of a Markdown text, with the ``readme-test`` marker on the line before it (if any).
 
     Parameters
     ----------
     text : str
         The Markdown text.
+    source : str
+        The page it comes from (for messages).
 
     Returns
     -------
@@ -87,10 +110,10 @@ def parse_blocks(text: str) -> list[Block]:
         while end < len(lines) and not lines[end].startswith("```"):
             end += 1
         if end == len(lines):
-            raise ValueError(f"README line {index + 1}: a fenced block is never closed")
+            raise ValueError(f"{source} line {index + 1}: a fenced block is never closed")
         previous = lines[index - 1].strip() if index else ""
         marker = MARKER.match(previous)
-        block = Block(fence.group(1), index + 1, "\n".join(lines[index + 1 : end]) + "\n")
+        block = Block(fence.group(1), index + 1, "\n".join(lines[index + 1 : end]) + "\n", source=source)
         if marker is not None:
             block.marker, block.argument = marker.group(1), marker.group(2).strip("() ")
         if block.language == "bash":
@@ -125,7 +148,7 @@ def split_commands(script: str) -> list[tuple[str, int]]:
 
 
 class Reader:
-    """Runs the README's blocks in order in one folder, once each, remembering what every command did."""
+    """Runs one path's blocks (the README's, or the docs pages') in order in one folder, once each."""
 
     def __init__(self, folder: Path, blocks: list[Block]) -> None:
         self.blocks = blocks
@@ -160,9 +183,9 @@ class Reader:
     def skip_reason(self, block: Block) -> str | None:
         """Why ``block`` does not run here, or None."""
         if block.marker == "skip":
-            return f"README line {block.line}: {block.argument or 'marked skip'}"
+            return f"{block.where}: {block.argument or 'marked skip'}"
         if block.marker == "slow" and os.environ.get(SLOW_VARIABLE) != "1":
-            return f"README line {block.line}: slow ({block.argument}); set {SLOW_VARIABLE}=1 to run it"
+            return f"{block.where}: slow ({block.argument}); set {SLOW_VARIABLE}=1 to run it"
         return None
 
     def run_through(self, position: int) -> list[dict]:
@@ -222,19 +245,38 @@ class Reader:
         return code, stderr.getvalue()
 
 
-BLOCKS = parse_blocks(README.read_text(encoding="utf-8"))
-SHELL = [index for index, block in enumerate(BLOCKS) if block.language == "bash"]
+def _path_blocks(pages: list[Path]) -> list[Block]:
+    blocks = []
+    for page in pages:
+        blocks += parse_blocks(page.read_text(encoding="utf-8"), str(page.relative_to(REPO_ROOT)))
+    return blocks
+
+
+#: The readers' paths: the README alone, and the docs pages in order.
+PATHS = {"readme": [README], "docs": docs_pages()}
+BLOCKS = {name: _path_blocks(pages) for name, pages in PATHS.items()}
+SHELL = [
+    (name, index) for name, blocks in BLOCKS.items() for index, block in enumerate(blocks) if block.language == "bash"
+]
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> Reader:
-    """One folder for the whole README, as one reader following it from the top."""
-    return Reader(tmp_path_factory.mktemp("readme"), BLOCKS)
+def readers(tmp_path_factory) -> Callable[[str], Reader]:
+    """One folder per path (the README, the docs pages), as one reader following it from the top; made on use."""
+    made: dict[str, Reader] = {}
+
+    def reader(name: str) -> Reader:
+        if name not in made:
+            made[name] = Reader(tmp_path_factory.mktemp(name), BLOCKS[name])
+        return made[name]
+
+    return reader
 
 
-@pytest.mark.parametrize("position", SHELL, ids=[f"line{BLOCKS[i].line}" for i in SHELL])
-def test_readme_block_runs(reader: Reader, position: int) -> None:
-    block = BLOCKS[position]
+@pytest.mark.parametrize(("path", "position"), SHELL, ids=[BLOCKS[n][i].where for n, i in SHELL])
+def test_readme_block_runs(readers: Callable[[str], Reader], path: str, position: int) -> None:
+    block = BLOCKS[path][position]
+    reader = readers(path)
     reason = reader.skip_reason(block)
     if reason is not None:
         pytest.skip(reason)
@@ -244,20 +286,25 @@ def test_readme_block_runs(reader: Reader, position: int) -> None:
         pytest.skip("; ".join(sorted({r["skipped"] for r in results})))
     failed = [r for r in ran if r["code"] != r["expected"]]
     assert not failed, "\n\n".join(
-        f"README line {block.line}: `{r['command']}` exited {r['code']} (expected {r['expected']}):\n"
-        + r["stderr"][-3000:]
+        f"{block.where}: `{r['command']}` exited {r['code']} (expected {r['expected']}):\n" + r["stderr"][-3000:]
         for r in failed
     )
 
 
-def test_readme_has_shell_blocks_and_every_marker_is_understood() -> None:
-    text = README.read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", [README, *PATHS["docs"]], ids=lambda page: str(page.relative_to(REPO_ROOT)))
+def test_every_marker_is_understood(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
     markers = [line for line in text.splitlines() if line.strip().startswith("<!--") and "readme-test" in line]
-    understood = [b for b in BLOCKS if b.marker is not None]
+    understood = [b for b in parse_blocks(text, page.name) if b.marker is not None]
     assert len(markers) == len(understood), "a readme-test marker not directly before a fence, or misspelled"
     assert all(b.argument for b in understood), "every skip, slow and file marker gives its reason or file name"
-    assert len(SHELL) >= 5
-    assert sum(1 for i in SHELL if BLOCKS[i].marker is None) >= 5, "most shell blocks run"
+
+
+def test_the_readme_and_the_docs_have_shell_blocks_that_run() -> None:
+    for name in PATHS:
+        shell = [BLOCKS[name][i] for n, i in SHELL if n == name]
+        assert sum(1 for block in shell if block.marker is None) >= 3, f"most shell blocks of {name} run"
+    assert len(PATHS["docs"]) >= 10 and PATHS["docs"][0].name == "index.md", PATHS["docs"]
 
 
 def test_parser_reads_markers_continuations_and_exit_codes() -> None:

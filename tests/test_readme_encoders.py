@@ -1,4 +1,4 @@
-"""The README's "Choosing an encoder" table: Hub names that parse, and figures that match the results files."""
+"""docs/embedding.md's "Choosing an encoder" table: Hub names that parse, figures that match the results files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-README = REPO_ROOT / "README.md"
+PAGE = REPO_ROOT / "docs" / "embedding.md"
 
 #: The benchmark labels the table uses, and their names in the results files.
 DATASETS = {
@@ -22,8 +22,8 @@ FIGURE = re.compile(r"\[(?P<label>[^\]]+?) (?P<metric>AVG|ARI) (?P<value>[−-]?
 
 
 def _section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("### Choosing an encoder")
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index("## Choosing an encoder")
     end = text.index("\n#", start + 1)
     return text[start:end]
 
@@ -64,7 +64,7 @@ def test_every_figure_quoted_matches_its_results_file() -> None:
     figures = list(FIGURE.finditer(_section()))
     assert len(figures) >= 6
     for figure in figures:
-        results = (README.parent / figure["file"]).resolve()
+        results = (PAGE.parent / figure["file"]).resolve()
         assert results.is_file(), figure["file"]
         dataset = DATASETS[figure["label"]]
         value = float(figure["value"].replace("−", "-"))
@@ -75,7 +75,7 @@ def test_the_bundled_models_russe_figures_match_the_results() -> None:
     match = re.search(r"RUSSE ARI is at chance \(\[(.+?)\]\((.+?)\)\)", _section())
     assert match, "the bundled model's RUSSE comparison is missing"
     quoted = [float(value.replace("−", "-")) for value in match[1].split(" / ")]
-    results = README.parent / match[2]
+    results = PAGE.parent / match[2]
     datasets = ["russe-wiki-wiki", "russe-bts-rnc", "russe-active-dict"]
     assert quoted == [_default_score(results, dataset, "ari") for dataset in datasets]
 

@@ -1148,3 +1148,95 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> argparse.Argum
             target = groups.get(title) or groups.setdefault(title, parser.add_argument_group(title))
         target.add_argument(*option.option_strings, **_argument(option, command))
     return parser
+
+
+# ------------------------------------------------------------------------------------------- the docs reference
+#: What each :data:`Kind` means, as the reference page explains it.
+KIND_LEGEND: dict[str, str] = {
+    "str": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false (a flag without a value)",
+    "k": 'a whole number or "auto"',
+    "k_range": "two whole numbers [low, high] (`2,7` on the command line)",
+    "temperature": 'a number or "auto"',
+    "str_list": "a list of strings (`a,b` on the command line)",
+}
+
+
+def _cell(text: str) -> str:
+    """Text that is safe in a Markdown table cell: pipes, HTML brackets and emphasis characters escaped."""
+    for character, escaped in (("|", "\\|"), ("<", "&lt;"), (">", "&gt;"), ("*", "\\*"), ("_", "\\_")):
+        text = text.replace(character, escaped)
+    return text
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return str(value)
+
+
+def _reference_row(option: Option, setting: bool) -> str:
+    flags = list(option.option_strings)
+    if option.negatable and flags:
+        flags.append("--no-" + flags[0].removeprefix("--"))
+    flag_cell = ", ".join(f"`{flag}`" for flag in flags) or "(file only)"
+    if option.flag_commands is not None and flags:
+        flag_cell += " (" + ", ".join(option.flag_commands) + ")"
+    kind = " \\| ".join(f"`{choice}`" for choice in option.choices) if option.choices else f"{option.kind}"
+    if option.default is None:
+        default = _cell(option.unset) if option.unset is not None else "unset"
+    else:
+        default = f"`{_toml_value(option.default)}`"
+    commands = ", ".join(option.commands)
+    name = f"`{option.key}`" if setting else flag_cell
+    help_cell = _cell(option.help)
+    if setting:
+        return f"| {name} | {flag_cell} | {kind} | {default} | {commands} | {help_cell} |"
+    return f"| {name} | {kind} | {default} | {help_cell} |"
+
+
+def reference_markdown(options: tuple[Option, ...] = OPTION_LIST) -> str:
+    """The configuration reference of the docs: every option as Markdown tables, generated from the declarations.
+
+    Settings of the configuration file come first, one table per section (``[scan]``, ``[embedding]``, ...:
+    key, flags, type or choices, default, commands, help); then the flag-only options, one table per command.
+    The docs page ``docs/configuration.md`` includes it (``docs/hooks.py``), so the page cannot drift from the
+    schema.
+
+    Parameters
+    ----------
+    options : tuple of Option
+        The options to list (default: all of :data:`OPTION_LIST`), in order.
+
+    Returns
+    -------
+    str
+        Markdown, with a heading per section (level 3) and a table per heading.
+
+    Examples
+    --------
+    >>> text = reference_markdown()
+    >>> "| `window_tokens` | `--window-tokens` |" in text
+    True
+    """
+    lines = ["Types: " + "; ".join(f"`{kind}`: {meaning}" for kind, meaning in KIND_LEGEND.items()) + "."]
+    sections: dict[str, list[Option]] = {}
+    for option in options:
+        sections.setdefault(("setting:" if option.config else "flag:") + option.section, []).append(option)
+    for group, members in sections.items():
+        setting = group.startswith("setting:")
+        section = group.partition(":")[2]
+        if setting:
+            lines += ["", f"### `[{section}]`", "", "| key | flags | type | default | commands | help |"]
+            lines.append("|---|---|---|---|---|---|")
+        else:
+            title = "options of every command" if section == "cli" else f"`wsd {section}`"
+            lines += ["", f"### {title} (flags only)", "", "| flags | type | default | help |", "|---|---|---|---|"]
+        lines += [_reference_row(option, setting) for option in members]
+    return "\n".join(lines) + "\n"

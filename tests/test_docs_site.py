@@ -1,0 +1,117 @@
+"""The docs site: it builds strictly, its figures come from experiments/results, its reference from the schema."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wsd.schema import OPTION_LIST, reference_markdown
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+pytest.importorskip("mkdocs", reason="the docs extra is not installed (pip install -e '.[docs]')")
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("wsd_docs_hooks", DOCS / "hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hooks = _hooks()
+
+
+def test_the_reference_lists_every_option_of_the_schema() -> None:
+    page = hooks.expand((DOCS / "configuration.md").read_text(encoding="utf-8"))
+    assert "<!-- wsd:options -->" not in page
+    for option in OPTION_LIST:
+        flags = ", ".join(f"`{flag}`" for flag in option.option_strings)
+        if option.config:
+            assert f"| `{option.key}` | {flags or '(file only)'}" in page, option.name
+        else:
+            assert f"\n| {flags}" in page, option.name
+        assert re.split(r"[<>|_*]", option.help)[0][:30] in page, option.name
+    sections = {option.section for option in OPTION_LIST if option.config}
+    assert all(f"### `[{section}]`" in page for section in sections)
+
+
+def test_the_reference_follows_the_declarations() -> None:
+    option = OPTION_LIST[0]
+    changed = type(option)(**{**option.__dict__, "default": "somewhere/else", "unset": None})
+    assert '`"somewhere/else"`' in reference_markdown((changed,))
+    assert '`"somewhere/else"`' not in reference_markdown()
+
+
+def test_a_results_directive_includes_the_section_or_table_of_the_file() -> None:
+    summary = hooks.results_excerpt("quality.md", "summary")
+    assert summary.startswith("| dataset | metric | textbook | new default | change |")
+    expanded = hooks.expand("x\n\n<!-- results: quality.md#other-encoders table 1 -->\n", prefix="")
+    assert "| encoder | dataset | metric |" in expanded and "](results/quality-semeval2013-all-mpnet" in expanded
+    assert "From [`experiments/results/quality.md`](results/quality.md)" in expanded
+    table = hooks.results_excerpt("bench_embed.md", table=1)
+    lines = table.splitlines()
+    assert lines[0].startswith("| contender |") and all(line.startswith("|") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("directive", "message"),
+    [
+        ("<!-- results: no-such-file.md -->", "does not exist"),
+        ("<!-- results: quality.md#no-such-section -->", "has no section #no-such-section"),
+        ("<!-- results: lscd_rank_by.md table 9 -->", "not table 9"),
+    ],
+)
+def test_a_directive_that_names_nothing_stops_the_build(directive: str, message: str) -> None:
+    from mkdocs.exceptions import PluginError
+
+    with pytest.raises(PluginError, match=message):
+        hooks.expand(directive + "\n")
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda page: str(page.relative_to(DOCS)))
+def test_every_directive_of_every_page_resolves(page: Path) -> None:
+    expanded = hooks.expand(page.read_text(encoding="utf-8"))
+    assert not re.search(r"^<!--\s*(results:|results-index|wsd:options)", expanded, flags=re.M)
+    assert "../experiments/results/" not in expanded  # pointed at the published copies
+
+
+def test_the_readme_results_table_is_the_results_files() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if re.match(r"^\| (semeval|russe)", line)]
+    assert len(rows) >= 5
+    summary = hooks.results_excerpt("quality.md", "summary").splitlines()
+    assert rows == [line for line in summary if re.match(r"^\| (semeval|russe)", line)]
+
+
+def test_the_docs_pages_name_no_figure_table_by_hand_that_a_results_file_holds() -> None:
+    """The tables the README once copied by hand are included now: their header rows appear in no page."""
+    copied_headers = ["| contender | occurrences/s | wsd is × faster |", "| encoder | benchmark | metric |"]
+    for page in DOCS.rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert not any(header in text for header in copied_headers), page
+
+
+@pytest.mark.slow
+def test_mkdocs_build_strict_succeeds(tmp_path: Path) -> None:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO))
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    configuration = (tmp_path / "site" / "configuration" / "index.html").read_text(encoding="utf-8")
+    assert "window_tokens" in configuration and "<table>" in configuration
+    assert (tmp_path / "site" / "results" / "quality" / "index.html").is_file()
+    assert "SenseInducer" in (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
