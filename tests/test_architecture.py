@@ -23,6 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "atomic": {"errors", "manifest", "layout"},
     "textfiles": {"errors"},
     "layout": set(),
+    # finding a run, its senses and its change folder from any folder of one layout (wsd change, wsd report)
+    "locate": {"errors", "layout"},
     "lock": {"errors", "layout"},
     "outputs": {"manifest", "errors", "layout", "atomic", "lock"},
     "machine": set(),
@@ -33,7 +35,7 @@ ALLOWED: dict[str, set[str]] = {
     "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic", "schema"},
     "senses": {"manifest", "errors", "occurrences", "store", "layout", "outputs", "executors", "schema"},
     "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
-    "report": {"manifest", "errors", "evaluate", "store", "layout", "outputs", "schema"},
+    "report": {"manifest", "errors", "evaluate", "store", "layout", "locate", "outputs", "schema"},
     "change": {
         "manifest",
         "errors",
@@ -41,6 +43,7 @@ ALLOWED: dict[str, set[str]] = {
         "evaluate",
         "store",
         "layout",
+        "locate",
         "outputs",
         "atomic",
         "senses",
