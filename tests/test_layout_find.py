@@ -107,3 +107,10 @@ def test_a_report_that_fails_leaves_no_figures_folder(tmp_path: Path, capsys) ->
     err = _one_line_error(capsys, main(["report", "--run", str(run), "--out", str(report)]))
     assert "holds no senses" in err and f"wsd cluster --run {run}" in err
     assert not (report / FIGURES_DIR).exists()
+
+
+def test_a_command_given_the_output_folder_for_a_run_names_the_run(tmp_path: Path, capsys) -> None:
+    """``wsd cluster --run OUT`` used to say "not a wsd run directory … create one with wsd embed"."""
+    out = make_run_with_change(tmp_path / "out")
+    err = _one_line_error(capsys, main(["cluster", "--run", str(out), "--out", str(tmp_path / "s")]))
+    assert f"{out} is the output folder of `wsd run`; its run is {out / RUN_DIR}" in err
