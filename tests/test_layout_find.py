@@ -114,3 +114,11 @@ def test_a_command_given_the_output_folder_for_a_run_names_the_run(tmp_path: Pat
     out = make_run_with_change(tmp_path / "out")
     err = _one_line_error(capsys, main(["cluster", "--run", str(out), "--out", str(tmp_path / "s")]))
     assert f"{out} is the output folder of `wsd run`; its run is {out / RUN_DIR}" in err
+
+
+def test_a_staged_run_named_run_is_not_taken_for_the_run_of_an_output(tmp_path: Path) -> None:
+    run = make_run(tmp_path / RUN_DIR)
+    _cluster(run)
+    layout = find_layout(run)
+    assert (layout.root, layout.senses) == (run, run / SENSES_DIR)
+    assert folder_kind(tmp_path) is None

@@ -27,8 +27,10 @@ from wsd.errors import InputError
 from wsd.layout import (
     CHANGE_DIR,
     CHANGE_JSON,
+    CONFIG_FILE,
     LABELS_FILE,
     META_FILE,
+    METRICS_FILE,
     OCCURRENCES_FILE,
     PARTS_DIR,
     RUN_DIR,
@@ -74,6 +76,12 @@ def _is_run(folder: Path) -> bool:
     )
 
 
+def _is_output(folder: Path) -> bool:
+    """``OUT`` of ``wsd run``: a run in ``run/`` beside what ``wsd run`` writes (a run merely named ``run`` is not)."""
+    beside = (SENSES_DIR + "/" + LABELS_FILE, CHANGE_DIR + "/" + CHANGE_JSON, METRICS_FILE, CONFIG_FILE)
+    return _is_run(folder / RUN_DIR) and any((folder / name).is_file() for name in beside)
+
+
 def _is_senses(folder: Path) -> bool:
     return (folder / LABELS_FILE).is_file()
 
@@ -103,7 +111,7 @@ def folder_kind(path: str | os.PathLike[str]) -> str | None:
     folder = Path(path)
     if not folder.is_dir():
         return None
-    if _is_run(folder / RUN_DIR):
+    if _is_output(folder):
         return "output"
     if _is_senses(folder):
         return "senses"
