@@ -43,7 +43,7 @@ def test_embed_writes_a_run(corpus, tmp_path, capsys):
     assert "4 occurrences" in stdout
     occurrences, vectors = load_run(out)
     assert occurrences["form"].tolist() == ["mouse", "mice", "bank", "шагать"]
-    assert vectors.shape == (4, 384)
+    assert vectors.shape == (4, 768)  # the word's vector beside the default recipe's context vector, as wsd run
 
 
 @pytest.mark.parametrize(

@@ -87,9 +87,9 @@ def test_the_pages_show_their_figures() -> None:
             "training": training | {"excluded_lemmas": 150},
             "datasets": {
                 "semeval2013": {
-                    "untuned": {"avg": 0.32},
-                    "tuned": {"avg": 0.33},
-                    "training_overlap": {"lemmas": []},
+                    "untuned": {"fnmi": 0.1, "fbc_f": 0.5, "avg": 0.32},
+                    "tuned": {"fnmi": 0.1, "fbc_f": 0.5, "avg": 0.33},
+                    "training_overlap": [],
                 }
             },
         },
@@ -97,7 +97,7 @@ def test_the_pages_show_their_figures() -> None:
     page = markdown(results)
     assert "| tuned | 0.450 [0.10, 0.50]" in page
     assert "- ρ PRT: +0.150 [+0.100, +0.500]" in page
-    assert "| semeval2013 | avg | 32.00 | 33.00 | none |" in page
+    assert "| semeval2013 | avg | 32.00 | 33.00 | +1.00 | none |" in page
     loop = {
         "pairs_per_second": 10.0,
         "uses_encoded": 20,

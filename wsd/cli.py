@@ -439,12 +439,15 @@ def command_report(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.layout import META_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
+    from wsd.layout import METRICS_FILE, RUN_DIR, SENSES_DIR
+    from wsd.locate import folder_kind
     from wsd.report import write_report
 
     source = Path(args.run)
-    markers = (RUN_DIR, SENSES_DIR, META_FILE, METRICS_FILE)
-    is_output_folder = source.is_dir() and any((source / name).exists() for name in markers)
+    markers = (RUN_DIR, SENSES_DIR, METRICS_FILE)  # or any folder of a run's layout (wsd.locate)
+    is_output_folder = source.is_dir() and (
+        folder_kind(source) is not None or any((source / name).exists() for name in markers)
+    )
     if args.out is None and source.exists() and not is_output_folder:
         raise WsdError(
             f"--run {source} holds experiment results: give --out DIR for the report "
@@ -460,6 +463,8 @@ def command_report(args: argparse.Namespace) -> int:
         random_state=args.seed,
         title=args.title,
         overwrite=args.overwrite,
+        senses=args.report_senses,
+        change=args.report_change,
     )
     from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
 

@@ -400,7 +400,8 @@ def _fill_from_recipe(command: str, config: Config) -> Config:
                     senses[key] = tuple(senses[key])
     embedding = config.get("embedding")
     if embedding is not None and embedding["context_vector"] is None:
-        context = embedding_recipe(name)["context_vector"] if command in ("run", "evaluate", None) else None
+        # wsd embed stores the default recipe's vectors too, so wsd embed + wsd cluster finds wsd run's senses
+        context = embedding_recipe(name)["context_vector"] if command in ("embed", "run", "evaluate", None) else None
         embedding["context_vector"] = context or "none"
     evaluation = config.get("evaluation")
     if evaluation is not None and command in ("evaluate", None):

@@ -67,6 +67,8 @@ PROJECTIONS: tuple[str, ...] = get_args(Projection)
 # ------------------------------------------------------------------------------------------- the defaults
 DEFAULT_LAYERS = "sum-last-4"
 DEFAULT_POOLING = "mean"
+#: The default recipe's context vector (wsd.senses.recipes), which wsd embed, run and evaluate store by default.
+DEFAULT_CONTEXT_VECTOR = "20:last:0.5"
 DEFAULT_RUNTIME = "torch"
 DEFAULT_SHARD_BYTES = 64 * 2**20
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
@@ -252,7 +254,7 @@ _SENSES = ("cluster", "run", "evaluate")
 _DISTRIBUTED = ("embed", "cluster", "evaluate")
 _CHANGE_ALL = ("change", "run", "evaluate")
 _CHANGE_SLICES = ("change", "run")
-_RECIPE_CONTEXT = "from --recipe (default recipe: 20:last:0.5)"
+_RECIPE_CONTEXT = f"from --recipe (default recipe: {DEFAULT_CONTEXT_VECTOR})"
 _SENSE_PARAMETER = "sense-inducer parameter"
 _INDUCER_DEFAULT = "from the recipe, else the inducer's default"
 # wsd tune (wsd.tune.TuneOptions reads these)
@@ -415,8 +417,8 @@ OPTION_LIST: tuple[Option, ...] = (
         _EMBEDDING,
         "append a pooled vector of the tokens around each occurrence: TOKENS[:LAYERS[:WEIGHT]], e.g. "
         "20:last:0.5, or none",
-        unset="none (the word's own vector)",
-        unset_for={"run": _RECIPE_CONTEXT, "evaluate": _RECIPE_CONTEXT},
+        unset=_RECIPE_CONTEXT,
+        unset_for={"embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR}, as wsd run embeds; none: the word's own"},
     ),
     # ------------------------------------------------------------------------------------------- [senses]
     _o("senses.run", "str", None, ("cluster",), "run directory written by wsd embed", path=True),
@@ -559,7 +561,7 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         None,
         ("change",),
-        "run folder written by wsd embed / wsd run",
+        "the output folder of wsd run, its run/, or a wsd embed run (its senses are found beside it)",
         path=True,
         dest="change_run",
     ),
@@ -571,7 +573,7 @@ OPTION_LIST: tuple[Option, ...] = (
         "senses folder of the run",
         path=True,
         dest="change_senses",
-        unset="RUN/senses",
+        unset="RUN/senses, else OUT/senses of a wsd run output",
     ),
     _o(
         "change.by",
@@ -887,10 +889,33 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         None,
         ("report",),
-        "output folder, or experiment results",
+        "output folder (of wsd run, demo, evaluate; or its run/, a wsd embed run, a change folder), or "
+        "experiment results",
         config=False,
         metavar="DIR",
         required=("report",),
+    ),
+    _o(
+        "report.senses",
+        "str",
+        None,
+        ("report",),
+        "senses folder of the run",
+        config=False,
+        metavar="DIR",
+        dest="report_senses",
+        unset="found beside the run: RUN/senses or OUT/senses",
+    ),
+    _o(
+        "report.change",
+        "str",
+        None,
+        ("report",),
+        "change folder to draw (wsd change)",
+        config=False,
+        metavar="DIR",
+        dest="report_change",
+        unset="found beside the run, where there is one",
     ),
     _o(
         "report.out",

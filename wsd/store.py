@@ -48,6 +48,7 @@ from wsd.layout import (
     OCCURRENCES_PART,
     PARTS_DIR,
     PLAN_FILE,
+    RUN_DIR,
     SHARD_MARKER,
     VECTORS_FILE,
     VECTORS_PART,
@@ -1334,6 +1335,8 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not meta_path.is_file():
         if Path(path).is_file():
             raise InputError(f"{path} is a file, not a wsd run directory; create one with `wsd embed`")
+        if (Path(path) / RUN_DIR / META_FILE).is_file():  # the output folder of wsd run: name the run meant
+            raise InputError(f"{path} is the output folder of `wsd run`; its run is {Path(path) / RUN_DIR}")
         raise InputError(f"{path} is not a wsd run directory (no {META_FILE}); create one with `wsd embed`")
     try:
         text = meta_path.read_bytes().decode("utf-8")

@@ -61,6 +61,7 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
 )
+from wsd.locate import find_layout
 from wsd.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
 from wsd.store import (
     atomic_write,
@@ -325,23 +326,22 @@ def change_run(
     >>> change_run("runs/news", by="year", bins="1990:1999,2010:2019")  # doctest: +SKIP
     PosixPath('runs/news/change')
     """
-    run = Path(run)
+    layout = find_layout(run, senses=senses)  # OUT of wsd run, OUT/run, a wsd embed run, a senses or change folder
+    run = layout.run
     run_meta = read_meta(run)  # a missing or damaged run is named first
     check_slice_options(by, bins, between, bin_width=bin_width)  # before any work: the column, the bins, the pair
-    senses_dir = Path(senses) if senses is not None else run / SENSES_DIR
-    if senses is not None and not senses_dir.is_dir():
-        raise InputError(f"--senses {senses_dir}: folder not found (a senses folder written by wsd cluster)")
-    if senses_dir.is_dir():
+    senses_dir = layout.senses
+    if senses_dir is not None:
         check_senses_of_run(senses_dir, run, run_meta)
-    destination = Path(out) if out is not None else run / CHANGE_DIR
-    check_disjoint(destination, {"--run": run, "--senses": senses}, allowed=[run / CHANGE_DIR])
+    destination = Path(out) if out is not None else layout.root / CHANGE_DIR
+    check_disjoint(destination, {"--run": run, "--senses": senses}, allowed=[layout.root / CHANGE_DIR])
     k = DEFAULT_BINARY_K if binary_k is None else binary_k
     n = DEFAULT_BINARY_N if binary_n is None else binary_n
     min_uses = DEFAULT_MIN_USES if min_uses is None else min_uses
     rank_by = DEFAULT_RANK_BY if rank_by is None else rank_by
     config = {
         "run": str(run.resolve()),
-        "senses": str(senses_dir.resolve()) if senses_dir.is_dir() else None,
+        "senses": str(senses_dir.resolve()) if senses_dir is not None else None,
         "by": by,
         "bins": bins if bins is None or isinstance(bins, str) else ",".join(bins),
         "bin_width": bin_width,
@@ -354,7 +354,7 @@ def change_run(
     }
     claim_folder(destination, "change", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
     occurrences, vectors = load_run(run)
-    labels = read_labels(senses_dir, occurrences) if senses_dir.is_dir() else None
+    labels = read_labels(senses_dir, occurrences) if senses_dir is not None else None
     comparison = compare_slices(
         occurrences,
         labels=labels,
@@ -370,9 +370,11 @@ def change_run(
         rank_by=rank_by,
     )
     if labels is None:  # after the comparison: bad slice settings are the error, not this
+        looked = " or ".join(str(folder / SENSES_DIR) for folder in dict.fromkeys([run, layout.root]))
         warnings.warn(
-            f"{run}: no senses folder ({senses_dir}); only the vector measures (APD, PRT) are computed — "
-            "run wsd cluster first for sense distributions, JSD and the binary decision",
+            f"{run} holds no senses (no senses folder in {looked}); only the vector measures (APD, PRT) are "
+            f"computed — run wsd cluster --run {run} first (or give --senses DIR) for sense distributions, JSD "
+            "and the binary decision",
             stacklevel=2,
         )
     cards = sense_cards(senses_dir if labels is not None else None)

@@ -19,7 +19,8 @@ import pandas as pd
 
 from wsd import manifest, schema
 from wsd.errors import ConfigError, InputError
-from wsd.layout import FIGURES_DIR, META_FILE, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.locate import folder_kind
 from wsd.occurrences import citations, metadata_columns
 from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.report import plots
@@ -64,6 +65,8 @@ def write_report(
     random_state: int = 0,
     title: str | None = None,
     overwrite: bool = False,
+    senses: str | os.PathLike[str] | None = None,
+    change: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Write ``report.html`` (self-contained), ``report.md`` and the PNG figures; return the HTML path.
 
@@ -71,10 +74,13 @@ def write_report(
     ----------
     out_dir : path
         What to report on: the ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate`` (sense maps,
-        sense cards, and with gold labels the gold panel, confusion heatmaps and scores); or an experiment
-        result file or a folder of them (score per layer as a line, per method or pooling as bars).
+        sense cards, and with gold labels the gold panel, confusion heatmaps and scores), or any folder of its
+        layout (``OUT/run``, a ``wsd embed`` run, a senses or change folder: :func:`wsd.locate.find_layout`);
+        or an experiment result file or a folder of them (score per layer as a line, per method or pooling as
+        bars).
     report_dir : path, optional
-        Where to write; default ``out_dir`` (a folder), or ``<name>-report/`` beside a single result file.
+        Where to write; default the output folder (``OUT`` also for ``OUT/run`` or ``OUT/change``; the run of a
+        staged layout), or ``<name>-report/`` beside a single result file.
         Figures go to ``report_dir/report_figures/``.
     projection : {"pca", "tsne", "umap"}
         How sense maps are drawn in 2-D (UMAP needs ``umap-learn``).
@@ -91,6 +97,10 @@ def write_report(
     overwrite : bool
         Write into a ``report_dir`` that holds other files (only the report's own files are replaced);
         without it such a destination is refused (:mod:`wsd.outputs`).
+    senses : path, optional
+        The senses folder of the run (default: found beside it; ``wsd cluster --out`` elsewhere needs it).
+    change : path, optional
+        The change folder drawn (default: the one beside the run, where there is one).
 
     Returns
     -------
@@ -119,25 +129,36 @@ def write_report(
         raise InputError(f"{source}: no such file or folder")
     extra = _experiment_sources(experiments)
     is_run = source.is_dir() and not _only_experiments(source)
+    if not is_run and (senses is not None or change is not None):
+        raise ConfigError(f"--senses and --change go with a run, not with experiment results ({source})")
+    # read before anything is written: a folder that cannot be reported leaves no report_figures/ behind
+    data = load_run_data(source, senses, change) if is_run else None
+    experiment_list = None if is_run else load_experiments(source)
     if report_dir is not None:
         destination = Path(report_dir)
     elif source.is_file():
         destination = source.with_name(f"{source.stem}-report")
     else:
-        destination = source
-    in_place = destination.resolve() == source.resolve()
+        destination = data.out_dir if data is not None else source
+    in_place = destination.resolve() in (source.resolve(), *([data.out_dir.resolve()] if data else []))
     check_disjoint(destination, {"--run": None if in_place else source})
     for path in extra:
         check_disjoint(destination, {"--experiments": path})
     claim_folder(destination, "report", overwrite=overwrite, in_place=in_place and source.is_dir())
+    figures_existed = (destination / FIGURES_DIR).is_dir()
     figures = _fresh_figures_dir(destination / FIGURES_DIR)
-    builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
-    if is_run:
-        report = builder.run_report(load_run_data(source), title)
-    else:
-        report = builder.experiments_report(load_experiments(source), title or f"Experiments: {source.name}")
-    for path in extra:
-        report.sections += builder.experiment_sections(load_experiments(path))
+    try:
+        builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
+        if data is not None:
+            report = builder.run_report(data, title)
+        else:
+            report = builder.experiments_report(experiment_list or [], title or f"Experiments: {source.name}")
+        for path in extra:
+            report.sections += builder.experiment_sections(load_experiments(path))
+    except BaseException:
+        if not figures_existed and not any(figures.iterdir()):
+            figures.rmdir()  # never an empty report_figures/ of a report that failed
+        raise
     if builder.missing_glyphs:
         shown = "".join(sorted(builder.missing_glyphs)[:10])
         warnings.warn(
@@ -162,7 +183,7 @@ def _experiment_sources(experiments: Any) -> list[Path]:
 
 def _only_experiments(folder: Path) -> bool:
     """A folder without a run whose JSON files are experiment results."""
-    has_run = (folder / RUN_DIR).is_dir() or (folder / META_FILE).is_file() or (folder / SENSES_DIR).is_dir()
+    has_run = folder_kind(folder) is not None or (folder / RUN_DIR).is_dir() or (folder / SENSES_DIR).is_dir()
     return not has_run and bool(experiment_files(folder))
 
 

@@ -9,7 +9,9 @@ Two layouts are read:
 
 Either may hold a change folder (``OUT/change/`` of ``wsd run --by`` and ``wsd evaluate --dataset wug``,
 ``RUN/change/`` of ``wsd change``): it is read into :attr:`RunData.change`, with the gold change of
-``OUT/change.csv`` where an evaluation wrote one.
+``OUT/change.csv`` where an evaluation wrote one. Any folder of a layout finds the rest (:mod:`wsd.locate`):
+``OUT/run``, ``OUT/senses``, ``OUT/change`` or a change folder written elsewhere; ``--senses`` and ``--change``
+name folders that are not beside the run.
 
 >>> data = load_run_data("out/demo")      # doctest: +SKIP
 >>> data.targets[:2], data.has_gold       # doctest: +SKIP
@@ -36,7 +38,6 @@ from wsd.evaluate.keys import parse_senses
 from wsd.layout import (
     CHANGE_COUNTS,
     CHANGE_CSV,
-    CHANGE_DIR,
     CHANGE_JSON,
     CHANGE_RANKING,
     CHANGE_SENSES,
@@ -50,6 +51,7 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
 )
+from wsd.locate import Layout, find_layout, folder_kind
 from wsd.store import load_run, read_meta
 
 GOLD_COLUMN = "sense"
@@ -109,26 +111,6 @@ class ChangeData:
     def measure(self) -> str:
         """The change score the ranking is sorted by."""
         return str(self.document.get("measure", "score"))
-
-
-def change_folder(root: Path, run_dir: Path) -> Path | None:
-    """The change folder of an output folder or run (``OUT/change`` first, then ``RUN/change``), if any.
-
-    Parameters
-    ----------
-    root : Path
-        The folder a report reads.
-    run_dir : Path
-        Its run.
-
-    Returns
-    -------
-    Path or None
-    """
-    for folder in (root / CHANGE_DIR, run_dir / CHANGE_DIR):
-        if (folder / CHANGE_JSON).is_file():
-            return folder
-    return None
 
 
 def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
@@ -253,18 +235,27 @@ class RunData:
         return None if self.metrics is None else str(self.metrics.get("dataset", "generic"))
 
 
-def resolve_layout(out_dir: str | os.PathLike[str]) -> tuple[Path, Path]:
-    """The run directory and the senses directory of an output folder (see the module docstring).
+def resolve_layout(
+    out_dir: str | os.PathLike[str],
+    senses: str | os.PathLike[str] | None = None,
+    change: str | os.PathLike[str] | None = None,
+) -> Layout:
+    """The run, senses and change folder a report reads, from any folder of their layout (:mod:`wsd.locate`).
 
     Parameters
     ----------
     out_dir : str or os.PathLike
-        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, or a clustered ``wsd embed`` run.
+        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, its ``run/``, a ``wsd embed`` run,
+        or a senses or change folder.
+    senses : path, optional
+        The senses folder (``--senses``; default: found beside the run).
+    change : path, optional
+        The change folder (``--change``; default: found beside the run, where there is one).
 
     Returns
     -------
-    run_dir, senses_dir : Path
-        The folder with the run's ``meta.json`` (``OUT/run`` or ``OUT`` itself) and ``OUT/senses``.
+    Layout
+        ``root`` (where ``metrics.json`` and ``gold.parquet`` are), ``run``, ``senses`` and ``change``.
 
     Raises
     ------
@@ -274,31 +265,38 @@ def resolve_layout(out_dir: str | os.PathLike[str]) -> tuple[Path, Path]:
     root = Path(out_dir)
     if not root.is_dir():
         raise InputError(f"{root}: no such folder; give the --out folder of `wsd run`, `wsd demo` or `wsd evaluate`")
-    if (root / RUN_DIR / META_FILE).is_file():
-        run_dir = root / RUN_DIR
-    elif (root / META_FILE).is_file():
-        run_dir = root
-    else:
+    if folder_kind(root) is None and not (root / META_FILE).is_file():
         raise InputError(
             f"{root} holds no run (no {RUN_DIR}/{META_FILE}); give the --out folder of `wsd run`, `wsd demo` "
-            "or `wsd evaluate`, or a folder of experiment results (*.json)"
+            "or `wsd evaluate`, its run/, a change folder, or a folder of experiment results (*.json)"
         )
-    senses_dir = root / SENSES_DIR
-    if not (senses_dir / LABELS_FILE).is_file() or not (senses_dir / SENSES_FILE).is_file():
+    layout = find_layout(root, senses=senses, change=change)
+    if layout.senses is None or not (layout.senses / SENSES_FILE).is_file():
+        where = layout.senses or layout.root / SENSES_DIR
         raise InputError(
-            f"{root}: no induced senses ({SENSES_DIR}/{LABELS_FILE}, {SENSES_DIR}/{SENSES_FILE}); "
-            f"run `wsd cluster --run {run_dir}` first"
+            f"{root} holds no senses (no {where / LABELS_FILE} or {where / SENSES_FILE}): run "
+            f"`wsd cluster --run {layout.run}` first (its senses go to {layout.run / SENSES_DIR}, where wsd report "
+            "finds them), or give --senses DIR"
         )
-    return run_dir, senses_dir
+    return layout
 
 
-def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
-    """Read an output folder into a :class:`RunData`.
+def load_run_data(
+    out_dir: str | os.PathLike[str],
+    senses: str | os.PathLike[str] | None = None,
+    change: str | os.PathLike[str] | None = None,
+) -> RunData:
+    """Read an output folder (or any folder of its layout) into a :class:`RunData`.
 
     Parameters
     ----------
     out_dir : path
-        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, or a clustered ``wsd embed`` run.
+        The ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``, its ``run/``, a clustered
+        ``wsd embed`` run, or a senses or change folder (:func:`resolve_layout`).
+    senses : path, optional
+        The senses folder (default: found beside the run).
+    change : path, optional
+        The change folder drawn (default: found beside the run, where there is one).
 
     Returns
     -------
@@ -317,33 +315,33 @@ def load_run_data(out_dir: str | os.PathLike[str]) -> RunData:
     >>> len(data.occurrences) == len(data.labels)         # doctest: +SKIP
     True
     """
-    root = Path(out_dir)
-    run_dir, senses_dir = resolve_layout(root)
+    layout = resolve_layout(out_dir, senses, change)
+    root, run_dir, senses_dir = layout.root, layout.run, layout.senses
+    assert senses_dir is not None  # resolve_layout refuses a layout without senses
     occurrences, vectors = load_run(run_dir)
     occurrences = occurrences.reset_index(drop=True)
     label_table = pd.read_parquet(senses_dir / LABELS_FILE)
     labels = align_column(occurrences, label_table, "sense", -1, senses_dir / LABELS_FILE).astype(np.int64)
-    senses = pd.read_parquet(senses_dir / SENSES_FILE)
+    senses_table = pd.read_parquet(senses_dir / SENSES_FILE)
     for column in ("example_ids", "examples", "keywords", "keyword_scores"):
-        if column in senses.columns:
-            senses[column] = [list(value) if value is not None else [] for value in senses[column]]
+        if column in senses_table.columns:
+            senses_table[column] = [list(value) if value is not None else [] for value in senses_table[column]]
     metrics = read_metrics(root / METRICS_FILE) if (root / METRICS_FILE).is_file() else None
     gold = read_gold(root, occurrences)
     senses_meta = read_meta(senses_dir) if (senses_dir / META_FILE).is_file() else {}
-    folder = change_folder(root, run_dir)
-    change = read_change(folder, root / CHANGE_CSV) if folder is not None else None
+    change_data = read_change(layout.change, root / CHANGE_CSV) if layout.change is not None else None
     return RunData(
         out_dir=root,
         occurrences=occurrences,
         vectors=vectors,
         labels=labels,
-        senses=senses,
+        senses=senses_table,
         gold=gold,
         metrics=metrics,
         run_meta=read_meta(run_dir),
         senses_meta=senses_meta,
-        change=change,
-        slices=occurrence_slices(occurrences, change) if change is not None else None,
+        change=change_data,
+        slices=occurrence_slices(occurrences, change_data) if change_data is not None else None,
     )
 
 

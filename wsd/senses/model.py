@@ -15,6 +15,7 @@ from wsd.errors import ConfigError, InputError, ModelError, WsdError
 from wsd.executors import MapFunction
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
+from wsd.senses.mismatch import embedding_mismatch
 from wsd.senses.persistence import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -266,9 +267,10 @@ class SenseModel(BaseEstimator):
         return X
 
     def check_embedding(self, embedding_meta: Mapping[str, Any] | None) -> None:
-        """Raise :class:`~wsd.errors.ModelError` naming the first field where ``embedding_meta`` differs.
+        """Raise :class:`~wsd.errors.ModelError` naming every field where ``embedding_meta`` differs, and the fix.
 
-        Every field present in either meta is compared, except ``UNCHECKED_META_FIELDS``.
+        Every field present in either meta is compared, except ``UNCHECKED_META_FIELDS``; the message names the
+        ``wsd embed`` options that give matching vectors (:func:`wsd.senses.mismatch.embedding_mismatch`).
 
         Parameters
         ----------
@@ -284,13 +286,9 @@ class SenseModel(BaseEstimator):
             return
         new = json_ready(embedding_meta, "embedding_meta")
         mine = self.embedding_meta_
-        for field in sorted((set(mine) | set(new)) - UNCHECKED_META_FIELDS):
-            if mine.get(field, "<missing>") != new.get(field, "<missing>"):
-                old, fresh = mine.get(field, "<missing>"), new.get(field, "<missing>")
-                raise ModelError(
-                    f"embedding mismatch: field {field!r} is {old!r} in the sense model "
-                    f"but {fresh!r} for these vectors; re-embed with the model's settings"
-                )
+        difference = embedding_mismatch(mine, new, UNCHECKED_META_FIELDS)  # every field, and the option to fix it
+        if difference is not None:
+            raise ModelError(f"embedding mismatch: {difference}")
 
     def _route(
         self, occurrences: pd.DataFrame, X: Any, embedding_meta: Mapping[str, Any] | None, unknown: str
@@ -301,6 +299,7 @@ class SenseModel(BaseEstimator):
         if "target" not in occurrences.columns:
             raise InputError("occurrences to predict: missing column target")
         mapped = X
+        self.check_embedding(embedding_meta)  # before the dim: a differing option names what to embed with
         X = self._check_vectors(X, len(occurrences), self.dim_)
         finite = finite_rows(mapped)
         if not finite.all():
@@ -309,7 +308,6 @@ class SenseModel(BaseEstimator):
                 f"{int((~finite).sum())} of {len(X)} vectors hold NaN or infinite values (first: row {first}, "
                 f"target {occurrences['target'].iloc[first]!r}); their senses would be NaN"
             )
-        self.check_embedding(embedding_meta)
         rows = _target_rows(occurrences)
         missing = [t for t in rows if t not in self.inducers_]
         unknown_rows = np.zeros(len(occurrences), dtype=bool)

@@ -43,7 +43,7 @@ TEXTBOOK_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean",
 DEFAULT_EMBEDDING: dict[str, Any] = {
     "layers": schema.DEFAULT_LAYERS,
     "pooling": schema.DEFAULT_POOLING,
-    "context_vector": "20:last:0.5",
+    "context_vector": schema.DEFAULT_CONTEXT_VECTOR,
 }
 
 TEXTBOOK_OUTPUT: dict[str, Any] = {"graded": False, "min_weight": 0.0, "top": None}
