@@ -46,9 +46,9 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
 
-CELLS = ("dwug_kfold", "semeval_unseen")
+CELLS = ("dwug_kfold", "semeval_unseen", "semeval_unseen_long")
 DWUG = "lscd/dwug_en"
 WORDNET = "wordnet-3.0"
 SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
@@ -62,19 +62,24 @@ TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeva
 
 
 # ------------------------------------------------------------------------------------------ training
-def tune(out: Path, train: Sequence[str], *, steps: int, seed: int, **selection: Any) -> dict[str, Any]:
+def tune(
+    out: Path, train: Sequence[str], *, steps: int, seed: int, options: dict[str, Any] | None = None, **selection: Any
+) -> dict[str, Any]:
     """Tune the bundled MiniLM into ``out`` (resumed when a checkpoint is there) and return its facts.
 
-    A finished model folder of the same configuration is not trained again (its ``wsd_tune.json`` is read).
+    ``options`` change :class:`wsd.tune.TuneOptions` beyond the steps and seed (no validation split unless they
+    ask for one). A finished model folder of the same configuration is not trained again (its ``wsd_tune.json``
+    is read).
     """
     from wsd.tune import TuneOptions, tune_encoder
 
     facts_file = out / "wsd_tune.json"
     if facts_file.is_file():
         return json.loads(facts_file.read_text(encoding="utf-8"))
-    options = TuneOptions(max_steps=steps, seed=seed, validation_fraction=0.0, progress=sys.stderr.isatty())
+    settings = {"validation_fraction": 0.0} | dict(options or {})
+    chosen = TuneOptions(max_steps=steps, seed=seed, progress=sys.stderr.isatty(), **settings)
     started = time.perf_counter()
-    result = tune_encoder(list(train), out, options=options, **selection)
+    result = tune_encoder(list(train), out, options=chosen, **selection)
     log(f"tuned {out.name}: {result.facts['training']['steps']} steps in {time.perf_counter() - started:.0f} s")
     return result.facts
 
@@ -90,6 +95,12 @@ def training_summary(facts: dict[str, Any]) -> dict[str, Any]:
         "machine": training["machine"],
         "pairs": facts["config"]["pairs"],
         "training_lemmas": len(facts["training_lemmas"]),
+        "validation_lemmas": len(facts["validation_lemmas"]),
+        "best_step": training["best_step"],
+        "stopped_early": training["stopped_early"],
+        "validation": [
+            {"step": row["step"], "score": row.get("score")} for row in facts.get("validation", {}).get("history", [])
+        ],
         "excluded_lemmas": len(facts["excluded_lemmas"]),
     }
 
@@ -236,15 +247,29 @@ def evaluate(dataset: str, data_dir: Path, model: str | None, out: Path) -> dict
     return json.loads(metrics.read_text(encoding="utf-8"))
 
 
-def semeval_unseen(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
-    """The SemEval cell: tuned on WordNet without any SemEval lemma, scored on both SemEval tasks."""
+#: The longer SemEval run: at most this many steps, validated every ``eval_steps`` on held-out WordNet lemmas
+#: (10%), stopped after ``patience`` validations without improvement; the best validated weights are kept.
+LONG_RUN = {"steps": 3000, "validation_fraction": 0.1, "eval_steps": 250, "patience": 2}
+
+
+def semeval_unseen(work: Path, data_dir: Path, steps: int, seed: int, long: bool = False) -> dict[str, Any]:
+    """The SemEval cell: tuned on WordNet without any SemEval lemma, scored on both SemEval tasks.
+
+    With ``long`` the run is :data:`LONG_RUN`: its length chosen by early stopping on held-out WordNet lemmas
+    (never on a SemEval figure).
+    """
     exclude = [f"{name}:{data_dir / folder}" for name, folder in SEMEVAL.items()]
-    folder = work / "wordnet-no-semeval"
-    facts = tune(folder, [f"wordnet:{data_dir / WORDNET}"], steps=steps, seed=seed, exclude=exclude)
+    folder = work / ("wordnet-no-semeval-early-stopped" if long else "wordnet-no-semeval")
+    options = {k: v for k, v in LONG_RUN.items() if k != "steps"} if long else None
+    steps = LONG_RUN["steps"] if long else steps
+    sources = [f"wordnet:{data_dir / WORDNET}"]
+    facts = tune(folder, sources, steps=steps, seed=seed, options=options, exclude=exclude)
     result: dict[str, Any] = {"training": training_summary(facts), "datasets": {}}
     for name in SEMEVAL:
         untuned = evaluate(name, data_dir, None, work / f"eval-{name}-untuned")
-        tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-tuned")
+        tuned = evaluate(
+            name, data_dir, str(folder), work / (f"eval-{name}-{folder.name}" if long else f"eval-{name}-tuned")
+        )
         result["datasets"][name] = {
             "untuned": untuned["overall"],
             "tuned": tuned["overall"],
@@ -262,7 +287,13 @@ def _f(value: float | None, digits: int = 3) -> str:
 def markdown(results: dict[str, Any]) -> str:
     """The results page."""
     lines = ["# `wsd tune`: sense-aware encoders on words and datasets they never saw (issue 23)", ""]
-    lines += [f"- Command: `{results['command']}`", f"- Machine: {results['machine']}", f"- Date: {results['date']}"]
+    commands = sorted({results[cell]["command"] for cell in CELLS if cell in results and "command" in results[cell]})
+    commands = commands or [results["command"]]
+    lines += [
+        f"- Command: {'; '.join(f'`{command}`' for command in commands)}",
+        f"- Machine: {results['machine']}",
+        f"- Date: {results['date']}",
+    ]
     lines += [
         "- Training settings are the defaults of `wsd tune` (CoSENT for graded labels, contrastive for binary, "
         f"lr 2e-5, 24 uses a step) with `--max-steps {results['steps']}` and `--seed {results['seed']}`, fixed "
@@ -318,28 +349,35 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{_f(t['final_loss'], 2)} |"
             )
         lines.append("")
-    cell = results.get("semeval_unseen")
-    if cell:
+    for key, title in (("semeval_unseen", f"{results['steps']} steps"), ("semeval_unseen_long", "early-stopped")):
+        cell = results.get(key)
+        if not cell:
+            continue
         t = cell["training"]
+        stop = (
+            f" (validated every {LONG_RUN['eval_steps']} steps on {t.get('validation_lemmas', 0)} held-out WordNet "
+            f"lemmas, ROC AUC; {'stopped early, ' if t.get('stopped_early') else ''}best step {t.get('best_step')} "
+            "kept)"
+            if t.get("validation_lemmas")
+            else ""
+        )
         lines += [
-            "## SemEval-2013 and SemEval-2010 with a model that never saw their lemmas",
+            f"## SemEval-2013 and SemEval-2010 with a model that never saw their lemmas ({title})",
             "",
             f"MiniLM tuned on WordNet 3.0 example pairs ({t['pairs']} pairs of {t['training_lemmas']} lemmas; "
             f"{t['excluded_lemmas']} lemmas of SemEval-2013 and SemEval-2010 excluded), {t['steps']} steps in "
-            f"{t['seconds']:.0f} s; `wsd evaluate` with the default recipe, one seed, beside the untuned model.",
+            f"{t['seconds']:.0f} s{stop}; `wsd evaluate` with the default recipe, one seed, beside the untuned model "
+            "(percent).",
             "",
-            "| dataset | metric | untuned | tuned | training overlap |",
-            "|---|---|---:|---:|---|",
+            "| dataset | metric | untuned | tuned | difference | training overlap |",
+            "|---|---|---:|---:|---:|---|",
         ]
         for name, figures in cell["datasets"].items():
-            overlap = figures.get("training_overlap") or {}
-            shown = ", ".join(overlap.get("lemmas", [])) or "none"
-            for metric in figures["untuned"]:
-                if isinstance(figures["untuned"][metric], int | float):
-                    lines.append(
-                        f"| {name} | {metric} | {100 * figures['untuned'][metric]:.2f} | "
-                        f"{100 * figures['tuned'][metric]:.2f} | {shown} |"
-                    )
+            overlap = figures.get("training_overlap")
+            shown = "none" if overlap == [] else (", ".join(overlap) if overlap else "not recorded")
+            for metric in BENCHMARKS[name].columns:
+                before, after = 100 * figures["untuned"][metric], 100 * figures["tuned"][metric]
+                lines.append(f"| {name} | {metric} | {before:.2f} | {after:.2f} | {after - before:+.2f} | {shown} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -375,10 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     for cell in args.cells.split(","):
         if cell == "dwug_kfold":
             results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed)
-        elif cell == "semeval_unseen":
-            results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed)
+        elif cell in ("semeval_unseen", "semeval_unseen_long"):
+            results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         else:
             parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
+        results[cell]["command"] = command_line()
         json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
         md_file.write_text(markdown(results), encoding="utf-8")
         log(f"wrote {md_file}")
