@@ -554,7 +554,8 @@ def build_parser() -> OneLineParser:
     for name, (summary, description) in COMMAND_TEXTS.items():
         command = commands.add_parser(name, help=summary, description=description)
         add_options(command, name)
-        command.set_defaults(handler=globals()[f"command_{name}"])  # looked up now: a test may replace one
+        # the handler is looked up now (a test may replace one); command_name names the command in messages
+        command.set_defaults(handler=globals()[f"command_{name}"], command_name=name)
 
     config = commands.add_parser(
         "config",
@@ -568,7 +569,7 @@ def build_parser() -> OneLineParser:
         actions.add_parser("validate", help="check a configuration file (unknown keys, wrong types)"),
         "config validate",
     )
-    config.set_defaults(handler=command_config_tool)
+    config.set_defaults(handler=command_config_tool, command_name="config")  # its --command is another option
     return parser
 
 
@@ -688,31 +689,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    name = getattr(args, "command_name", None) or args.command  # wsd <name>: error: ...
     previous_showwarning = warnings.showwarning
     warnings.showwarning = _one_line_warnings()
     try:
         with session():  # every folder the command writes stays locked until it ends (wsd.outputs)
             return handler(args)
     except WsdError as exc:
-        print(f"wsd {args.command}: error: {exc}", file=sys.stderr)
+        print(f"wsd {name}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
-        print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
+        print(f"wsd {name}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # every errno: the disk, a name too long, a dangling link, ... (one line, the path)
         if debug:
             raise
-        print(f"wsd {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
+        print(f"wsd {name}: error: {os_error_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # the last line of defence: one line, and the traceback on request
         if debug:
             raise
         message = str(exc).splitlines()[0] if str(exc) else ""
         print(
-            f"wsd {args.command}: unexpected error: {type(exc).__name__}: {message} "
+            f"wsd {name}: unexpected error: {type(exc).__name__}: {message} "
             "(a bug in wsd or an unchecked input; re-run with --debug for the traceback)",
             file=sys.stderr,
         )
