@@ -238,10 +238,28 @@ def command_predict(args: argparse.Namespace) -> int:
     """
     from wsd.senses.stage import predict_run
 
+    if args.texts:
+        return _predict_texts(args)
+    if args.run is None:
+        raise WsdError("give --run RUN (a run to label) or --text TEXT (texts to tag)")
     out = predict_run(
         args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error", overwrite=args.overwrite
     )
     print(f"predicted senses written to {out}")
+    return 0
+
+
+def _predict_texts(args: argparse.Namespace) -> int:
+    """``wsd predict --text ...``: print the sense of the target in each text (wsd.load(...).predict)."""
+    from wsd.tagger import load
+
+    if args.run is not None or args.out is not None:
+        raise WsdError("--text tags texts and writes nothing: leave out --run and --out")
+    frame = load(args.senses).predict(args.texts, target=args.target)
+    for row in frame.itertuples():
+        shares = " ".join(f"{p:.2f}" for p in row.probabilities)
+        print(f"[{row.text_id}] {row.sense_id} p={row.probability:.2f} (senses: {shares}) {row.keywords}")
+        print(f"    {row.text[: row.start]}[[{row.text[row.start : row.end]}]]{row.text[row.end :]}")
     return 0
 
 
