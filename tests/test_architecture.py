@@ -110,6 +110,8 @@ ALLOWED: dict[str, set[str]] = {
         "store",
     },
     "demo": {"errors", "config", "corpus", "layout", "pipeline", "report"},
+    # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
+    "tagger": {"errors", "corpus", "embed", "senses", "layout", "store"},
 }
 
 

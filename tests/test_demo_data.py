@@ -6,6 +6,7 @@ import csv
 import importlib.util
 import json
 import re
+import shutil
 import sys
 import unicodedata
 from collections import Counter
@@ -194,3 +195,21 @@ def test_dated_corpus_is_the_corpus_with_a_year(corpus_lines: list[str], labelle
     assert labelled.loc[labelled["sense"] == "mouse.animal", "year"].agg(["min", "max"]).tolist()[0] < 1900
     occurrences = wsd.scan(DEMO / "corpus.jsonl", "mouse:mice", meta=["year"])
     assert occurrences["year"].dtype == "int64" and len(occurrences) == 56
+
+
+def test_demo_folder_holds_files_not_links() -> None:
+    """data/demo holds plain files with the same bytes as the package data wsd/demo_data (wsd demo's copy)."""
+    package = DEMO.parents[1] / "wsd" / "demo_data"
+    for name in BUILT_FILES:
+        assert not (DEMO / name).is_symlink(), name
+        assert (DEMO / name).read_bytes() == (package / name).read_bytes(), name
+
+
+def test_copied_demo_folder_scans(tmp_path: Path) -> None:
+    """``cp -r data/demo mine`` (links copied as links, as cp -r does) gives a corpus whose forms.tsv reads."""
+    from wsd.corpus.scan import scan
+
+    copy = tmp_path / "mine"
+    shutil.copytree(DEMO, copy, symlinks=True)  # what `cp -r` does: a symbolic link is copied as a link
+    occurrences = scan(copy / "corpus.txt", ["mouse"], forms=copy / "forms.tsv")
+    assert set(occurrences["form"].str.lower()) >= {"mouse", "mice"}

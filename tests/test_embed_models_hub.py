@@ -213,3 +213,29 @@ def test_the_cli_offline_flag_loads_a_cached_hub_name_and_refuses_the_network(tm
         assert done.returncode == 2, done.stderr
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         assert len(lines) == 1 and "offline was asked for" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_a_hub_name_not_in_the_cache_fails_at_once_without_network(tmp_path):
+    """No HF_HUB_OFFLINE, no network: one line naming the unreachable Hub, not transformers' ~51 s of retries."""
+    import socket
+
+    with socket.socket() as closed:  # a port nobody listens on: the connection is refused, as without network
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    (tmp_path / "hf").mkdir()
+    code = f"""
+import time
+from wsd.errors import ModelError
+from wsd.embed.encoder import Encoder
+clock = time.perf_counter()
+try:
+    Encoder(model={REPO_ID!r}, device="cpu")
+except ModelError as exc:
+    print(str(exc))
+print(round(time.perf_counter() - clock, 1))
+"""
+    done = _run(code, tmp_path / "hf", HF_HUB_OFFLINE="0", HF_ENDPOINT=f"http://127.0.0.1:{port}")
+    assert done.returncode == 0, done.stderr
+    message, seconds = done.stdout.strip().splitlines()
+    assert REPO_ID in message and f"127.0.0.1:{port} cannot be reached" in message and "hf download" in message
+    assert float(seconds) < 10

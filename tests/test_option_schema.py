@@ -95,7 +95,7 @@ def test_help_of_every_command_shows_the_declared_defaults(command: str, capsys)
 
 
 def test_help_fills_in_the_default() -> None:
-    assert schema.OPTIONS["output.chunk_size"].help_text().endswith("(default: 8192)")
+    assert schema.OPTIONS["output.chunk_size"].help_text().endswith(f"(default: {schema.DEFAULT_CHUNK_SIZE})")
     assert schema.OPTIONS["report.max_points"].help_text().endswith(f"(default: {schema.DEFAULT_MAX_POINTS})")
     assert "(default: RUN/senses)" in schema.OPTIONS["output.out"].help_text("cluster")
     assert "(default:" not in schema.OPTIONS["output.out"].help_text("embed")

@@ -8,6 +8,8 @@ The public API, imported lazily so that ``import wsd`` stays cheap (torch loads 
     X = enc.embed_spans(texts, spans)                             # (n, dim) word vectors
     occurrences, X = wsd.load_run("runs/x")                       # what `wsd embed` wrote
     labels = wsd.SenseInducer(method="kmeans", k="auto").fit_predict(X[mask])
+    tagger = wsd.load("runs/x/senses")                            # senses + the encoder they were fitted with
+    tagger.predict(["The mouse ran.", "Click the mouse."], target="mouse")  # text, sense, probabilities, keywords
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "embed_corpus": ("wsd.pipeline", "embed_corpus"),
     "SenseInducer": ("wsd.senses.inducer", "SenseInducer"),
     "SenseModel": ("wsd.senses.model", "SenseModel"),
+    "load": ("wsd.tagger", "load"),
+    "SenseTagger": ("wsd.tagger", "SenseTagger"),
     "WsdError": ("wsd.errors", "WsdError"),
 }
 

@@ -238,10 +238,28 @@ def command_predict(args: argparse.Namespace) -> int:
     """
     from wsd.senses.stage import predict_run
 
+    if args.texts:
+        return _predict_texts(args)
+    if args.run is None:
+        raise WsdError("give --run RUN (a run to label) or --text TEXT (texts to tag)")
     out = predict_run(
         args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error", overwrite=args.overwrite
     )
     print(f"predicted senses written to {out}")
+    return 0
+
+
+def _predict_texts(args: argparse.Namespace) -> int:
+    """``wsd predict --text ...``: print the sense of the target in each text (wsd.load(...).predict)."""
+    from wsd.tagger import load
+
+    if args.run is not None or args.out is not None:
+        raise WsdError("--text tags texts and writes nothing: leave out --run and --out")
+    frame = load(args.senses).predict(args.texts, target=args.target)
+    for row in frame.itertuples():
+        shares = " ".join(f"{p:.2f}" for p in row.probabilities)
+        print(f"[{row.text_id}] {row.sense_id} p={row.probability:.2f} (senses: {shares}) {row.keywords}")
+        print(f"    {row.text[: row.start]}[[{row.text[row.start : row.end]}]]{row.text[row.end :]}")
     return 0
 
 
@@ -559,7 +577,8 @@ def build_parser() -> OneLineParser:
     for name, (summary, description) in COMMAND_TEXTS.items():
         command = commands.add_parser(name, help=summary, description=description)
         add_options(command, name)
-        command.set_defaults(handler=globals()[f"command_{name}"])  # looked up now: a test may replace one
+        # the handler is looked up now (a test may replace one); command_name names the command in messages
+        command.set_defaults(handler=globals()[f"command_{name}"], command_name=name)
 
     config = commands.add_parser(
         "config",
@@ -573,7 +592,7 @@ def build_parser() -> OneLineParser:
         actions.add_parser("validate", help="check a configuration file (unknown keys, wrong types)"),
         "config validate",
     )
-    config.set_defaults(handler=command_config_tool)
+    config.set_defaults(handler=command_config_tool, command_name="config")  # its --command is another option
     return parser
 
 
@@ -693,31 +712,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    name = getattr(args, "command_name", None) or args.command  # wsd <name>: error: ...
     previous_showwarning = warnings.showwarning
     warnings.showwarning = _one_line_warnings()
     try:
         with session():  # every folder the command writes stays locked until it ends (wsd.outputs)
             return handler(args)
     except WsdError as exc:
-        print(f"wsd {args.command}: error: {exc}", file=sys.stderr)
+        print(f"wsd {name}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
-        print(f"wsd {args.command}: interrupted; run the same command again to resume", file=sys.stderr)
+        print(f"wsd {name}: interrupted; run the same command again to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # every errno: the disk, a name too long, a dangling link, ... (one line, the path)
         if debug:
             raise
-        print(f"wsd {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
+        print(f"wsd {name}: error: {os_error_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # the last line of defence: one line, and the traceback on request
         if debug:
             raise
         message = str(exc).splitlines()[0] if str(exc) else ""
         print(
-            f"wsd {args.command}: unexpected error: {type(exc).__name__}: {message} "
+            f"wsd {name}: unexpected error: {type(exc).__name__}: {message} "
             "(a bug in wsd or an unchecked input; re-run with --debug for the traceback)",
             file=sys.stderr,
         )

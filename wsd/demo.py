@@ -1,6 +1,6 @@
 """``wsd demo``: the whole pipeline on the bundled demo corpus with the bundled model.
 
-The demo corpus (``wsd/demo_data``, package data, linked from ``data/demo`` of the source tree: English
+The demo corpus (``wsd/demo_data``, package data, copied as plain files into ``data/demo`` of the source tree: English
 *mouse, bank, plant, bat, cell* and Russian *замок, лук, ключ, шагать*, original sentences with gold senses)
 is scanned, embedded, clustered, scored against its gold labels and reported, in ``OUT``, which also records
 the configuration (``config.toml``): ``wsd run --config OUT/config.toml`` does the same again.

@@ -54,6 +54,7 @@ from wsd.corpus.scan import (
     metadata_dtypes,
 )
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
+from wsd.embed.coverage import warn_unreadable_targets
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
@@ -215,6 +216,7 @@ def embed_corpus(
                 encoder = Encoder(**encoder_options)
             encoder = encoder.with_options(layers=layers or encoder.layers.name, pooling=pooling or encoder.pooling)
             identity = describe_encoder(encoder)
+            warn_unreadable_targets(encoder.loaded.backend, encoder.loaded.name, options.targets)
         else:
             (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
         load_s = time.perf_counter() - clock

@@ -71,6 +71,10 @@ DEFAULT_POOLING = "mean"
 DEFAULT_CONTEXT_VECTOR = "20:last:0.5"
 DEFAULT_RUNTIME = "torch"
 DEFAULT_SHARD_BYTES = 64 * 2**20
+#: Occurrences per stored part of a run, the unit of resumption (``--chunk-size``): an interrupted run keeps every
+#: finished part. 1024 is 32 forward batches on a CPU (8192 was a whole SOTU-sized run, so an interruption kept
+#: nothing); a part costs a Parquet and a .npy write, small beside the forward passes (measured in issue 25).
+DEFAULT_CHUNK_SIZE = 1024
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
 #: wug`` report as ``score`` / ``graded_spearman``. PRT: the best measured on DWUG EN with the default vectors
 #: (issue 15), kept after the selection protocol of experiments/results/lscd.md (no alternative beat it).
@@ -221,7 +225,7 @@ class Option:
         return bool(self.option_strings) and command in (self.flag_commands or self.commands)
 
     def help_text(self, command: str | None = None, unset_word: str = "default") -> str:
-        """The help, with the default filled in: ``(default: 8192)``, or what unset means.
+        """The help, with the default filled in: ``(default: 1024)``, or what unset means.
 
         Parameters
         ----------
@@ -237,7 +241,7 @@ class Option:
         Examples
         --------
         >>> OPTIONS["output.chunk_size"].help_text()
-        'occurrences per stored part, the unit of resumption (default: 8192)'
+        'occurrences per stored part, the unit of resumption (default: 1024)'
         """
         text = self.help_for.get(command, self.help) if command else self.help
         unset = self.unset_for.get(command, self.unset) if command else self.unset
@@ -664,7 +668,7 @@ OPTION_LIST: tuple[Option, ...] = (
     _o(
         "output.chunk_size",
         "int",
-        8192,
+        DEFAULT_CHUNK_SIZE,
         _SCAN,
         "occurrences per stored part, the unit of resumption",
         minimum=1,
@@ -859,9 +863,28 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         None,
         ("predict",),
-        "run directory written by wsd embed",
+        "run directory written by wsd embed (or give --text)",
         config=False,
-        required=("predict",),
+    ),
+    _o(
+        "predict.text",
+        "str",
+        None,
+        ("predict",),
+        "a text to tag instead of a run (repeatable): prints each occurrence of --target with its sense, "
+        "probability and keywords",
+        config=False,
+        repeat=True,
+        dest="texts",
+    ),
+    _o(
+        "predict.target",
+        "str",
+        None,
+        ("predict",),
+        "the target word to find in each --text",
+        config=False,
+        unset="the senses' only target",
     ),
     _o(
         "predict.out",

@@ -15,7 +15,9 @@ and blank lines are skipped. This script strips the markers and writes
   ``id`` is ``demo.<line of corpus.txt>.<k>`` and ``start``/``end`` are Python ``str`` offsets;
 * ``forms.tsv``    -- ``target<TAB>form1,form2,...``: the lower-cased surface forms that occur.
 
-Run ``python data/demo/build_demo.py`` to rebuild in place, ``--out DIR`` to build elsewhere and
+The built files are plain files in ``data/demo`` (no links, so ``cp -r data/demo mine`` copies a working corpus)
+and the same bytes in the package data ``wsd/demo_data`` (what ``wsd demo`` reads from an installed wheel).
+Run ``python data/demo/build_demo.py`` to rebuild both in place, ``--out DIR`` to build elsewhere and
 ``--counts`` to print the sense inventory as a Markdown table (as pasted into README.md).
 """
 
@@ -33,6 +35,8 @@ from pathlib import Path
 from wsd.errors import InputError
 
 HERE = Path(__file__).resolve().parent
+#: The package-data copy of the built files (``wsd demo`` reads it; tests/test_demo_data.py checks it is the same).
+PACKAGE_DATA = HERE.parent.parent / "wsd" / "demo_data"
 SOURCE_NAME = "sentences.tsv"
 SOURCE_HEADER = "lang\tsentence"
 LANGUAGES = ("en", "ru")
@@ -276,14 +280,18 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: build the demo files (default: next to this script) or print the sense counts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=HERE / SOURCE_NAME, help="annotated sentences.tsv")
-    parser.add_argument("--out", type=Path, default=HERE, help="output folder (default: data/demo)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="output folder (default: data/demo and its copy wsd/demo_data)"
+    )
     parser.add_argument("--counts", action="store_true", help="print the sense counts table and exit")
     args = parser.parse_args(argv)
     try:
         if args.counts:
             print(sense_counts_markdown(read_source(args.source)), end="")
             return 0
-        paths = build(args.source, args.out)
+        paths = build(args.source, args.out or HERE)
+        if args.out is None:
+            paths |= {f"package {name}": path for name, path in build(args.source, PACKAGE_DATA).items()}
     except InputError as error:
         print(f"build_demo: error: {error}", file=sys.stderr)
         return 2

@@ -24,8 +24,7 @@ from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
-
-DEFAULT_CHUNK_SIZE = 8192
+from wsd.schema import DEFAULT_CHUNK_SIZE
 
 
 @dataclass

@@ -11,12 +11,20 @@ environment once, when it is first imported, and every function below reads what
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from wsd.errors import ModelError
 
 #: The file every model snapshot has; its place in the cache names the snapshot and its commit.
 CONFIG_FILE = "config.json"
+#: Seconds wsd waits for the Hub to accept a connection before a Hub name that is not cached fails (without the
+#: probe, ``transformers`` tries each file with timeouts and retries: about 51 s on a machine without network).
+HUB_PROBE_SECONDS = 3.0
+#: Environment variables of a proxy: where one is set the Hub is reached through it, so wsd does not probe.
+PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
 def is_repo_id(text: str) -> bool:
@@ -107,6 +115,39 @@ def cached_snapshot(repo_id: str) -> tuple[Path, str] | None:
         return None
     snapshot = Path(found).parent  # .../models--org--name/snapshots/<commit>/config.json (a link: not resolved)
     return snapshot, snapshot.name
+
+
+def hub_unreachable(timeout: float = HUB_PROBE_SECONDS) -> str | None:
+    """Why the Hub cannot be reached now: one TCP connection to its endpoint (``HF_ENDPOINT``), at most ``timeout``.
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds to wait for the connection.
+
+    Returns
+    -------
+    str or None
+        ``"huggingface.co:443 cannot be reached (...)"``; None when the connection opens, or when a proxy is set
+        (the Hub is then reached through it, and the download's own errors say what went wrong).
+
+    Examples
+    --------
+    >>> hub_unreachable() is None or "cannot be reached" in hub_unreachable()  # doctest: +SKIP
+    True
+    """
+    from huggingface_hub import constants
+
+    if any(os.environ.get(name) for name in PROXY_VARIABLES):
+        return None
+    endpoint = urlsplit(constants.ENDPOINT)
+    host = endpoint.hostname or ""
+    port = endpoint.port or (80 if endpoint.scheme == "http" else 443)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except OSError as exc:
+        return f"{host}:{port} cannot be reached: {exc.strerror or type(exc).__name__}"
 
 
 def not_cached_error(repo_id: str, offline_argument: bool | None, detail: str | None = None) -> ModelError:

@@ -674,8 +674,12 @@ def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None
     from safetensors import SafetensorError
 
     local_only = hub.resolve_offline(offline)
-    if local_only and hub.cached_snapshot(source.location) is None:
-        raise hub.not_cached_error(source.location, offline)
+    if hub.cached_snapshot(source.location) is None:
+        if local_only:
+            raise hub.not_cached_error(source.location, offline)
+        unreachable = hub.hub_unreachable()  # at once, not after transformers' timeouts and retries
+        if unreachable is not None:
+            raise hub.not_cached_error(source.location, offline, unreachable)
     try:
         return _from_pretrained(source, dtype, local_files_only=local_only)
     except (*_LOAD_ERRORS, SafetensorError) as exc:

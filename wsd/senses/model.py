@@ -133,7 +133,7 @@ class SenseModel(BaseEstimator):
     ----------
     inducer : SenseInducer or None
         Template estimator (default ``SenseInducer()``); its parameters apply to every target.
-    embedding_meta : mapping or None
+    embedding_meta : mapping, encoder identity or None
         Identity of the vectors the model is fitted on (JSON-serialisable).
 
     Attributes
@@ -183,7 +183,7 @@ class SenseModel(BaseEstimator):
             The occurrence table (``target`` and, for form centring, ``form`` columns).
         X : ndarray of shape (n_occurrences, dim)
             Their vectors, row-aligned.
-        embedding_meta : mapping or None
+        embedding_meta : mapping, encoder identity or None
             Overrides the one given to the constructor.
         map_function : callable or None
             ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
@@ -274,7 +274,7 @@ class SenseModel(BaseEstimator):
 
         Parameters
         ----------
-        embedding_meta : mapping or None
+        embedding_meta : mapping, encoder identity or None
             The new vectors' identity (``None``: nothing to compare).
 
         Returns
@@ -342,7 +342,7 @@ class SenseModel(BaseEstimator):
             Occurrences with a ``target`` column (and ``form`` for form centring).
         X : array-like of shape (n_occurrences, dim)
             Their vectors, row-aligned.
-        embedding_meta : mapping or None
+        embedding_meta : mapping, encoder identity or None
             Their embedding identity, checked against the model's.
         unknown : str
             ``error`` or ``skip`` (warn, label -1) for targets the model has not seen.

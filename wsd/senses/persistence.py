@@ -45,13 +45,16 @@ LATER_DEFAULTS: dict[str, Any] = {"max_fit_samples": DEFAULT_MAX_FIT_SAMPLES}
 ARRAY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
-def json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
+def json_ready(meta: Mapping[str, Any] | Any | None, what: str) -> dict[str, Any]:
     """A JSON round trip of ``meta`` (tuples become lists), so fresh and loaded metas compare equal.
+
+    An encoder's identity (:meth:`wsd.Encoder.identity`, anything with an ``embedding_meta()`` method) is taken
+    as it comes: its ``embedding_meta()`` is the mapping.
 
     Parameters
     ----------
-    meta : mapping or None
-        JSON-serialisable values.
+    meta : mapping, encoder identity or None
+        JSON-serialisable values, or an object whose ``embedding_meta()`` gives them.
     what : str
         What ``meta`` is, for the error message.
 
@@ -59,6 +62,9 @@ def json_ready(meta: Mapping[str, Any] | None, what: str) -> dict[str, Any]:
     -------
     dict
     """
+    as_meta = getattr(meta, "embedding_meta", None)
+    if callable(as_meta):
+        meta = as_meta()
     try:
         return json.loads(json.dumps(dict(meta or {}), sort_keys=True))
     except (TypeError, ValueError) as error:

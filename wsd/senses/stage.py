@@ -348,6 +348,55 @@ def write_senses(
 
 
 @in_session
+def sense_keywords(folder: str | os.PathLike[str]) -> dict[tuple[str, int], str]:
+    """The keywords of each sense of a senses folder, joined into one string.
+
+    Parameters
+    ----------
+    folder : path
+        A senses folder (its ``senses.parquet``; for its ``model`` sub-folder, the folder above); a folder without
+        one gives no keywords.
+
+    Returns
+    -------
+    dict
+        ``(target, sense) -> "kw1, kw2, ..."``.
+    """
+    folder = Path(folder)
+    path = folder / SENSES_FILE if (folder / SENSES_FILE).is_file() else folder.parent / SENSES_FILE
+    if not path.is_file():
+        return {}
+    table = pd.read_parquet(path, columns=["target", "sense", "keywords"])
+    return {
+        (str(t), int(s)): ", ".join(str(word) for word in (k if k is not None else []))
+        for t, s, k in zip(table["target"], table["sense"], table["keywords"], strict=True)
+    }
+
+
+def with_text_and_keywords(table: pa.Table, occurrences: pd.DataFrame, folder: Path) -> pa.Table:
+    """A label table with each occurrence's ``text`` (its passage) and its sense's ``keywords`` (one string).
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        Made by :func:`label_table` for ``occurrences``.
+    occurrences : DataFrame
+        The occurrences (``text``).
+    folder : Path
+        The senses folder: the keywords come from its ``senses.parquet`` (empty strings where it has none).
+
+    Returns
+    -------
+    pyarrow.Table
+    """
+    keywords = sense_keywords(folder)
+    targets = table.column("target").to_pylist()
+    labels = table.column("sense").to_pylist()
+    shown = [keywords.get((str(t), int(s)), "") for t, s in zip(targets, labels, strict=True)]
+    table = table.append_column("text", pa.array(occurrences["text"].astype(str).to_numpy(), type=pa.string()))
+    return table.append_column("keywords", pa.array(shown, type=pa.string()))
+
+
 def predict_run(
     senses: str | os.PathLike[str],
     run: str | os.PathLike[str],
@@ -388,5 +437,6 @@ def predict_run(
     embedding = read_meta(run).get("embedding")
     labels = model.predict(occurrences, X, embedding_meta=embedding, unknown=unknown)
     proba = model.predict_proba(occurrences, X, embedding_meta=embedding, unknown=unknown)
-    write_parquet(destination, label_table(occurrences, labels, proba, senses_per_target(model)), mark=PREDICTED_MARK)
+    table = label_table(occurrences, labels, proba, senses_per_target(model))
+    write_parquet(destination, with_text_and_keywords(table, occurrences, folder), mark=PREDICTED_MARK)
     return destination

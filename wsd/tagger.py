@@ -1,0 +1,282 @@
+"""The senses of sentences in one call: ``wsd.load(senses_dir).predict(["text", ...], target="mouse")``.
+
+:func:`load` reads a senses folder (``wsd cluster`` or ``wsd run`` output), its keywords and the encoder the senses
+were fitted with (named in the folder's metadata; loaded once). :meth:`SenseTagger.predict` finds the target in
+each text with the scanner wsd uses (the run's forms and lemmatizer where the run is still there), embeds each
+occurrence and gives a DataFrame: the text, the sense, its probability, the probability of every sense, and the
+sense's keywords.
+
+>>> tagger = load("out/senses")  # doctest: +SKIP
+>>> tagger.predict(["The mouse ran under the desk.", "Click the left mouse button."], target="mouse")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.corpus.documents import Document
+from wsd.corpus.matcher import make_matcher
+from wsd.corpus.scan import ScanOptions, build_scan_options, iter_document_chunks
+from wsd.embed.coverage import warn_unreadable_targets
+from wsd.embed.encoder import Encoder
+from wsd.errors import InputError
+from wsd.layout import META_FILE, MODEL_DIR
+from wsd.senses.model import SenseModel
+from wsd.senses.stage import sense_keywords
+from wsd.store import read_meta
+
+#: The columns of :meth:`SenseTagger.predict`, in order.
+PREDICTION_COLUMNS = (
+    "text_id",
+    "text",
+    "target",
+    "form",
+    "start",
+    "end",
+    "sense",
+    "sense_id",
+    "probability",
+    "probabilities",
+    "keywords",
+)
+
+
+def _run_scan_options(meta: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The scan options of the run the senses were fitted on, when that run is still where it was."""
+    run = meta.get("run")
+    if not run:
+        return None
+    try:
+        return dict(read_meta(run)["config"]["scan"])
+    except (OSError, KeyError, TypeError, ValueError, InputError):
+        return None
+
+
+class SenseTagger:
+    """Predict the senses of a target word in new texts with a fitted senses folder and its encoder.
+
+    Made by :func:`load`. Parameters are stored as given.
+
+    Parameters
+    ----------
+    model : SenseModel
+        The fitted sense model.
+    encoder : Encoder
+        The encoder whose vectors the model was fitted on.
+    keywords : mapping
+        ``(target, sense) -> keywords`` (:func:`sense_keywords`).
+    scan : mapping, optional
+        The scan options of the run the senses come from (its forms, lemmatizer, case and context).
+    """
+
+    def __init__(
+        self,
+        model: SenseModel,
+        encoder: Encoder,
+        keywords: Mapping[tuple[str, int], str] | None = None,
+        scan: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.model = model
+        self.encoder = encoder
+        self.keywords = dict(keywords or {})
+        self.scan = dict(scan) if scan is not None else None
+
+    @property
+    def targets(self) -> list[str]:
+        """The targets the senses know.
+
+        Returns
+        -------
+        list of str
+        """
+        return list(self.model.targets_)
+
+    def _options(self, target: str) -> ScanOptions:
+        """Scan options that find ``target`` as the run found it (its forms and lemmatizer), else by its name."""
+        if self.scan is not None and target in self.scan.get("targets", {}):
+            data = dict(self.scan) | {"targets": {target: self.scan["targets"][target]}, "meta": []}
+            data.pop("slice_from_path", None)
+            return ScanOptions.from_dict(data)
+        return build_scan_options([target])
+
+    def find(self, texts: Sequence[str], target: str) -> pd.DataFrame:
+        """The occurrences of ``target`` in ``texts``, found by wsd's scanner (one row per occurrence).
+
+        Parameters
+        ----------
+        texts : sequence of str
+            The texts.
+        target : str
+            A target of the senses.
+
+        Returns
+        -------
+        DataFrame
+            The occurrence table (:mod:`wsd.occurrences`) with ``text_id``, the position of the text in ``texts``;
+            ``text``/``start``/``end`` are the occurrence's passage (its sentence) and span in it.
+        """
+        options = self._options(target)
+        matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
+        documents = (Document(str(number), str(text)) for number, text in enumerate(texts))
+        chunks = list(iter_document_chunks(documents, matcher, options))
+        if not chunks:
+            return pd.DataFrame(columns=["text_id", "id", "target", "form", "text", "start", "end"])
+        found = pd.concat(chunks, ignore_index=True)
+        return found.assign(text_id=found["doc_id"].astype(int))
+
+    def predict(
+        self,
+        texts: str | Sequence[str],
+        target: str | None = None,
+        spans: Sequence[tuple[int, int]] | None = None,
+    ) -> pd.DataFrame:
+        """The sense of the target in each text, with its probability, every sense's probability and its keywords.
+
+        Parameters
+        ----------
+        texts : str or sequence of str
+            The texts (a single string is one text).
+        target : str, optional
+            The target word (a target of the senses); found in each text by the run's forms and lemmatizer.
+            Needed unless the senses have a single target.
+        spans : sequence of (int, int), optional
+            Instead of finding the target: the character span of the target in each text, one per text.
+
+        Returns
+        -------
+        DataFrame
+            One row per occurrence, columns :data:`PREDICTION_COLUMNS`: ``text_id`` (position in ``texts``),
+            ``text`` (the occurrence's sentence), ``target``, ``form``, ``start``/``end`` (its span in ``text``),
+            ``sense`` (0, 1, ...), ``sense_id`` (``mouse.0``), ``probability`` (of that sense), ``probabilities``
+            (one per sense of the target) and ``keywords`` (of that sense).
+
+        Raises
+        ------
+        InputError
+            For a target the senses do not know, or spans that do not match the texts.
+        """
+        texts = [texts] if isinstance(texts, str) else [str(text) for text in texts]
+        if target is None:
+            if len(self.targets) != 1:
+                raise InputError(f"give target=...: these senses have {len(self.targets)} targets ({self._known()})")
+            target = self.targets[0]
+        if target not in self.model.inducers_:
+            raise InputError(f"target {target!r} is not one of the senses' targets ({self._known()})")
+        if spans is not None:
+            occurrences = self._spans(texts, target, spans)
+        else:
+            occurrences = self.find(texts, target)
+            missing = len(texts) - occurrences["text_id"].nunique()
+            if missing:
+                warnings.warn(f"{missing} of {len(texts)} texts hold no occurrence of {target!r}", stacklevel=2)
+        if occurrences.empty:
+            return pd.DataFrame(columns=list(PREDICTION_COLUMNS))
+        warn_unreadable_targets(self.encoder.loaded.backend, self.encoder.loaded.name, [target])
+        X = self.encoder.embed_occurrences(occurrences)
+        identity = self.encoder.identity()
+        proba = self.model.predict_proba(occurrences, X, embedding_meta=identity)
+        labels = self.model.predict(occurrences, X, embedding_meta=identity)
+        n_senses = int(self.model.inducers_[target].n_senses_)
+        rows = np.arange(len(labels))
+        return pd.DataFrame(
+            {
+                "text_id": occurrences["text_id"].to_numpy(dtype=np.int64),
+                "text": occurrences["text"].astype(str).to_numpy(),
+                "target": target,
+                "form": occurrences["form"].astype(str).to_numpy(),
+                "start": occurrences["start"].to_numpy(dtype=np.int64),
+                "end": occurrences["end"].to_numpy(dtype=np.int64),
+                "sense": labels,
+                "sense_id": [f"{target}.{label}" for label in labels],
+                "probability": proba[rows, np.maximum(labels, 0)],
+                "probabilities": [row[:n_senses].tolist() for row in proba],
+                "keywords": [self.keywords.get((target, int(label)), "") for label in labels],
+            },
+            columns=list(PREDICTION_COLUMNS),
+        )
+
+    def _known(self) -> str:
+        shown = ", ".join(self.targets[:10])
+        return shown + (" ..." if len(self.targets) > 10 else "")
+
+    @staticmethod
+    def _spans(texts: list[str], target: str, spans: Sequence[tuple[int, int]]) -> pd.DataFrame:
+        """An occurrence table of explicit spans, one per text (checked)."""
+        spans = [(int(start), int(end)) for start, end in spans]
+        if len(spans) != len(texts):
+            raise InputError(f"{len(spans)} spans for {len(texts)} texts: give one (start, end) per text")
+        for number, (text, (start, end)) in enumerate(zip(texts, spans, strict=True)):
+            if not 0 <= start < end <= len(text):
+                raise InputError(f"span ({start}, {end}) of text {number} is outside its {len(text)} characters")
+        return pd.DataFrame(
+            {
+                "text_id": np.arange(len(texts)),
+                "id": [f"{number}@{start}" for number, (start, _) in enumerate(spans)],
+                "target": target,
+                "form": [text[start:end] for text, (start, end) in zip(texts, spans, strict=True)],
+                "text": texts,
+                "start": [start for start, _ in spans],
+                "end": [end for _, end in spans],
+            }
+        )
+
+
+def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **encoder_options: Any) -> SenseTagger:
+    """A :class:`SenseTagger` for a senses folder: its sense model, keywords and encoder (loaded once).
+
+    Parameters
+    ----------
+    senses_dir : path
+        A folder written by ``wsd cluster`` or ``wsd run`` (``OUT/senses``; ``OUT`` itself is accepted too), or
+        its ``model`` sub-folder.
+    encoder : Encoder, optional
+        An encoder already loaded (it must give the vectors the senses were fitted on; checked when predicting).
+    **encoder_options
+        Options of :class:`wsd.Encoder` that do not change the vectors (``device``, ``batch_size``,
+        ``precision``, ``offline``); the model, layers, pooling, windows and context vector come from the
+        folder's metadata.
+
+    Returns
+    -------
+    SenseTagger
+
+    Raises
+    ------
+    InputError
+        When the folder holds no sense model.
+
+    Examples
+    --------
+    >>> tagger = load("out/senses")  # doctest: +SKIP
+    >>> tagger.predict("The bank raised its rates.", target="bank")[["sense_id", "probability"]]  # doctest: +SKIP
+    """
+    folder = Path(senses_dir)
+    if not (folder / MODEL_DIR).is_dir() and (folder / "senses" / MODEL_DIR).is_dir():
+        folder = folder / "senses"  # the output folder of wsd run
+    model_dir = folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder
+    if not model_dir.is_dir():
+        raise InputError(f"{senses_dir}: not a senses folder (wsd cluster or wsd run writes one)")
+    model = SenseModel.load(model_dir)
+    meta_path = folder / META_FILE
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    if encoder is None:
+        embedding = model.embedding_meta_
+        encoder = Encoder(
+            model=embedding.get("model"),
+            layers=embedding.get("layers", "sum-last-4"),
+            pooling=embedding.get("pooling", "mean"),
+            max_length=embedding.get("max_length"),
+            window_tokens=embedding.get("window_tokens"),
+            context_vector=embedding.get("context_vector"),
+            runtime=embedding.get("runtime", "torch"),
+            **encoder_options,
+        )
+    return SenseTagger(model, encoder, sense_keywords(folder), _run_scan_options(meta))
