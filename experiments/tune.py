@@ -57,6 +57,13 @@ N_BOOTSTRAP = 1000
 #: of their target half alone (what training shapes; the context half is the sentence's), and the JSD of the
 #: induced senses.
 MEASURES = ("prt", "apd", "prt_target", "apd_target", "jsd")
+MEASURE_NAMES = {
+    "prt": "PRT",
+    "apd": "APD",
+    "prt_target": "PRT, target half",
+    "apd_target": "APD, target half",
+    "jsd": "JSD",
+}
 #: Issue 23's targets (for the verdict column of the results page).
 TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeval2013": 0.34}
 
@@ -329,7 +336,7 @@ def markdown(results: dict[str, Any]) -> str:
         for m in MEASURES:
             low, high = ci[f"rho_{m}_difference"]
             diff = cell["tuned"][f"rho_{m}"] - cell["untuned"][f"rho_{m}"]
-            lines.append(f"- ρ {m.upper().replace('_', ' of the ')}: {diff:+.3f} [{low:+.3f}, {high:+.3f}]")
+            lines.append(f"- ρ {MEASURE_NAMES[m]}: {diff:+.3f} [{low:+.3f}, {high:+.3f}]")
         tuned = cell["tuned"]
         lines += [
             "",
