@@ -28,6 +28,7 @@ import numpy as np
 
 from wsd import machine, schema
 from wsd.embed import hub
+from wsd.embed.forward import ForwardPass
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
@@ -68,7 +69,7 @@ class LoadedEncoder:
         Size of a token vector in one layer.
     pad_id : int
         The padding token id.
-    forward : object
+    forward : ForwardPass
         The runtime of the forward pass (:class:`TorchForward` or :class:`~wsd.embed.ov_runtime.OpenVinoForward`).
     revision : str or None
         For a model loaded by Hub name, the commit hash of the cached snapshot it was loaded from.
@@ -93,7 +94,7 @@ class LoadedEncoder:
         num_layers: int,
         hidden_size: int,
         pad_id: int,
-        forward: Any,
+        forward: ForwardPass,
         revision: str | None = None,
         runtime: str = "torch",
         torch_parts: Callable[[], tuple[Any, Any]] | None = None,
@@ -224,7 +225,7 @@ class TorchForward:
         self.seconds = 0.0  # time in the model calls so far (stage timings read it)
         self.compile_s = 0.0  # nothing is compiled: eager PyTorch
 
-    def session(self) -> contextlib.AbstractContextManager:
+    def session(self) -> contextlib.AbstractContextManager[Any]:
         """``torch.inference_mode``, with autocast on a GPU in bf16/fp16: the context of the forward passes.
 
         Returns
@@ -662,7 +663,7 @@ def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: 
         with quiet_transformers():
             tokenizer = AutoTokenizer.from_pretrained(source.location, **kwargs)
             encoder, info = AutoModel.from_pretrained(source.location, dtype=dtype, output_loading_info=True, **kwargs)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:
+    except (*_LOAD_ERRORS, SafetensorError) as exc:  # type: ignore[misc]  # mypy cannot read a starred tuple here
         if not source.local:
             raise
         raise ModelError(f"cannot load model folder {source.location}: {_load_problem(exc)}") from exc
@@ -678,7 +679,7 @@ def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None
         raise hub.not_cached_error(source.location, offline)
     try:
         return _from_pretrained(source, dtype, local_files_only=local_only)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:
+    except (*_LOAD_ERRORS, SafetensorError) as exc:  # type: ignore[misc]  # mypy cannot read a starred tuple here
         snapshot = hub.cached_snapshot(source.location)
         if snapshot is None:
             raise hub.not_cached_error(source.location, offline, None if local_only else first_line(exc)) from exc

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -26,6 +26,9 @@ from matplotlib.figure import Figure
 from wsd.report.content import plural
 from wsd.report.experiments import Experiment
 from wsd.store import atomic_write
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 BASE_FONT = "DejaVu Sans"
 FALLBACK_FONTS: tuple[str, ...] = (
@@ -70,7 +73,7 @@ def font_families() -> tuple[str, ...]:
     return (BASE_FONT, *[name for name in FALLBACK_FONTS if name in installed])
 
 
-def style() -> dict[str, Any]:
+def style() -> dict[RcKeyType, Any]:
     """The rcParams every figure is drawn with.
 
     Returns
@@ -138,10 +141,12 @@ def palette(n: int) -> list[str]:
     >>> palette(2)
     ['#1f77b4', '#ff7f0e']
     """
-    from matplotlib.colors import to_hex
+    from matplotlib.colors import ListedColormap, to_hex
 
     name = "tab10" if n <= 10 else "tab20"
-    colours = matplotlib.colormaps[name].colors
+    colormap = matplotlib.colormaps[name]
+    assert isinstance(colormap, ListedColormap)  # tab10 and tab20 are lists of colours
+    colours = colormap.colors
     return [to_hex(colours[i % len(colours)]) for i in range(n)]
 
 
@@ -202,7 +207,13 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
     set of str
         Characters whose glyph was missing; other warnings are passed on.
     """
-    options = {"format": "png", "dpi": DPI, "bbox_inches": "tight", "pad_inches": 0.12, "metadata": {"Software": None}}
+    options: dict[str, Any] = {
+        "format": "png",
+        "dpi": DPI,
+        "bbox_inches": "tight",
+        "pad_inches": 0.12,
+        "metadata": {"Software": None},
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         atomic_write(path, lambda tmp: figure.savefig(tmp, **options))
