@@ -25,6 +25,7 @@ demo: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy wsd
 
 # the full suite (what CI runs), with its 20 slowest tests named at the end
 test: lint
@@ -38,4 +39,4 @@ wheel: setup
 	$(BIN)/python -m build --wheel --outdir dist .
 
 clean:
-	rm -rf $(VENV) out dist build .pytest_cache .ruff_cache
+	rm -rf $(VENV) out dist build .pytest_cache .ruff_cache .mypy_cache

@@ -649,13 +649,19 @@ def _load_openvino(
 _LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, RuntimeError, EOFError, pickle.UnpicklingError)
 
 
+def _load_errors() -> tuple[type[BaseException], ...]:
+    """:data:`_LOAD_ERRORS` and ``safetensors.SafetensorError`` (imported only when a model is loaded)."""
+    from safetensors import SafetensorError
+
+    return (*_LOAD_ERRORS, SafetensorError)
+
+
 def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: bool) -> tuple[Any, Any, Any]:
     """``AutoTokenizer`` and ``AutoModel.from_pretrained`` (no remote code), with the loading info.
 
     A local folder's loading errors become one-line ModelErrors here; a Hub name's are left to the caller,
     which knows whether the model is cached.
     """
-    from safetensors import SafetensorError
     from transformers import AutoModel, AutoTokenizer
 
     kwargs: dict[str, Any] = {"local_files_only": local_files_only, "trust_remote_code": False}
@@ -663,7 +669,7 @@ def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: 
         with quiet_transformers():
             tokenizer = AutoTokenizer.from_pretrained(source.location, **kwargs)
             encoder, info = AutoModel.from_pretrained(source.location, dtype=dtype, output_loading_info=True, **kwargs)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:  # type: ignore[misc]  # mypy cannot read a starred tuple here
+    except _load_errors() as exc:
         if not source.local:
             raise
         raise ModelError(f"cannot load model folder {source.location}: {_load_problem(exc)}") from exc
@@ -672,14 +678,12 @@ def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: 
 
 def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None) -> tuple[Any, Any, Any]:
     """Load a Hub name through the Hugging Face cache, downloading it unless offline."""
-    from safetensors import SafetensorError
-
     local_only = hub.resolve_offline(offline)
     if local_only and hub.cached_snapshot(source.location) is None:
         raise hub.not_cached_error(source.location, offline)
     try:
         return _from_pretrained(source, dtype, local_files_only=local_only)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:  # type: ignore[misc]  # mypy cannot read a starred tuple here
+    except _load_errors() as exc:
         snapshot = hub.cached_snapshot(source.location)
         if snapshot is None:
             raise hub.not_cached_error(source.location, offline, None if local_only else first_line(exc)) from exc

@@ -141,13 +141,10 @@ def palette(n: int) -> list[str]:
     >>> palette(2)
     ['#1f77b4', '#ff7f0e']
     """
-    from matplotlib.colors import ListedColormap, to_hex
+    from matplotlib.colors import to_hex
 
-    name = "tab10" if n <= 10 else "tab20"
-    colormap = matplotlib.colormaps[name]
-    assert isinstance(colormap, ListedColormap)  # tab10 and tab20 are lists of colours
-    colours = colormap.colors
-    return [to_hex(colours[i % len(colours)]) for i in range(n)]
+    colormap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]  # lists of colours: an int picks one
+    return [to_hex(colormap(i % colormap.N)) for i in range(n)]
 
 
 def sense_colour(sense: int, n_senses: int) -> str:
