@@ -26,6 +26,7 @@ demo: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy wsd
 
 # the documentation site (mkdocs.yml, docs/): any warning (a broken link, a missing results file) fails it
 docs: setup
@@ -43,4 +44,4 @@ wheel: setup
 	$(BIN)/python -m build --wheel --outdir dist .
 
 clean:
-	rm -rf $(VENV) out dist build site .pytest_cache .ruff_cache
+	rm -rf $(VENV) out dist build site .pytest_cache .ruff_cache .mypy_cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import warnings
@@ -10,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from wsd.errors import ConfigError
 from wsd.executors import (
@@ -54,6 +56,8 @@ def test_serial_and_process_pool_map_alike(pool):
         pool.map(int, ["1", "x", "3"])
     with pytest.warns(UserWarning, match="careful"):
         pool.map(warnings.warn, ["careful"])  # a warning in a worker process is raised here
+    with pytest.warns(ConvergenceWarning, match="did not converge"):  # with its class, not as a UserWarning
+        pool.map(functools.partial(warnings.warn, category=ConvergenceWarning), ["did not converge"])
 
 
 def test_make_executor_choices(monkeypatch):

@@ -190,7 +190,8 @@ def test_every_tune_option_is_declared_once_in_the_schema() -> None:
 
 
 def test_tune_options_write_no_default_of_their_own() -> None:
-    """Every field of TuneOptions is ``field(**_declared(NAME))``: a default or help written there is drift."""
+    """Every field is ``field(default=_default(NAME), metadata=_about(NAME))``: a default or help written there is
+    drift (NAME is the field's name, or a dotted option of another section of the schema ending in it)."""
     import inspect
 
     from wsd.tune import options
@@ -201,9 +202,12 @@ def test_tune_options_write_no_default_of_their_own() -> None:
     for node in fields:
         call = node.value
         assert isinstance(call, ast.Call) and getattr(call.func, "id", None) == "field", node.target.id
-        assert not call.args and [keyword.arg for keyword in call.keywords] == [None], node.target.id
-        declared = call.keywords[0].value
-        assert getattr(declared.func, "id", None) == "_declared" and declared.args[0].value == node.target.id
+        assert not call.args and [keyword.arg for keyword in call.keywords] == ["default", "metadata"], node.target.id
+        for keyword, helper in zip(call.keywords, ("_default", "_about"), strict=True):
+            declared = keyword.value
+            assert isinstance(declared, ast.Call) and getattr(declared.func, "id", None) == helper, node.target.id
+            name = declared.args[0].value
+            assert name == node.target.id or name.endswith("." + node.target.id), node.target.id
     assert "Literal[" not in inspect.getsource(options).split("class TuneOptions")[0], "choices belong to the schema"
 
 

@@ -387,7 +387,7 @@ def resolve_config(
     return _fill_from_recipe(command, config)
 
 
-def _fill_from_recipe(command: str, config: Config) -> Config:
+def _fill_from_recipe(command: str | None, config: Config) -> Config:
     senses = config.get("senses")
     name = senses["recipe"] if senses else "default"
     if senses:

@@ -21,9 +21,9 @@ objects it loaded (encoders, matchers) for its later items: :func:`cached`.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import functools
+import importlib
 import json
 import multiprocessing
 import os
@@ -535,32 +535,84 @@ def _init_pool_worker(threads: int) -> None:
         torch.set_num_threads(threads)
 
 
-def _install_warning_capture() -> None:
-    """Route warnings raised in a task's thread to that task's list (other threads are unaffected)."""
-    with _CACHE_LOCK:
-        if getattr(warnings.showwarning, "_wsd_capture", False):
+#: A warning a task raised, as it travels back: the ``module:qualname`` of its class and of the class's
+#: :class:`Warning` bases (the most specific first; classes defined inside a function left out), and its message.
+CapturedWarning = tuple[tuple[str, ...], str]
+
+
+class _WarningRouter:
+    """Sends a warning raised in a thread that runs a task to that task's list; any other goes where it went.
+
+    It is ``warnings.showwarning`` only while some task runs (counted across threads, under a lock): the first
+    task to start installs it, the last to end puts the handler that was there before back, so the process's
+    warning handling is never replaced for longer than its tasks run.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tasks = 0
+        self._previous: Callable[..., Any] = warnings.showwarning
+        self._hook: Callable[..., Any] = self._show  # one bound method, so that it can be recognised by identity
+
+    def _show(self, message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        records = getattr(_CAPTURE, "records", None)
+        if records is None:  # a thread that runs no task (or a task's own helper without carry_warning_capture)
+            self._previous(message, category, *args, **kwargs)
             return
-        original = warnings.showwarning
+        records.append((_class_names(category), str(message)))
 
-        def show(message, category, filename, lineno, file=None, line=None):
-            records = getattr(_CAPTURE, "records", None)
-            if records is None:
-                return original(message, category, filename, lineno, file, line)
-            records.append((category.__name__, str(message)))
-            return None
+    @contextlib.contextmanager
+    def capturing(self) -> Iterator[list[CapturedWarning]]:
+        """Collect the warnings this thread raises inside the ``with`` block into the list it yields."""
+        with self._lock:
+            if self._tasks == 0 and warnings.showwarning is not self._hook:  # (a catch_warnings may put it back)
+                self._previous = warnings.showwarning
+                warnings.showwarning = self._hook
+            self._tasks += 1
+        outer = getattr(_CAPTURE, "records", None)
+        records: list[CapturedWarning] = []
+        _CAPTURE.records = records
+        try:
+            yield records
+        finally:
+            _CAPTURE.records = outer
+            with self._lock:
+                self._tasks -= 1
+                if self._tasks == 0 and warnings.showwarning is self._hook:  # one set later by others stays
+                    warnings.showwarning = self._previous
 
-        show._wsd_capture = True  # type: ignore[attr-defined]
-        warnings.showwarning = show
+
+_ROUTER = _WarningRouter()
 
 
-def _call_capturing_warnings(func: Callable[[Any], Any], item: Any) -> tuple[Any, list[tuple[str, str]]]:
+def _class_names(category: type[Warning]) -> tuple[str, ...]:
+    """Where ``category`` and its warning bases can be imported from, as ``module:qualname``, most specific first."""
+    return tuple(
+        f"{cls.__module__}:{cls.__qualname__}"
+        for cls in category.__mro__
+        if issubclass(cls, Warning) and "<locals>" not in cls.__qualname__
+    )
+
+
+def _warning_class(names: Iterable[str]) -> type[Warning]:
+    """The first of ``names`` (``module:qualname``) that imports as a warning class; :class:`UserWarning` if none."""
+    for name in names:
+        module_name, _, qualname = name.partition(":")
+        try:
+            found: Any = sys.modules.get(module_name) or importlib.import_module(module_name)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except Exception:  # a module this process cannot import (another environment on a cluster's worker)
+            continue
+        if isinstance(found, type) and issubclass(found, Warning):
+            return found
+    return UserWarning
+
+
+def _call_capturing_warnings(func: Callable[[Any], Any], item: Any) -> tuple[Any, list[CapturedWarning]]:
     """Run ``func(item)`` in a worker; return its result with the warnings it raised."""
-    _install_warning_capture()
-    _CAPTURE.records = []
-    try:
+    with _ROUTER.capturing() as captured:
         result = func(item)
-    finally:
-        captured, _CAPTURE.records = _CAPTURE.records, None
     return result, captured
 
 
@@ -600,10 +652,9 @@ def carry_warning_capture(items: Iterable[Any]) -> Iterator[Any]:
     return carried()
 
 
-def _rewarn(outcome: tuple[Any, list[tuple[str, str]]]) -> Any:
-    """Raise here the warnings a worker captured; return its result."""
+def _rewarn(outcome: tuple[Any, list[CapturedWarning]]) -> Any:
+    """Raise here the warnings a worker captured, each with its class; return its result."""
     result, captured = outcome
-    for category, message in captured:
-        kind = getattr(builtins, category, UserWarning)
-        warnings.warn(message, kind if isinstance(kind, type) and issubclass(kind, Warning) else UserWarning, 2)
+    for names, message in captured:
+        warnings.warn(message, _warning_class(names), 2)
     return result

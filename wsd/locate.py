@@ -264,8 +264,10 @@ def find_layout(
         given = _run_of(given, _recorded(given / CHANGE_JSON, "config", "run"), "change folder", option)
     elif kind is None:
         folders = sorted(entry for entry in given.iterdir() if entry.is_dir())
-        inner = _first(folders, lambda f: folder_kind(f) == "output")
-        meant = f"; {inner} is the output folder of `wsd run`: give {option} {inner}" if inner else f"; {WHAT_TO_GIVE}"
+        nested = _first(folders, lambda f: folder_kind(f) == "output")
+        meant = (
+            f"; {nested} is the output folder of `wsd run`: give {option} {nested}" if nested else f"; {WHAT_TO_GIVE}"
+        )
         raise InputError(f"{option} {given} holds no wsd run (no {META_FILE}, no {RUN_DIR}/{META_FILE}){meant}")
     if folder_kind(given) == "output":
         root, run = given, given / RUN_DIR

@@ -375,7 +375,9 @@ def _finished(path: Path, kind: str) -> bool:
         return True
     if kind != "output":  # a senses folder is finished by its meta.json alone, whatever its model/ holds
         return False
-    return any(manifest.has_manifest(sub) and _finished(sub, manifest.read(sub).kind) for sub in _subfolders(path))
+    return any(
+        (sub_found := manifest.read(sub)) is not None and _finished(sub, sub_found.kind) for sub in _subfolders(path)
+    )
 
 
 def _subfolders(path: Path) -> list[Path]:

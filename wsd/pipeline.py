@@ -196,7 +196,7 @@ def embed_corpus(
     )
     if encoder is not None and not chosen.in_process:
         raise ConfigError(f"an already loaded encoder runs in this process only, not on the {chosen.name} executor")
-    encoder_options = {
+    encoder_options: dict[str, Any] = {
         "model": _absolute_if_local(model),
         "layers": layers or DEFAULT_LAYERS,
         "pooling": pooling or DEFAULT_POOLING,
@@ -259,18 +259,21 @@ def embed_corpus(
         for position, result in results:
             done[todo[position].index] = result
         worker_count = chosen.workers
+    finished = {index: marker for index, marker in done.items() if marker is not None}  # every shard's, by now
     scheduler_name = scheduler if isinstance(scheduler, str) else None
     execution = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
     finish_s = _finish(
         store,
         corpus,
         options,
-        [done[shard.index] for shard in shards],
+        [finished[shard.index] for shard in shards],
         identity["embedding"],
         execution | {"shards": len(shards), "shard_bytes": shard_bytes},
         consolidate if consolidate is not None else chosen.name != "dask",
     )
-    timings = {name: sum(done[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS}
+    timings: dict[str, float] = {
+        name: sum(finished[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS
+    }
     timings["write_s"] += finish_s
     timings |= {"load_s": load_s, "plan_s": plan_s, "units_s": units_s, "total_s": time.perf_counter() - started}
     store.meta["timings"] = {name: round(value, 4) for name, value in timings.items()}

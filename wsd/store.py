@@ -32,7 +32,7 @@ import platform
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -854,7 +854,7 @@ class RunStore:
         for shard in shards:
             marker = self.read_marker(shard)
             sizes = marker.get("part_sizes") if marker is not None else None
-            if not isinstance(sizes, list):
+            if marker is None or not isinstance(sizes, list):
                 raise InputError(
                     f"{self.marker_path(shard)}: shard {shard} is not done (or its marker is damaged); "
                     "run the same command again to finish the run"
@@ -1249,7 +1249,7 @@ class MappedRows:
         return MappedRows(self.filename, self.offset, self.dtype, self.file_shape, rows)
 
 
-def _whole_map(vectors: Any) -> bool:
+def _whole_map(vectors: Any) -> TypeGuard[np.memmap]:
     """Whether ``vectors`` is a read-only memory map of a whole ``.npy`` file's data (what ``load_run`` gives)."""
     import mmap
 

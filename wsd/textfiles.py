@@ -28,7 +28,7 @@ import re
 import stat
 import warnings
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 from wsd.errors import InputError
@@ -140,7 +140,7 @@ def open_binary(path: str | os.PathLike[str], what: str = "") -> io.BufferedIOBa
     file = check_file(path, what)
     try:
         if file.name.lower().endswith(".gz"):
-            return gzip.open(file, "rb")  # type: ignore[return-value]
+            return gzip.open(file, "rb")
         return open(file, "rb")
     except OSError as error:
         raise InputError(f"cannot read {describe(file, what)}: {error.strerror or error}") from None
@@ -397,7 +397,7 @@ def iter_lines(
     bad_bytes: str = "error",
     universal_newlines: bool = False,
     keepends: bool = False,
-) -> Iterator[tuple[int, str]]:
+) -> Generator[tuple[int, str], None, None]:
     """Stream the lines of a UTF-8 file (``.gz`` decompressed) with their line numbers, one at a time.
 
     Parameters

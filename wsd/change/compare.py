@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -305,9 +306,9 @@ def compare_slices(
     X: np.ndarray | None = None,
     *,
     by: str,
-    bins: str | list[str] | list[Bin] | None = None,
+    bins: str | Sequence[str] | Sequence[Bin] | None = None,
     bin_width: int | None = None,
-    between: tuple[str, str] | list[str] | str | None = None,
+    between: str | Sequence[str] | None = None,
     measure: str | None = None,
     binary_k: int = DEFAULT_BINARY_K,
     binary_n: int = DEFAULT_BINARY_N,
@@ -557,6 +558,7 @@ class _Tables:
             if len(rows) > cap:
                 rng = seed_for(self.bootstrap.random_state, "subsample", target, label)
                 rows = np.sort(rng.choice(rows, size=cap, replace=False))
+            assert self.source is not None, "vectors are resampled only when the comparison has them"
             self._resampled_rows[key] = np.asarray(select_rows(self.source, rows), dtype=np.float64)
         return self._resampled_rows[key]
 
@@ -570,6 +572,7 @@ class _Tables:
         """A slice's vector summary, computed once per target and slice (a slice is in several pairs)."""
         key = (target, label)
         if key not in self._summaries:
+            assert self.source is not None, "slices are summarised only when the comparison has vectors"
             self._summaries[key] = summarise_slice(select_rows(self.source, rows), label)
         found = self._summaries[key]
         return SliceSummary(name, found.mean, found.unit_mean)
@@ -656,6 +659,7 @@ class _Tables:
                 confidence=boot.confidence,
                 random_state=rng,
             )
+            assert found.apd is not None and found.prt is not None  # apd() and prt() raise where undefined
             (row["apd_low"], row["apd_high"]), (row["prt_low"], row["prt_high"]) = found.apd, found.prt
             self.subsampled = self.subsampled or found.subsampled
         row["score"] = row[self.measure]
@@ -669,8 +673,8 @@ class _Tables:
             row["_shifts"] = []  # appeared/vanished: judged with the slices' counts, not by the WUG rule
             for shift in sense_shifts(counts_a, counts_b):
                 i = shift.position
-                found = (int(counts_a[i]), int(counts_b[i]), uses_a, uses_b, shift.p_value)  # type: ignore[index]
-                row["_shifts"].append((target, int(senses[i]), shift.change, a, b, *found))
+                numbers = (int(counts_a[i]), int(counts_b[i]), uses_a, uses_b, shift.p_value)  # type: ignore[index]
+                row["_shifts"].append((target, int(senses[i]), shift.change, a, b, *numbers))
         return row
 
     def _unmeasured(self, target: str, a: str, b: str, kind: str, reason: str) -> None:

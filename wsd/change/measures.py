@@ -220,6 +220,7 @@ def apd(a: object, b: object) -> float:
         if summary.unit_mean is None:
             raise InputError(f"{summary.name}: a vector is zero or not finite; cosine distance is undefined for it")
     _check_same_width(first.mean, second.mean)
+    assert first.unit_mean is not None and second.unit_mean is not None  # checked above
     return float(1.0 - first.unit_mean @ second.unit_mean)
 
 

@@ -27,6 +27,7 @@ import itertools
 import math
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,7 +102,7 @@ def _number(text: str, where: str) -> float:
     return value
 
 
-def parse_bins(text: str | list[str] | tuple[str, ...]) -> list[Bin]:
+def parse_bins(text: str | Sequence[str]) -> list[Bin]:
     """Parse bins written ``LOW:HIGH,LOW:HIGH,...`` (both ends inclusive), checked not to overlap.
 
     Parameters
@@ -268,6 +269,15 @@ def width_bins(values: np.ndarray, width: int) -> list[Bin]:
     return [Bin(float(low), float(low + width), f"{low}:{low + width - 1}", open_high=True) for low in starts.tolist()]
 
 
+def _given_bins(bins: str | Sequence[str] | Sequence[Bin] | None) -> list[Bin]:
+    """``bins`` as Bin objects: parsed from text (:func:`parse_bins`), or as they are when already parsed."""
+    if bins is None or isinstance(bins, str):
+        return parse_bins(bins or "")
+    if bins and all(isinstance(bin_, Bin) for bin_ in bins):
+        return [bin_ for bin_ in bins if isinstance(bin_, Bin)]
+    return parse_bins([str(bin_) for bin_ in bins])
+
+
 def _check_one_way(bins: object, bin_width: object) -> None:
     if bins is not None and bin_width is not None:
         shown = bins if isinstance(bins, str) else ",".join(getattr(b, "label", str(b)) for b in bins)  # type: ignore[attr-defined]
@@ -285,8 +295,8 @@ def _check_width(bin_width: object) -> int:
 
 def check_slice_options(
     by: str | None,
-    bins: str | list[str] | tuple[str, ...] | None = None,
-    between: str | list[str] | tuple[str, ...] | None = None,
+    bins: str | Sequence[str] | None = None,
+    between: str | Sequence[str] | None = None,
     columns: tuple[str, ...] | None = None,
     bin_width: int | None = None,
 ) -> list[Bin] | None:
@@ -415,7 +425,7 @@ def _text_values(column: pd.Series) -> pd.Series:
 def assign_slices(
     occurrences: pd.DataFrame,
     by: str,
-    bins: str | list[str] | tuple[str, ...] | list[Bin] | None = None,
+    bins: str | Sequence[str] | Sequence[Bin] | None = None,
     bin_width: int | None = None,
 ) -> Slices:
     """The slice of every occurrence: the value of column ``by``, or the bin it falls into.
@@ -497,14 +507,11 @@ def assign_slices(
                 f"of a date with --by {column}:year)"
             )
         numeric = np.where(codes >= 0, np.append(unique_numbers, np.nan)[codes], np.nan)
-        if bin_width is not None:
-            parsed = width_bins(numeric, _check_width(bin_width))
-        else:
-            parsed = bins if bins and isinstance(next(iter(bins)), Bin) else parse_bins(bins)  # type: ignore[arg-type]
+        parsed = width_bins(numeric, _check_width(bin_width)) if bin_width is not None else _given_bins(bins)
         labels = pd.Series([None] * len(values), index=values.index, dtype=object)
         order = []
         unused = []
-        for bin_ in parsed:  # type: ignore[union-attr]
+        for bin_ in parsed:
             inside = bin_.holds(numeric)
             if not inside.any():
                 unused.append(bin_.label)

@@ -25,6 +25,7 @@ Without a senses folder only the vector measures (APD, PRT) are computed, with a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import warnings
@@ -249,7 +250,7 @@ def write_change(
     for stem, frame in tables.items():
         write_parquet(destination / f"{stem}.parquet", frame, mark="change")
         ready = _csv_ready(frame)
-        atomic_write(destination / f"{stem}.csv", lambda tmp, ready=ready: ready.to_csv(tmp, index=False))
+        atomic_write(destination / f"{stem}.csv", functools.partial(ready.to_csv, index=False))
     unmeasured = comparison.unmeasured
     atomic_write(destination / CHANGE_UNMEASURED, lambda tmp: unmeasured.to_csv(tmp, index=False))
     document = {"format": CHANGE_FORMAT, "config": config, **(extra or {}), **comparison.to_dict()}

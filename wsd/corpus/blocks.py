@@ -174,10 +174,10 @@ def find_cut(text: str, found: list[Match], context: str, context_chars: int, ma
     reach = [-chars - 1]  # the furthest end of a match so far (matches of two targets may overlap)
     for match in found:
         reach.append(max(reach[-1], match.end))
-    edges = [(reach[0], None), *zip(reach[1:], starts, strict=True), (None, limit + chars)]
+    afters = [*starts, limit + chars]  # the start of the match after each gap (the last gap: the limit)
     # the gaps between consecutive matches, the last first: (end of the one before, start of the one after)
-    for index in range(len(edges) - 1, 0, -1):
-        before, after = edges[index - 1][0], edges[index][1]
+    for index in range(len(afters) - 1, -1, -1):
+        before, after = reach[index], afters[index]
         low, high = before + chars, min(after - chars, limit)  # white space after low, the cut before high
         space = text.rfind(" ", low + 1, high - 1) if high - low > 2 else -1
         while space != -1:

@@ -159,7 +159,7 @@ def _walk(root: Path, skipped: set[str]) -> list[Path]:
     """The corpus files under ``root``; linked folders followed, loops skipped with a warning."""
     files: list[Path] = []
     outputs: list[Path] = []
-    stack = [(root, (_identity(root),))]
+    stack: list[tuple[Path, tuple[tuple[int, int], ...]]] = [(root, (_identity(root),))]
     while stack:
         folder, ancestors = stack.pop()
         try:

@@ -183,7 +183,13 @@ def spelling_variants(word: str) -> set[str]:
     (['analyse', 'analyze'], ['color', 'colour'], {'four'})
     """
     variants = {word}
-    swaps = (("yze", "yse"), ("yse", "yze"), ("ize", "ise"), ("ence", "ense"), ("ense", "ence"))
+    swaps: tuple[tuple[str, str], ...] = (
+        ("yze", "yse"),
+        ("yse", "yze"),
+        ("ize", "ise"),
+        ("ence", "ense"),
+        ("ense", "ence"),
+    )
     swaps += (("ter", "tre"), ("tre", "ter"), ("ber", "bre"), ("bre", "ber"))
     for old, new in swaps:
         if word.endswith(old) and len(word) > len(old) + 1:

@@ -31,7 +31,9 @@ What goes wrong is said, never dropped silently:
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -193,7 +195,10 @@ def _nested_repeat(regex: str) -> str:
     A repeat of a repeat (``(a+)+``, ``(\\w*/)*``) makes Python's backtracking engine take exponential time
     on a path that almost matches, so such a regex is refused before any path is searched.
     """
-    from re import _parser  # the stdlib's own regex parser (Python 3.11+)
+    if sys.version_info >= (3, 11):
+        from re import _parser  # the stdlib's own regex parser
+    else:  # pragma: no cover - Python 3.10 names it sre_parse
+        import sre_parse as _parser
 
     def walk(items: Any, inside: bool) -> str:
         for op, arg in items:
@@ -224,13 +229,14 @@ def _nested_repeat(regex: str) -> str:
     return walk(_parser.parse(regex), False)
 
 
-_REGEX_CACHE: dict[str, re.Pattern[str]] = {}
+#: Distinct path regexes kept compiled by :func:`_compiled` (the least recently used is dropped for a new one).
+REGEX_CACHE_SIZE = 64
 
 
+@functools.lru_cache(maxsize=REGEX_CACHE_SIZE)
 def _compiled(regex: str) -> re.Pattern[str]:
-    if regex not in _REGEX_CACHE:
-        _REGEX_CACHE[regex] = re.compile(regex)
-    return _REGEX_CACHE[regex]
+    """``regex`` compiled once per process (a scan asks for it once per file); thread-safe and bounded."""
+    return re.compile(regex)
 
 
 @dataclass

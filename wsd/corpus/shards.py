@@ -375,7 +375,12 @@ def _number_lines(pieces: list[Piece], count_lines: LineCounter) -> list[Piece]:
         return pieces
     # the newlines of every range that precedes an uncounted one (i.e. every range but a file's last)
     before = [i - 1 for i in pending]
-    counts = list(count_lines([(pieces[i].path, pieces[i].start, pieces[i].stop) for i in before]))
+    ranges = []
+    for i in before:
+        stop = pieces[i].stop
+        assert stop is not None, "a range that another range of its file follows has an end"
+        ranges.append((pieces[i].path, pieces[i].start, stop))
+    counts = list(count_lines(ranges))
     if len(counts) != len(before):
         raise ConfigError(f"count_lines returned {len(counts)} counts for {len(before)} byte ranges")
     numbered = list(pieces)

@@ -99,9 +99,9 @@ def embed_cached(
             continue
         meta = encoder.identity(layers, pooling).embedding_meta()
         name = hashlib.sha256(json.dumps([digest, meta], sort_keys=True).encode()).hexdigest()[:24]
-        paths[index] = folder / f"{name}.npy"
-        if paths[index].exists():
-            results[index] = read_entry(paths[index], len(occurrences))
+        entry = paths[index] = folder / f"{name}.npy"
+        if entry.exists():
+            results[index] = read_entry(entry, len(occurrences))
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         computed = encoder.embed_configs(

@@ -25,7 +25,7 @@ import copy
 import ctypes
 import functools
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -270,7 +270,7 @@ class Encoder:
                 f"with_options() cannot change {', '.join(unknown)} (it may change {', '.join(OPTIONS)}); "
                 "load another Encoder for another model, device, precision or max_length"
             )
-        current = {
+        current: dict[str, Any] = {
             "layers": self._layers,
             "pooling": self._pooling,
             "batch_size": self._batch_size,
@@ -447,7 +447,7 @@ class Encoder:
 
     def embed_stream(
         self, chunks: Iterable[pd.DataFrame], *, timings: dict[str, float] | None = None
-    ) -> Iterator[np.ndarray]:
+    ) -> Generator[np.ndarray, None, None]:
         """Vectors of a stream of occurrence chunks, one array per chunk, in order.
 
         While chunk ``i`` runs through the model, chunk ``i + 1`` is pulled from ``chunks`` and tokenised
@@ -493,7 +493,7 @@ class Encoder:
 
         def prepare() -> Any:
             clock = time.perf_counter()
-            chunk = next(source, _DONE)
+            chunk: Any = next(source, _DONE)
             plan = _DONE if chunk is _DONE else self._plan(chunk["text"].tolist(), chunk[["start", "end"]].to_numpy())
             if timings is not None:
                 timings["tokenize_s"] = timings.get("tokenize_s", 0.0) + time.perf_counter() - clock

@@ -28,6 +28,7 @@ import numpy as np
 
 from wsd import machine, schema
 from wsd.embed import hub
+from wsd.embed.forward import ForwardPass
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
@@ -68,7 +69,7 @@ class LoadedEncoder:
         Size of a token vector in one layer.
     pad_id : int
         The padding token id.
-    forward : object
+    forward : ForwardPass
         The runtime of the forward pass (:class:`TorchForward` or :class:`~wsd.embed.ov_runtime.OpenVinoForward`).
     revision : str or None
         For a model loaded by Hub name, the commit hash of the cached snapshot it was loaded from.
@@ -93,7 +94,7 @@ class LoadedEncoder:
         num_layers: int,
         hidden_size: int,
         pad_id: int,
-        forward: Any,
+        forward: ForwardPass,
         revision: str | None = None,
         runtime: str = "torch",
         torch_parts: Callable[[], tuple[Any, Any]] | None = None,
@@ -224,7 +225,7 @@ class TorchForward:
         self.seconds = 0.0  # time in the model calls so far (stage timings read it)
         self.compile_s = 0.0  # nothing is compiled: eager PyTorch
 
-    def session(self) -> contextlib.AbstractContextManager:
+    def session(self) -> contextlib.AbstractContextManager[Any]:
         """``torch.inference_mode``, with autocast on a GPU in bf16/fp16: the context of the forward passes.
 
         Returns
@@ -648,13 +649,19 @@ def _load_openvino(
 _LOAD_ERRORS: tuple[type[BaseException], ...] = (OSError, ValueError, RuntimeError, EOFError, pickle.UnpicklingError)
 
 
+def _load_errors() -> tuple[type[BaseException], ...]:
+    """:data:`_LOAD_ERRORS` and ``safetensors.SafetensorError`` (imported only when a model is loaded)."""
+    from safetensors import SafetensorError
+
+    return (*_LOAD_ERRORS, SafetensorError)
+
+
 def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: bool) -> tuple[Any, Any, Any]:
     """``AutoTokenizer`` and ``AutoModel.from_pretrained`` (no remote code), with the loading info.
 
     A local folder's loading errors become one-line ModelErrors here; a Hub name's are left to the caller,
     which knows whether the model is cached.
     """
-    from safetensors import SafetensorError
     from transformers import AutoModel, AutoTokenizer
 
     kwargs: dict[str, Any] = {"local_files_only": local_files_only, "trust_remote_code": False}
@@ -662,7 +669,7 @@ def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: 
         with quiet_transformers():
             tokenizer = AutoTokenizer.from_pretrained(source.location, **kwargs)
             encoder, info = AutoModel.from_pretrained(source.location, dtype=dtype, output_loading_info=True, **kwargs)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:
+    except _load_errors() as exc:
         if not source.local:
             raise
         raise ModelError(f"cannot load model folder {source.location}: {_load_problem(exc)}") from exc
@@ -671,8 +678,6 @@ def _from_pretrained(source: ModelSource, dtype: torch.dtype, local_files_only: 
 
 def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None) -> tuple[Any, Any, Any]:
     """Load a Hub name through the Hugging Face cache, downloading it unless offline."""
-    from safetensors import SafetensorError
-
     local_only = hub.resolve_offline(offline)
     if hub.cached_snapshot(source.location) is None:
         if local_only:
@@ -682,7 +687,7 @@ def _load_from_hub(source: ModelSource, dtype: torch.dtype, offline: bool | None
             raise hub.not_cached_error(source.location, offline, unreachable)
     try:
         return _from_pretrained(source, dtype, local_files_only=local_only)
-    except (*_LOAD_ERRORS, SafetensorError) as exc:
+    except _load_errors() as exc:
         snapshot = hub.cached_snapshot(source.location)
         if snapshot is None:
             raise hub.not_cached_error(source.location, offline, None if local_only else first_line(exc)) from exc

@@ -38,6 +38,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -377,7 +378,7 @@ class OpenVinoForward:
         self.seconds = 0.0  # time in inference calls so far, compilation excluded (stage timings read it)
         self.compile_s = 0.0  # time waited for converting (when not cached) and compiling
 
-    def session(self) -> Any:
+    def session(self) -> AbstractContextManager[Any]:
         """A context for a run of forward passes (nothing to set up for OpenVINO).
 
         Returns

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -27,6 +27,9 @@ from matplotlib.figure import Figure
 from wsd.report.content import plural
 from wsd.report.experiments import Experiment
 from wsd.store import atomic_write
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 BASE_FONT = "DejaVu Sans"
 FALLBACK_FONTS: tuple[str, ...] = (
@@ -71,7 +74,7 @@ def font_families() -> tuple[str, ...]:
     return (BASE_FONT, *[name for name in FALLBACK_FONTS if name in installed])
 
 
-def style() -> dict[str, Any]:
+def style() -> dict[RcKeyType, Any]:
     """The rcParams every figure is drawn with.
 
     Returns
@@ -141,9 +144,8 @@ def palette(n: int) -> list[str]:
     """
     from matplotlib.colors import to_hex
 
-    name = "tab10" if n <= 10 else "tab20"
-    colours = matplotlib.colormaps[name].colors
-    return [to_hex(colours[i % len(colours)]) for i in range(n)]
+    colormap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]  # lists of colours: an int picks one
+    return [to_hex(colormap(i % colormap.N)) for i in range(n)]
 
 
 def sense_colour(sense: int, n_senses: int) -> str:
@@ -203,7 +205,13 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
     set of str
         Characters whose glyph was missing; other warnings are passed on.
     """
-    options = {"format": "png", "dpi": DPI, "bbox_inches": "tight", "pad_inches": 0.12, "metadata": {"Software": None}}
+    options: dict[str, Any] = {
+        "format": "png",
+        "dpi": DPI,
+        "bbox_inches": "tight",
+        "pad_inches": 0.12,
+        "metadata": {"Software": None},
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         atomic_write(path, lambda tmp: figure.savefig(tmp, **options))
@@ -253,11 +261,12 @@ TICK_GAP_PT = 2.0
 
 def _renderer(figure: Figure) -> Any:
     """The Agg renderer of ``figure`` (a canvas is attached to a bare ``Figure`` first)."""
-    if not hasattr(figure.canvas, "get_renderer"):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-        FigureCanvasAgg(figure)
-    return figure.canvas.get_renderer()
+    canvas = figure.canvas
+    if not isinstance(canvas, FigureCanvasAgg):
+        canvas = FigureCanvasAgg(figure)
+    return canvas.get_renderer()
 
 
 def _tick_texts(ax: Any, axis: str) -> list[Any]:
@@ -308,7 +317,7 @@ def _collisions(ax: Any, axis: str) -> list[tuple[str, str]]:
 
 def fit_tick_labels(
     ax: Any,
-    positions: Sequence[float],
+    positions: Sequence[float] | np.ndarray,
     labels: Sequence[str],
     axis: str = "x",
     vertical_labels: Sequence[str] | None = None,

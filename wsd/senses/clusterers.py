@@ -14,7 +14,9 @@ the number itself. ``gmm`` also keeps the fitted mixture (``mixture_``), HDBSCAN
 from __future__ import annotations
 
 import contextlib
+import threading
 import warnings
+from collections import OrderedDict
 from typing import Any, ClassVar
 
 import numpy as np
@@ -115,37 +117,98 @@ class CosineAverageClusterer(_Clusterer):
         return clusterer.fit_predict(distances)
 
 
-#: Ward trees kept for repeated fits on the same matrix (SelectK cuts one tree at every candidate k).
-_WARD_TREES: dict[bytes, tuple[np.ndarray, int]] = {}
+#: Ward trees a :class:`WardTreeCache` keeps by default: one per word being clustered at the same time (a Dask
+#: worker runs a task per thread), each ``(n - 1, 2)`` integers.
+WARD_TREE_CACHE_SIZE = 8
 
 
-def ward_tree_of(X: np.ndarray) -> tuple[np.ndarray, int]:
+class WardTreeCache:
+    """Ward merge trees of the last ``maxsize`` distinct matrices; safe to share between threads.
+
+    A matrix is known by a digest of its shape and bytes; the least recently used tree is dropped for a new
+    one. A tree is built outside the lock, so threads clustering different words do not wait for each other.
+
+    Parameters
+    ----------
+    maxsize : int
+        Most trees kept.
+
+    Examples
+    --------
+    >>> cache = WardTreeCache(maxsize=2)
+    >>> children, n_leaves = ward_tree_of(np.eye(3), cache=cache)
+    >>> len(cache), n_leaves
+    (1, 3)
+    """
+
+    def __init__(self, maxsize: int = WARD_TREE_CACHE_SIZE) -> None:
+        if maxsize < 1:
+            raise ValueError(f"maxsize must be at least 1, not {maxsize}")
+        self.maxsize = maxsize
+        self._trees: OrderedDict[bytes, tuple[np.ndarray, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._trees)
+
+    def tree(self, X: np.ndarray) -> tuple[np.ndarray, int]:
+        """The Ward tree of ``X``: the kept one, or a new one (then kept).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Vectors.
+
+        Returns
+        -------
+        (ndarray, int)
+            ``children`` and ``n_leaves``.
+        """
+        import hashlib
+
+        from sklearn.cluster import ward_tree
+
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        key = hashlib.blake2b(str(X.shape).encode() + X.data.tobytes(), digest_size=16).digest()
+        with self._lock:
+            found = self._trees.get(key)
+            if found is not None:
+                self._trees.move_to_end(key)
+                return found
+        children, _, n_leaves, _ = ward_tree(X)
+        built = (children, int(n_leaves))
+        with self._lock:
+            self._trees[key] = built
+            self._trees.move_to_end(key)
+            while len(self._trees) > self.maxsize:
+                self._trees.popitem(last=False)
+        return built
+
+
+#: The trees :func:`ward_tree_of` keeps when it is given no cache of its own.
+WARD_TREES = WardTreeCache()
+
+
+def ward_tree_of(X: np.ndarray, cache: WardTreeCache | None = None) -> tuple[np.ndarray, int]:
     """The full Ward merge tree of ``X`` (``children``, ``n_leaves``), computed once per distinct matrix.
 
     The tree does not depend on the number of clusters, so choosing k over 2..7 builds it once instead of six
-    times; the last matrix's tree is kept, keyed by a digest of its shape and bytes.
+    times.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
         Vectors (float64).
+    cache : WardTreeCache, optional
+        Where trees are kept (default: :data:`WARD_TREES`, shared by the process, bounded and locked).
 
     Returns
     -------
     (ndarray, int)
         scikit-learn's ``children_`` and ``n_leaves_`` of ``AgglomerativeClustering(linkage="ward")``.
     """
-    import hashlib
-
-    from sklearn.cluster import ward_tree
-
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    key = hashlib.blake2b(str(X.shape).encode() + X.data.tobytes(), digest_size=16).digest()
-    if key not in _WARD_TREES:
-        children, _, n_leaves, _ = ward_tree(X)
-        _WARD_TREES.clear()
-        _WARD_TREES[key] = (children, int(n_leaves))
-    return _WARD_TREES[key]
+    return (cache if cache is not None else WARD_TREES).tree(X)
 
 
 class WardClusterer(_Clusterer):

@@ -543,6 +543,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
             )
             return merge_columns(posteriors, self.component_senses_, int(self.component_senses_.max()) + 1)
         if self.assignment_ == "random":
+            assert X is not None, "the random assignment hashes the original vectors"
             proba = np.zeros((len(X), int(self.bucket_senses_.max()) + 1))
             proba[np.arange(len(X)), random_senses(X, self.random_seed_, self.bucket_senses_)] = 1.0
             return proba

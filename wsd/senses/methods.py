@@ -7,11 +7,14 @@ The estimators behind the names: :data:`wsd.senses.clusterers.CLUSTERERS` (clust
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wsd import schema
+
+if TYPE_CHECKING:
+    from sklearn.mixture import GaussianMixture
 
 #: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`; declared, with the
 #: method names, in :mod:`wsd.schema`, so that the command line lists them without importing scikit-learn.
@@ -40,7 +43,7 @@ class Clustering:
     """
 
     labels: np.ndarray
-    mixture: object | None = None
+    mixture: GaussianMixture | None = None
     validity: float = float("nan")
 
     @classmethod

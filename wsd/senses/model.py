@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -104,6 +104,18 @@ def finite_rows(X: np.ndarray) -> np.ndarray:
     return finite
 
 
+class EmbeddingIdentity(Protocol):
+    """What describes vectors besides a mapping: an encoder's identity (:meth:`wsd.Encoder.identity`)."""
+
+    def embedding_meta(self) -> dict[str, Any]:
+        """The identity as the metadata mapping a sense model stores."""
+        ...
+
+
+#: The identity of vectors as a sense model takes it: the metadata mapping, or the encoder identity itself.
+EmbeddingMeta = Mapping[str, Any] | EmbeddingIdentity
+
+
 class SenseModel(BaseEstimator):
     """The induced senses of many words: one fitted :class:`SenseInducer` per target (a scikit-learn estimator).
 
@@ -162,7 +174,7 @@ class SenseModel(BaseEstimator):
     array([0, 0, 1])
     """
 
-    def __init__(self, inducer: SenseInducer | None = None, *, embedding_meta: Mapping[str, Any] | None = None):
+    def __init__(self, inducer: SenseInducer | None = None, *, embedding_meta: EmbeddingMeta | None = None):
         self.inducer = inducer
         self.embedding_meta = embedding_meta
 
@@ -172,7 +184,7 @@ class SenseModel(BaseEstimator):
         self,
         occurrences: pd.DataFrame,
         X: np.ndarray,
-        embedding_meta: Mapping[str, Any] | None = None,
+        embedding_meta: EmbeddingMeta | None = None,
         map_function: MapFunction | None = None,
     ) -> SenseModel:
         """Fit one inducer per target on its rows of ``X`` (row-aligned with ``occurrences``).
@@ -229,7 +241,7 @@ class SenseModel(BaseEstimator):
         self,
         occurrences: pd.DataFrame,
         X: np.ndarray,
-        embedding_meta: Mapping[str, Any] | None = None,
+        embedding_meta: EmbeddingMeta | None = None,
         map_function: MapFunction | None = None,
     ) -> np.ndarray:
         """``fit`` and return ``labels_``.
@@ -266,7 +278,7 @@ class SenseModel(BaseEstimator):
             raise InputError(f"vectors must be numbers, got dtype {X.dtype}")
         return X
 
-    def check_embedding(self, embedding_meta: Mapping[str, Any] | None) -> None:
+    def check_embedding(self, embedding_meta: EmbeddingMeta | None) -> None:
         """Raise :class:`~wsd.errors.ModelError` naming every field where ``embedding_meta`` differs, and the fix.
 
         Every field present in either meta is compared, except ``UNCHECKED_META_FIELDS``; the message names the
@@ -291,7 +303,7 @@ class SenseModel(BaseEstimator):
             raise ModelError(f"embedding mismatch: {difference}")
 
     def _route(
-        self, occurrences: pd.DataFrame, X: Any, embedding_meta: Mapping[str, Any] | None, unknown: str
+        self, occurrences: pd.DataFrame, X: Any, embedding_meta: EmbeddingMeta | None, unknown: str
     ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
         self._check_fitted()
         if unknown not in UNKNOWN_POLICIES:
@@ -329,7 +341,7 @@ class SenseModel(BaseEstimator):
         self,
         occurrences: pd.DataFrame,
         X: Any,
-        embedding_meta: Mapping[str, Any] | None = None,
+        embedding_meta: EmbeddingMeta | None = None,
         unknown: str = "error",
     ) -> np.ndarray:
         """Sense of each occurrence (per-target ids, -1 for skipped unknown targets), row-aligned.
@@ -375,7 +387,7 @@ class SenseModel(BaseEstimator):
         self,
         occurrences: pd.DataFrame,
         X: Any,
-        embedding_meta: Mapping[str, Any] | None = None,
+        embedding_meta: EmbeddingMeta | None = None,
         unknown: str = "error",
     ) -> np.ndarray:
         """Soft memberships, shape (n, ``max_senses_``): column j is sense j of the row's own target.

@@ -65,12 +65,11 @@ def check_k_range(k_range: object, selection: str) -> tuple[int, int]:
     >>> check_k_range([2, 5], "silhouette")
     (2, 5)
     """
-    ok = (
-        isinstance(k_range, (tuple, list))
-        and len(k_range) == 2
-        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in k_range)
-    )
-    if not ok:
+    if (
+        not isinstance(k_range, (tuple, list))
+        or len(k_range) != 2
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in k_range)
+    ):
         raise ConfigError(f"k_range must be a pair of ints (low, high), got {k_range!r}")
     low, high = int(k_range[0]), int(k_range[1])
     if low < 1 or high < low:

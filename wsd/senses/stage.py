@@ -136,8 +136,9 @@ def fit_senses(
     (SenseModel, ndarray, ndarray)
         The model, the labels and the memberships of the rows.
     """
-    model = SenseModel(inducer if inducer is not None else SenseInducer(), embedding_meta=embedding_meta)
-    warn_clamped(model.inducer, occurrences, X)
+    inducer = inducer if inducer is not None else SenseInducer()
+    model = SenseModel(inducer, embedding_meta=embedding_meta)
+    warn_clamped(inducer, occurrences, X)
     model.fit(occurrences, X, map_function=map_function)
     proba = model.predict_proba(occurrences, X)
     return model, model.labels_, proba
@@ -334,7 +335,7 @@ def write_senses(
             "format": SENSES_FORMAT,
             **(extra_meta or {}),
             "embedding": model.embedding_meta_,
-            "inducer": model.inducer.get_params(deep=False),
+            "inducer": (model.inducer if model.inducer is not None else SenseInducer()).get_params(deep=False),
             "senses": senses_per_target(model),
             "occurrences": len(occurrences),
             "versions": library_versions(),

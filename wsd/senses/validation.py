@@ -77,7 +77,7 @@ class Integer(Constraint):
         -------
         bool
         """
-        return (
+        return bool(
             isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and value >= self.minimum
         )
 
@@ -99,7 +99,7 @@ class PositiveReal(Constraint):
         -------
         bool
         """
-        return (
+        return bool(
             isinstance(value, (int, float, np.integer, np.floating))
             and not isinstance(value, (bool, np.bool_))
             and math.isfinite(value)

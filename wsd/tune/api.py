@@ -8,6 +8,7 @@ model's sentence-transformers files are carried over, or made for mean pooling).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -139,7 +140,7 @@ def read_lemma_list(items: Sequence[str]) -> list[str]:
 
 
 def _read_training(
-    train: Sequence[str | PairSet], exclude: Sequence[str], drop: Sequence[str], seed: int, out: Path
+    train: Sequence[str | PairSet] | str | PairSet, exclude: Sequence[str], drop: Sequence[str], seed: int, out: Path
 ) -> tuple[PairSet, list[str]]:
     """The training pairs of every source, less the excluded lemmas; and the excluded lemmas.
 
@@ -351,7 +352,7 @@ def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: 
         _default_sentence_files(staging, int(encoder.loaded.hidden_size))
         for path in sorted(p for p in staging.rglob("*") if p.is_file()):
             target = folder / path.relative_to(staging)
-            atomic_write(target, lambda tmp, path=path: shutil.copyfile(path, tmp))
+            atomic_write(target, functools.partial(shutil.copyfile, path))
     text = json.dumps(facts, indent=2, ensure_ascii=False)
     atomic_write(folder / TUNE_FILE, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
     card = model_card(facts)

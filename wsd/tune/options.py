@@ -35,11 +35,16 @@ Precision = TunePrecision
 PRESENTATION_OPTIONS = ("progress",)
 
 
-def _declared(name: str, option: str | None = None) -> dict[str, Any]:
-    """The ``field()`` arguments of a field: default and help of the schema's option ``tune.<name>`` (or ``option``)."""
-    declared = OPTIONS[option or f"tune.{name}"]
-    default = tuple(declared.default) if declared.kind == "str_list" else declared.default
-    return {"default": default, "metadata": {"help": declared.help, "option": declared.name}}
+def _default(name: str) -> Any:
+    """The default of the schema's option ``tune.<name>`` (or ``name`` when dotted); a list as a tuple (frozen)."""
+    declared = OPTIONS[name if "." in name else f"tune.{name}"]
+    return tuple(declared.default) if declared.kind == "str_list" else declared.default
+
+
+def _about(name: str) -> dict[str, str]:
+    """The ``metadata`` of a field: help and name of the schema's option ``tune.<name>`` (or ``name`` when dotted)."""
+    declared = OPTIONS[name if "." in name else f"tune.{name}"]
+    return {"help": declared.help, "option": declared.name}
 
 
 @dataclass(frozen=True)
@@ -99,30 +104,32 @@ class TuneOptions:
         Show a progress bar with the running loss.
     """
 
-    model: str | None = field(**_declared("model"))
-    loss: Loss = field(**_declared("loss"))
-    epochs: int = field(**_declared("epochs"))
-    max_steps: int | None = field(**_declared("max_steps"))
-    lr: float = field(**_declared("lr"))
-    warmup_fraction: float = field(**_declared("warmup_fraction"))
-    weight_decay: float = field(**_declared("weight_decay"))
-    batch_uses: int = field(**_declared("batch_uses"))
-    scale: float = field(**_declared("scale"))
-    margin: float = field(**_declared("margin"))
-    seed: int = field(**_declared("seed"))
-    layers: str = field(**_declared("layers"))
-    pooling: str = field(**_declared("pooling"))
-    window_tokens: int | None = field(**_declared("window_tokens"))
-    markers: bool = field(**_declared("markers"))
-    device: Device = field(**_declared("device"))
-    precision: Precision = field(**_declared("precision"))
-    validation_fraction: float = field(**_declared("validation_fraction"))
-    validation_lemmas: tuple[str, ...] = field(**_declared("validation_lemmas"))
-    validation_max_pairs: int = field(**_declared("validation_max_pairs"))
-    eval_steps: int | None = field(**_declared("eval_steps"))
-    patience: int | None = field(**_declared("patience"))
-    checkpoint_steps: int = field(**_declared("checkpoint_steps"))
-    progress: bool = field(**_declared("progress", "cli.progress"))
+    model: str | None = field(default=_default("model"), metadata=_about("model"))
+    loss: Loss = field(default=_default("loss"), metadata=_about("loss"))
+    epochs: int = field(default=_default("epochs"), metadata=_about("epochs"))
+    max_steps: int | None = field(default=_default("max_steps"), metadata=_about("max_steps"))
+    lr: float = field(default=_default("lr"), metadata=_about("lr"))
+    warmup_fraction: float = field(default=_default("warmup_fraction"), metadata=_about("warmup_fraction"))
+    weight_decay: float = field(default=_default("weight_decay"), metadata=_about("weight_decay"))
+    batch_uses: int = field(default=_default("batch_uses"), metadata=_about("batch_uses"))
+    scale: float = field(default=_default("scale"), metadata=_about("scale"))
+    margin: float = field(default=_default("margin"), metadata=_about("margin"))
+    seed: int = field(default=_default("seed"), metadata=_about("seed"))
+    layers: str = field(default=_default("layers"), metadata=_about("layers"))
+    pooling: str = field(default=_default("pooling"), metadata=_about("pooling"))
+    window_tokens: int | None = field(default=_default("window_tokens"), metadata=_about("window_tokens"))
+    markers: bool = field(default=_default("markers"), metadata=_about("markers"))
+    device: Device = field(default=_default("device"), metadata=_about("device"))
+    precision: Precision = field(default=_default("precision"), metadata=_about("precision"))
+    validation_fraction: float = field(default=_default("validation_fraction"), metadata=_about("validation_fraction"))
+    validation_lemmas: tuple[str, ...] = field(
+        default=_default("validation_lemmas"), metadata=_about("validation_lemmas")
+    )
+    validation_max_pairs: int = field(default=_default("validation_max_pairs"), metadata=_about("validation_max_pairs"))
+    eval_steps: int | None = field(default=_default("eval_steps"), metadata=_about("eval_steps"))
+    patience: int | None = field(default=_default("patience"), metadata=_about("patience"))
+    checkpoint_steps: int = field(default=_default("checkpoint_steps"), metadata=_about("checkpoint_steps"))
+    progress: bool = field(default=_default("cli.progress"), metadata=_about("cli.progress"))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "validation_lemmas", tuple(str(x) for x in self.validation_lemmas))

@@ -107,7 +107,9 @@ def split_gloss(gloss: str) -> tuple[str, tuple[str, ...]]:
     >>> split_gloss('(usually followed by "to") able; "able to swim"')
     ('(usually followed by "to") able', ('able to swim',))
     """
-    parts, current, quoted = [], [], False
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = False
     for char in gloss:
         if char == '"':
             quoted = not quoted

@@ -49,6 +49,7 @@ import gzip
 import io
 import json
 import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -233,7 +234,7 @@ def _row(record: dict[str, Any], where: str) -> dict[str, Any]:
     start, end = _integer(record["start"], "start", where), _integer(record["end"], "end", where)
     if not 0 <= start < end <= len(text):
         raise InputError(f"{where}: span {start}-{end} lies outside the text ({len(text)} characters)")
-    row = {
+    row: dict[str, Any] = {
         "id": _string(record["id"], "id", where, required=True).strip(),
         "target": _string(record["target"], "target", where, required=True).strip(),
         "form": text[start:end],
@@ -255,7 +256,7 @@ def _row(record: dict[str, Any], where: str) -> dict[str, Any]:
     return row
 
 
-def read_generic(path: str | Path, format: str | None = None) -> pd.DataFrame:
+def read_generic(path: str | os.PathLike[str], format: str | None = None) -> pd.DataFrame:
     """Read a generic TSV/JSONL occurrence file (see the module docstring) into an occurrence table.
 
     Parameters
@@ -291,7 +292,8 @@ def read_generic(path: str | Path, format: str | None = None) -> pd.DataFrame:
         raise InputError(f"{path}: file not found")
     chosen = detect_format(path, format)
     records = _tsv_records(path) if chosen == "tsv" else _jsonl_records(path)
-    rows, first_line = [], {}
+    rows: list[dict[str, Any]] = []
+    first_line: dict[str, int] = {}
     for line, record in records:
         where = f"{path}:{line}"
         row = _row(record, where)

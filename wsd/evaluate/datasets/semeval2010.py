@@ -132,7 +132,8 @@ def load(path: str | Path, context: str = "instance") -> DatasetBundle:
     if not files:
         raise InputError(f"{root / TEST_DATA}: no .xml files")
     stats: Counter[str] = Counter()
-    rows, subsets, not_found = [], {name: set() for name in POS_SUBSETS.values()}, []
+    subsets: dict[str, set[str]] = {name: set() for name in POS_SUBSETS.values()}
+    rows, not_found = [], []
     all_ids: set[str] = set()
     for file in files:
         instances = _read_instances(file)
