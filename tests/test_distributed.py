@@ -352,7 +352,7 @@ def test_the_embed_command_runs_on_a_scheduler(corpus, reference, client, tmp_pa
 
     out = tmp_path / "run"
     argv = ["embed", "--corpus", str(corpus), "--targets", TARGETS, "--out", str(out), "--no-progress"]
-    argv += ["--precision", "fp32", "--batch-size", "1", "--vector-dtype", "float32"]
+    argv += ["--precision", "fp32", "--batch-size", "1", "--vector-dtype", "float32", "--context-vector", "none"]
     argv += ["--scheduler", client.scheduler.address, "--shard-bytes", str(SHARD_BYTES)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the corpus's undecodable bytes (checked above)
