@@ -108,7 +108,13 @@ class EmbeddingIdentity(Protocol):
     """What describes vectors besides a mapping: an encoder's identity (:meth:`wsd.Encoder.identity`)."""
 
     def embedding_meta(self) -> dict[str, Any]:
-        """The identity as the metadata mapping a sense model stores."""
+        """The identity as the metadata mapping a sense model stores.
+
+        Returns
+        -------
+        dict
+            Model, layers, pooling and the other fields a sense model compares.
+        """
         ...
 
 
