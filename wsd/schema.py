@@ -1073,7 +1073,7 @@ GROUPS = {
     "scan": "scan",
     "embedding": "encoder",
     "senses": "sense induction (unset options come from --recipe)",
-    "change": "change across slices (see the README's Corpus analysis)",
+    "change": "change across slices (see the docs page Corpus analysis, docs/change.md)",
     "execution": "scale-out (Dask)",
     "cli.config": "configuration (precedence: defaults < --config < options < --set)",
     "cli.set": "configuration (precedence: defaults < --config < options < --set)",

@@ -21,7 +21,7 @@ UNREADABLE_SHARE = 0.5
 SHORTEST_CHECKED = 3
 #: The unknown-token spellings of the common tokenizers (WordPiece, SentencePiece).
 UNKNOWN_TOKENS = frozenset({"[UNK]", "<unk>"})
-#: The model the warning names (the README's model table: recommended for Russian).
+#: The model the warning names (the model table of docs/embedding.md: recommended for Russian).
 MULTILINGUAL_MODEL = "intfloat/multilingual-e5-small"
 
 
