@@ -122,3 +122,11 @@ def test_a_staged_run_named_run_is_not_taken_for_the_run_of_an_output(tmp_path: 
     layout = find_layout(run)
     assert (layout.root, layout.senses) == (run, run / SENSES_DIR)
     assert folder_kind(tmp_path) is None
+
+
+def test_an_output_holding_only_its_run_is_found_as_an_output(tmp_path: Path) -> None:
+    """A `wsd run` stopped before its senses leaves OUT/run alone: OUT is still its root, and senses are missing."""
+    out = tmp_path / "out"
+    make_run(out / RUN_DIR)
+    layout = find_layout(out)
+    assert (layout.root, layout.run, layout.senses) == (out, out / RUN_DIR, None)

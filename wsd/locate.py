@@ -262,6 +262,8 @@ def find_layout(
         if chosen_senses is None and recorded_senses is not None and _is_senses(recorded_senses):
             chosen_senses = recorded_senses
         given = _run_of(given, _recorded(given / CHANGE_JSON, "config", "run"), "change folder", option)
+    elif kind is None and folder_kind(given / RUN_DIR) == "run":
+        pass  # a `wsd run` output holding only its run/ (interrupted before its senses): given is its root
     elif kind is None:
         folders = sorted(entry for entry in given.iterdir() if entry.is_dir())
         nested = _first(folders, lambda f: folder_kind(f) == "output")
@@ -269,7 +271,7 @@ def find_layout(
             f"; {nested} is the output folder of `wsd run`: give {option} {nested}" if nested else f"; {WHAT_TO_GIVE}"
         )
         raise InputError(f"{option} {given} holds no wsd run (no {META_FILE}, no {RUN_DIR}/{META_FILE}){meant}")
-    if folder_kind(given) == "output":
+    if folder_kind(given) == "output" or (kind is None and folder_kind(given / RUN_DIR) == "run"):
         root, run = given, given / RUN_DIR
         near = [root, run]
     elif given.name == RUN_DIR and folder_kind(given.parent) == "output":

@@ -265,13 +265,7 @@ def resolve_layout(
     root = Path(out_dir)
     if not root.is_dir():
         raise InputError(f"{root}: no such folder; give the --out folder of `wsd run`, `wsd demo` or `wsd evaluate`")
-    if folder_kind(root) is None and folder_kind(root / RUN_DIR) == "run":
-        run = root / RUN_DIR
-        raise InputError(
-            f"{root} holds a run ({run}) and nothing else of a `wsd run` output (an interrupted run?): run "
-            f"`wsd cluster --run {run}` to induce its senses, or give --run {run} with --senses DIR"
-        )
-    if folder_kind(root) is None and not (root / META_FILE).is_file():
+    if folder_kind(root) is None and folder_kind(root / RUN_DIR) is None and not (root / META_FILE).is_file():
         raise InputError(
             f"{root} holds no run (no {RUN_DIR}/{META_FILE}); give the --out folder of `wsd run`, `wsd demo` "
             "or `wsd evaluate`, its run/, a change folder, or a folder of experiment results (*.json)"
