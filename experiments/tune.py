@@ -18,6 +18,13 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     Spearman ρ against ``change_graded`` is computed once over all 46 words — every word scored by a model
     that never saw it. The untuned bundled model is scored the same way, side by side, with a word-bootstrap
     95% interval of the difference.
+``wug_multilingual``
+    The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
+    ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
+    NorDiaChange 1 and 2 by a model tuned on DWUG EN and RuSemShift 1 and 2, RuSemShift 1 and 2 by a model tuned
+    on DWUG EN and NorDiaChange 1 and 2 (the scored sets' lemmas excluded as well, so no lemma spelt alike leaks).
+    Each word gets the same figures as in ``dwug_kfold``, beside the untuned multilingual encoder, with ρ over
+    all words of each scored set.
 ``semeval_unseen``
     The bundled MiniLM tuned on the WordNet 3.0 examples (``wordnet:``) with every SemEval-2013 and
     SemEval-2010 lemma excluded, then ``wsd evaluate`` (the default recipe) on SemEval-2013 and SemEval-2010,
@@ -48,7 +55,7 @@ import numpy as np
 
 from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
 
-CELLS = ("dwug_kfold", "semeval_unseen", "semeval_unseen_long")
+CELLS = ("dwug_kfold", "semeval_unseen", "semeval_unseen_long", "wug_multilingual")
 DWUG = "lscd/dwug_en"
 WORDNET = "wordnet-3.0"
 SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
@@ -63,6 +70,12 @@ MEASURE_NAMES = {
     "prt_target": "PRT, target half",
     "apd_target": "APD, target half",
     "jsd": "JSD",
+}
+#: The multilingual cell: which WUG sets (names of :data:`experiments.lscd.DATASETS`) each model is scored on,
+#: and which it is tuned on (the other WUG sets).
+MULTILINGUAL: dict[str, dict[str, tuple[str, ...]]] = {
+    "norwegian": {"score": ("nordiachange1", "nordiachange2"), "train": ("dwug_en", "rusemshift1", "rusemshift2")},
+    "russian": {"score": ("rusemshift1", "rusemshift2"), "train": ("dwug_en", "nordiachange1", "nordiachange2")},
 }
 #: Issue 23's targets (for the verdict column of the results page).
 TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeval2013": 0.34}
@@ -178,7 +191,7 @@ def pooled(figures: dict[str, dict[str, float]], gold: dict[str, float]) -> dict
     summary = {f"rho_{m}": _rho(np.array([figures[w][m] for w in words]), y) for m in MEASURES}
     for name in ("ari", "ari_one_sense"):
         values = np.array([figures[w][name] if figures[w]["n_clustered"] else 0.0 for w in words])
-        summary[name] = float((values * weights).sum() / weights.sum())
+        summary[name] = float((values * weights).sum() / weights.sum()) if weights.sum() else math.nan
     summary["mean_senses"] = float(np.mean([figures[w]["n_senses"] for w in words]))
     return summary
 
@@ -241,6 +254,59 @@ def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int, seed: int) ->
     }
 
 
+# ------------------------------------------------------------------------------------------ other languages
+def wug_multilingual(work: Path, data_dir: Path, steps: int, seed: int, model: Path) -> dict[str, Any]:
+    """The multilingual cell (see the module docstring): tuned on the other WUG sets, scored on the held-out ones."""
+    from experiments.lscd import DATASETS, gold_scores
+    from wsd.evaluate.datasets import wug
+
+    if not (model / "config.json").is_file():
+        raise SystemExit(
+            f"the multilingual encoder {model} is absent (`bash ../shared/models/get-multilingual-e5.sh DIR`, "
+            "then --multilingual-model DIR/multilingual-e5-small-q4)"
+        )
+    folder_of = {name: data_dir / "lscd" / DATASETS[name][0] for name in DATASETS}
+    groups: dict[str, Any] = {}
+    for group, plan in MULTILINGUAL.items():
+        group_file = work / f"wug_multilingual-{group}.json"
+        if group_file.is_file():
+            groups[group] = json.loads(group_file.read_text(encoding="utf-8"))
+            continue
+        tuned_dir = work / f"multilingual-{group}"
+        facts = tune(
+            tuned_dir,
+            [f"wug:{folder_of[name]}" for name in plan["train"]],
+            steps=steps,
+            seed=seed,
+            options={"model": str(model)},
+            exclude=[f"wug:{folder_of[name]}" for name in plan["score"]],
+        )
+        done: dict[str, Any] = {"training": training_summary(facts), "trained_on": list(plan["train"]), "datasets": {}}
+        for name in plan["score"]:
+            bundle = wug.load(folder_of[name])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                gold_series, gold_column = gold_scores(bundle)
+            gold = {str(k): float(v) for k, v in gold_series.items()}
+            base = word_figures(bundle, sorted(gold), str(model))
+            tuned = word_figures(bundle, sorted(gold), str(tuned_dir))
+            done["datasets"][name] = {
+                "gold": gold_column,
+                "words": len(gold),
+                "tuned": pooled(tuned, gold),
+                "untuned": pooled(base, gold),
+                "intervals": bootstrap_difference(tuned, base, gold, seed),
+                "per_word": {"tuned": tuned, "untuned": base},
+            }
+            log(
+                f"{name}: rho prt {done['datasets'][name]['untuned']['rho_prt']:.3f} -> "
+                f"{done['datasets'][name]['tuned']['rho_prt']:.3f}"
+            )
+        group_file.write_text(json.dumps(done, indent=1, default=float), encoding="utf-8")
+        groups[group] = done
+    return {"model": model.name, "groups": groups}
+
+
 # ------------------------------------------------------------------------------------------ SemEval
 def evaluate(dataset: str, data_dir: Path, model: str | None, out: Path) -> dict[str, Any]:
     """``wsd evaluate`` of a dataset with the default recipe (one seed); its metrics.json."""
@@ -291,6 +357,12 @@ def _f(value: float | None, digits: int = 3) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
 
 
+def _rho_cell(row: dict[str, float], ci: dict[str, list[float]], measure: str, suffix: str) -> str:
+    """One table cell: ρ of ``measure`` and its interval (``suffix`` ``_untuned`` for the untuned model's)."""
+    low, high = ci[f"rho_{measure}{suffix}"]
+    return f"{_f(row[f'rho_{measure}'])} [{_f(low, 2)}, {_f(high, 2)}]"
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The results page."""
     lines = ["# `wsd tune`: sense-aware encoders on words and datasets they never saw (issue 23)", ""]
@@ -324,10 +396,7 @@ def markdown(results: dict[str, Any]) -> str:
         for name in ("untuned", "tuned"):
             row = cell[name]
             suffix = "" if name == "tuned" else "_untuned"
-            parts = [
-                f"{_f(row[f'rho_{m}'])} [{_f(ci[f'rho_{m}{suffix}'][0], 2)}, {_f(ci[f'rho_{m}{suffix}'][1], 2)}]"
-                for m in MEASURES
-            ]
+            parts = [_rho_cell(row, ci, m, suffix) for m in MEASURES]
             lines.append(
                 f"| {name} | {' | '.join(parts)} | {_f(100 * row['ari'], 1)} | {_f(100 * row['ari_one_sense'], 1)} | "
                 f"{_f(row['mean_senses'], 2)} |"
@@ -386,6 +455,47 @@ def markdown(results: dict[str, Any]) -> str:
                 before, after = 100 * figures["untuned"][metric], 100 * figures["tuned"][metric]
                 lines.append(f"| {name} | {metric} | {before:.2f} | {after:.2f} | {after - before:+.2f} | {shown} |")
         lines.append("")
+    cell = results.get("wug_multilingual")
+    if cell:
+        lines += [
+            f"## NorDiaChange and RuSemShift: the multilingual encoder tuned on the other WUG sets ({cell['model']})",
+            "",
+            "Each set is scored by a model tuned only on the other languages' WUG sets (its own lemmas excluded), "
+            "beside the untuned multilingual encoder in the same run; ρ over all words of the set against its gold "
+            "(NorDiaChange: `change_graded`; RuSemShift: −COMPARE). Intervals: word bootstrap, 95%. ARI is "
+            "against the gold clusters where the set has them.",
+            "",
+            "| set | encoder | ρ PRT | ρ APD | ρ PRT, target half | ρ APD, target half | ρ JSD | ARI | ARI one sense |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        differences = []
+        for group in cell["groups"].values():
+            for name, figures in group["datasets"].items():
+                ci = figures["intervals"]
+                for which in ("untuned", "tuned"):
+                    row, suffix = figures[which], ("" if which == "tuned" else "_untuned")
+                    parts = [_rho_cell(row, ci, m, suffix) for m in MEASURES]
+                    lines.append(
+                        f"| {name} ({figures['words']} words) | {which} | {' | '.join(parts)} | "
+                        f"{_f(100 * row['ari'], 1)} | {_f(100 * row['ari_one_sense'], 1)} |"
+                    )
+                low, high = ci["rho_prt_difference"]
+                diff = figures["tuned"]["rho_prt"] - figures["untuned"]["rho_prt"]
+                differences.append(f"- {name}: ρ PRT {diff:+.3f} [{low:+.3f}, {high:+.3f}]")
+        lines += ["", "Difference tuned − untuned of the default change score, word-bootstrap 95% interval:"]
+        lines += differences
+        lines += [
+            "",
+            "| scored sets | tuned on | steps | training pairs | seconds | final loss |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for group in cell["groups"].values():
+            t = group["training"]
+            lines.append(
+                f"| {', '.join(group['datasets'])} | {', '.join(group['trained_on'])} | {t['steps']} | {t['pairs']} | "
+                f"{t['seconds']:.0f} | {_f(t['final_loss'], 2)} |"
+            )
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -400,6 +510,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     parser.add_argument("--name", default="tune")
+    parser.add_argument(
+        "--multilingual-model",
+        type=Path,
+        default=Path("/work/models/multilingual-e5-small-q4"),
+        help="the multilingual encoder of wug_multilingual",
+    )
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
@@ -422,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
+        elif cell == "wug_multilingual":
+            results[cell] = wug_multilingual(args.work, args.data_dir, args.steps, args.seed, args.multilingual_model)
         else:
             parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
         results[cell]["command"] = command_line()

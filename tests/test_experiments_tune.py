@@ -30,6 +30,12 @@ def _figures(values: dict[str, float], clustered: int = 10) -> dict[str, dict[st
     }
 
 
+def test_pooled_ari_is_missing_without_gold_clusters() -> None:
+    summary = pooled(_figures({"a": 1.0, "b": 2.0, "c": 3.0}, clustered=0), {"a": 0.1, "b": 0.2, "c": 0.3})
+    assert math.isnan(summary["ari"]) and math.isnan(summary["ari_one_sense"])
+    assert summary["rho_prt"] == pytest.approx(1.0)
+
+
 def test_pooled_rho_is_over_all_words_and_ari_weighted_by_clustered_uses() -> None:
     gold = {"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.4}
     figures = _figures({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
@@ -94,7 +100,28 @@ def test_the_pages_show_their_figures() -> None:
             },
         },
     }
+    results["wug_multilingual"] = {
+        "model": "multilingual-e5-small-q4",
+        "groups": {
+            "russian": {
+                "training": training,
+                "trained_on": ["dwug_en", "nordiachange1"],
+                "datasets": {
+                    "rusemshift1": {
+                        "words": 71,
+                        "tuned": row | {"rho_prt": 0.2, "ari": math.nan},
+                        "untuned": row | {"ari": math.nan},
+                        "intervals": interval,
+                    }
+                },
+            }
+        },
+    }
     page = markdown(results)
+    assert "| rusemshift1 (71 words) | tuned | 0.200 [0.10, 0.50]" in page
+    assert "- rusemshift1: ρ PRT -0.100 [+0.100, +0.500]" in page
+    assert "| rusemshift1 | dwug_en, nordiachange1 | 300 | 100 | 90 | 7.00 |" in page
+    assert "| – | 13.0 |" in page  # no gold clusters: ARI shown as missing, not as 0
     assert "| tuned | 0.450 [0.10, 0.50]" in page
     assert "- ρ PRT: +0.150 [+0.100, +0.500]" in page
     assert "| semeval2013 | avg | 32.00 | 33.00 | +1.00 | none |" in page
