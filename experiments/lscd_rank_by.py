@@ -98,11 +98,12 @@ def run(name: str, data_dir: Path, cache_dir: Path, resamples: int, seed: int, e
 
 def markdown(results: dict[str, Any], command: str) -> str:
     """The results page."""
-    encoder = next((r["encoder"] for r in results.values() if r is not None), None)
     lines = [
         "# Ranking by the lower end of the bootstrap interval (issue 25)",
         "",
-        *header_lines(command, 1, encoder, ["- Figures are fractions (ρ), not percent."]),
+        *header_lines(
+            command, 1, None, ["- Figures are fractions (ρ), not percent; the encoder of each dataset is named."]
+        ),
     ]
     lines.append("")
     lines.append(
@@ -110,16 +111,21 @@ def markdown(results: dict[str, Any], command: str) -> str:
         "bootstrap interval (`score_low`, the order of `wsd change --rank-by lower`, the default). Every word the "
         "gold scores is compared (`min_uses=1`)."
     )
-    lines += ["", "| dataset | words | measure | ρ score | ρ score_low | difference |", "|---|---:|---|---:|---:|---:|"]
+    lines += [
+        "",
+        "| dataset | encoder | words | measure | ρ score | ρ score_low | difference |",
+        "|---|---|---:|---|---:|---:|---:|",
+    ]
     for name, result in results.items():
         if result is None:
-            lines.append(f"| {name} | – | – | not run (no cached vectors; `--embed`) | – | – |")
+            lines.append(f"| {name} | – | – | – | not run (no cached vectors; `--embed`) | – | – |")
             continue
+        model = Path(str(result["encoder"].get("model"))).name
         for measure in MEASURES:
             figures = result[measure]
             lines.append(
-                f"| {name} | {figures['words']} | {measure} | {figures['score']:.3f} | {figures['score_low']:.3f} | "
-                f"{figures['score_low'] - figures['score']:+.3f} |"
+                f"| {name} | {model} | {figures['words']} | {measure} | {figures['score']:.3f} | "
+                f"{figures['score_low']:.3f} | {figures['score_low'] - figures['score']:+.3f} |"
             )
     return "\n".join(lines) + "\n"
 

@@ -28,5 +28,7 @@ def test_rho_of_the_point_score_and_the_lower_end_and_the_page() -> None:
     gold = pd.Series([0.0, 0.3, 0.6, 0.9], index=["w0", "w1", "w2", "w3"])
     figures = rho_pair(comparison, gold)
     assert figures["words"] == 4 and -1.0 <= figures["score_low"] <= 1.0 and figures["score"] > 0.5
-    page = markdown({"dwug_en": None}, "python -m experiments.lscd_rank_by")
-    assert "| dwug_en | – | – | not run (no cached vectors; `--embed`) | – | – |" in page
+    measured = {m: figures for m in ("apd", "prt", "jsd")} | {"encoder": {"model": "/models/multilingual-e5-small"}}
+    page = markdown({"dwug_en": None, "rusemshift1": measured}, "python -m experiments.lscd_rank_by")
+    assert "| dwug_en | – | – | – | not run (no cached vectors; `--embed`) | – | – |" in page
+    assert f"| rusemshift1 | multilingual-e5-small | 4 | prt | {figures['score']:.3f} |" in page
