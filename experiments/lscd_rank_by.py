@@ -1,4 +1,4 @@
-"""Does ranking by the lower end of the bootstrap interval rank words no worse than the point score? (issue 25)
+"""Do the uncertainty-aware rankings (the interval's lower end, the shrunk score) rank words no worse? (issue 25)
 
 Run from the repository root::
 
@@ -10,8 +10,10 @@ the entry of the same occurrence table (its digest) and row count; without ``--e
 entry is skipped and named (never embedded), with ``--embed`` it is embedded with the default recipe (minutes
 of CPU per dataset). Each word's two periods are compared by :func:`wsd.change.compare_slices` (``min_uses=1``:
 every word the gold scores), and the script reports Spearman ρ against the graded gold of the point score
-(``score``: APD and PRT) and of the lower end of its bootstrap interval (``score_low``, the ranking's order
-under ``rank_by="lower"``), with the figures written to ``experiments/results/lscd_rank_by.md``.
+(``score``: APD and PRT), of the lower end of its bootstrap interval (``score_low``, the ranking's order
+under ``rank_by="lower"``) and of the score shrunk toward the mean by its uncertainty (``score_shrunk``,
+``rank_by="shrunk"``), each difference to the point score with a paired word-bootstrap 95% interval; the figures
+go to ``experiments/results/lscd_rank_by.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,11 @@ from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, head
 from experiments.lscd import DATASETS, gold_scores, load
 
 MEASURES = ("apd", "prt")
+#: The orders compared (their column -> the ``rank_by`` that sorts by it): the point score, the interval's lower
+#: end, the shrunk score.
+ORDERS = {"score": "score", "score_low": "lower", "score_shrunk": "shrunk"}
+#: Word-bootstrap resamples of the differences' intervals.
+N_WORD_BOOTSTRAP = 1000
 
 
 def cached_vectors(occurrences: Any, cache_dir: Path) -> tuple[np.ndarray, dict[str, Any]] | None:
@@ -44,15 +52,38 @@ def cached_vectors(occurrences: Any, cache_dir: Path) -> tuple[np.ndarray, dict[
     return None
 
 
+def _order_score(table: Any, keys: Sequence[str]) -> np.ndarray:
+    """A number per row that orders the rows as sorting by ``keys`` (descending) does: the negated rank."""
+    order = np.lexsort([table[key].to_numpy(dtype=float) for key in reversed(keys)])[::-1]
+    ranks = np.empty(len(order), dtype=float)
+    ranks[order] = np.arange(len(order), dtype=float)
+    return -ranks
+
+
 def rho_pair(comparison: Any, gold: Any) -> dict[str, float]:
-    """ρ of the point score and of its interval's lower end against the gold, over the words with a gold value."""
+    """ρ of each order (point score, lower end, shrunk score) against the gold, with paired word-bootstrap intervals."""
+    from wsd.change.compare import RANK_KEYS
     from wsd.evaluate.metrics.change import spearman
 
     ranking = comparison.ranking.set_index("target")
     words = [w for w in ranking.index if w in gold.index]
-    figures = {}
-    for column in ("score", "score_low"):
-        figures[column] = spearman(ranking.loc[words, column].to_numpy(), gold.loc[words].to_numpy())
+    y = gold.loc[words].to_numpy(dtype=float)
+    # each order is scored as the ranking it makes (its sort keys and tie-breakers), not as its first column alone
+    orders = {column: _order_score(ranking.loc[words], RANK_KEYS[rank_by]) for column, rank_by in ORDERS.items()}
+    figures: dict[str, Any] = {}
+    for column in ORDERS:
+        figures[column] = spearman(orders[column], y)
+    rng = np.random.default_rng(0)
+    draws: dict[str, list[float]] = {column: [] for column in list(ORDERS)[1:]}
+    for _ in range(N_WORD_BOOTSTRAP):
+        pick = rng.integers(0, len(words), size=len(words))
+        base = spearman(orders["score"][pick], y[pick])
+        for column in list(ORDERS)[1:]:
+            other = spearman(orders[column][pick], y[pick])
+            if base is not None and other is not None:
+                draws[column].append(other - base)
+    for column, values in draws.items():
+        figures[f"{column}_difference"] = [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
     figures["words"] = len(words)
     return figures
 
@@ -96,10 +127,32 @@ def run(name: str, data_dir: Path, cache_dir: Path, resamples: int, seed: int, e
     return result
 
 
+def verdict(results: dict[str, Any]) -> list[str]:
+    """Per uncertainty-aware order: its worst difference to the point score, and how many intervals lie below 0."""
+    lines = []
+    for column, rank_by in list(ORDERS.items())[1:]:
+        rows = [
+            (result[m][column] - result[m]["score"], result[m][f"{column}_difference"][1], name, m)
+            for name, result in results.items()
+            if result is not None
+            for m in MEASURES
+            if result[m].get(column) is not None and f"{column}_difference" in result[m]
+        ]
+        if not rows:
+            continue
+        worst = min(rows)
+        below = [f"{name} {m}" for _, high, name, m in rows if high < 0]
+        lines.append(
+            f"- `--rank-by {rank_by}` (`{column}`): worst difference {worst[0]:+.3f} ({worst[2]} {worst[3]}); "
+            f"intervals wholly below 0: {len(below)} of {len(rows)}" + (f" ({', '.join(below)})" if below else "")
+        )
+    return lines
+
+
 def markdown(results: dict[str, Any], command: str) -> str:
     """The results page."""
     lines = [
-        "# Ranking by the lower end of the bootstrap interval (issue 25)",
+        "# Uncertainty-aware change rankings against the point score (issue 25)",
         "",
         *header_lines(
             command, 1, None, ["- Figures are fractions (ρ), not percent; the encoder of each dataset is named."]
@@ -107,26 +160,35 @@ def markdown(results: dict[str, Any], command: str) -> str:
     ]
     lines.append("")
     lines.append(
-        "Spearman ρ against the graded gold of the point change score (`score`) and of the lower end of its 95% "
-        "bootstrap interval (`score_low`, the order of `wsd change --rank-by lower`, the default). Every word the "
-        "gold scores is compared (`min_uses=1`)."
+        "Spearman ρ against the graded gold of the point change score (`score`), of the lower end of its 95% "
+        "bootstrap interval (`score_low`, the order of `wsd change --rank-by lower`) and of the score shrunk toward "
+        "the mean by its uncertainty (`score_shrunk`, `--rank-by shrunk`); each difference to `score` with a paired "
+        "word-bootstrap 95% interval. Every word the gold scores is compared (`min_uses=1`)."
     )
     lines += [
         "",
-        "| dataset | encoder | words | measure | ρ score | ρ score_low | difference |",
-        "|---|---|---:|---|---:|---:|---:|",
+        "| dataset | encoder | words | measure | ρ score | ρ score_low | difference | ρ score_shrunk | difference |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for name, result in results.items():
         if result is None:
-            lines.append(f"| {name} | – | – | – | not run (no cached vectors; `--embed`) | – | – |")
+            lines.append(f"| {name} | – | – | – | not run (no cached vectors; `--embed`) | – | – | – | – |")
             continue
         model = Path(str(result["encoder"].get("model"))).name
         for measure in MEASURES:
             figures = result[measure]
-            lines.append(
-                f"| {name} | {model} | {figures['words']} | {measure} | {figures['score']:.3f} | "
-                f"{figures['score_low']:.3f} | {figures['score_low'] - figures['score']:+.3f} |"
-            )
+            cells = [f"{figures['score']:.3f}"]
+            for column in list(ORDERS)[1:]:
+                if figures.get(column) is None:
+                    cells += ["–", "–"]
+                    continue
+                low, high = figures.get(f"{column}_difference", [float("nan")] * 2)
+                cells += [
+                    f"{figures[column]:.3f}",
+                    f"{figures[column] - figures['score']:+.3f} [{low:+.2f}, {high:+.2f}]",
+                ]
+            lines.append(f"| {name} | {model} | {figures['words']} | {measure} | {' | '.join(cells)} |")
+    lines += ["", *verdict(results)]
     return "\n".join(lines) + "\n"
 
 

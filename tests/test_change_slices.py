@@ -143,7 +143,10 @@ def test_run_by_datetime_parquet_column_then_change_only_rerun(tmp_path: Path, c
     assert main(_run(corpus, out, "--by", "date", "--bin-width", "100")) == 0
     printed = capsys.readouterr().out
     assert "ARI" not in printed  # no gold: no empty ARI column
-    assert "ranked by the lower end of the 95% interval of prt, 1800:1899 vs 2000:2099" in printed
+    assert (
+        "ranked by the score shrunk toward the mean by its uncertainty" in printed
+        and "prt, 1800:1899 vs 2000:2099" in printed
+    )
     assert "   1  mouse" in printed  # the ranking is printed
     stamps = {p: p.stat().st_mtime_ns for p in (out / RUN_DIR / META_FILE, out / SENSES_DIR / LABELS_FILE)}
 

@@ -12,7 +12,7 @@ import pytest
 from wsd.change import DEFAULT_MIN_USES, compare_slices
 from wsd.change.measures import apd, jsd_distance, prt
 from wsd.change.stage import change_run, format_ranking
-from wsd.change.uncertainty import jsd_interval, shifted_percentile
+from wsd.change.uncertainty import jsd_interval, shifted_percentile, shrink_scores
 from wsd.cli import main
 from wsd.errors import ConfigError
 from wsd.layout import CHANGE_DIR, CHANGE_JSON, CHANGE_RANKING, CHANGE_SCORES, CHANGE_UNMEASURED, LABELS_FILE
@@ -93,13 +93,50 @@ def test_a_sparse_large_change_ranks_below_a_well_supported_moderate_one() -> No
     occ, labels, _ = _occurrences(counts)
     by_score = compare_slices(occ, labels=labels, by="year", rank_by="score")
     assert by_score.ranking["target"].tolist() == ["plant", "power"]  # the point score alone: plant first
-    result = compare_slices(occ, labels=labels, by="year")
+    result = compare_slices(occ, labels=labels, by="year", rank_by="lower")
     ranking = result.ranking.set_index("target")
     assert result.ranking["target"].tolist() == ["power", "plant"] and result.rank_by == "lower"
+    # the default (shrunk; two targets cannot be told apart beyond noise, so its tie-breaker, the lower end)
+    assert compare_slices(occ, labels=labels, by="year").ranking["target"].tolist() == ["power", "plant"]
     assert ranking.loc["plant", "score"] > ranking.loc["power", "score"]  # the point score is kept beside it
     assert ranking.loc["plant", "score"] == pytest.approx(jsd_distance([7, 3], [3, 9]))
     assert ranking.loc["plant", ["uses_a", "uses_b"]].tolist() == [10, 12]
     assert ranking.loc["power", ["uses_a", "uses_b"]].tolist() == [1000, 1000]
+
+
+def test_shrinking_moves_an_uncertain_score_most_and_a_precise_one_hardly() -> None:
+    scores = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.9])
+    low, high = scores - 0.01, scores + 0.01
+    low[-1], high[-1] = 0.0, 2.0
+    shrunk = shrink_scores(scores, low, high, 0.95)
+    np.testing.assert_allclose(shrunk[:5], scores[:5], atol=2e-3)
+    assert shrunk[-1] < scores[4] < scores[-1]  # the score of a wide interval no longer ranks first
+    assert shrunk[-1] > scores.mean()  # shrunk toward the mean, not past it
+    # fewer than three scores, or intervals as wide as the scores' spread: the data cannot tell them apart
+    np.testing.assert_allclose(shrink_scores(scores[:2], low[:2], high[:2], 0.95), [0.15, 0.15])
+    np.testing.assert_allclose(shrink_scores(scores, scores - 5, scores + 5, 0.95), np.full(6, scores.mean()))
+
+
+def test_ranking_by_the_shrunk_score_puts_a_sparse_large_change_below_well_supported_ones() -> None:
+    counts = {
+        "plant": ([7, 3], [3, 9]),
+        "power": ([900, 100], [650, 350]),
+        "state": ([800, 200], [700, 300]),
+        "bank": ([500, 500], [450, 550]),
+    }
+    occ, labels, _ = _occurrences(counts)
+    by_score = compare_slices(occ, labels=labels, by="year", rank_by="score")
+    assert by_score.ranking["target"].tolist()[0] == "plant"
+    result = compare_slices(occ, labels=labels, by="year", rank_by="shrunk")
+    ranking = result.ranking.set_index("target")
+    assert result.ranking["target"].tolist()[0] == "power" and result.rank_by == "shrunk"
+    assert result.ranking["score_shrunk"].is_monotonic_decreasing
+    assert ranking.loc["plant", "score_shrunk"] < ranking.loc["plant", "score"]
+    assert ranking.loc["power", "score_shrunk"] == pytest.approx(ranking.loc["power", "score"], abs=0.02)
+    assert "score_shrunk" in by_score.ranking.columns  # every ranking carries it, whatever orders it
+    # two targets: no spread to estimate, so the shrunk order falls back to the interval's lower end
+    two = compare_slices(*_occurrences({k: counts[k] for k in ("plant", "power")})[:2], by="year", rank_by="shrunk")
+    assert two.ranking["target"].tolist() == ["power", "plant"]
 
 
 def test_jsd_interval_resamples_the_uses() -> None:
@@ -166,7 +203,7 @@ def test_columns_in_csv_and_parquet_and_the_reason_in_unmeasured(tmp_path: Path)
     unmeasured = pd.read_csv(out / CHANGE_UNMEASURED)
     assert unmeasured["reason"].tolist() == ["slice 1800 has 3 uses, fewer than --min-uses 10"]
     document = json.loads((out / CHANGE_JSON).read_text(encoding="utf-8"))
-    assert document["min_uses"] == 10 and document["rank_by"] == "lower"
+    assert document["min_uses"] == 10 and document["rank_by"] == "shrunk"
     assert document["config"]["min_uses"] == 10 and document["bootstrap"]["resamples"] == 200
 
 
@@ -175,8 +212,11 @@ def test_wsd_change_prints_the_ranking_with_intervals_and_counts(tmp_path: Path,
     assert main(["change", "--run", str(run), "--by", "year", "--measure", "jsd"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "ranked by the lower end of the 95% interval of jsd, 1800 vs 1900 (1 unmeasured: unmeasured.csv)"
-    assert lines[1].split() == ["rank", "target", "jsd", "95%", "interval", "uses", "1800", "uses", "1900"]
+    assert lines[0] == (
+        "ranked by the score shrunk toward the mean by its uncertainty (shrunk; ties: the lower end of the 95% "
+        "interval) of jsd, 1800 vs 1900 (1 unmeasured: unmeasured.csv)"
+    )
+    assert lines[1].split() == ["rank", "target", "jsd", "95%", "interval", "shrunk", "uses", "1800", "uses", "1900"]
     ranking = pd.read_parquet(run / CHANGE_DIR / f"{CHANGE_RANKING}.parquet")
     assert len(lines) == 5 and lines[4].startswith("2 targets ranked by jsd")
     for line, row in zip(lines[2:4], ranking.itertuples(), strict=True):

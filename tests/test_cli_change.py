@@ -220,7 +220,10 @@ def test_wsd_run_by_year_end_to_end(tmp_path: Path, capsys) -> None:
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "change across slices" in captured.out
-    assert "ranked by the lower end of the 95% interval of prt, 1800:1900 vs 1950:2020" in captured.out
+    assert (
+        "ranked by the score shrunk toward the mean by its uncertainty" in captured.out
+        and "prt, 1800:1900 vs 1950:2020" in captured.out
+    )
     counts = pd.read_parquet(out / CHANGE_DIR / f"{CHANGE_COUNTS}.parquet")
     assert set(counts["slice"]) == {"1800:1900", "1950:2020"}
     assert counts.groupby("slice")["count"].sum().to_dict() == {"1800:1900": 3, "1950:2020": 3}

@@ -30,5 +30,11 @@ def test_rho_of_the_point_score_and_the_lower_end_and_the_page() -> None:
     assert figures["words"] == 4 and -1.0 <= figures["score_low"] <= 1.0 and figures["score"] > 0.5
     measured = {m: figures for m in ("apd", "prt", "jsd")} | {"encoder": {"model": "/models/multilingual-e5-small"}}
     page = markdown({"dwug_en": None, "rusemshift1": measured}, "python -m experiments.lscd_rank_by")
-    assert "| dwug_en | – | – | – | not run (no cached vectors; `--embed`) | – | – |" in page
-    assert f"| rusemshift1 | multilingual-e5-small | 4 | prt | {figures['score']:.3f} |" in page
+    assert "| dwug_en | – | – | – | not run (no cached vectors; `--embed`) | – | – | – | – |" in page
+    assert (
+        f"| rusemshift1 | multilingual-e5-small | 4 | prt | {figures['score']:.3f} | {figures['score_low']:.3f} |"
+        in page
+    )
+    low, high = figures["score_shrunk_difference"]
+    assert low <= figures["score_shrunk"] - figures["score"] <= high  # the paired interval holds the difference
+    assert f"{figures['score_shrunk'] - figures['score']:+.3f} [{low:+.2f}, {high:+.2f}] |" in page

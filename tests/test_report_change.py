@@ -57,7 +57,8 @@ def test_report_shows_proportions_ranking_and_new_lost_cards(tmp_path: Path) -> 
     assert "## Change across slices" in markdown
     assert "| 1 | swap | 1.000 |" in markdown and r"gold change\_graded" in markdown
     assert "| 1 | swap | 1.000 | 1.000–1.000 |" in markdown  # the interval beside the score (disjoint: exact)
-    assert "ordered by the lower end of its bootstrap 95% interval (a slice needs at least 10 uses)" in markdown
+    assert "ordered by the score shrunk toward the mean by its uncertainty" in markdown
+    assert "(a slice needs at least 10 uses)" in markdown
     assert "new in 1910" in markdown and "lost after 1900" in markdown
     assert "change (jsd) 1.000, rank 1 of 2" in markdown
     page = html.read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ Selection = Literal["silhouette", "calinski_harabasz", "bic", "native"]
 Noise = Literal["nearest", "keep"]
 Dataset = Literal["semeval2013", "semeval2010", "russe2018", "generic", "wug"]
 Measure = Literal["jsd", "apd", "prt"]
-RankBy = Literal["lower", "score"]
+RankBy = Literal["lower", "shrunk", "score"]
 VectorDtype = Literal["float16", "float32"]
 Projection = Literal["pca", "tsne", "umap"]
 ScoreFormat = Literal["table", "json"]
@@ -59,7 +59,8 @@ DATASETS: tuple[str, ...] = get_args(Dataset)
 KEY_DATASETS: tuple[str, ...] = tuple(name for name in DATASETS if name != "wug")
 #: The change measures, in the order every table shows them.
 MEASURES: tuple[str, ...] = get_args(Measure)
-#: How the change ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
+#: How the change ranking is ordered: by the lower end of the score's bootstrap interval, by the score shrunk toward
+#: the mean by its uncertainty (empirical Bayes), or by the point score.
 RANK_BY: tuple[str, ...] = get_args(RankBy)
 VECTOR_DTYPES: tuple[str, ...] = get_args(VectorDtype)
 PROJECTIONS: tuple[str, ...] = get_args(Projection)
@@ -84,7 +85,7 @@ DEFAULT_BINARY_K = 1
 DEFAULT_BINARY_N = 5
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
 DEFAULT_MIN_USES = 10
-DEFAULT_RANK_BY = "lower"
+DEFAULT_RANK_BY = "shrunk"
 DEFAULT_PROJECTION = "pca"
 DEFAULT_MAX_POINTS = 2000
 DEFAULT_REPORT_EXAMPLES = 5
@@ -644,7 +645,8 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         DEFAULT_RANK_BY,
         _CHANGE_SLICES,
-        "rank by the lower end of the score's 95% bootstrap interval, or by the point score",
+        "rank by the lower end of the score's 95% bootstrap interval, by the score shrunk toward the mean by its "
+        "uncertainty (empirical Bayes), or by the point score",
         choices=RANK_BY,
     ),
     # ------------------------------------------------------------------------------------------- [output]

@@ -2,8 +2,8 @@
 
 :mod:`.measures` holds the change measures (JSD of sense distributions, APD, PRT, the binary WUG rule);
 :mod:`.slices` assigns occurrences to slices (a metadata column, optionally binned); :mod:`.compare` compares
-every target between slices (:func:`compare_slices`) and ranks the targets by :data:`DEFAULT_MEASURE`, ordered by
-the lower end of its bootstrap interval (:mod:`.uncertainty`).
+every target between slices (:func:`compare_slices`) and ranks the targets by :data:`DEFAULT_MEASURE`, shrunk
+toward the mean by the width of its bootstrap interval (:mod:`.uncertainty`).
 """
 
 from wsd.change.compare import (

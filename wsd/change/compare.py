@@ -19,9 +19,11 @@ and/or its vector, and gives a :class:`SliceComparison` of eight tables:
                 ``binary`` column keeps the WUG rule, an evaluation rule, with its own ``gained``/``lost``
 ``ranking``     the targets by the change score (:data:`DEFAULT_MEASURE` unless ``measure`` says otherwise)
                 of the main pair (``between`` when given, else the first vs the last slice): ordered by the
-                lower end of its interval, ``score_low`` (``rank_by="lower"``, the default: a large score on
-                few uses has a wide interval and ranks below a smaller, well-supported one), or by the point
-                ``score`` (``rank_by="score"``); ``uses_a``/``uses_b`` beside it
+                score shrunk toward the mean of all targets by its uncertainty, ``score_shrunk``
+                (``rank_by="shrunk"``, the default; empirical Bayes, :func:`wsd.change.uncertainty.shrink_scores`:
+                a large score on few uses has a wide interval and falls below a smaller, well-supported one),
+                by the lower end of its interval, ``score_low`` (``rank_by="lower"``), or by the point ``score``
+                (``rank_by="score"``); ``uses_a``/``uses_b`` beside it
 ``timeline``    every slice against the next, whatever ``between`` says (``step`` 1, 2, ...): the columns of
                 ``scores`` without ``pair``
 ``trends``      per target and sense, its proportion against the slice order over the slices with at least
@@ -82,6 +84,7 @@ from wsd.change.uncertainty import (
     check_bootstrap,
     jsd_interval,
     seed_for,
+    shrink_scores,
     vector_intervals,
 )
 from wsd.errors import ConfigError, InputError
@@ -95,8 +98,10 @@ __all__ = [
     "DEFAULT_RANK_BY",
     "MEASURES",
     "RANK_BY",
+    "RANK_KEYS",
     "SliceComparison",
     "compare_slices",
+    "describe_order",
 ]
 
 #: The change measures, in the order every table shows them.
@@ -141,9 +146,43 @@ LARGEST_COLUMNS = [
 LARGEST_MAX_BOOTSTRAPS = 50
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
 DEFAULT_MIN_USES = schema.DEFAULT_MIN_USES
-#: How the ranking is ordered: by the lower end of the score's bootstrap interval, or by the point score.
+#: How the ranking is ordered: by the score shrunk by its uncertainty, the interval's lower end, or the point score.
 RANK_BY = schema.RANK_BY
 DEFAULT_RANK_BY = schema.DEFAULT_RANK_BY
+
+
+def describe_order(rank_by: str, confidence: float = DEFAULT_CONFIDENCE) -> str:
+    """How a ranking is ordered, in words (the terminal table's and the report's first line).
+
+    Parameters
+    ----------
+    rank_by : {"lower", "shrunk", "score"}
+        The ranking's order.
+    confidence : float
+        The intervals' level.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> describe_order("lower")
+    'the lower end of the 95% interval'
+    """
+    level = f"{100 * confidence:g}% interval"
+    return {
+        "score": "the point score",
+        "shrunk": f"the score shrunk toward the mean by its uncertainty (shrunk; ties: the lower end of the {level})",
+    }.get(rank_by, f"the lower end of the {level}")
+
+
+#: The ranking's sort keys for each ``rank_by`` (all descending; the target's name breaks the last ties).
+RANK_KEYS: dict[str, tuple[str, ...]] = {
+    "lower": ("score_low", "score"),
+    "shrunk": ("score_shrunk", "score_low", "score"),
+    "score": ("score", "score_low"),
+}
 
 
 @dataclass
@@ -174,7 +213,7 @@ class SliceComparison:
         The measures the inputs give.
     min_uses : int
         The fewest uses per slice of a measured pair.
-    rank_by : {"lower", "score"}
+    rank_by : {"lower", "shrunk", "score"}
         The ranking's order.
     resamples : int
         Bootstrap resamples per score.
@@ -345,8 +384,9 @@ def compare_slices(
     min_uses : int
         The fewest uses (with a sense, where ``labels`` are given) each slice of a pair needs; a pair with a
         slice below it is listed in ``unmeasured`` with the counts, not scored.
-    rank_by : {"lower", "score"}
-        Order the ranking by the lower end of the score's interval (default) or by the point score.
+    rank_by : {"lower", "shrunk", "score"}
+        Order the ranking by the score shrunk toward the mean by its uncertainty (``score_shrunk``, default), by
+        the lower end of the score's interval, or by the point score.
     resamples : int
         Bootstrap resamples per score (at least 10).
     confidence : float
@@ -444,7 +484,7 @@ def compare_slices(
         counts=counts,
         scores=scores,
         senses=pd.DataFrame(tables.senses, columns=SENSE_CHANGE_COLUMNS),
-        ranking=_ranking(scores, main, rank_by, available, labels is not None),
+        ranking=_ranking(scores, main, rank_by, available, labels is not None, float(confidence)),
         unmeasured=unmeasured,
         main_pair=main,
         bins=[bin_.label if isinstance(bin_, Bin) else str(bin_) for bin_ in _bin_labels(bins)]
@@ -479,15 +519,22 @@ def _bin_labels(bins: Any) -> list[Any]:
 
 
 def _ranking(
-    scores: pd.DataFrame, main: tuple[str, str], rank_by: str, measures: list[str], has_labels: bool
+    scores: pd.DataFrame,
+    main: tuple[str, str],
+    rank_by: str,
+    measures: list[str],
+    has_labels: bool,
+    confidence: float = DEFAULT_CONFIDENCE,
 ) -> pd.DataFrame:
     columns = ["target", "score", "score_low", "score_high", "slice_a", "slice_b", "uses_a", "uses_b", *measures]
     if has_labels:
         columns += ["binary"]
     part = scores[(scores["slice_a"] == main[0]) & (scores["slice_b"] == main[1])]
     part = part[columns].copy()
-    order = ["score_low", "score", "target"] if rank_by == "lower" else ["score", "score_low", "target"]
-    part = part.sort_values(order, ascending=[False, False, True], kind="mergesort").reset_index(drop=True)
+    part["score_shrunk"] = shrink_scores(part["score"], part["score_low"], part["score_high"], confidence)
+    order = [*RANK_KEYS[rank_by], "target"]
+    ascending = [False] * (len(order) - 1) + [True]
+    part = part.sort_values(order, ascending=ascending, kind="mergesort").reset_index(drop=True)
     part.insert(0, "rank", np.arange(1, len(part) + 1, dtype=np.int64))
     return part
 
@@ -710,6 +757,7 @@ class _Tables:
     def add_largest(self, target: str, rows: np.ndarray, rank_by: str) -> None:
         """The pair of slices of largest change, ordered as the ranking is, over every measurable pair.
 
+        With ``rank_by="shrunk"`` the pairs are ordered as with ``"lower"`` (shrinking needs the other targets).
         A pair's interval holds its point score, so once the point scores (sorted) fall below the best lower
         end found, no later pair can beat it: only the pairs above it are bootstrapped, at most
         :data:`LARGEST_MAX_BOOTSTRAPS` of them (the exact answer unless ``bootstrapped`` reaches it).
@@ -721,6 +769,8 @@ class _Tables:
         if not pairs:
             return
         points = [self._point(target, rows, a, b) for a, b in pairs]
+        # one target's pairs have no prior across targets to shrink toward: "shrunk" orders them as "lower" does
+        rank_by = "score" if rank_by == "score" else "lower"
 
         def order(row: dict[str, Any]) -> tuple[float, float]:
             return (row["score_low"], row["score"]) if rank_by == "lower" else (row["score"], row["score_low"])

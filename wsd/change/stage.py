@@ -7,8 +7,8 @@
 
     change.json            settings, slices and every table below as records, with the sense cards of the
                            senses that appeared or vanished
-    ranking.parquet|.csv   the targets ranked by the lower end of the change score's bootstrap interval (first
-                           vs last slice, or the chosen pair): score, score_low, score_high, uses per slice
+    ranking.parquet|.csv   the targets ranked by the change score shrunk by its uncertainty (first vs last
+                           slice, or the chosen pair): score, score_low, score_high, uses per slice, score_shrunk
     scores.parquet|.csv    every target and pair of slices: uses, JSD, APD, PRT with their intervals, binary
     counts.parquet|.csv    sense counts and proportions per target and slice
     sense_changes.parquet|.csv   the senses that appeared or vanished (judged with the slices' counts: a
@@ -43,6 +43,7 @@ from wsd.change.compare import (
     DEFAULT_RANK_BY,
     SliceComparison,
     compare_slices,
+    describe_order,
 )
 from wsd.change.slices import check_slice_options
 from wsd.errors import InputError
@@ -304,8 +305,9 @@ def change_run(
         The binary rule (default 1 and 5, as DWUG EN).
     min_uses : int, optional
         The fewest uses per slice of a measured pair (default :data:`wsd.change.DEFAULT_MIN_USES`).
-    rank_by : {"lower", "score"}, optional
-        The ranking's order: the lower end of the score's bootstrap interval (default) or the point score.
+    rank_by : {"lower", "shrunk", "score"}, optional
+        The ranking's order: the score shrunk toward the mean by its uncertainty (default), the lower end of the
+        score's bootstrap interval, or the point score.
     overwrite : bool
         Replace a change folder of another configuration, or write into a folder of other files (only wsd's
         files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
@@ -407,8 +409,11 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
     ranking = pd.read_parquet(folder / f"{CHANGE_RANKING}.parquet")
     first, last = document["main_pair"]
-    level = f"{100 * document.get('bootstrap', {}).get('confidence', 0.95):g}% interval"
-    order = "the point score" if document.get("rank_by") == "score" else f"the lower end of the {level}"
+    confidence = float(document.get("bootstrap", {}).get("confidence", 0.95))
+    level = f"{100 * confidence:g}% interval"
+    rank_by = str(document.get("rank_by"))
+    order = describe_order(rank_by, confidence)
+    shrunk = rank_by == "shrunk" and "score_shrunk" in ranking.columns
     unmeasured = pd.read_csv(folder / CHANGE_UNMEASURED) if (folder / CHANGE_UNMEASURED).is_file() else None
     main = (
         0
@@ -422,13 +427,16 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     width = max([6, *(len(str(t)) for t in ranking["target"].head(limit))])
     uses_a, uses_b = f"uses {first}", f"uses {last}"
     lines.append(
-        f"{'rank':>4}  {'target':<{width}}  {document['measure']:>6}  {level:<16}  {uses_a:>{len(uses_a)}}  {uses_b}"
+        f"{'rank':>4}  {'target':<{width}}  {document['measure']:>6}  {level:<16}  "
+        + ("shrunk  " if shrunk else "")
+        + f"{uses_a:>{len(uses_a)}}  {uses_b}"
     )
     for row in ranking.head(limit).itertuples(index=False):
         interval = f"[{row.score_low:.3f}, {row.score_high:.3f}]"
         lines.append(
             f"{row.rank:>4}  {row.target!s:<{width}}  {row.score:>6.3f}  {interval:<16}  "
-            f"{row.uses_a:>{len(uses_a)}}  {row.uses_b:>{len(uses_b)}}"
+            + (f"{row.score_shrunk:>6.3f}  " if shrunk else "")
+            + f"{row.uses_a:>{len(uses_a)}}  {row.uses_b:>{len(uses_b)}}"
         )
     if len(ranking) > limit:
         lines.append(f"... and {len(ranking) - limit} more in {folder / (CHANGE_RANKING + '.csv')}")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from wsd import manifest, schema
+from wsd.change.compare import describe_order
 from wsd.errors import ConfigError, InputError
 from wsd.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.locate import folder_kind
@@ -737,7 +738,8 @@ def change_section(change: ChangeData) -> Section:
     gold = [c for c in GOLD_CHANGE_COLUMNS if c in change.ranking.columns]
     has_binary = "binary" in change.ranking.columns
     has_interval = "score_low" in change.ranking.columns  # change folders before issue 25 have none
-    level = f"{100 * document.get('bootstrap', {}).get('confidence', 0.95):g}% interval"
+    confidence = float(document.get("bootstrap", {}).get("confidence", 0.95))
+    level = f"{100 * confidence:g}% interval"
     header = ["rank", "target", f"score ({change.measure})", *([level] if has_interval else []), *measures]
     header += (["binary"] if has_binary else []) + ["uses A", "uses B"] + [f"gold {c}" for c in gold]
     rows = []
@@ -757,9 +759,9 @@ def change_section(change: ChangeData) -> Section:
         + (" (bins, both ends inclusive)" if document.get("bins") else "")
         + f". The ranking compares {main[0]} (A) with {main[1]} (B), by {change.measure}"
         + (
-            f", ordered by the lower end of its bootstrap {level} (a slice needs at least "
+            f", ordered by {describe_order(str(document.get('rank_by')), confidence)} (a slice needs at least "
             f"{document.get('min_uses')} uses)."
-            if has_interval and document.get("rank_by") == "lower"
+            if has_interval and document.get("rank_by") in ("lower", "shrunk")
             else "."
         ),
         "jsd: Jensen–Shannon distance (base 2) of the sense distributions; apd: average pairwise cosine "
