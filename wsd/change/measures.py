@@ -273,8 +273,8 @@ class BinaryChange:
 
 def _paired_counts(counts_a: object, counts_b: object, dtype: type) -> tuple[np.ndarray, np.ndarray]:
     """Two slices' sense counts as arrays of ``dtype``, checked to be one-dimensional, alike and non-negative."""
-    a = np.asarray(counts_a, dtype=dtype)
-    b = np.asarray(counts_b, dtype=dtype)
+    a: np.ndarray = np.asarray(counts_a, dtype=dtype)
+    b: np.ndarray = np.asarray(counts_b, dtype=dtype)
     if a.ndim != 1 or a.shape != b.shape:
         raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
     if np.any(a < 0) or np.any(b < 0):
