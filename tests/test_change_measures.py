@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy.spatial.distance import cdist, jensenshannon
 
-from wsd.change.measures import apd, binary_change, jsd_distance, prt
+from wsd.change.measures import apd, binary_change, jsd_distance, prt, sense_shifts
 from wsd.errors import InputError
 
 LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"
@@ -82,6 +82,20 @@ def test_binary_rule_finds_gained_and_lost_senses() -> None:
     assert (stable.changed, stable.gained, stable.lost) == (False, [], [])
     with pytest.raises(InputError, match="0 <= k < n"):
         binary_change([1], [1], k=3, n=3)
+
+
+@pytest.mark.parametrize("rule", [binary_change, sense_shifts])
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [
+        ([1, 2], [1, 2, 3], "same senses, got shapes"),
+        ([[1, 2]], [[1, 2]], "same senses"),
+        ([-1, 2], [1, 1], "non-negative"),
+    ],
+)
+def test_count_rules_check_the_two_slices_counts_alike(rule: object, a: list, b: list, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        rule(a, b)  # type: ignore[operator]
 
 
 def _gold_stats(folder: Path) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from wsd.errors import ConfigError, InputError
 from wsd.senses import SenseInducer
+from wsd.senses.labels import size_renumbering
 from wsd.senses.methods import METHODS
 
 PLANTED_K = 4
@@ -111,6 +112,14 @@ def test_labels_are_numbered_by_decreasing_size_then_first_occurrence() -> None:
     for start in (0, 10):  # equal sizes: the sense of the first occurrence is sense 0
         rolled = np.roll(Y, -start, axis=0)
         assert SenseInducer(method="ward", k=2).fit(rolled).labels_[0] == 0
+
+
+def test_size_renumbering_orders_by_size_and_counts_the_senses_kept() -> None:
+    assert size_renumbering(np.array([0, 0, 1, -1]), 2) is None  # already by size, none empty
+    new_id, n_kept = size_renumbering(np.array([1, 1, 0, -1]), 3)
+    assert (new_id.tolist(), n_kept) == ([1, 0, 2], 2)  # the empty sense 2 last, not kept
+    new_id, n_kept = size_renumbering(np.array([0, 1]), 3)  # ordered, but sense 2 is empty
+    assert (new_id.tolist(), n_kept) == ([0, 1, 2], 2)
 
 
 def test_small_senses_are_merged_into_the_nearest_large_one() -> None:

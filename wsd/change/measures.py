@@ -271,6 +271,17 @@ class BinaryChange:
     lost: list[int] = field(default_factory=list)
 
 
+def _paired_counts(counts_a: object, counts_b: object, dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Two slices' sense counts as arrays of ``dtype``, checked to be one-dimensional, alike and non-negative."""
+    a: np.ndarray = np.asarray(counts_a, dtype=dtype)
+    b: np.ndarray = np.asarray(counts_b, dtype=dtype)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
+    if np.any(a < 0) or np.any(b < 0):
+        raise InputError("sense counts must be non-negative")
+    return a, b
+
+
 def binary_change(counts_a: object, counts_b: object, *, k: int = 1, n: int = 5) -> BinaryChange:
     """The WUG binary change rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other.
 
@@ -299,12 +310,7 @@ def binary_change(counts_a: object, counts_b: object, *, k: int = 1, n: int = 5)
     """
     if isinstance(k, bool) or isinstance(n, bool) or not (isinstance(k, int) and isinstance(n, int)) or not 0 <= k < n:
         raise InputError(f"the binary change rule needs integers 0 <= k < n, got k={k!r}, n={n!r}")
-    a = np.asarray(counts_a, dtype=np.float64)
-    b = np.asarray(counts_b, dtype=np.float64)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
-    if np.any(a < 0) or np.any(b < 0):
-        raise InputError("sense counts must be non-negative")
+    a, b = _paired_counts(counts_a, counts_b, np.float64)
     gained = [int(i) for i in np.flatnonzero((a <= k) & (b >= n))]
     lost = [int(i) for i in np.flatnonzero((a >= n) & (b <= k))]
     return BinaryChange(changed=bool(gained or lost), gained=gained, lost=lost)
@@ -379,12 +385,7 @@ def sense_shifts(
             f"sense shifts need 0 <= absent_max < present_min and 0 < alpha < 1, got {absent_max}, {present_min}, "
             f"{alpha}"
         )
-    a = np.asarray(counts_a, dtype=np.int64)
-    b = np.asarray(counts_b, dtype=np.int64)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise InputError(f"the two slices' sense counts must have the same senses, got shapes {a.shape} and {b.shape}")
-    if np.any(a < 0) or np.any(b < 0):
-        raise InputError("sense counts must be non-negative")
+    a, b = _paired_counts(counts_a, counts_b, np.int64)
     total_a, total_b = int(a.sum()), int(b.sum())
     found = []
     for i, (in_a, in_b) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):

@@ -235,7 +235,7 @@ def jsd_interval(
     a = np.asarray(counts_a, dtype=np.int64)
     b = np.asarray(counts_b, dtype=np.int64)
     point = jsd_distance(a, b)
-    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    rng = np.random.default_rng(random_state)  # a Generator is returned as it is
     draws_a = resample_counts(a, resamples, rng)
     draws_b = resample_counts(b, resamples, rng)
     return shifted_percentile(point, _jsd_rows(draws_a, draws_b), confidence, "jsd")
@@ -267,7 +267,7 @@ def resample_counts(counts: object, resamples: int, random_state: int | np.rando
     [4, 4, 4, 4, 4]
     """
     values = np.asarray(counts, dtype=np.int64)
-    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    rng = np.random.default_rng(random_state)  # a Generator is returned as it is
     return rng.multinomial(int(values.sum()), values / values.sum(), size=resamples)
 
 
@@ -311,7 +311,7 @@ def slope_intervals(
     """
     x = np.asarray(positions, dtype=np.float64)
     table = np.asarray(counts, dtype=np.int64)
-    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    rng = np.random.default_rng(random_state)  # a Generator is returned as it is
     centred = (x - x.mean()) / np.sum((x - x.mean()) ** 2)  # slope = centred @ proportions
     point = centred @ (table / table.sum(axis=1, keepdims=True))
     draws = np.stack([resample_counts(row, resamples, rng) for row in table], axis=1)  # (resamples, slices, senses)
@@ -407,7 +407,7 @@ def vector_intervals(
     >>> found.apd[0] <= 0.5556 <= found.apd[1]
     True
     """
-    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    rng = np.random.default_rng(random_state)  # a Generator is returned as it is
     a = np.asarray(rows_a, dtype=np.float64)
     b = np.asarray(rows_b, dtype=np.float64)
     means_a, units_a = _resampled_means(a, summary_a, sizes[0], resamples, rng)

@@ -25,7 +25,7 @@ import copy
 import ctypes
 import functools
 import time
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -599,20 +599,11 @@ class Encoder:
         if not contextual:
             return outputs
         needed = sorted({layer for _, spec, _ in contextual for layer in spec.resolve(self.loaded.num_layers)})
-        by_window = np.argsort(plan.window_of, kind="stable")
-        window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
-        lengths, order = _length_order(plan)
         shown = count if occurrences is None else occurrences
         bar = tqdm(total=shown, unit="occ", desc="embedding", disable=not progress, leave=False)
         forward = self.loaded.forward
         with forward.session():
-            for begin in range(0, len(order), self._batch_size):
-                batch = order[begin : begin + self._batch_size]
-                members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
-                row_of_window = np.empty(len(plan.windows), dtype=np.int64)
-                row_of_window[batch] = np.arange(len(batch))
-                input_ids, mask = self._batch_inputs(plan, batch, lengths)
-                rows, cols, segment = self._piece_index(plan, members, row_of_window)
+            for members, input_ids, mask, rows, cols, segment in self._window_batches(plan, self._batch_size):
                 gathered = forward.pieces(input_ids, mask, needed, rows, cols)
                 for index, spec, pool in contextual:
                     positions = spec.resolve(self.loaded.num_layers)
@@ -621,6 +612,28 @@ class Encoder:
                 bar.update(int(np.count_nonzero(members < shown)))
         bar.close()
         return outputs
+
+    def _window_batches(
+        self, plan: WindowPlan, size: int
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """The forward-pass inputs of ``plan``'s windows, ``size`` windows a batch, the longest windows first.
+
+        Yields ``(members, input_ids, mask, rows, cols, segment)`` a batch: the occurrences whose pieces lie in
+        its windows, the model's inputs (:meth:`_batch_inputs`) and where each piece stands in them
+        (:meth:`_piece_index`). :meth:`_encode_targets` and the tuning forward pass (:mod:`wsd.tune.forward`) both
+        batch through here.
+        """
+        by_window = np.argsort(plan.window_of, kind="stable")
+        window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
+        lengths, order = _length_order(plan)
+        for begin in range(0, len(order), max(size, 1)):
+            batch = order[begin : begin + size]
+            members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
+            row_of_window = np.empty(len(plan.windows), dtype=np.int64)
+            row_of_window[batch] = np.arange(len(batch))
+            input_ids, mask = self._batch_inputs(plan, batch, lengths)
+            rows, cols, segment = self._piece_index(plan, members, row_of_window)
+            yield members, input_ids, mask, rows, cols, segment
 
     def _batch_inputs(self, plan: WindowPlan, batch: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``input_ids`` and ``attention_mask`` of a batch of windows, special tokens added, padded."""

@@ -25,7 +25,7 @@ from wsd.senses.labels import (
     cluster_means,
     compact_labels,
     merge_small_senses,
-    size_order,
+    size_renumbering,
 )
 from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
@@ -485,11 +485,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         origin = sense_labels.copy()  # each occurrence's sense before this step, renumbered alongside
         for _ in range(_MAX_ROUNDS):
             labels = self._hard(self._proba_transformed(Xt), keep_noise_mask)
-            n_senses = self._n_rule_senses()
-            new_id = size_order(labels, n_senses)
-            n_kept = int((np.bincount(labels[labels >= 0], minlength=n_senses) > 0).sum())
-            if n_kept == n_senses and np.array_equal(new_id, np.arange(n_senses)):
+            renumbering = size_renumbering(labels, self._n_rule_senses())
+            if renumbering is None:
                 break
+            new_id, n_kept = renumbering
             self._renumber(new_id, n_kept)
             origin = np.where(origin >= 0, new_id[np.maximum(origin, 0)], UNASSIGNED)
             origin[origin >= n_kept] = UNASSIGNED

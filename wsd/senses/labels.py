@@ -71,6 +71,36 @@ def size_order(labels: np.ndarray, n_senses: int) -> np.ndarray:
     return new_id
 
 
+def size_renumbering(labels: np.ndarray, n_senses: int) -> tuple[np.ndarray, int] | None:
+    """How to number senses by decreasing size and drop the empty ones, or None when nothing would change.
+
+    Parameters
+    ----------
+    labels : ndarray of int
+        Sense of each occurrence (-1 ignored).
+    n_senses : int
+        Number of senses.
+
+    Returns
+    -------
+    (new_id, n_kept) or None
+        ``new_id`` as :func:`size_order` gives it (the empty senses last) and ``n_kept``, the senses with an
+        occurrence; None when the senses are already numbered by size and none is empty.
+
+    Examples
+    --------
+    >>> size_renumbering(np.array([0, 0, 1]), 2) is None
+    True
+    >>> size_renumbering(np.array([1, 1, 0]), 3)
+    (array([1, 0, 2]), 2)
+    """
+    new_id = size_order(labels, n_senses)
+    n_kept = int((np.bincount(labels[labels >= 0], minlength=n_senses) > 0).sum())
+    if n_kept == n_senses and np.array_equal(new_id, np.arange(n_senses)):
+        return None
+    return new_id, n_kept
+
+
 def cluster_means(X: np.ndarray, labels: np.ndarray, n_senses: int) -> np.ndarray:
     """Mean vector of each sense 0..n_senses-1 (rows labelled -1 are ignored), shape (n_senses, dim).
 

@@ -34,7 +34,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from wsd.errors import ConfigError, InputError
-from wsd.senses.labels import UNASSIGNED, size_order
+from wsd.senses.labels import UNASSIGNED, size_renumbering
 
 #: A :class:`~wsd.senses.SenseInducer` (not imported: the inducer imports this module).
 SenseInducer = Any
@@ -238,11 +238,10 @@ def fit_on_sample(inducer: SenseInducer, X: Any, forms: Any = None) -> SenseIndu
     keep_mask = _noise_mask(inducer, X, forms, index, sample, sample_forms)
     for _ in range(_MAX_ROUNDS):
         labels = _rule_labels(inducer, X, forms, keep_mask)
-        n_senses = inducer._n_rule_senses()
-        new_id = size_order(labels, n_senses)
-        n_kept = int((np.bincount(labels[labels >= 0], minlength=n_senses) > 0).sum())
-        if n_kept == n_senses and np.array_equal(new_id, np.arange(n_senses)):
+        renumbering = size_renumbering(labels, inducer._n_rule_senses())
+        if renumbering is None:
             break
+        new_id, n_kept = renumbering
         if inducer.assignment_ == "random":  # every bucket's sense keeps its sampled rows: nothing is dropped
             inducer.bucket_senses_ = new_id[inducer.bucket_senses_]
         else:

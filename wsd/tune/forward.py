@@ -176,21 +176,11 @@ class SpanEncoder:
             texts, spans = mark_targets(texts, spans)
         encoder = self.encoder
         plan = encoder._plan(list(texts), spans)
-        lengths = np.fromiter((len(w) for w in plan.windows), dtype=np.int64, count=len(plan.windows))
-        order = np.argsort(-lengths, kind="stable")
-        step = len(order) if batch_windows is None else batch_windows
+        step = len(plan.windows) if batch_windows is None else batch_windows
         count = len(plan.window_of)
-        by_window = np.argsort(plan.window_of, kind="stable")
-        window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
         parts: list[torch.Tensor] = []
         members_all: list[np.ndarray] = []
-        for begin in range(0, len(order), max(step, 1)):
-            batch = order[begin : begin + step]
-            members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
-            row_of_window = np.empty(len(plan.windows), dtype=np.int64)
-            row_of_window[batch] = np.arange(len(batch))
-            input_ids, mask = encoder._batch_inputs(plan, batch, lengths)
-            rows, cols, segment = encoder._piece_index(plan, members, row_of_window)
+        for members, input_ids, mask, rows, cols, segment in encoder._window_batches(plan, step):
             parts.append(self._forward(input_ids, mask, rows, cols, segment, len(members)))
             members_all.append(members)
         vectors = torch.cat(parts) if parts else torch.empty((0, encoder.dim), device=self.device)
