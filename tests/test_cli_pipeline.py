@@ -143,6 +143,7 @@ def test_score_rejects_a_malformed_key_with_its_line(datasets_dir, tmp_path, cap
     assert len(err) == 1 and "bad.key" in err[0] and "line 2" in err[0]
 
 
+@pytest.mark.slow  # the whole demo (embed, cluster, evaluate); the fast lane keeps the textbook run below
 def test_run_and_demo_commands(tmp_path, capsys):
     code = main(["demo", "--out", str(tmp_path / "demo"), "--no-progress"])
     assert code == 0

@@ -121,7 +121,10 @@ def _peak(tmp_path: Path, blocks: int, context: str) -> tuple[int, int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="VmHWM needs Linux")
-@pytest.mark.parametrize("context", ["sentence", "window"])
+@pytest.mark.parametrize(
+    "context",
+    [pytest.param("sentence", marks=pytest.mark.slow), "window"],  # 15 and 60 MB lines: the slow lane
+)
 def test_peak_memory_does_not_grow_with_line_length(tmp_path, context):
     """A 15 MB and a 60 MB line (100 KB blocks, one target each): the peak grows by far less than the line."""
     small_rows, small_mib = _peak(tmp_path, 150, context)

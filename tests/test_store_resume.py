@@ -43,6 +43,7 @@ def test_run_is_row_aligned_and_described(corpus, tmp_path, encoder):
     pd.testing.assert_frame_equal(pd.read_parquet(run / "occurrences.parquet"), occurrences)
 
 
+@pytest.mark.slow  # three embeddings of the corpus; the fast lane keeps test_run_is_row_aligned_and_described
 def test_interrupted_run_resumes_without_recomputing(corpus, tmp_path, encoder, monkeypatch):
     reference = embed_corpus(corpus, "mouse,bank", tmp_path / "ref", encoder=encoder, chunk_size=25, progress=False)
     written: list[int] = []
@@ -87,6 +88,7 @@ def test_interrupted_run_resumes_without_recomputing(corpus, tmp_path, encoder, 
     assert encoded == [], "a finished run is reused as it is"
 
 
+@pytest.mark.slow  # four embeddings of the corpus
 def test_a_different_configuration_never_mixes_with_an_old_run(corpus, tmp_path, encoder):
     embed_corpus(corpus, "mouse", tmp_path / "run", encoder=encoder, progress=False)
     with pytest.raises(ConfigError, match="different configuration"):
