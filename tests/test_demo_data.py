@@ -20,7 +20,7 @@ from wsd.errors import InputError
 from wsd.occurrences import validate_occurrences
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
-BUILT_FILES = ("corpus.txt", "corpus.jsonl", "labelled.tsv", "forms.tsv")
+BUILT_FILES = ("corpus.txt", "corpus.jsonl", "corpus.csv", "labelled.tsv", "forms.tsv")
 ENGLISH_TARGETS = ("mouse", "bank", "plant", "bat", "cell")
 RUSSIAN_TARGETS = ("замок", "лук", "ключ")
 MIN_PER_SENSE = 10
@@ -195,6 +195,24 @@ def test_dated_corpus_is_the_corpus_with_a_year(corpus_lines: list[str], labelle
     assert labelled.loc[labelled["sense"] == "mouse.animal", "year"].agg(["min", "max"]).tolist()[0] < 1900
     occurrences = wsd.scan(DEMO / "corpus.jsonl", "mouse:mice", meta=["year"])
     assert occurrences["year"].dtype == "int64" and len(occurrences) == 56
+
+
+def test_dated_csv_is_the_corpus_with_a_date_in_three_decades(corpus_lines: list[str], labelled: pd.DataFrame) -> None:
+    """corpus.csv (the docs' decade-by-decade example): the corpus with an ISO date, 1990-2019, 10+ uses a decade."""
+    import wsd
+
+    table = pd.read_csv(DEMO / "corpus.csv", dtype=str, keep_default_na=False)
+    assert list(table.columns) == ["date", "text"] and table["text"].tolist() == corpus_lines
+    years = pd.to_datetime(table["date"], format="%Y-%m-%d").dt.year
+    assert years.between(1990, 2019).all()
+    dated = dict(zip([f"demo.{line}" for line in range(1, len(table) + 1)], years, strict=True))
+    labelled = labelled.assign(year=[dated[i.rsplit(".", 1)[0]] for i in labelled["id"]])
+    assert labelled.loc[labelled["sense"].isin(["mouse.device", "cell.phone"]), "year"].min() >= 2000
+    english = ["mouse", "bank", "plant", "bat", "cell"]
+    occurrences = wsd.scan(DEMO / "corpus.csv", ",".join(english), forms=DEMO / "forms.tsv", meta=["date"])
+    per_decade = pd.crosstab(occurrences["target"], occurrences["date"].str[:3] + "0s")
+    assert list(per_decade.columns) == ["1990s", "2000s", "2010s"] and sorted(per_decade.index) == sorted(english)
+    assert (per_decade >= 10).all().all(), per_decade  # every decade of every English word reaches --min-uses 10
 
 
 def test_demo_folder_holds_files_not_links() -> None:

@@ -19,7 +19,9 @@ docs page Contributing):
 - ``<!-- readme-test: file NAME -->`` before any other fenced block: its text is written to ``NAME`` (for the
   commands that read it, e.g. ``study.toml``).
 
-A command that names ``../shared/`` is skipped (with the reason) when the shared datasets are absent.
+A command that names ``../shared/`` is skipped (with the reason) when the shared datasets are absent, one that
+names ``../shared/corpora/`` when the shared corpora are absent, and so is any later command that names the
+``--out`` of a command skipped so (``wsd change --run runs/sotu`` after the skipped ``wsd run ... --out runs/sotu``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ MARKER = re.compile(r"^<!--\s*readme-test:\s*(skip|slow|file)\s*(.*?)\s*-->$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 EXIT_CODE = re.compile(r"#.*\bexit code (\d+)")
 SHARED = "../shared/"
+SHARED_CORPORA = "../shared/corpora/"
 SLOW_VARIABLE = "WSD_README_SLOW"
 TIMEOUT_S = 600
 
@@ -53,6 +56,11 @@ TIMEOUT_S = 600
 def shared_datasets_dir() -> Path:
     """The shared datasets: ``$WSD_DATASETS``, else ``../shared/datasets`` beside the checkout (as conftest)."""
     return Path(os.environ.get("WSD_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+
+
+def shared_corpora_dir() -> Path:
+    """The shared corpora (``sotu.jsonl.gz``, ...): ``$WSD_CORPORA``, else ``../shared/corpora`` beside the checkout."""
+    return Path(os.environ.get("WSD_CORPORA", REPO_ROOT.parent / "shared" / "corpora"))
 
 
 def docs_pages() -> list[Path]:
@@ -161,6 +169,11 @@ class Reader:
         if self.has_shared:
             (folder / "shared").mkdir()
             (folder / "shared" / "datasets").symlink_to(datasets.resolve(), target_is_directory=True)
+        corpora = shared_corpora_dir()
+        self.has_corpora = self.has_shared and corpora.is_dir()
+        if self.has_corpora:
+            (folder / "shared" / "corpora").symlink_to(corpora.resolve(), target_is_directory=True)
+        self.missing_outputs: dict[str, str] = {}  # --out of a skipped command: why it was skipped
         self.outside = folder / "absolute-outputs"
         bin_dir = folder / "bin"
         bin_dir.mkdir()
@@ -203,9 +216,19 @@ class Reader:
 
     def run_command(self, command: str, expected: int) -> dict:
         """Run one command in the checkout folder; its result, or why it was skipped."""
-        if SHARED in command and not self.has_shared:
-            return {"command": command, "skipped": f"the shared datasets are absent ({shared_datasets_dir()})"}
         words = shlex.split(command)
+        reason = None
+        if SHARED in command and not self.has_shared:
+            reason = f"the shared datasets are absent ({shared_datasets_dir()})"
+        elif SHARED_CORPORA in command and not self.has_corpora:
+            reason = f"the shared corpora are absent ({shared_corpora_dir()})"
+        else:
+            reason = next((why for out, why in self.missing_outputs.items() if _names(words, out)), None)
+        if reason is not None:
+            for at, word in enumerate(words[:-1]):
+                if word == "--out":
+                    self.missing_outputs[words[at + 1]] = reason
+            return {"command": command, "skipped": reason}
         for at, word in enumerate(words[:-1]):
             if word == "--out" and Path(words[at + 1]).is_absolute():
                 words[at + 1] = str(self.outside / Path(words[at + 1]).name)
@@ -243,6 +266,11 @@ class Reader:
         finally:
             os.chdir(previous)
         return code, stderr.getvalue()
+
+
+def _names(words: list[str], path: str) -> bool:
+    """Whether a command's words name ``path`` or something inside it (``runs/sotu``, ``runs/sotu/change``)."""
+    return any(word == path or word.startswith(path.rstrip("/") + "/") for word in words)
 
 
 def _path_blocks(pages: list[Path]) -> list[Block]:
@@ -321,3 +349,16 @@ def test_parser_reads_markers_continuations_and_exit_codes() -> None:
     assert shell.commands == [("wsd embed --corpus 'my corpus' --out runs/x", 0), ("wsd score --gold nope", 2)]
     with pytest.raises(ValueError, match="never closed"):
         parse_blocks("```bash\nwsd demo\n")
+
+
+def test_commands_on_absent_corpora_and_their_outputs_are_skipped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("WSD_CORPORA", str(tmp_path / "no-corpora"))
+    reader = Reader(tmp_path, [])
+    assert not reader.has_corpora
+    first = reader.run_command("wsd run --corpus ../shared/corpora/sotu.jsonl.gz --targets power --out runs/sotu", 0)
+    later = reader.run_command("wsd change --run runs/sotu --by year --out runs/sotu-decades", 0)
+    inside = reader.run_command("python -c 'print(1)' runs/sotu-decades/trends.csv", 0)
+    assert "shared corpora are absent" in first["skipped"] and "no-corpora" in first["skipped"]
+    assert later["skipped"] == first["skipped"] and inside["skipped"] == first["skipped"]
+    other = reader.run_command("ls runs/sotu-other-name", 2)  # not an output of a skipped command: it runs
+    assert "skipped" not in other and other["code"] == 2

@@ -1,4 +1,4 @@
-"""Build the bundled demo corpus (corpus.txt, corpus.jsonl, labelled.tsv, forms.tsv) from sentences.tsv.
+"""Build the bundled demo corpus (corpus.txt, corpus.jsonl, corpus.csv, labelled.tsv, forms.tsv) from sentences.tsv.
 
 The source ``sentences.tsv`` has a header ``lang<TAB>sentence`` and one sentence per line; every
 occurrence of a target word is marked as ``[[surface form|lemma.label]]``. Lines starting with ``#``
@@ -11,6 +11,10 @@ and blank lines are skipped. This script strips the markers and writes
   ``cell.phone``: :data:`MODERN_SENSES`) gets a year in 1985-2020, every other sentence one spread over
   1850-2020 (:func:`document_year`), so those two words gain a sense in the later slices and the others
   keep theirs;
+* ``corpus.csv``   -- the same sentences in the same order as a CSV file with a header ``date,text``: a made-up
+  ISO date per document for the decade-by-decade example (``wsd run --meta date --by date:year --bin-width 10``),
+  again a fixed rule: a sentence with a younger sense gets a date in 2000-2019, every other sentence one spread
+  over 1990-2019 (:func:`document_date`), three decades with enough uses of each English target;
 * ``labelled.tsv`` -- ``id target text start end sense``, one row per marked occurrence, where
   ``id`` is ``demo.<line of corpus.txt>.<k>`` and ``start``/``end`` are Python ``str`` offsets;
 * ``forms.tsv``    -- ``target<TAB>form1,form2,...``: the lower-cased surface forms that occur.
@@ -24,6 +28,8 @@ Run ``python data/demo/build_demo.py`` to rebuild both in place, ``--out DIR`` t
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import re
 import sys
@@ -46,6 +52,10 @@ DATED_CORPUS_NAME = "corpus.jsonl"
 MODERN_SENSES = ("mouse.device", "cell.phone")
 YEAR_RANGE = (1850, 2020)
 MODERN_FROM = 1985
+DATED_CSV_NAME = "corpus.csv"
+#: The years of ``corpus.csv``: every sentence in DATE_RANGE, the younger senses from DATE_MODERN_FROM.
+DATE_RANGE = (1990, 2019)
+DATE_MODERN_FROM = 2000
 LABELLED_NAME = "labelled.tsv"
 FORMS_NAME = "forms.tsv"
 LABELLED_COLUMNS = ("id", "target", "text", "start", "end", "sense")
@@ -223,6 +233,29 @@ def render_dated_corpus(sentences: list[Sentence]) -> str:
     )
 
 
+def document_date(line: int, sentence: Sentence) -> str:
+    """The made-up ISO date of the sentence on ``line`` (from 1) in ``corpus.csv``: a fixed rule, see the module notes.
+
+    >>> document_date(1, Sentence(lang="en", text="A mouse.", occurrences=(), source_line=2))
+    '1997-02-12'
+    """
+    first, last = DATE_RANGE
+    if any(occ.sense in MODERN_SENSES for occ in sentence.occurrences):
+        first = DATE_MODERN_FROM
+    year = first + (line * 37) % (last - first + 1)
+    return f"{year:04d}-{1 + line % 12:02d}-{1 + (line * 11) % 28:02d}"
+
+
+def render_dated_csv(sentences: list[Sentence]) -> str:
+    """The text of ``corpus.csv``: a header ``date,text`` and one row per sentence, in corpus order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["date", "text"])
+    for line, sentence in enumerate(sentences, start=1):
+        writer.writerow([document_date(line, sentence), sentence.text])
+    return buffer.getvalue()
+
+
 def render_labelled(sentences: list[Sentence]) -> str:
     """The text of ``labelled.tsv``: a header and one row per occurrence, ordered by line and offset."""
     rows = ["\t".join(LABELLED_COLUMNS)]
@@ -249,7 +282,7 @@ def sense_counts_markdown(sentences: list[Sentence]) -> str:
 
 
 def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, Path]:
-    """Build ``corpus.txt``, ``corpus.jsonl``, ``labelled.tsv`` and ``forms.tsv`` from ``source`` into ``out_dir``.
+    """Build ``corpus.txt``, ``corpus.jsonl``, ``corpus.csv``, ``labelled.tsv`` and ``forms.tsv`` into ``out_dir``.
 
     Returns the written paths by file name. Output is deterministic: the same source gives
     byte-identical files.
@@ -257,7 +290,7 @@ def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, 
     >>> import tempfile, pathlib
     >>> paths = build(out_dir=pathlib.Path(tempfile.mkdtemp()))
     >>> sorted(paths)
-    ['corpus.jsonl', 'corpus.txt', 'forms.tsv', 'labelled.tsv']
+    ['corpus.csv', 'corpus.jsonl', 'corpus.txt', 'forms.tsv', 'labelled.tsv']
     """
     sentences = read_source(source)
     forms = collect_forms(sentences)
@@ -266,6 +299,7 @@ def build(source: Path = HERE / SOURCE_NAME, out_dir: Path = HERE) -> dict[str, 
     contents = {
         CORPUS_NAME: render_corpus(sentences),
         DATED_CORPUS_NAME: render_dated_corpus(sentences),
+        DATED_CSV_NAME: render_dated_csv(sentences),
         LABELLED_NAME: render_labelled(sentences),
         FORMS_NAME: render_forms(forms),
     }
