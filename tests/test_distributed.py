@@ -379,3 +379,29 @@ def test_a_distributed_run_keeps_metadata_from_the_paths(corpus, client, tmp_pat
     pd.testing.assert_frame_equal(occurrences, expected)
     assert set(occurrences["ext"]) == {"txt", "jsonl", "csv", "parquet"}
     assert json.loads((run / "meta.json").read_text())["metadata_columns"] == {"ext": "str"}
+
+
+def test_warnings_of_a_distributed_run_reach_the_user(client, tmp_path):
+    """The script warning (issue 25) is raised here although the encoder is loaded on a worker, on every run (a
+    worker warns of one place only once); the likely proper names the shards count are merged and warned once."""
+    from wsd.embed.coverage import MULTILINGUAL_MODEL
+
+    corpus = tmp_path / "mixed.txt"
+    corpus.write_text("The United States signed.\nThe state agreed.\nСтарый замок стоит.\n", encoding="utf-8")
+    for name in ("first", "second"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run = embed_corpus(
+                corpus, "state,замок", tmp_path / name, scheduler=client.scheduler.address, shard_bytes=30,
+                lemmatizer="simplemma", **EMBED,
+            )  # fmt: skip
+        said = [str(w.message) for w in caught]
+        unreadable = [m for m in said if "[UNK]" in m]
+        assert len(unreadable) == 1 and "1 of 2 targets (замок)" in unreadable[0], said
+        assert MULTILINGUAL_MODEL in unreadable[0]
+        assert [m for m in said if "capitalised mid-sentence" in m] == [
+            "state: 1 of 2 uses are capitalised mid-sentence (States 1): likely proper names; "
+            "--no-proper drops them, --keep-proper keeps them without this warning"
+        ]
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["execution"]["shards"] > 1 and meta["scan"]["proper"] == {"state": {"States": 1}}

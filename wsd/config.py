@@ -541,6 +541,7 @@ def scan_kwargs(config: Config) -> dict[str, Any]:
         "text_field": scan["text_field"],
         "meta": list(scan["meta"] or []),
         "slice_from_path": scan["slice_from_path"],
+        "proper": scan["proper"],
     }
 
 

@@ -44,6 +44,7 @@ from tqdm.auto import tqdm
 from wsd.corpus.documents import corpus_fingerprint
 from wsd.corpus.matcher import make_matcher
 from wsd.corpus.metafields import check_meta_fields
+from wsd.corpus.proper import warn_proper
 from wsd.corpus.scan import (
     DEFAULT_CHUNK_SIZE,
     ScanOptions,
@@ -54,7 +55,7 @@ from wsd.corpus.scan import (
     metadata_dtypes,
 )
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
-from wsd.embed.coverage import warn_unreadable_targets
+from wsd.embed.coverage import unreadable_targets, warn_unreadable, warn_unreadable_targets
 from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
@@ -82,6 +83,7 @@ def embed_corpus(
     text_field: str = "text",
     meta: str | Iterable[str] | None = None,
     slice_from_path: str | None = None,
+    proper: str = "warn",
     model: str | None = None,
     layers: str | None = None,
     pooling: str | None = None,
@@ -132,6 +134,8 @@ def embed_corpus(
     slice_from_path : str, optional
         A regex searched in each corpus file's relative path; its named groups (or else its first group, as
         the column ``slice``) become metadata columns.
+    proper : {"warn", "keep", "drop"}
+        Likely proper names (:mod:`wsd.corpus.proper`): kept with a warning, kept, or dropped.
     model, layers, pooling, device, precision, runtime, batch_size, max_length, window_tokens, context_vector
         Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
         or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
@@ -184,6 +188,7 @@ def embed_corpus(
         text_field=text_field,
         meta=tuple(meta) if meta is not None and not isinstance(meta, str) else meta,
         slice_from_path=slice_from_path,
+        proper=proper,
     )
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
     _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
@@ -218,7 +223,8 @@ def embed_corpus(
             identity = describe_encoder(encoder)
             warn_unreadable_targets(encoder.loaded.backend, encoder.loaded.name, options.targets)
         else:
-            (identity,) = chosen.map(_describe_worker_encoder, [encoder_options])
+            (identity,) = chosen.map(_describe_worker_encoder, [encoder_options | {"targets": list(options.targets)}])
+            warn_unreadable(identity.pop("unreadable"), options.targets, identity["embedding"].get("model", ""))
         load_s = time.perf_counter() - clock
         config = {
             "corpus": str(Path(corpus).resolve()),
@@ -231,6 +237,7 @@ def embed_corpus(
         store.heal()  # a finished part that fails its checksum is dropped (with a warning) and done again
         if store.complete:
             warn_missing(store.meta["scan"])
+            warn_proper(store.meta["scan"].get("proper", {}), store.meta["scan"]["occurrences"], proper, lemmatizer)
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
@@ -385,6 +392,8 @@ def embed_shard(
     }
     if options.meta_spec:
         result["meta"] = stats.meta.to_dict()
+    if stats.proper:
+        result["proper"] = stats.proper_table()
     store.write_marker(shard.index, result)
     return result
 
@@ -443,9 +452,16 @@ def worker_encoder(encoder_options: Mapping[str, Any]) -> Encoder:
     return cached("encoder", encoder_options, lambda: Encoder(**encoder_options))
 
 
-def _describe_worker_encoder(encoder_options: Mapping[str, Any]) -> dict[str, Any]:
-    """Task: load (and keep) the encoder on a worker; describe it."""
-    return describe_encoder(worker_encoder(encoder_options))
+def _describe_worker_encoder(task: Mapping[str, Any]) -> dict[str, Any]:
+    """Task: load (and keep) the encoder on a worker; describe it, with the ``targets`` its vocabulary cannot read.
+
+    They come back as data, not as a warning: a worker process warns of one place only once, and a cluster's
+    workers outlive the runs.
+    """
+    encoder_options = {key: value for key, value in task.items() if key != "targets"}
+    encoder = worker_encoder(encoder_options)
+    found = unreadable_targets(encoder.loaded.backend, task["targets"])
+    return describe_encoder(encoder) | {"unreadable": found}
 
 
 def _check_identity(identity: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
@@ -519,6 +535,8 @@ def _finish(
     for result in results:
         stats.occurrences.update(result["occurrences"])
         stats.meta.merge(result.get("meta", {}))
+        for target, forms in result.get("proper", {}).items():
+            stats.proper[target].update(forms)
     check_findings(corpus, options, stats)
     if options.meta_spec:
         store.meta["metadata_columns"] = metadata_dtypes(options, stats)
@@ -528,6 +546,7 @@ def _finish(
         "part_sizes": sizes,
         "documents": stats.documents,
         "occurrences": {t: int(stats.occurrences[t]) for t in options.targets},
+        **({"proper": stats.proper_table()} if stats.proper else {}),
     }
     store.meta["execution"] = execution
     store.finish({"embedding": embedding}, consolidate=consolidate)
@@ -642,7 +661,16 @@ _EXECUTION_OPTIONS = frozenset(
     {"executor", "scheduler", "workers", "threads_per_worker", "retries", "consolidate", "device", "batch_size"}
 )
 #: The scan options of :func:`embed_corpus` (what :func:`check_slices_before_embedding` scans with).
-_SCAN_OPTIONS = ("lemmatizer", "case_sensitive", "context", "context_chars", "text_field", "meta", "slice_from_path")
+_SCAN_OPTIONS = (
+    "lemmatizer",
+    "case_sensitive",
+    "context",
+    "context_chars",
+    "text_field",
+    "meta",
+    "slice_from_path",
+    "proper",
+)
 
 
 def _file_stamp(path: Any) -> Any:

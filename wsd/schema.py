@@ -23,6 +23,9 @@ from typing import Any, Literal, get_args
 # ------------------------------------------------------------------------------------------- the choices
 Lemmatizer = Literal["none", "simplemma"]
 ContextKind = Literal["sentence", "window"]
+#: What a scan does with likely proper names (capitalised mid-sentence forms a lemmatizer maps onto a lower-case
+#: target, :mod:`wsd.corpus.proper`): keep them and warn, keep them, or drop them.
+ProperNames = Literal["warn", "keep", "drop"]
 Runtime = Literal["auto", "torch", "openvino"]
 Precision = Literal["auto", "fp32", "bf16", "fp16", "int8"]
 Pooling = Literal["mean", "first", "last", "first-last", "sum", "max"]
@@ -41,6 +44,7 @@ ScoreFormat = Literal["table", "json"]
 
 LEMMATIZERS: tuple[str, ...] = get_args(Lemmatizer)
 CONTEXTS: tuple[str, ...] = get_args(ContextKind)
+PROPER_MODES: tuple[str, ...] = get_args(ProperNames)
 #: Runtimes of the forward pass; ``auto`` is OpenVINO where it is installed and the device is the CPU.
 RUNTIMES: tuple[str, ...] = get_args(Runtime)
 PRECISIONS: tuple[str, ...] = get_args(Precision)
@@ -125,6 +129,9 @@ class Option:
         A setting of the configuration file (else a flag only).
     flags : tuple of str, optional
         Its flags; None: ``--key`` with dashes; ``()``: none (a file-only setting).
+    flag_values : mapping, optional
+        ``flag -> value`` for a choice whose flags each set one value and take none (``--no-proper`` sets
+        ``drop``); its ``flags`` are these flags.
     flag_commands : tuple of str, optional
         The commands that have the flag (None: all of ``commands``).
     dest : str, optional
@@ -156,6 +163,7 @@ class Option:
     path: bool = False
     config: bool = True
     flags: tuple[str, ...] | None = None
+    flag_values: Mapping[str, Any] = field(default_factory=dict)
     flag_commands: tuple[str, ...] | None = None
     dest: str | None = None
     metavar: str | None = None
@@ -307,6 +315,18 @@ OPTION_LIST: tuple[Option, ...] = (
         choices=LEMMATIZERS,
     ),
     _o("scan.case_sensitive", "bool", False, _SCAN, "match case exactly", unset="ignore case"),
+    _o(
+        "scan.proper",
+        "str",
+        "warn",
+        _SCAN,
+        "likely proper names: forms a lemmatizer maps onto a lower-case target, capitalised mid-sentence (United "
+        "States for state); warn = keep them and warn with their counts, keep (--keep-proper) = keep them "
+        "silently, drop (--no-proper) = leave them out (never embedded)",
+        choices=PROPER_MODES,
+        flags=("--keep-proper", "--no-proper"),
+        flag_values={"--keep-proper": "keep", "--no-proper": "drop"},
+    ),
     _o(
         "scan.context",
         "str",
@@ -1135,6 +1155,23 @@ def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+class _ValueFlags(argparse.Action):
+    """Flags that each set one value of a choice and take none (:attr:`Option.flag_values`); two that set
+    different values are refused."""
+
+    def __init__(self, option_strings: list[str], dest: str, values_of: Mapping[str, Any], **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+        self.values_of = dict(values_of)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
+        value = self.values_of[option_string]
+        previous = getattr(namespace, self.dest, None)
+        if previous not in (None, self.default, value):
+            given = [flag for flag, set_to in self.values_of.items() if set_to in (previous, value)]
+            parser.error(f"{' and '.join(given)} exclude each other")
+        setattr(namespace, self.dest, value)
+
+
 def _argument(option: Option, command: str) -> dict[str, Any]:
     """The keyword arguments of ``add_argument`` for an option of a command."""
     # a setting's flag defaults to None ("not given": the configuration's value wins); a flag-only option's
@@ -1148,6 +1185,9 @@ def _argument(option: Option, command: str) -> dict[str, Any]:
             kwargs["required"] = True
     if option.kind == "bool":
         kwargs["action"] = argparse.BooleanOptionalAction if option.negatable else "store_true"
+        return kwargs
+    if option.flag_values:
+        kwargs |= {"action": _ValueFlags, "values_of": dict(option.flag_values), "choices": option.choices}
         return kwargs
     if option.repeat:
         kwargs["action"] = "append"

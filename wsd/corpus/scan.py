@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,13 +18,14 @@ import pandas as pd
 from wsd.corpus.blocks import iter_blocks
 from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
 from wsd.corpus.documents import Document, iter_documents
-from wsd.corpus.matcher import DEFAULT_LANGUAGES, make_matcher
+from wsd.corpus.matcher import DEFAULT_LANGUAGES, Match, make_matcher
 from wsd.corpus.metadata import MetaReport, MetaSpec
 from wsd.corpus.metafields import check_meta_fields
+from wsd.corpus.proper import count_table, likely_proper, warn_proper
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
-from wsd.schema import DEFAULT_CHUNK_SIZE
+from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES
 
 
 @dataclass
@@ -51,6 +52,10 @@ class ScanOptions:
         Fields or columns kept beside the text as metadata columns (``--meta``; :mod:`wsd.corpus.metadata`).
     slice_from_path : str, optional
         A regex whose groups, searched in each file's relative path, become metadata columns.
+    proper : {"warn", "keep", "drop"}
+        Likely proper names (capitalised mid-sentence forms of a lower-case target, :mod:`wsd.corpus.proper`):
+        kept with a warning (with a lemmatizer), kept, or not matched. Only ``"drop"`` changes what is found,
+        so only it is recorded (:meth:`to_dict`).
     """
 
     targets: TargetForms
@@ -62,11 +67,14 @@ class ScanOptions:
     text_field: str = "text"
     meta: tuple[str, ...] = ()
     slice_from_path: str | None = None
+    proper: str = "warn"
     meta_spec: MetaSpec = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.meta_spec = MetaSpec.build(self.meta, self.slice_from_path, self.text_field)
         self.meta = self.meta_spec.fields
+        if self.proper not in PROPER_MODES:
+            raise ConfigError(f"proper must be one of {', '.join(PROPER_MODES)}, not {self.proper!r}")
 
     def to_dict(self) -> dict:
         """A JSON-ready description (recorded in a run's metadata).
@@ -84,6 +92,7 @@ class ScanOptions:
             "languages": list(self.languages),
             "text_field": self.text_field,
             **self.meta_spec.to_dict(),
+            **({"proper": self.proper} if self.proper == "drop" else {}),  # warn and keep find the same
         }
 
     @classmethod
@@ -109,6 +118,7 @@ class ScanOptions:
             text_field=data["text_field"],
             meta=tuple(data.get("meta", ())),
             slice_from_path=data.get("slice_from_path"),
+            proper=data.get("proper", "warn"),
         )
 
 
@@ -124,11 +134,24 @@ class ScanStats:
         Occurrences found per target.
     meta : MetaReport
         What the documents with occurrences held in their metadata columns.
+    proper : dict of str to Counter
+        Per target, its likely proper names (:mod:`wsd.corpus.proper`) per form: kept or dropped as
+        ``ScanOptions.proper`` says.
     """
 
     documents: int = 0
     occurrences: Counter = field(default_factory=Counter)
     meta: MetaReport = field(default_factory=MetaReport)
+    proper: defaultdict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def proper_table(self) -> dict[str, dict[str, int]]:
+        """The likely proper names as a run records them: target → form → uses (targets with some only).
+
+        Returns
+        -------
+        dict
+        """
+        return count_table(self.proper)
 
 
 def build_scan_options(
@@ -228,6 +251,8 @@ def iter_document_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     columns = options.meta_spec.columns
+    sift = options.lemmatizer not in (None, "", "none") or options.proper == "drop"
+    listed = frozenset(form for forms in options.targets.values() for form in forms)
     rows: list[tuple] = []
     counted = None  # the long document whose metadata was counted (once, however many blocks have matches)
 
@@ -239,7 +264,8 @@ def iter_document_chunks(
     blocks = iter_blocks(counting(documents), matcher, options.context, options.context_chars, _margin(options))
     for block in blocks:
         document = block.document
-        if not block.matches:
+        matches = _sift_proper(block.text, block.matches, options, listed, stats, block.open_start) if sift else None
+        if not (block.matches if matches is None else matches):
             continue
         if columns and (block.offset == 0 or counted is not document):
             stats.meta.add(columns, document.meta, document.where)
@@ -247,7 +273,7 @@ def iter_document_chunks(
         found_rows = document_rows(
             document.doc_id,
             block.text,
-            block.matches,
+            block.matches if matches is None else matches,
             options,
             document.meta,
             offset=block.offset,
@@ -262,6 +288,20 @@ def iter_document_chunks(
             rows = []
     if rows:
         yield rows_frame(rows, columns)
+
+
+def _sift_proper(
+    text: str, matches: list[Match], options: ScanOptions, listed: frozenset[str], stats: ScanStats, open_start: bool
+) -> list[Match]:
+    """The matches kept: likely proper names are counted in ``stats``, and left out with ``proper="drop"``."""
+    kept = []
+    for match in matches:
+        if likely_proper(text, match, listed, open_start):
+            stats.proper[match.target][match.form] += 1
+            if options.proper == "drop":
+                continue
+        kept.append(match)
+    return kept
 
 
 def _margin(options: ScanOptions) -> int:
@@ -289,7 +329,8 @@ def scan(
     **options
         ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
         ``"window"``), ``context_chars``, ``languages``, ``text_field``, ``meta`` (fields or columns kept as
-        metadata columns) and ``slice_from_path`` (a regex; see :mod:`wsd.corpus.metadata`).
+        metadata columns), ``slice_from_path`` (a regex; see :mod:`wsd.corpus.metadata`) and ``proper``
+        (``"warn"``, ``"keep"`` or ``"drop"``: likely proper names, :mod:`wsd.corpus.proper`).
 
     Returns
     -------
@@ -413,7 +454,8 @@ def rows_frame(rows: list[tuple], meta_columns: tuple[str, ...] = ()) -> pd.Data
 
 def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
     """After a scan: an :class:`InputError` when the corpus had no documents or none of the targets occurs;
-    a warning for each target that was never found (the single-process and the distributed scan both call it).
+    a warning for each target that was never found, and one for the likely proper names a lemmatizer's scan
+    kept (:func:`wsd.corpus.proper.warn_proper`); the single-process and the distributed scan both call it.
 
     Parameters
     ----------
@@ -434,3 +476,4 @@ def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: 
         )
     for target in missing:
         warnings.warn(f"target {target!r} was not found in {corpus}", stacklevel=3)
+    warn_proper(stats.proper_table(), stats.occurrences, options.proper, options.lemmatizer, stacklevel=4)

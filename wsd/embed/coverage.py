@@ -10,7 +10,7 @@ characters (Cyrillic with the English MiniLM: every letter a piece of its own, a
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 #: A target is unreadable when at least this share of its characters lies in [UNK] or single-character pieces.
@@ -100,13 +100,42 @@ def warn_unreadable_targets(backend: Any, model: str, targets: Iterable[str]) ->
     """
     targets = list(targets)
     found = unreadable_targets(backend, targets)
-    if found:
-        shown = ", ".join(list(found)[:8]) + (" ..." if len(found) > 8 else "")
-        share = sum(found.values()) / len(found)
-        warnings.warn(
-            f"{len(found)} of {len(set(targets))} targets ({shown}) are split by {model} mostly into [UNK] or single "
-            f"characters ({share:.0%} of their letters): its vectors cannot tell their senses apart; use a model "
-            f"that knows their script, e.g. --model {MULTILINGUAL_MODEL} (multilingual)",
-            stacklevel=2,
-        )
+    warn_unreadable(found, targets, model, stacklevel=3)
     return found
+
+
+def warn_unreadable(found: Mapping[str, float], targets: Iterable[str], model: str, stacklevel: int = 2) -> str:
+    """The warning of :func:`warn_unreadable_targets` for targets found unreadable elsewhere (on a worker).
+
+    Parameters
+    ----------
+    found : mapping
+        :func:`unreadable_targets` of the encoder's tokenizer.
+    targets : iterable of str
+        All the target words.
+    model : str
+        The model's name, for the message.
+    stacklevel : int
+        As for :func:`warnings.warn`.
+
+    Returns
+    -------
+    str
+        The message warned (empty: none).
+
+    Examples
+    --------
+    >>> warn_unreadable({}, ["mouse"], "all-MiniLM-L6-v2")
+    ''
+    """
+    if not found:
+        return ""
+    shown = ", ".join(list(found)[:8]) + (" ..." if len(found) > 8 else "")
+    share = sum(found.values()) / len(found)
+    message = (
+        f"{len(found)} of {len(set(targets))} targets ({shown}) are split by {model} mostly into [UNK] or single "
+        f"characters ({share:.0%} of their letters): its vectors cannot tell their senses apart; use a model "
+        f"that knows their script, e.g. --model {MULTILINGUAL_MODEL} (multilingual)"
+    )
+    warnings.warn(message, stacklevel=stacklevel)
+    return message
