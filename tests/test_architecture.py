@@ -19,6 +19,8 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     # every option, declared once: the stages read their defaults and choice lists from it
     "schema": set(),
+    # the typed option objects of the Python API, their defaults read from the schema
+    "options": {"schema"},
     "manifest": {"errors", "layout"},
     "atomic": {"errors", "manifest", "layout"},
     "textfiles": {"errors"},
@@ -32,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"manifest", "errors", "occurrences", "layout", "outputs", "atomic"},
     "executors": {"errors"},
     "corpus": {"manifest", "errors", "occurrences", "textfiles", "schema"},
-    "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic", "schema"},
+    "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic", "schema", "options"},
     "senses": {"manifest", "errors", "occurrences", "store", "layout", "outputs", "executors", "schema"},
     "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
     "report": {
@@ -78,8 +80,9 @@ ALLOWED: dict[str, set[str]] = {
         "store",
         "schema",
     },
-    "config": {"errors", "senses", "layout", "atomic", "schema"},
+    "config": {"errors", "senses", "layout", "atomic", "schema", "options"},
     "benchmark": {
+        "options",
         "tune",
         "change",
         "errors",
@@ -94,6 +97,8 @@ ALLOWED: dict[str, set[str]] = {
         "store",
     },
     "pipeline": {
+        "options",
+        "schema",
         "tune",
         "change",
         "errors",
@@ -109,7 +114,7 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "store",
     },
-    "demo": {"errors", "config", "corpus", "layout", "pipeline", "report"},
+    "demo": {"errors", "config", "corpus", "layout", "options", "pipeline", "report"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
     "tagger": {"errors", "corpus", "embed", "senses", "layout", "store"},
 }

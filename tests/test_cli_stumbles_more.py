@@ -30,13 +30,12 @@ def test_default_chunk_size_keeps_resume_useful() -> None:
     8192 occurrences per part made a whole State of the Union run (5 targets) a single part: an interrupted run kept
     nothing. 1024 is 32 forward batches on a CPU.
     """
-    import inspect
 
     from wsd.config import resolve_config
-    from wsd.pipeline import embed_corpus
+    from wsd.options import ExecutionOptions
     from wsd.schema import DEFAULT_CHUNK_SIZE
 
     assert DEFAULT_CHUNK_SIZE <= 2048
-    assert inspect.signature(embed_corpus).parameters["chunk_size"].default == DEFAULT_CHUNK_SIZE
+    assert ExecutionOptions().chunk_size == DEFAULT_CHUNK_SIZE  # embed_corpus's default
     for command in ("embed", "run"):
         assert resolve_config(command)["output"]["chunk_size"] == DEFAULT_CHUNK_SIZE

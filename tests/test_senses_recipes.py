@@ -42,13 +42,13 @@ def test_copies_are_returned_and_unknown_names_fail() -> None:
 
 def test_configuration_defaults_come_from_the_default_recipe() -> None:
     config = EvaluationConfig()
-    assert config.embedding == EmbeddingOptions()
+    assert config.embedding == EmbeddingOptions(**DEFAULT_EMBEDDING)
     assert config.embedding.context_vector == DEFAULT_EMBEDDING["context_vector"]
     assert (config.graded, config.min_weight, config.top) == tuple(
         DEFAULT_OUTPUT[k] for k in ("graded", "min_weight", "top")
     )
     assert config.senses == recipe("default")
-    assert EmbeddingOptions().encoder_kwargs()["context_vector"] == DEFAULT_EMBEDDING["context_vector"]
+    assert EmbeddingOptions().context_vector is None  # as wsd.Encoder: the schema's unset (the recipe fills it)
 
 
 def test_a_named_recipe_sets_embedding_senses_and_output_and_flags_override_it() -> None:

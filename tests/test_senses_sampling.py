@@ -186,11 +186,12 @@ def test_the_ward_tree_is_cut_like_agglomerative_clustering() -> None:
 
 
 def test_max_fit_samples_is_a_setting_of_the_senses_commands() -> None:
-    from wsd.config import resolve_config, sense_params
+    from wsd.config import resolve_config
+    from wsd.options import SenseOptions
 
-    assert sense_params(resolve_config("cluster"))["max_fit_samples"] == DEFAULT_MAX_FIT_SAMPLES
+    assert SenseOptions.from_config(resolve_config("cluster")).params()["max_fit_samples"] == DEFAULT_MAX_FIT_SAMPLES
     config = resolve_config("cluster", overrides=["senses.max_fit_samples=1000"])
-    assert sense_params(config)["max_fit_samples"] == 1000
+    assert SenseOptions.from_config(config).params()["max_fit_samples"] == 1000
     with pytest.raises(ConfigError, match="max_fit_samples"):
         resolve_config("cluster", overrides=["senses.max_fit_samples=1"])
 

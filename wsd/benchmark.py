@@ -169,6 +169,8 @@ def evaluate(
     overwrite : bool
         Replace the files of an evaluation of another configuration in ``out``, or write into a folder of
         other files (which are left alone); without it such an ``out`` is refused (:mod:`wsd.outputs`).
+    offline : bool, optional
+        Never touch the network when loading the encoder (None: ``config.embedding.offline``).
 
     Returns
     -------
@@ -238,7 +240,8 @@ def _embed(
 ) -> tuple[np.ndarray, dict[str, Any] | None]:
     if vectors is None:
         if encoder is None:
-            encoder = Encoder(**config.embedding.encoder_kwargs(), progress=progress, offline=offline)
+            options = config.embedding if offline is None else config.embedding.replace(offline=offline)
+            encoder = Encoder.from_options(options, progress=progress)
         (vectors,) = embed_cached(
             encoder,
             occurrences,

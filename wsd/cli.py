@@ -19,7 +19,7 @@ from wsd import __version__
 from wsd.errors import WsdError
 from wsd.layout import CONFIG_FILE
 from wsd.outputs import check_disjoint, session
-from wsd.schema import CONFIG_COMMANDS, DEFAULT_SHARD_BYTES, OPTIONS, add_options, options_of
+from wsd.schema import CONFIG_COMMANDS, OPTIONS, add_options, options_of
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
@@ -160,7 +160,8 @@ def command_embed(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.config import encoder_kwargs, loading_kwargs, scan_kwargs, write_config
+    from wsd.config import embedding_options, write_config
+    from wsd.options import ExecutionOptions, ScanSettings
     from wsd.pipeline import embed_corpus
 
     config = command_config("embed", args)
@@ -168,16 +169,11 @@ def command_embed(args: argparse.Namespace) -> int:
         config["scan"]["corpus"],
         config["scan"]["targets"],
         config["output"]["out"],
-        forms=config["scan"]["forms"],
-        vector_dtype=config["output"]["vector_dtype"],
-        chunk_size=config["output"]["chunk_size"],
-        shard_bytes=config["execution"]["shard_bytes"] or DEFAULT_SHARD_BYTES,
-        executor=executor_for(config),
+        scan=ScanSettings.from_config(config),
+        embedding=embedding_options(config),
+        execution=ExecutionOptions.from_config(config, executor=executor_for(config)),
         overwrite=args.overwrite,
         progress=not args.no_progress,
-        **scan_kwargs(config),
-        **encoder_kwargs(config),
-        **loading_kwargs(config),
     )
     write_config(run, config, "embed")
     _print_run_summary(run)
@@ -199,13 +195,15 @@ def command_cluster(args: argparse.Namespace) -> int:
     """
     import json
 
-    from wsd.config import sense_params, write_config
+    from wsd.config import write_config
     from wsd.layout import META_FILE
+    from wsd.options import SenseOptions
     from wsd.senses.recipes import make_inducer
     from wsd.senses.stage import cluster_run
 
     config = command_config("cluster", args)
-    inducer = make_inducer(sense_params(config) | {"random_state": config["senses"]["seed"]})
+    senses = SenseOptions.from_config(config)
+    inducer = make_inducer(senses.params() | {"random_state": senses.seed})
     executor = executor_for(config)
     with executor or contextlib.nullcontext():
         out = cluster_run(
@@ -277,7 +275,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.benchmark import evaluate
-    from wsd.config import evaluation_config, loading_kwargs, write_config
+    from wsd.config import evaluation_config, write_config
     from wsd.results import format_table
     from wsd.senses.recipes import make_inducer
 
@@ -295,7 +293,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
             map_function=executor,
             progress=not args.no_progress,
             overwrite=args.overwrite,
-            **loading_kwargs(resolved),
+            offline=True if resolved["embedding"]["offline"] else None,
         )
     print(format_table(result))
     if out:

@@ -40,7 +40,8 @@ from typing import Any
 
 from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError
-from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option
+from wsd.options import EmbeddingOptions, SenseOptions  # EmbeddingOptions: re-exported, as it lived here
+from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option, off_to_word
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
@@ -114,6 +115,8 @@ def check_value(setting: Setting, value: Any, where: str = "") -> Any:
         The value has the wrong type or is not allowed; the message names the setting.
     """
     kind = setting.kind
+    if setting.off and isinstance(value, str):
+        value = off_to_word(value)  # "off", "no", "" (older spellings): read as "none", the one written
     ok = True
     if kind == "str":
         ok = isinstance(value, str)
@@ -519,8 +522,12 @@ def write_config(folder: str | os.PathLike[str], config: Config, command: str) -
 
 
 # ------------------------------------------------------------------------------------------- to the API
-def scan_kwargs(config: Config) -> dict[str, Any]:
-    """The ``[scan]`` settings as keyword arguments of :func:`wsd.scan` / :func:`wsd.embed_corpus`.
+def embedding_options(config: Config) -> EmbeddingOptions:
+    """The :class:`~wsd.options.EmbeddingOptions` of a resolved configuration, as the commands use them.
+
+    As :meth:`EmbeddingOptions.from_config <wsd.options.EmbeddingOptions.from_config>`, but ``context_vector =
+    "none"`` is None where the recipe has no context vector either (so what runs and evaluations record stays
+    as it was: ``"none"`` only where it turns the recipe's context vector off).
 
     Parameters
     ----------
@@ -529,125 +536,16 @@ def scan_kwargs(config: Config) -> dict[str, Any]:
 
     Returns
     -------
-    dict
-        Without ``corpus``, ``targets`` and ``forms``.
+    EmbeddingOptions
     """
-    scan = config["scan"]
-    return {
-        "lemmatizer": None if scan["lemmatizer"] == "none" else scan["lemmatizer"],
-        "case_sensitive": scan["case_sensitive"],
-        "context": scan["context"],
-        "context_chars": scan["context_chars"],
-        "text_field": scan["text_field"],
-        "meta": list(scan["meta"] or []),
-        "slice_from_path": scan["slice_from_path"],
-        "proper": scan["proper"],
-    }
-
-
-def encoder_kwargs(config: Config) -> dict[str, Any]:
-    """The ``[embedding]`` settings as keyword arguments of :class:`wsd.Encoder`.
-
-    Parameters
-    ----------
-    config : dict
-        A resolved configuration.
-
-    Returns
-    -------
-    dict
-        ``context_vector`` None where it is off and the recipe has it off too (else ``"none"`` turns the
-        recipe's off).
-    """
-    kwargs = {key: config["embedding"][key] for key in EMBEDDING_KEYS}
+    options = EmbeddingOptions.from_config(config)
     recipe_context = embedding_recipe(config["senses"]["recipe"])["context_vector"] if "senses" in config else None
-    if kwargs["context_vector"] == "none" and recipe_context is None:
-        kwargs["context_vector"] = None  # off, as the recipe (or plain `wsd embed`) has it
-    return kwargs
-
-
-def loading_kwargs(config: Config) -> dict[str, Any]:
-    """How the encoder is fetched (not what it computes): ``offline`` for :class:`wsd.Encoder`.
-
-    Kept apart from :func:`encoder_kwargs` because it never changes the vectors, so it is not part of what a
-    run or an evaluation records as its embedding.
-
-    Parameters
-    ----------
-    config : dict
-        A resolved configuration.
-
-    Returns
-    -------
-    dict
-        ``{"offline": True}`` when ``embedding.offline`` is set, else ``{"offline": None}`` (follow
-        ``HF_HUB_OFFLINE``).
-    """
-    return {"offline": True if config.get("embedding", {}).get("offline") else None}
-
-
-def sense_params(config: Config) -> dict[str, Any]:
-    """The ``[senses]`` settings as :class:`~wsd.senses.SenseInducer` parameters (without ``random_state``).
-
-    Parameters
-    ----------
-    config : dict
-        A resolved configuration.
-
-    Returns
-    -------
-    dict
-    """
-    return {key: value for key, value in config["senses"].items() if key not in NOT_INDUCER}
-
-
-def execution_kwargs(config: Config) -> dict[str, Any]:
-    """The ``[execution]`` settings (``scheduler``, ``workers``, ``threads_per_worker``, ``shard_bytes``).
-
-    Parameters
-    ----------
-    config : dict
-        A resolved configuration.
-
-    Returns
-    -------
-    dict
-    """
-    return {key: value for key, value in config.get("execution", {}).items() if value is not None}
+    if options.context_vector == "none" and recipe_context is None:
+        options = options.replace(context_vector=None)  # off, as the recipe (or plain `wsd embed`) has it
+    return options
 
 
 # ------------------------------------------------------------------------------------------- evaluation
-@dataclass
-class EmbeddingOptions:
-    """How occurrences become vectors (the parameters of :class:`wsd.Encoder`).
-
-    Parameters
-    ----------
-    model, layers, pooling, precision, runtime, device, batch_size, max_length, window_tokens, context_vector
-        As in :class:`wsd.Encoder`.
-    """
-
-    model: str | None = None
-    layers: str = DEFAULT_EMBEDDING["layers"]
-    pooling: str = DEFAULT_EMBEDDING["pooling"]
-    precision: str = OPTIONS["embedding.precision"].default
-    runtime: str = OPTIONS["embedding.runtime"].default
-    device: str | None = None
-    batch_size: int | None = None
-    max_length: int | None = None
-    window_tokens: int | None = None
-    context_vector: str | None = DEFAULT_EMBEDDING["context_vector"]
-
-    def encoder_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for :class:`wsd.Encoder`.
-
-        Returns
-        -------
-        dict
-        """
-        return dataclasses.asdict(self)
-
-
 @dataclass
 class EvaluationConfig:
     """Everything an evaluation needs: dataset, encoder, sense inducer, output format, seeds.
@@ -682,7 +580,7 @@ class EvaluationConfig:
     data: str | None = None
     dataset_options: dict[str, Any] = field(default_factory=dict)
     targets: list[str] | None = None
-    embedding: EmbeddingOptions = field(default_factory=EmbeddingOptions)
+    embedding: EmbeddingOptions = field(default_factory=lambda: EmbeddingOptions(**DEFAULT_EMBEDDING))
     senses: dict[str, Any] = field(default_factory=lambda: recipe("default"))
     graded: bool = DEFAULT_OUTPUT["graded"]
     min_weight: float = DEFAULT_OUTPUT["min_weight"]
@@ -701,6 +599,7 @@ class EvaluationConfig:
         dict
         """
         data = dataclasses.asdict(self)
+        data["embedding"] = self.embedding.encoder_kwargs()  # what it computes (offline is how it is fetched)
         data["senses"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.senses.items()}
         if self.dataset != "wug":  # the change settings score nothing else; other datasets' records stay as they were
             for name in CHANGE_FIELDS:
@@ -737,11 +636,11 @@ def evaluation_config(config: Config) -> EvaluationConfig:
     recipe_params, inducer_defaults = recipe(config["senses"]["recipe"]), _inducer_defaults()
     senses = {  # as metrics.json records them: the recipe's parameters and those that differ from the inducer's
         key: value
-        for key, value in sense_params(config).items()
+        for key, value in SenseOptions.from_config(config).params().items()
         if key in recipe_params or value != inducer_defaults.get(key)
     }
     return build_evaluation_config(
-        {"dataset_options": options, "embedding": encoder_kwargs(config), "senses": senses},
+        {"dataset_options": options, "embedding": embedding_options(config).encoder_kwargs(), "senses": senses},
         recipe=config["senses"]["recipe"],
         dataset=evaluation["dataset"],
         data=evaluation["data"],

@@ -12,9 +12,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wsd.config import Config, encoder_kwargs, loading_kwargs, resolve_config, scan_kwargs, sense_params, write_config
+from wsd.config import Config, embedding_options, resolve_config, write_config
 from wsd.corpus.targets import read_forms_file
 from wsd.errors import ConfigError, InputError
+from wsd.options import ChangeOptions, ExecutionOptions, ScanSettings, SenseOptions
 
 DEMO_FILES = ("corpus.txt", "forms.tsv", "labelled.tsv")
 
@@ -91,32 +92,23 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
     """
     from wsd.pipeline import induce_corpus
 
-    scan, output, senses = config["scan"], config["output"], config["senses"]
+    scan, output = config["scan"], config["output"]
     change = config.get("change", {})
     if not change.get("by") and (change.get("bins") or change.get("between") or change.get("bin_width")):
         raise ConfigError("--bins, --bin-width and --between compare slices: give --by COLUMN too (the slice column)")
-    slices = None
-    if change.get("by"):
-        keys = ("by", "bins", "bin_width", "between", "measure", "binary_k", "binary_n", "min_uses", "rank_by")
-        slices = {key: change[key] for key in keys}
     summary = induce_corpus(
         scan["corpus"],
         scan["targets"],
         output["out"],
-        forms=scan["forms"],
         gold=config["evaluation"]["gold"],
-        recipe=senses["recipe"],
-        senses=sense_params(config),
-        seed=senses["seed"],
+        scan=ScanSettings.from_config(config),
+        embedding=embedding_options(config),
+        senses=SenseOptions.from_config(config),
+        change=ChangeOptions.from_config(config) if change.get("by") else None,
+        execution=ExecutionOptions.from_config(config),
         report=output["report"],
         progress=progress,
         overwrite=overwrite,
-        vector_dtype=output["vector_dtype"],
-        chunk_size=output["chunk_size"],
-        change=slices,
-        **scan_kwargs(config),
-        **encoder_kwargs(config),
-        **loading_kwargs(config),
     )
     write_config(output["out"], config, "run")
     return summary

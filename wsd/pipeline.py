@@ -27,6 +27,7 @@ on storage that every worker reads and writes under the same path.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import socket
@@ -46,7 +47,6 @@ from wsd.corpus.matcher import make_matcher
 from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.proper import warn_proper
 from wsd.corpus.scan import (
-    DEFAULT_CHUNK_SIZE,
     ScanOptions,
     ScanStats,
     build_scan_options,
@@ -56,12 +56,21 @@ from wsd.corpus.scan import (
 )
 from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.coverage import unreadable_targets, warn_unreadable, warn_unreadable_targets
-from wsd.embed.encoder import DEFAULT_LAYERS, DEFAULT_POOLING, Encoder
+from wsd.embed.encoder import Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
 from wsd.layout import CHANGE_DIR, CHUNK_RECORD, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
+from wsd.options import (
+    ChangeOptions,
+    EmbeddingOptions,
+    ExecutionOptions,
+    ScanSettings,
+    SenseOptions,
+    route_settings,
+)
 from wsd.outputs import check_disjoint, claim_folder, in_session
+from wsd.schema import is_off
 from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
@@ -75,39 +84,14 @@ def embed_corpus(
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     out: str | os.PathLike[str],
     *,
-    forms: str | os.PathLike[str] | None = None,
-    lemmatizer: str | None = None,
-    case_sensitive: bool = False,
-    context: str = "sentence",
-    context_chars: int = 1000,
-    text_field: str = "text",
-    meta: str | Iterable[str] | None = None,
-    slice_from_path: str | None = None,
-    proper: str = "warn",
-    model: str | None = None,
-    layers: str | None = None,
-    pooling: str | None = None,
-    device: str | None = None,
-    precision: str = "auto",
-    runtime: str | None = None,
-    batch_size: int | None = None,
-    max_length: int | None = None,
-    window_tokens: int | None = None,
-    context_vector: str | None = None,
-    offline: bool | None = None,
-    vector_dtype: str = "float16",
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    shard_bytes: int = DEFAULT_SHARD_BYTES,
-    executor: Executor | str | None = None,
-    scheduler: str | Any | None = None,
-    workers: int | None = None,
-    threads_per_worker: int = 1,
-    retries: int = DEFAULT_RETRIES,
-    consolidate: bool | None = None,
+    scan: ScanSettings | None = None,
+    embedding: EmbeddingOptions | None = None,
+    execution: ExecutionOptions | None = None,
+    encoder: Encoder | None = None,
     overwrite: bool = False,
     progress: bool = True,
-    encoder: Encoder | None = None,
     corpus_exclude: str | os.PathLike[str] | None = None,
+    **settings: Any,
 ) -> Path:
     """Scan ``corpus`` for ``targets``, embed every occurrence, and store both in the run directory ``out``.
 
@@ -126,46 +110,35 @@ def embed_corpus(
         The target words and their forms (see :func:`wsd.scan`).
     out : path
         The run directory to write (or resume).
-    forms, lemmatizer, case_sensitive, context, context_chars, text_field
-        Scan options, as in :func:`wsd.scan`.
-    meta : list of str or str, optional
-        Fields (JSON lines) or columns (CSV/TSV, Parquet) kept beside the text as metadata columns of the
-        occurrence table (``["year", "source"]`` or ``"year,source"``; :mod:`wsd.corpus.metadata`).
-    slice_from_path : str, optional
-        A regex searched in each corpus file's relative path; its named groups (or else its first group, as
-        the column ``slice``) become metadata columns.
-    proper : {"warn", "keep", "drop"}
-        Likely proper names (:mod:`wsd.corpus.proper`): kept with a warning, kept, or dropped.
-    model, layers, pooling, device, precision, runtime, batch_size, max_length, window_tokens, context_vector
-        Encoder options, as in :class:`wsd.Encoder` (``layers``/``pooling`` default to ``sum-last-4``/``mean``,
-        or to those of ``encoder``). ``context_vector`` is off by default, so the stored vectors are
-        :meth:`wsd.Encoder.embed_spans`'s.
-    vector_dtype : {"float16", "float32"}
-        Storage type of the vectors.
-    chunk_size : int
-        Occurrences embedded and stored at a time (a stored part; the finest unit of resumption).
-    shard_bytes : int
-        Corpus bytes per shard, the unit of work of an executor (see :mod:`wsd.corpus.shards`).
-    executor : Executor or {"serial", "processes", "dask"}, optional
-        What runs the shards (:func:`wsd.executors.make_executor`): by default in this process, or on Dask
-        when ``scheduler`` or ``workers`` is given.
-    scheduler, workers, threads_per_worker, retries
-        Executor options: a Dask scheduler address (or client), a number of local worker processes, threads
-        of each local worker, and how many times a failed shard is retried (Dask).
-    consolidate : bool, optional
-        Join the parts into ``occurrences.parquet`` and ``vectors.npy`` at the end; default: yes when the
-        shards ran on this machine, no on a Dask cluster (the run then stays sharded; :func:`wsd.load_run`
-        reads both).
+    scan : ScanSettings, optional
+        What the scan finds (:class:`wsd.options.ScanSettings`: ``forms``, ``lemmatizer``, ``case_sensitive``,
+        ``context``, ``context_chars``, ``text_field``, ``meta``, ``slice_from_path``, ``proper``).
+    embedding : EmbeddingOptions, optional
+        How occurrences become vectors (:class:`wsd.options.EmbeddingOptions`: ``model``, ``layers``,
+        ``pooling``, ``precision``, ``runtime``, ``device``, ``batch_size``, ``max_length``, ``window_tokens``,
+        ``context_vector``, ``offline``). The context vector is off unless given, so the stored vectors are
+        :meth:`wsd.Encoder.embed_spans`'s. With ``encoder``, the encoder's own layers and pooling are used
+        unless ``embedding`` or the ``layers``/``pooling`` keywords give them.
+    execution : ExecutionOptions, optional
+        Where the work runs and how the run is stored (:class:`wsd.options.ExecutionOptions`: ``executor``,
+        ``scheduler``, ``workers``, ``threads_per_worker``, ``retries``, ``shard_bytes``, ``chunk_size``,
+        ``consolidate``, ``vector_dtype``): by default in this process, or on Dask when ``scheduler`` or
+        ``workers`` is given; the parts are joined at the end unless the shards ran on a Dask cluster.
+    encoder : Encoder, optional
+        An already loaded encoder to use (in-process executors only).
     overwrite : bool
         Replace a run with a different configuration in ``out``, or write into a folder that is not a run
         (only wsd's own files are replaced; see :mod:`wsd.outputs`).
     progress : bool
         Show a progress bar.
-    encoder : Encoder, optional
-        An already loaded encoder to use (in-process executors only).
     corpus_exclude : path, optional
         A folder inside the corpus folder whose files are not corpus (default: ``out``, so a run written
         inside the corpus folder does not change the corpus it is made of, and the same command resumes).
+    **settings
+        Any field of the three option objects by its name (``layers="last"``, ``workers=2``,
+        ``meta="year"``): each goes to the object that has the field, on top of the object when it is given
+        too. A keyword set to None counts as not given. An unknown name is a ``TypeError`` that names the
+        closest field.
 
     Returns
     -------
@@ -176,50 +149,53 @@ def embed_corpus(
     --------
     >>> embed_corpus("corpus/", "mouse,bank", "runs/big", workers=2)   # doctest: +SKIP
     PosixPath('runs/big')
+    >>> embed_corpus("corpus/", "mouse", "runs/x", embedding=EmbeddingOptions(layers="last"))  # doctest: +SKIP
+    PosixPath('runs/x')
     """
     started = time.perf_counter()
-    options = build_scan_options(
-        targets,
-        forms,
-        lemmatizer=lemmatizer,
-        case_sensitive=case_sensitive,
-        context=context,
-        context_chars=context_chars,
-        text_field=text_field,
-        meta=tuple(meta) if meta is not None and not isinstance(meta, str) else meta,
-        slice_from_path=slice_from_path,
-        proper=proper,
-    )
+    embedding_given = embedding is not None
+    groups = {
+        "scan": (ScanSettings, scan),
+        "embedding": (EmbeddingOptions, embedding),
+        "execution": (ExecutionOptions, execution),
+    }
+    objects, given = route_settings("embed_corpus()", settings, groups)
+    scan, embedding, execution = objects["scan"], objects["embedding"], objects["execution"]
+    shard_bytes = execution.shard_bytes if execution.shard_bytes is not None else DEFAULT_SHARD_BYTES
+    chunk_size = execution.chunk_size
+    options = build_scan_options(targets, scan.forms, **scan.scan_kwargs())
     _matcher(options.to_dict())  # checks the options; kept for this process's shards
-    _check_numbers(vector_dtype, batch_size=batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes)
-    check_disjoint(out, _inputs(corpus, targets, forms))
+    _check_numbers(
+        execution.vector_dtype, batch_size=embedding.batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes
+    )
+    check_disjoint(out, _inputs(corpus, targets, scan.forms))
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
     check_meta_fields(corpus, options.meta_spec, options.text_field, [own_output])  # a misspelled --meta, up front
     claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
     chosen = make_executor(
-        executor, scheduler=scheduler, workers=workers, threads_per_worker=threads_per_worker, retries=retries
+        execution.executor,
+        scheduler=execution.scheduler,
+        workers=execution.workers,
+        threads_per_worker=execution.threads_per_worker,
+        retries=execution.retries if execution.retries is not None else DEFAULT_RETRIES,
     )
     if encoder is not None and not chosen.in_process:
         raise ConfigError(f"an already loaded encoder runs in this process only, not on the {chosen.name} executor")
-    encoder_options: dict[str, Any] = {
-        "model": _absolute_if_local(model),
-        "layers": layers or DEFAULT_LAYERS,
-        "pooling": pooling or DEFAULT_POOLING,
-        "device": device,
-        "precision": precision,
-        "runtime": runtime,
-        "batch_size": batch_size,
-        "max_length": max_length,
-        "window_tokens": window_tokens,
-        "context_vector": context_vector,
-        "offline": offline,
+    encoder_options = embedding.encoder_kwargs() | {
+        "model": _absolute_if_local(embedding.model),
+        "offline": True if embedding.offline else None,
     }
+    # with a loaded encoder, its own layers and pooling unless they are asked for
+    chosen_layers = embedding.layers if embedding_given or "layers" in given else None
+    chosen_pooling = embedding.pooling if embedding_given or "pooling" in given else None
     with chosen:
         clock = time.perf_counter()
         if chosen.in_process:
             if encoder is None:
-                encoder = Encoder(**encoder_options)
-            encoder = encoder.with_options(layers=layers or encoder.layers.name, pooling=pooling or encoder.pooling)
+                encoder = Encoder(**encoder_options)  # as the workers load it (worker_encoder)
+            encoder = encoder.with_options(
+                layers=chosen_layers or encoder.layers.name, pooling=chosen_pooling or encoder.pooling
+            )
             identity = describe_encoder(encoder)
             warn_unreadable_targets(encoder.loaded.backend, encoder.loaded.name, options.targets)
         else:
@@ -233,11 +209,13 @@ def embed_corpus(
             "embed": identity["embed"],
             "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
         }
-        store = RunStore.create(out, config, vector_dtype=vector_dtype, overwrite=overwrite)
+        store = RunStore.create(out, config, vector_dtype=execution.vector_dtype, overwrite=overwrite)
         store.heal()  # a finished part that fails its checksum is dropped (with a warning) and done again
         if store.complete:
             warn_missing(store.meta["scan"])
-            warn_proper(store.meta["scan"].get("proper", {}), store.meta["scan"]["occurrences"], proper, lemmatizer)
+            warn_proper(
+                store.meta["scan"].get("proper", {}), store.meta["scan"]["occurrences"], scan.proper, scan.lemmatizer
+            )
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
@@ -267,16 +245,16 @@ def embed_corpus(
             done[todo[position].index] = result
         worker_count = chosen.workers
     finished = {index: marker for index, marker in done.items() if marker is not None}  # every shard's, by now
-    scheduler_name = scheduler if isinstance(scheduler, str) else None
-    execution = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
+    scheduler_name = execution.scheduler if isinstance(execution.scheduler, str) else None
+    ran = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
     finish_s = _finish(
         store,
         corpus,
         options,
         [finished[shard.index] for shard in shards],
         identity["embedding"],
-        execution | {"shards": len(shards), "shard_bytes": shard_bytes},
-        consolidate if consolidate is not None else chosen.name != "dask",
+        ran | {"shards": len(shards), "shard_bytes": shard_bytes},
+        execution.consolidate if execution.consolidate is not None else chosen.name != "dask",
     )
     timings: dict[str, float] = {
         name: sum(finished[s.index]["timings"].get(name, 0.0) for s in todo) for name in STAGE_TIMINGS
@@ -660,17 +638,40 @@ def explain_unmatched(occurrences: pd.DataFrame, labelled: pd.DataFrame) -> str:
 _EXECUTION_OPTIONS = frozenset(
     {"executor", "scheduler", "workers", "threads_per_worker", "retries", "consolidate", "device", "batch_size"}
 )
-#: The scan options of :func:`embed_corpus` (what :func:`check_slices_before_embedding` scans with).
-_SCAN_OPTIONS = (
-    "lemmatizer",
-    "case_sensitive",
-    "context",
-    "context_chars",
-    "text_field",
-    "meta",
-    "slice_from_path",
-    "proper",
-)
+
+
+def embed_request(
+    scan: ScanSettings, embedding: EmbeddingOptions, execution: ExecutionOptions, recipe_context: str | None
+) -> dict[str, Any]:
+    """The options of :func:`embed_corpus` that :func:`stage_request` compares, as ``wsd run`` has recorded them.
+
+    The scan settings, the embedding options but ``device`` and ``batch_size``, ``vector_dtype`` and
+    ``chunk_size``; ``offline`` as True or None; a context vector that is off as None where the recipe has
+    none either, else ``"none"`` (the keys and values of the records written before the option objects, so
+    that their output folders still resume).
+
+    Parameters
+    ----------
+    scan : ScanSettings
+        The scan settings (``forms`` is compared as a file, apart).
+    embedding : EmbeddingOptions
+        The embedding options, the recipe's context vector already filled in.
+    execution : ExecutionOptions
+        The storage settings are used.
+    recipe_context : str, optional
+        The recipe's context vector.
+
+    Returns
+    -------
+    dict
+    """
+    options = scan.scan_kwargs() | embedding.encoder_kwargs()
+    options["meta"] = scan.meta if isinstance(scan.meta, str) else list(scan.meta)
+    options["offline"] = True if embedding.offline else None
+    if is_off(options["context_vector"]):
+        options["context_vector"] = None if recipe_context is None else "none"
+    options |= {"vector_dtype": execution.vector_dtype, "chunk_size": execution.chunk_size}
+    return options
 
 
 def _file_stamp(path: Any) -> Any:
@@ -764,8 +765,8 @@ def check_slices_before_embedding(
     targets: Any,
     forms: Any,
     out: Path,
-    change: Mapping[str, Any],
-    embed_options: Mapping[str, Any],
+    change: ChangeOptions,
+    scan: ScanSettings,
 ) -> None:
     """Scan the corpus (without embedding) and check that the slices of ``change`` hold uses of the targets.
 
@@ -781,10 +782,10 @@ def check_slices_before_embedding(
         As for :func:`embed_corpus`.
     out : Path
         The output folder (left out of a corpus folder that holds it).
-    change : mapping
+    change : ChangeOptions
         ``by``, ``bins``, ``bin_width``.
-    embed_options : mapping
-        The scan options among them are used.
+    scan : ScanSettings
+        The scan settings (its ``forms`` is ``forms``).
 
     Raises
     ------
@@ -794,11 +795,8 @@ def check_slices_before_embedding(
     from wsd.change.slices import assign_slices, parse_by
     from wsd.corpus.documents import iter_documents
 
-    column = parse_by(change["by"])[0]
-    scan_options = {key: embed_options[key] for key in _SCAN_OPTIONS if embed_options.get(key) is not None}
-    if isinstance(scan_options.get("meta"), list):
-        scan_options["meta"] = tuple(scan_options["meta"])
-    options = build_scan_options(targets, forms, **scan_options)
+    column = parse_by(str(change.by))[0]
+    options = build_scan_options(targets, forms, **scan.scan_kwargs())
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
     values: list[pd.Series] = []
     with warnings.catch_warnings():
@@ -809,7 +807,7 @@ def check_slices_before_embedding(
     if not values:
         return  # no occurrence at all: the embedding's scan says so, with its reasons
     table = pd.DataFrame({column: pd.concat(values, ignore_index=True)})
-    assign_slices(table, change["by"], change.get("bins"), change.get("bin_width"))
+    assign_slices(table, str(change.by), change.bins, change.bin_width)
 
 
 @in_session
@@ -818,16 +816,17 @@ def induce_corpus(
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     out: str | os.PathLike[str],
     *,
-    forms: str | os.PathLike[str] | None = None,
     gold: str | os.PathLike[str] | None = None,
-    recipe: str = "default",
-    senses: dict[str, Any] | None = None,
-    seed: int = 0,
+    scan: ScanSettings | None = None,
+    embedding: EmbeddingOptions | None = None,
+    senses: SenseOptions | Mapping[str, Any] | None = None,
+    change: ChangeOptions | Mapping[str, Any] | None = None,
+    execution: ExecutionOptions | None = None,
+    encoder: Encoder | None = None,
     report: bool = False,
     progress: bool = True,
     overwrite: bool = False,
-    change: Mapping[str, Any] | None = None,
-    **embed_options: Any,
+    **settings: Any,
 ) -> dict[str, Any]:
     """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (change) → (report).
 
@@ -844,17 +843,24 @@ def induce_corpus(
         The target words and their forms.
     out : path
         The output folder.
-    forms : path, optional
-        A forms file.
     gold : path, optional
         Labelled occurrences in the generic format, to score the induced senses against.
-    recipe : str
-        The recipe (:mod:`wsd.senses.recipes`) that supplies the sense parameters ``senses`` does not give
-        and, unless ``context_vector`` is among ``embed_options`` (``"none"`` turns it off), the context vector.
-    senses : dict, optional
-        Sense-inducer parameters.
-    seed : int
-        Random state of the sense induction.
+    scan : ScanSettings, optional
+        What the scan finds (:class:`wsd.options.ScanSettings`, with ``forms``).
+    embedding : EmbeddingOptions, optional
+        How occurrences become vectors (:class:`wsd.options.EmbeddingOptions`). Its ``context_vector`` None
+        means the recipe's (``"none"`` turns it off).
+    senses : SenseOptions or dict, optional
+        The recipe, the seed and the sense-inducer parameters (:class:`wsd.options.SenseOptions`; unset ones
+        come from the recipe); a dict is taken as sense-inducer parameters (the recipe and seed are then the
+        ``recipe`` and ``seed`` keywords).
+    change : ChangeOptions or dict, optional
+        Compare the senses between slices (:class:`wsd.options.ChangeOptions`, or its fields as a dict:
+        ``by``, ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``, ...); written to ``OUT/change``.
+    execution : ExecutionOptions, optional
+        Where the embedding runs and how the run is stored (:class:`wsd.options.ExecutionOptions`).
+    encoder : Encoder, optional
+        An already loaded encoder (then the output folder is never taken as finished by an earlier call).
     report : bool
         Also write ``report.html``.
     progress : bool
@@ -862,11 +868,10 @@ def induce_corpus(
     overwrite : bool
         Replace wsd's files of another configuration in ``out``, or write into a folder of other files
         (which are left alone); without it such a destination is refused (:mod:`wsd.outputs`).
-    change : mapping, optional
-        Compare the senses between slices (keyword arguments of :func:`wsd.change.stage.change_run`: ``by``,
-        ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``); written to ``OUT/change``.
-    **embed_options
-        Options of :func:`embed_corpus`.
+    **settings
+        Any field of the option objects by its name (``forms=...``, ``recipe="textbook"``, ``seed=1``,
+        ``layers="last"``, ``by="year"``, ``workers=2``), applied on top of an object given too; None counts as
+        not given. An unknown name is a ``TypeError`` that names the closest field.
 
     Returns
     -------
@@ -874,6 +879,10 @@ def induce_corpus(
         ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
         ``gold``), ``change_dir`` and ``change_ranking`` (the printed ranking, with ``change``), ``report`` (with
         ``report``).
+
+    Examples
+    --------
+    >>> induce_corpus("corpus.txt", "mouse,bank", "out", senses=SenseOptions(method="kmeans"))  # doctest: +SKIP
     """
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
@@ -886,28 +895,52 @@ def induce_corpus(
     from wsd.tune.card import training_overlap
 
     out = Path(out)
+    inducer_dict = dict(senses) if isinstance(senses, Mapping) else None
+    change_given = bool(change) if isinstance(change, Mapping) else change is not None
+    groups = {
+        "scan": (ScanSettings, scan),
+        "embedding": (EmbeddingOptions, embedding),
+        "senses": (SenseOptions, None if isinstance(senses, Mapping) else senses),
+        "change": (ChangeOptions, ChangeOptions(**change) if isinstance(change, Mapping) else change),
+        "execution": (ExecutionOptions, execution),
+    }
+    objects, given = route_settings("induce_corpus()", settings, groups)
+    scan_settings, embedding_options = objects["scan"], objects["embedding"]
+    sense_options, change_options, execution_options = objects["senses"], objects["change"], objects["execution"]
+    slicing = change_given or bool(given & {f.name for f in dataclasses.fields(ChangeOptions)})
+    forms = scan_settings.forms
+    recipe = sense_options.recipe
     # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
-    inducer = make_inducer(recipe_params(recipe) | (senses or {}) | {"random_state": seed})
-    if change:
+    params = inducer_dict if inducer_dict is not None else sense_options.params(given_only=True)
+    inducer = make_inducer(recipe_params(recipe) | params | {"random_state": sense_options.seed})
+    if slicing:
         from wsd.change.slices import check_slice_options
         from wsd.corpus.metadata import MetaSpec
 
-        spec = MetaSpec.build(
-            embed_options.get("meta"), embed_options.get("slice_from_path"), embed_options.get("text_field") or "text"
-        )
+        spec = MetaSpec.build(scan_settings.meta, scan_settings.slice_from_path, scan_settings.text_field or "text")
         check_slice_options(
-            change.get("by"), change.get("bins"), change.get("between"), spec.columns, change.get("bin_width")
+            change_options.by, change_options.bins, change_options.between, spec.columns, change_options.bin_width
         )
     labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
     check_disjoint(out, {**_inputs(corpus, targets, forms), "--gold": gold})
-    if embed_options.get("context_vector") is None:
-        embed_options["context_vector"] = embedding_recipe(recipe)["context_vector"]
+    recipe_context = embedding_recipe(recipe)["context_vector"]
+    if embedding_options.context_vector is None:  # not given: the recipe's ("none" turns it off)
+        embedding_options = embedding_options.replace(context_vector=recipe_context)
     if not isinstance(targets, str | Mapping):
         targets = list(targets)  # read once: compared, scanned and embedded
-    request = stage_request(corpus, targets, out, forms, inducer, embed_options)
+    request = None
+    if encoder is None:  # a loaded encoder's settings cannot be compared
+        request = stage_request(
+            corpus,
+            targets,
+            out,
+            forms,
+            inducer,
+            embed_request(scan_settings, embedding_options, execution_options, recipe_context),
+        )
     unchanged = finished_stages(out, request)  # only the change settings differ: run/ and senses/ are kept
-    if change and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
-        check_slices_before_embedding(corpus, targets, forms, out, change, embed_options)
+    if slicing and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
+        check_slices_before_embedding(corpus, targets, forms, out, change_options, scan_settings)
     claim_folder(out, "output", overwrite=overwrite)
     if unchanged:
         run, senses_dir = out / RUN_DIR, out / SENSES_DIR
@@ -916,11 +949,13 @@ def induce_corpus(
             corpus,
             targets,
             out / RUN_DIR,
-            forms=forms,
+            scan=scan_settings,
+            embedding=embedding_options,
+            execution=execution_options,
+            encoder=encoder,
             progress=progress,
             overwrite=overwrite,
             corpus_exclude=out,
-            **embed_options,
         )
         senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite, request=request)
     occurrences, _ = load_run(run)
@@ -957,17 +992,18 @@ def induce_corpus(
             n_instances=int(mask.sum()),
             n_targets=int(scored["target"].nunique()),
             embedding=read_meta(run).get("embedding"),
-            training_overlap=training_overlap(embed_options.get("model"), scored["target"].astype(str).unique()),
+            training_overlap=training_overlap(embedding_options.model, scored["target"].astype(str).unique()),
         )
         write_json(out / METRICS_FILE, metrics)
         gold_table = occurrences.assign(sense=gold_senses.to_numpy())
         write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
         summary["metrics"] = metrics
-    if change:
+    if slicing:
         from wsd.change.stage import change_run, format_ranking
 
         # OUT/change is this output's own: other change settings replace it (only wsd's files; no --overwrite needed)
-        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=True, **change))
+        kwargs = change_options.kwargs()
+        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=True, **kwargs))
         summary["change_ranking"] = format_ranking(summary["change_dir"])
     if report:
         from wsd.report import write_report

@@ -69,9 +69,78 @@ RANK_BY: tuple[str, ...] = get_args(RankBy)
 VECTOR_DTYPES: tuple[str, ...] = get_args(VectorDtype)
 PROJECTIONS: tuple[str, ...] = get_args(Projection)
 
+# ------------------------------------------------------------------------------------------- "off"
+#: The words that turn an option off (``scan.lemmatizer``, ``embedding.context_vector``): ``"none"`` is the one
+#: spelling written in a configuration, ``wsd config show`` and the help; ``"off"``, ``"no"`` and ``""`` (any case)
+#: are read as it, so older configurations and command lines keep working. In the Python API, off is ``None``.
+OFF_WORDS: tuple[str, ...] = ("none", "off", "no", "")
+
+
+def is_off(value: Any) -> bool:
+    """Whether a value means "off": ``None`` or one of :data:`OFF_WORDS` (any case, spaces around ignored).
+
+    Parameters
+    ----------
+    value : object
+        An option's value.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> [is_off(value) for value in (None, "none", "Off", "no", "", "simplemma")]
+    [True, True, True, True, True, False]
+    """
+    return value is None or (isinstance(value, str) and value.strip().lower() in OFF_WORDS)
+
+
+def off_to_none(value: Any) -> Any:
+    """``None`` for a value that means off (:func:`is_off`), else the value: the Python API's spelling.
+
+    Parameters
+    ----------
+    value : object
+        An option's value.
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> off_to_none("off") is None, off_to_none("20:last:0.5")
+    (True, '20:last:0.5')
+    """
+    return None if is_off(value) else value
+
+
+def off_to_word(value: Any) -> Any:
+    """``"none"`` for a string that means off (:func:`is_off`), else the value: the configuration's spelling.
+
+    ``None`` stays ``None`` (unset, in a configuration).
+
+    Parameters
+    ----------
+    value : object
+        An option's value.
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> off_to_word("no"), off_to_word(None), off_to_word("simplemma")
+    ('none', None, 'simplemma')
+    """
+    return "none" if value is not None and is_off(value) else value
+
+
 # ------------------------------------------------------------------------------------------- the defaults
 DEFAULT_LAYERS = "sum-last-4"
-DEFAULT_POOLING = "mean"
+DEFAULT_POOLING: Pooling = "mean"
 #: The default recipe's context vector (wsd.senses.recipes), which wsd embed, run and evaluate store by default.
 DEFAULT_CONTEXT_VECTOR = "20:last:0.5"
 DEFAULT_RUNTIME = "torch"
@@ -150,6 +219,8 @@ class Option:
         ``command -> help`` where a command says it differently.
     unset_for : mapping, optional
         ``command -> unset`` where unset means something else for a command.
+    off : bool
+        ``"none"`` turns it off, and the other words of :data:`OFF_WORDS` are read as ``"none"``.
     """
 
     name: str
@@ -173,6 +244,7 @@ class Option:
     required: tuple[str, ...] = ()
     help_for: Mapping[str, str] = field(default_factory=dict)
     unset_for: Mapping[str, str] = field(default_factory=dict)
+    off: bool = False
 
     @property
     def section(self) -> str:
@@ -313,6 +385,7 @@ OPTION_LIST: tuple[Option, ...] = (
         _SCAN,
         "also match words whose lemma is a target (simplemma, offline; none = listed forms only)",
         choices=LEMMATIZERS,
+        off=True,
     ),
     _o("scan.case_sensitive", "bool", False, _SCAN, "match case exactly", unset="ignore case"),
     _o(
@@ -444,6 +517,7 @@ OPTION_LIST: tuple[Option, ...] = (
         "20:last:0.5, or none",
         unset=_RECIPE_CONTEXT,
         unset_for={"embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR}, as wsd run embeds; none: the word's own"},
+        off=True,
     ),
     # ------------------------------------------------------------------------------------------- [senses]
     _o("senses.run", "str", None, ("cluster",), "run directory written by wsd embed", path=True),
@@ -1183,6 +1257,8 @@ def _argument(option: Option, command: str) -> dict[str, Any]:
         kwargs["default"] = default
         if command in option.required:
             kwargs["required"] = True
+    if option.off:
+        kwargs["type"] = off_to_word  # --lemmatizer off (older spellings) reads as none, before the choices
     if option.kind == "bool":
         kwargs["action"] = argparse.BooleanOptionalAction if option.negatable else "store_true"
         return kwargs

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from wsd.corpus.folding import fold_text
 from wsd.corpus.targets import TargetForms
 from wsd.errors import ConfigError
+from wsd.schema import is_off
 
 WORD_PATTERN = re.compile(r"\w+(?:[-'’]\w+)*")
 _WORD_CHAR = re.compile(r"\w")
@@ -232,7 +233,8 @@ def make_matcher(
     targets : dict of str to list of str
         Each target and its forms.
     lemmatizer : {None, "none", "simplemma"}
-        ``None`` (or ``""``, ``"none"``) for a :class:`FormMatcher`, ``"simplemma"`` for a :class:`LemmaMatcher`.
+        ``None`` (or a word of :data:`wsd.schema.OFF_WORDS`: ``"none"``, ``"off"``, ...) for a
+        :class:`FormMatcher`, ``"simplemma"`` for a :class:`LemmaMatcher`.
     case_sensitive : bool
         Match the listed forms' case exactly.
     languages : tuple of str
@@ -248,7 +250,7 @@ def make_matcher(
     ConfigError
         For an unknown ``lemmatizer``, and as the matchers raise.
     """
-    if lemmatizer in (None, "", "none"):
+    if is_off(lemmatizer):  # None, or "none" (also the older "off", "no", ""): wsd.schema.OFF_WORDS
         return FormMatcher(targets, case_sensitive=case_sensitive)
     if lemmatizer == "simplemma":
         return LemmaMatcher(targets, languages=languages, case_sensitive=case_sensitive)

@@ -30,11 +30,10 @@ import numpy as np
 from wsd.embed.layers import LayerSpec, parse_layers
 from wsd.embed.windows import WindowPlan
 from wsd.errors import ConfigError
+from wsd.schema import is_off
 
 DEFAULT_CONTEXT_LAYERS = "last"
 DEFAULT_CONTEXT_WEIGHT = 0.5
-#: Values that turn the context off.
-OFF = ("", "none", "off", "no")
 _EPSILON = 1e-12
 
 
@@ -106,11 +105,11 @@ def parse_context(spec: str | int | ContextSpec | None) -> ContextSpec | None:
     >>> parse_context("all:-2,-1:1").name
     'all:-2,-1:1'
     """
-    if spec is None or isinstance(spec, ContextSpec):
+    if isinstance(spec, ContextSpec):
         return spec
-    text = str(spec).strip()
-    if text.lower() in OFF:
+    if is_off(spec):  # None, or "none" (also the older "off", "no", ""): wsd.schema.OFF_WORDS
         return None
+    text = str(spec).strip()
     fields = text.split(":")
     weight = DEFAULT_CONTEXT_WEIGHT
     if len(fields) >= 3:

@@ -40,12 +40,13 @@ from wsd.embed.models import LoadedEncoder, load_encoder
 from wsd.embed.pooling import check_pooling, pool_pieces, pooled_dim
 from wsd.embed.windows import WindowPlan, plan_windows
 from wsd.errors import ConfigError
+from wsd.schema import DEFAULT_LAYERS, DEFAULT_POOLING, Pooling, Precision, Runtime
 
 if TYPE_CHECKING:
     import torch
 
-DEFAULT_LAYERS = "sum-last-4"
-DEFAULT_POOLING = "mean"
+    from wsd.options import EmbeddingOptions
+
 DEFAULT_BATCH_SIZE = 32
 """Windows per forward pass on a CPU: 32 was fastest of 16/32/64/256 on 2 cores in bf16 and fp32
 (the levers table of experiments/results/bench_embed.md; larger batches are slower: shared/PERF-NOTES.md)."""
@@ -130,22 +131,46 @@ class Encoder:
         self,
         model: str | None = None,
         layers: str = DEFAULT_LAYERS,
-        pooling: str = DEFAULT_POOLING,
+        pooling: Pooling = DEFAULT_POOLING,
         device: str | None = None,
-        precision: str = "auto",
+        precision: Precision = "auto",
         batch_size: int | None = None,
         max_length: int | None = None,
         window_tokens: int | None = None,
         progress: bool = False,
         context_vector: str | ContextSpec | None = None,
         offline: bool | None = None,
-        runtime: str | None = None,
+        runtime: Runtime | None = None,
     ) -> None:
         _check_batch_size(batch_size)
         self.loaded: LoadedEncoder = load_encoder(
             model, device=device, precision=precision, max_length=max_length, offline=offline, runtime=runtime
         )
         self._configure(layers, pooling, batch_size, window_tokens, progress, context_vector)
+
+    @classmethod
+    def from_options(cls, options: EmbeddingOptions, *, progress: bool = False) -> Encoder:
+        """The encoder of an :class:`~wsd.options.EmbeddingOptions` (the keywords of ``__init__`` as one object).
+
+        Parameters
+        ----------
+        options : EmbeddingOptions
+            Model, layers, pooling, precision, runtime, device, batch size, lengths, context vector, offline.
+        progress : bool
+            Show a tqdm progress bar.
+
+        Returns
+        -------
+        Encoder
+
+        Examples
+        --------
+        >>> from wsd.options import EmbeddingOptions
+        >>> enc = Encoder.from_options(EmbeddingOptions(layers="last"))   # doctest: +SKIP
+        >>> enc.layers.name                                               # doctest: +SKIP
+        'last'
+        """
+        return cls(**options.encoder_kwargs(), progress=progress, offline=True if options.offline else None)
 
     def _configure(
         self,

@@ -252,8 +252,11 @@ def tune_encoder(
     marker = {"format": "wsd-tune/1", "config": config}
     atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
 
+    from typing import cast
+
     from wsd import machine
     from wsd.embed.encoder import Encoder
+    from wsd.schema import Pooling
     from wsd.tune.forward import SpanEncoder
     from wsd.tune.train import autocast_dtype
     from wsd.tune.train import train as run_training
@@ -261,7 +264,7 @@ def tune_encoder(
     encoder = Encoder(
         options.model,
         layers=options.layers,
-        pooling=options.pooling,
+        pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
         device=options.device,
         precision="fp32",
         window_tokens=options.window_tokens,
