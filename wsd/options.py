@@ -35,7 +35,7 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from wsd.schema import (
     OPTIONS,
@@ -126,6 +126,30 @@ class _Options:
             for f in fields(self)  # type: ignore[arg-type]
         }
 
+    #: The configuration section the fields come from.
+    _SECTION: ClassVar[str] = ""
+
+    @classmethod
+    def from_config(cls: type[_T], config: Mapping[str, Any]) -> _T:
+        """The settings of the object's section of a resolved configuration.
+
+        Parameters
+        ----------
+        config : mapping
+            ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
+
+        Returns
+        -------
+        The same class.
+        """
+        table = config.get(cls._SECTION, {})
+        return cls._from_section(table, **cls._section_extra(table))
+
+    @classmethod
+    def _section_extra(cls, table: Mapping[str, Any]) -> dict[str, Any]:
+        """Fields read from the section otherwise than as they are (none by default)."""
+        return {}
+
     @classmethod
     def _from_section(cls: type[_T], table: Mapping[str, Any], **extra: Any) -> _T:
         names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
@@ -169,6 +193,8 @@ class ScanSettings(_Options):
     200
     """
 
+    _SECTION = "scan"
+
     forms: str | os.PathLike[str] | None = _DEFAULTS["scan.forms"]
     lemmatizer: Lemmatizer | None = _DEFAULTS["scan.lemmatizer"]
     case_sensitive: bool = _DEFAULTS["scan.case_sensitive"]
@@ -199,20 +225,9 @@ class ScanSettings(_Options):
         return data
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> ScanSettings:
-        """The ``[scan]`` settings of a resolved configuration.
-
-        Parameters
-        ----------
-        config : mapping
-            ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
-
-        Returns
-        -------
-        ScanSettings
-        """
-        scan = config.get("scan", {})
-        return cls._from_section(scan, meta=tuple(scan.get("meta") or ()))
+    def _section_extra(cls, table: Mapping[str, Any]) -> dict[str, Any]:
+        """``meta`` as a tuple."""
+        return {"meta": tuple(table.get("meta") or ())}
 
 
 @dataclass(frozen=True)
@@ -251,6 +266,8 @@ class EmbeddingOptions(_Options):
     '20:last:0.5'
     """
 
+    _SECTION = "embedding"
+
     model: str | None = _DEFAULTS["embedding.model"]
     layers: str = _DEFAULTS["embedding.layers"]
     pooling: Pooling = _DEFAULTS["embedding.pooling"]
@@ -278,20 +295,9 @@ class EmbeddingOptions(_Options):
         return data
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> EmbeddingOptions:
-        """The ``[embedding]`` settings of a resolved configuration.
-
-        Parameters
-        ----------
-        config : mapping
-            ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
-
-        Returns
-        -------
-        EmbeddingOptions
-        """
-        embedding = config.get("embedding", {})
-        return cls._from_section(embedding, offline=bool(embedding.get("offline")))
+    def _section_extra(cls, table: Mapping[str, Any]) -> dict[str, Any]:
+        """``offline`` as a bool."""
+        return {"offline": bool(table.get("offline"))}
 
 
 @dataclass(frozen=True)
@@ -316,6 +322,8 @@ class SenseOptions(_Options):
     >>> SenseOptions(method="kmeans", k=3).params()["k"]
     3
     """
+
+    _SECTION = "senses"
 
     recipe: Recipe = _DEFAULTS["senses.recipe"]
     seed: int = _DEFAULTS["senses.seed"]
@@ -362,21 +370,6 @@ class SenseOptions(_Options):
             if f.name not in NOT_INDUCER and not (given_only and getattr(self, f.name) is None)
         }
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> SenseOptions:
-        """The ``[senses]`` settings of a resolved configuration.
-
-        Parameters
-        ----------
-        config : mapping
-            ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
-
-        Returns
-        -------
-        SenseOptions
-        """
-        return cls._from_section(config.get("senses", {}))
-
 
 @dataclass(frozen=True)
 class ChangeOptions(_Options):
@@ -407,6 +400,8 @@ class ChangeOptions(_Options):
     'prt'
     """
 
+    _SECTION = "change"
+
     by: str | None = _DEFAULTS["change.by"]
     bins: str | None = _DEFAULTS["change.bins"]
     bin_width: int | None = _DEFAULTS["change.bin_width"]
@@ -425,21 +420,6 @@ class ChangeOptions(_Options):
         dict
         """
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> ChangeOptions:
-        """The ``[change]`` settings of a resolved configuration.
-
-        Parameters
-        ----------
-        config : mapping
-            ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
-
-        Returns
-        -------
-        ChangeOptions
-        """
-        return cls._from_section(config.get("change", {}))
 
 
 @dataclass(frozen=True)
@@ -473,6 +453,8 @@ class ExecutionOptions(_Options):
     >>> ExecutionOptions(workers=2).threads_per_worker
     1
     """
+
+    _SECTION = "execution"
 
     executor: Any = None
     scheduler: Any = _DEFAULTS["execution.scheduler"]
