@@ -154,6 +154,29 @@ def test_markdown_has_a_section_and_table_per_target(bank) -> None:
     assert "to\\|day" in markdown and "`bank.0.0`" in markdown
 
 
+def test_examples_are_cited_by_their_metadata_instead_of_their_offsets() -> None:
+    occ = pd.DataFrame(
+        {
+            "id": ["sotu.jsonl.gz:1@5", "sotu.jsonl.gz:2@9", "x.txt:3@0"],
+            "target": ["power", "power", "power"],
+            "form": ["power"] * 3,
+            "text": ["executive power of congress", "water power dams", "the power plant"],
+            "start": [10, 6, 4],
+            "end": [15, 11, 9],
+            "year": [1862, 1935, 1960],
+            "president": ["Lincoln", "Roosevelt", None],
+        }
+    )
+    table = describe_senses(occ, None, [0, 1, 1], n_examples=2)
+    cited = dict(zip(table["sense"], table["example_citations"], strict=True))
+    assert cited[0] == ["year 1862 · president Lincoln"]
+    assert sorted(cited[1]) == ["year 1935 · president Roosevelt", "year 1960"]
+    page = senses_to_markdown(table)
+    assert "`year 1862 · president Lincoln` executive [[power]]" in page and "sotu.jsonl.gz" not in page
+    plain = describe_senses(occ.drop(columns=["year", "president"]), None, [0, 1, 1])
+    assert plain.loc[0, "example_citations"] == [""] and "`sotu.jsonl.gz:1@5`" in senses_to_markdown(plain)
+
+
 def test_bad_arguments(bank) -> None:
     occurrences, X, labels = bank
     with pytest.raises(ConfigError, match="statistic"):

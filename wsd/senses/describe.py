@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.occurrences import citations, metadata_columns
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
 from wsd.store import select_rows
@@ -22,6 +24,7 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "examples",
     "keywords",
     "keyword_scores",
+    "example_citations",
 )
 
 
@@ -246,8 +249,10 @@ def describe_senses(
     -------
     DataFrame
         Columns ``target``, ``sense``, ``size``, ``example_ids`` (list of str), ``examples``
-        (list of marked texts), ``keywords`` (list of str), ``keyword_scores`` (list of float);
-        targets in order of first appearance, senses ascending.
+        (list of marked texts), ``keywords`` (list of str), ``keyword_scores`` (list of float),
+        ``example_citations`` (list of str: each example's metadata, ``year 1862 · president Lincoln``, or ``""``
+        where the occurrences have none; ``senses.md`` shows it in place of the id); targets in order of first
+        appearance, senses ascending.
 
     Examples
     --------
@@ -269,6 +274,7 @@ def describe_senses(
         if X.ndim != 2 or X.shape[0] != len(occurrences):
             raise InputError(f"vectors of shape {X.shape} are not row-aligned with {len(occurrences)} occurrences")
     frame = occurrences.reset_index(drop=True)
+    cite_columns = metadata_columns(frame)
     texts = frame["text"].astype(str).tolist()
     starts = frame["start"].astype(int).tolist()
     ends = frame["end"].astype(int).tolist()
@@ -306,6 +312,7 @@ def describe_senses(
                     "examples": [mark_target(texts[i], starts[i], ends[i], mark) for i in chosen],
                     "keywords": words,
                     "keyword_scores": values,
+                    "example_citations": citations(frame, chosen, cite_columns) if cite_columns else [""] * len(chosen),
                 }
             )
     return pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
@@ -474,9 +481,11 @@ def senses_to_markdown(table: pd.DataFrame, max_example_chars: int = 240, mark: 
         ]
         for record in group.itertuples(index=False):
             keywords = ", ".join(_markdown_cell(w) for w in record.keywords)
+            cited = list(getattr(record, "example_citations", None) or [])
+            labels = [c or i for i, c in itertools.zip_longest(record.example_ids, cited[: len(record.example_ids)])]
             examples = "<br>".join(
-                f"`{_markdown_cell(i)}` {_markdown_cell(_shorten(t, mark, max_example_chars))}"
-                for i, t in zip(record.example_ids, record.examples, strict=False)
+                f"`{_markdown_cell(label)}` {_markdown_cell(_shorten(t, mark, max_example_chars))}"
+                for label, t in zip(labels, record.examples, strict=False)
             )
             lines.append(f"| {record.sense} | {record.size} | {keywords} | {examples} |")
         lines.append("")
