@@ -11,7 +11,8 @@ import pytest
 
 from wsd.cli import build_parser, main
 from wsd.demo import format_summary
-from wsd.pipeline import embed_corpus, explain_unmatched
+from wsd.evaluate.gold_match import explain_unmatched
+from wsd.pipeline import embed_corpus
 from wsd.results import format_table
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
