@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
 
@@ -150,7 +151,8 @@ def word_figures(bundle: Any, words: Sequence[str], model: str | None) -> dict[s
     table = part.occurrences
     periods = period_of(table)
     forms = table["form"].to_numpy()
-    senses = table["sense"].fillna("").astype(str).to_numpy()
+    # a set without gold clusters (RuSemShift) has no sense column: every use unclustered, ARI not measured
+    senses = (table["sense"].fillna("") if "sense" in table else pd.Series([""] * len(table))).astype(str).to_numpy()
     default, one = Setting("default", recipe("default")), Setting("one sense", {"method": "one-sense"})
     figures: dict[str, dict[str, float]] = {}
     with threadpool_limits(limits=1):
