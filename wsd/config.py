@@ -41,7 +41,7 @@ from typing import Any
 from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError
 from wsd.options import EmbeddingOptions, SenseOptions  # EmbeddingOptions: re-exported, as it lived here
-from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option, off_to_word
+from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option, is_off, off_to_word
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
@@ -540,7 +540,7 @@ def embedding_options(config: Config) -> EmbeddingOptions:
     """
     options = EmbeddingOptions.from_config(config)
     recipe_context = embedding_recipe(config["senses"]["recipe"])["context_vector"] if "senses" in config else None
-    if options.context_vector == "none" and recipe_context is None:
+    if is_off(options.context_vector) and recipe_context is None:
         options = options.replace(context_vector=None)  # off, as the recipe (or plain `wsd embed`) has it
     return options
 

@@ -391,8 +391,9 @@ class ChangeOptions(_Options):
         The binary change rule.
     min_uses : int
         Fewest uses per slice.
-    rank_by : {"lower", "score"}
-        Rank by the lower end of the bootstrap interval, or by the point score.
+    rank_by : {"lower", "shrunk", "score"}
+        Rank by the score shrunk toward the mean by its uncertainty, the lower end of its bootstrap interval, or
+        the point score.
 
     Examples
     --------

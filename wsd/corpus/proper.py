@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from wsd.corpus.matcher import Match
+from wsd.schema import is_off
 
 #: Characters that end a sentence when white space follows (as :data:`wsd.corpus.contexts.SENTENCE_END`).
 SENTENCE_END_CHARS = frozenset(".!?…")
@@ -202,7 +203,7 @@ def warn_proper(
     str
         The message warned (empty: none).
     """
-    if proper != "warn" or lemmatizer in (None, "", "none"):
+    if proper != "warn" or is_off(lemmatizer):
         return ""
     message = proper_message(counts, uses)
     if message:

@@ -25,7 +25,7 @@ from wsd.corpus.proper import count_table, likely_proper, warn_proper
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
-from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES
+from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES, is_off
 
 
 @dataclass
@@ -251,7 +251,7 @@ def iter_document_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     columns = options.meta_spec.columns
-    sift = options.lemmatizer not in (None, "", "none") or options.proper == "drop"
+    sift = not is_off(options.lemmatizer) or options.proper == "drop"
     listed = frozenset(form for forms in options.targets.values() for form in forms)
     rows: list[tuple] = []
     counted = None  # the long document whose metadata was counted (once, however many blocks have matches)
