@@ -56,7 +56,7 @@ import pandas as pd
 
 from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
 
-CELLS = ("dwug_kfold", "semeval_unseen", "semeval_unseen_long", "wug_multilingual")
+CELLS = ("dwug_kfold", "dwug_kfold_epoch", "semeval_unseen", "semeval_unseen_long", "wug_multilingual")
 DWUG = "lscd/dwug_en"
 WORDNET = "wordnet-3.0"
 SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
@@ -84,7 +84,13 @@ TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeva
 
 # ------------------------------------------------------------------------------------------ training
 def tune(
-    out: Path, train: Sequence[str], *, steps: int, seed: int, options: dict[str, Any] | None = None, **selection: Any
+    out: Path,
+    train: Sequence[str],
+    *,
+    steps: int | None,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    **selection: Any,
 ) -> dict[str, Any]:
     """Tune the bundled MiniLM into ``out`` (resumed when a checkpoint is there) and return its facts.
 
@@ -217,8 +223,15 @@ def bootstrap_difference(
     return {key: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for key, v in draws.items()}
 
 
-def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int, seed: int) -> dict[str, Any]:
-    """The DWUG EN lemma K-fold cell (see the module docstring)."""
+#: The whole-epoch DWUG cell: every fold trained for one full epoch of its judged pairs (no step cap), 48 uses a
+#: step (one epoch of three folds' pairs is about 490 steps of 48 uses, or 1,340 of 24). Fixed before any figure.
+EPOCH_RUN = {"batch_uses": 48}
+
+
+def dwug_kfold(
+    work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, *, epoch: bool = False
+) -> dict[str, Any]:
+    """The DWUG EN lemma K-fold cell (see the module docstring); with ``epoch``, :data:`EPOCH_RUN` (one epoch)."""
     from experiments.lscd import gold_scores
     from wsd.evaluate.datasets import wug
 
@@ -234,13 +247,21 @@ def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int, seed: int) ->
     tuned: dict[str, dict[str, float]] = {}
     runs = []
     for number, held_out in enumerate(groups):
-        fold_file = work / f"dwug_kfold-fold{number}.json"
+        fold_file = work / (f"dwug_kfold_epoch-fold{number}.json" if epoch else f"dwug_kfold-fold{number}.json")
+        folder = work / (f"dwug-epoch-fold{number}" if epoch else f"dwug-fold{number}")
         if fold_file.is_file():
             done = json.loads(fold_file.read_text(encoding="utf-8"))
         else:
-            facts = tune(work / f"dwug-fold{number}", [source], steps=steps, seed=seed, exclude_lemmas=held_out)
+            facts = tune(
+                folder,
+                [source],
+                steps=None if epoch else steps,
+                seed=seed,
+                options=EPOCH_RUN if epoch else None,
+                exclude_lemmas=held_out,
+            )
             done = {"words": held_out, "training": training_summary(facts)}
-            done["figures"] = word_figures(bundle, held_out, str(work / f"dwug-fold{number}"))
+            done["figures"] = word_figures(bundle, held_out, str(folder))
             fold_file.write_text(json.dumps(done, indent=1), encoding="utf-8")
         log(f"fold {number}: {len(held_out)} words, {done['training']['steps']} steps")
         tuned |= done["figures"]
@@ -381,10 +402,17 @@ def markdown(results: dict[str, Any]) -> str:
         "before any figure; nothing below was chosen on the data it is scored on.",
         "",
     ]
-    cell = results.get("dwug_kfold")
-    if cell:
+    for key in ("dwug_kfold", "dwug_kfold_epoch"):
+        cell = results.get(key)
+        if not cell:
+            continue
+        how = (
+            f"one full epoch of its judged pairs ({EPOCH_RUN['batch_uses']} uses a step, no step cap)"
+            if key.endswith("epoch")
+            else f"{results['steps']} steps"
+        )
         lines += [
-            f"## DWUG EN, out of fold by lemma ({len(cell['folds'])} folds, {cell['words']} words)",
+            f"## DWUG EN, out of fold by lemma ({len(cell['folds'])} folds, {cell['words']} words; {how})",
             "",
             "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs only; ρ is computed "
             f"once over all {cell['words']} words against `{cell['gold']}`. The untuned row is the bundled MiniLM "
@@ -536,8 +564,9 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
     }
     for cell in args.cells.split(","):
-        if cell == "dwug_kfold":
-            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed)
+        if cell in ("dwug_kfold", "dwug_kfold_epoch"):
+            epoch = cell.endswith("epoch")
+            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, epoch=epoch)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "wug_multilingual":
