@@ -1,8 +1,8 @@
 # The two commands of the README: `make demo` (the whole pipeline on the bundled demo) and `make test`.
 # Both create (or reuse) the virtualenv .venv. torch is installed first, pinned to the CPU wheel 2.13.0,
-# so that no dependency pulls a multi-GB CUDA build. The openvino extra is installed too, so that the tests of
-# the OpenVINO runtime (--runtime openvino) run, in CI as everywhere else, and the docs extra, so that `make test`
-# builds the documentation site (`make docs`: mkdocs build --strict into site/).
+# so that no dependency pulls a multi-GB CUDA build. OpenVINO (the default runtime on a CPU) comes with wsd
+# itself; the docs extra is installed too, so that `make test` builds the documentation site (`make docs`:
+# mkdocs build --strict into site/).
 PYTHON ?= python3
 VENV ?= .venv
 TORCH ?= torch==2.13.0
@@ -15,7 +15,7 @@ DEMO_OUT ?= out/demo
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[test,lemma,openvino,docs]"
+	$(BIN)/python -m pip install --quiet -e ".[test,lemma,docs]"
 	touch $(STAMP)
 
 setup: $(STAMP)

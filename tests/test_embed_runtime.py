@@ -43,7 +43,7 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def test_runtime_choices_agree_between_config_and_embed():
     assert wsd_config.RUNTIME_CHOICES == ov_runtime.RUNTIMES
     setting = next(s for s in wsd_config.SETTINGS if s.name == "embedding.runtime")
-    assert setting.default == ov_runtime.DEFAULT_RUNTIME == "torch"
+    assert setting.default == ov_runtime.DEFAULT_RUNTIME == "auto"  # OpenVINO on a CPU (issue 24 item 6)
     assert "runtime" in wsd_config.EMBEDDING_KEYS
 
 
@@ -71,6 +71,27 @@ def test_auto_takes_openvino_on_a_cpu_when_installed(monkeypatch):
     monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
     assert ov_runtime.resolve_runtime("auto", "cpu") == "openvino"
     assert ov_runtime.resolve_runtime("auto", "cuda:0") == "torch"
+
+
+def test_the_default_runtime_is_openvino_on_a_cpu_and_torch_on_a_gpu(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert ov_runtime.resolve_runtime(None, None) == "openvino"
+    assert ov_runtime.resolve_runtime(None, "auto", "fp32") == "openvino"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert ov_runtime.resolve_runtime(None, None) == "torch"
+
+
+@pytest.mark.parametrize("precision", ["int8", "fp16"])
+def test_auto_leaves_torch_only_precisions_to_torch(monkeypatch, precision):
+    # --precision int8 worked before OpenVINO became the default; it must still (PyTorch's dynamic quantisation)
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
+    assert ov_runtime.resolve_runtime("auto", "cpu", precision) == "torch"
+    assert ov_runtime.resolve_runtime(None, None, precision) == "torch"
+    with pytest.raises(ConfigError, match="not available with runtime openvino"):
+        ov_runtime.resolve_openvino_precision(precision)  # asked for by name, OpenVINO still refuses it
 
 
 @pytest.mark.parametrize("precision", ["int8", "fp16"])
@@ -116,8 +137,30 @@ def test_evaluation_config_carries_the_runtime():
 
 def test_torch_identity_has_no_runtime_key(encoder):
     """A PyTorch run records what it always recorded (old runs and cache entries stay valid)."""
-    assert "runtime" not in encoder.identity().embedding_meta()
-    assert "runtime" not in encoder.identity().run_config()
+    from wsd.embed.encoder import Encoder
+
+    torch_encoder = Encoder(precision="fp32", device="cpu", runtime="torch")
+    assert torch_encoder.loaded.runtime == "torch"
+    assert "runtime" not in torch_encoder.identity().embedding_meta()
+    assert "runtime" not in torch_encoder.identity().run_config()
+    assert encoder.identity().run_config().get("runtime", "torch") == encoder.loaded.runtime
+
+
+def test_a_run_embedded_by_torch_before_the_default_changed_says_how_to_resume(tmp_path, capsys):
+    """OpenVINO became the default; an output folder PyTorch embedded is refused with the flag that resumes it."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("The mouse ran.\nA mouse and a keyboard.\n", encoding="utf-8")
+    out = tmp_path / "run"
+    common = ["embed", "--corpus", str(corpus), "--targets", "mouse", "--out", str(out), "--no-progress"]
+    assert main([*common, "--runtime", "torch"]) == 0
+    vectors = (out / "vectors.npy").read_bytes() if (out / "vectors.npy").is_file() else None
+    capsys.readouterr()
+    assert main([*common, "--runtime", "openvino"]) == 2
+    err = capsys.readouterr().err
+    assert "different configuration" in err and "add --runtime torch to resume it" in err
+    if vectors is not None:
+        assert (out / "vectors.npy").read_bytes() == vectors  # nothing was touched
+    assert main([*common, "--runtime", "torch"]) == 0  # the hint's command resumes it
 
 
 # ------------------------------------------------------------------------------------------ numpy pooling

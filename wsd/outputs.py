@@ -575,8 +575,11 @@ def _decide(
             return "reuse"
         unfinished = found.kind != "run" and not _finished(found.path, found.kind)
         if not overwrite and not unfinished:  # a killed cluster/change left only wsd's own unfinished files: redo
+            # a run embedded by PyTorch when it was the default records no runtime (issue 24 made OpenVINO it)
+            torch_before = any(".runtime: null" in change for change in changed)
+            hint = " (it was embedded with PyTorch: add --runtime torch to resume it)" if torch_before else ""
             raise OutputRefused(
-                f"{where} holds {found.describe()} with a different configuration ({'; '.join(changed[:3])}); "
+                f"{where} holds {found.describe()} with a different configuration ({'; '.join(changed[:3])}){hint}; "
                 f"use another {option}, or --overwrite to replace it"
             )
     elif not overwrite:

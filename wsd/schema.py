@@ -143,7 +143,8 @@ DEFAULT_LAYERS = "sum-last-4"
 DEFAULT_POOLING: Pooling = "mean"
 #: The default recipe's context vector (wsd.senses.recipes), which wsd embed, run and evaluate store by default.
 DEFAULT_CONTEXT_VECTOR = "20:last:0.5"
-DEFAULT_RUNTIME = "torch"
+#: OpenVINO on a CPU, PyTorch on a GPU (issue 24: the fastest path is the default; wsd.embed.ov_runtime).
+DEFAULT_RUNTIME = "auto"
 DEFAULT_SHARD_BYTES = 64 * 2**20
 #: Occurrences per stored part of a run, the unit of resumption (``--chunk-size``): an interrupted run keeps every
 #: finished part. 1024 is 32 forward batches on a CPU (8192 was a whole SOTU-sized run, so an interruption kept
@@ -476,8 +477,8 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         DEFAULT_RUNTIME,
         _EMBEDDING,
-        "forward pass: torch, openvino (CPU; pip install 'wsd[openvino]': converted once, cached "
-        "in $WSD_OPENVINO_CACHE, faster start-up and forward pass) or auto (openvino where installed, on a CPU)",
+        "forward pass: auto = openvino on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up "
+        "and forward pass), torch on a GPU or for int8/fp16; or torch, or openvino",
         choices=RUNTIMES,
     ),
     _o("embedding.device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto", unset="auto"),
@@ -541,6 +542,15 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _SENSES,
         "--k auto: answer one sense when the best score (e.g. silhouette) is below this",
+    ),
+    _o(
+        "senses.k_tie_margin",
+        "float",
+        None,
+        _SENSES,
+        "--k auto: scores within this of the best are ties, won by the fewest senses (so float rounding "
+        "does not decide k)",
+        minimum=0,
     ),
     _o("senses.center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
     _o(

@@ -95,9 +95,9 @@ class Encoder:
         ``True``: never touch the network (a Hub name must be cached). ``None`` (default): as Hugging Face is
         configured (offline when ``HF_HUB_OFFLINE=1``). See :func:`~wsd.embed.models.load_encoder`.
     runtime : str, optional
-        The forward pass's runtime: ``torch`` (default), ``openvino`` (CPU, the optional ``openvino``
-        package: the model converted once and cached on disk, :mod:`wsd.embed.ov_runtime`) or ``auto``
-        (OpenVINO where it is installed and the device is the CPU).
+        The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU, the model converted once and
+        cached on disk, :mod:`wsd.embed.ov_runtime`; PyTorch on a GPU or for ``int8``/``fp16``), ``torch`` or
+        ``openvino``.
 
     Attributes
     ----------

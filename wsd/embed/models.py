@@ -484,9 +484,9 @@ def load_encoder(
         ``False``: as Hugging Face is configured, i.e. offline when ``HF_HUB_OFFLINE=1`` is set. A local folder
         never touches the network.
     runtime : str, optional
-        The forward pass's runtime: ``torch`` (default), ``openvino`` (CPU; the optional ``openvino``
-        package, :mod:`wsd.embed.ov_runtime`) or ``auto`` (OpenVINO where it is installed and the device is
-        the CPU).
+        The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU, PyTorch on a GPU or for ``int8``
+        and ``fp16``; :func:`~wsd.embed.ov_runtime.resolve_runtime`), ``torch`` or ``openvino`` (CPU only,
+        :mod:`wsd.embed.ov_runtime`).
 
     Returns
     -------
@@ -511,7 +511,7 @@ def load_encoder(
     """
     from wsd.embed import ov_runtime
 
-    if ov_runtime.resolve_runtime(runtime, device) == "openvino":
+    if ov_runtime.resolve_runtime(runtime, device, precision) == "openvino":
         return _load_openvino(model, precision, max_length, offline)
     import torch
 

@@ -1,8 +1,8 @@
 """The OpenVINO runtime: the encoder converted once to OpenVINO IR, cached on disk, run on the CPU.
 
-``runtime="openvino"`` (``--runtime openvino``) runs the forward pass with OpenVINO (the optional ``openvino``
-package: ``pip install 'wsd[openvino]'``) instead of PyTorch; tokenisation, windows, layers and pooling are
-wsd's own, the same for both runtimes. On a CPU with native bf16 it computes in bf16
+``runtime="openvino"`` (``--runtime openvino``, and ``auto``, the default, on a CPU) runs the forward pass
+with OpenVINO (the ``openvino`` package, installed with wsd) instead of PyTorch; tokenisation, windows, layers
+and pooling are wsd's own, the same for both runtimes. On a CPU with native bf16 it computes in bf16
 (``INFERENCE_PRECISION_HINT``), else fp32.
 
 The first use of a model converts it (``openvino.convert_model`` of a wrapper that returns the hidden states
@@ -68,7 +68,7 @@ OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16"}
 FORMAT = 2
 #: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
 CHECKSUM = "sha256"
-_INSTALL = "pip install 'wsd[openvino]' (or pip install openvino)"
+_INSTALL = "pip install openvino (wsd installs it; this environment lacks it)"
 
 
 def openvino_installed() -> bool:
@@ -82,8 +82,13 @@ def openvino_installed() -> bool:
     return importlib.util.find_spec("openvino") is not None
 
 
-def resolve_runtime(runtime: str | None, device: Any = None) -> str:
+def resolve_runtime(runtime: str | None, device: Any = None, precision: str | None = None) -> str:
     """Turn a runtime choice into ``torch`` or ``openvino``; check that it can run.
+
+    ``auto`` (the default) is OpenVINO on a CPU and PyTorch on a GPU: OpenVINO where it is installed, the
+    device asked for is the CPU (or none is asked for and no CUDA GPU is present), and the precision is one
+    OpenVINO computes in (``auto``, ``fp32``, ``bf16``); PyTorch otherwise (``int8`` and ``fp16`` are
+    PyTorch's).
 
     Parameters
     ----------
@@ -91,6 +96,8 @@ def resolve_runtime(runtime: str | None, device: Any = None) -> str:
         ``auto``, ``torch`` or ``openvino`` (``None``: :data:`DEFAULT_RUNTIME`).
     device : str, optional
         The device asked for (``None``/``auto``, ``cpu``, ``cuda``...).
+    precision : str, optional
+        The precision asked for (``None``: ``auto``); it steers ``auto`` only.
 
     Returns
     -------
@@ -106,6 +113,8 @@ def resolve_runtime(runtime: str | None, device: Any = None) -> str:
     --------
     >>> resolve_runtime("torch")
     'torch'
+    >>> resolve_runtime("auto", "cpu", "int8")  # dynamic int8 quantisation is PyTorch's
+    'torch'
     """
     chosen = DEFAULT_RUNTIME if runtime is None else str(runtime)
     if chosen not in RUNTIMES:
@@ -119,6 +128,8 @@ def resolve_runtime(runtime: str | None, device: Any = None) -> str:
         if not openvino_installed():
             raise ConfigError(f"runtime openvino needs the openvino package, which is not installed: {_INSTALL}")
         return chosen
+    if precision not in (None, *OPENVINO_PRECISIONS):
+        return "torch"
     if not openvino_installed() or (device not in (None, "auto") and not on_cpu):
         return "torch"
     if on_cpu:

@@ -49,6 +49,7 @@ from wsd.senses.validation import (
     Boolean,
     Fraction,
     Integer,
+    NonNegativeReal,
     Options,
     PositiveReal,
     RandomStateLike,
@@ -135,6 +136,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Calinski–Harabasz, HDBSCAN's relative validity for ``native``) is below this value (None: never
         one sense, unless ``bic`` with ``k_range`` from 1, or HDBSCAN finding a single cluster). See
         :class:`~wsd.senses.selection.SelectK`.
+    k_tie_margin : float
+        With ``k="auto"``: candidates scoring within this of the best are ties, won by the fewest senses (in
+        the criterion's units; 0: the plain best), so float rounding does not decide k
+        (:func:`~wsd.senses.selection.within_margin`).
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten : bool, bool, int or None, bool
@@ -224,6 +229,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "center_forms": [Fraction()],
         "max_fit_samples": [Integer(2), None],
         "one_sense_below": [Real(), None],
+        "k_tie_margin": [NonNegativeReal()],
     }
 
     def __init__(
@@ -250,6 +256,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         center_forms: float = 0.0,
         max_fit_samples: int | None = DEFAULT_MAX_FIT_SAMPLES,
         one_sense_below: float | None = None,
+        k_tie_margin: float = 0.0,
     ):
         self.method = method
         self.k = k
@@ -272,6 +279,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.center_forms = center_forms
         self.max_fit_samples = max_fit_samples
         self.one_sense_below = one_sense_below
+        self.k_tie_margin = k_tie_margin
 
     # ------------------------------------------------------------------ validation
 
@@ -450,6 +458,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
                 k_range=self.k_range,
                 metric=METHOD_METRIC[self.method],
                 one_sense_below=self.one_sense_below,
+                tie_margin=self.k_tie_margin,
             )
             self.k_scores_ = selector.fit(Xt).k_scores_
             return Clustering.of(selector.best_estimator_)

@@ -36,7 +36,7 @@ from wsd.senses.clusterers import GaussianMixtureClusterer, KMeansClusterer
 from wsd.senses.dummy import DummyClusterer
 from wsd.senses.labels import assign_noise
 from wsd.senses.methods import SELECTIONS, Clustering
-from wsd.senses.validation import HasMethods, Options, Real, validate_params
+from wsd.senses.validation import HasMethods, NonNegativeReal, Options, Real, validate_params
 
 #: min_cluster_size values tried when HDBSCAN's clustering is chosen by silhouette or Calinski–Harabasz.
 HDBSCAN_SIZE_GRID: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50)
@@ -192,6 +192,44 @@ def is_better(selection: str, new: float, best: float | None) -> bool:
     return new < best if selection == "bic" else new > best
 
 
+def within_margin(selection: str, scores: dict[int, float], margin: float) -> int | None:
+    """The smallest k whose score is within ``margin`` of the best score (``None`` when none is defined).
+
+    Candidates that score within ``margin`` of the best are read as tied, and the tie goes to the fewest
+    senses. With ``margin=0`` this is the plain best (equal scores keep the smaller k).
+
+    Parameters
+    ----------
+    selection : str
+        The criterion (``bic`` is lower-is-better, the others higher-is-better).
+    scores : dict[int, float]
+        Score of each candidate k (NaN: undefined, never chosen).
+    margin : float
+        The tie margin, in the criterion's units (≥ 0).
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> within_margin("silhouette", {2: 0.060, 3: 0.058, 4: 0.041}, 0.0)
+    2
+    >>> within_margin("silhouette", {2: 0.058, 3: 0.060, 4: 0.041}, 0.005)  # 0.058 ties with 0.060
+    2
+    >>> within_margin("silhouette", {2: 0.050, 3: 0.060, 4: 0.041}, 0.005)
+    3
+    """
+    defined = {k: v for k, v in scores.items() if not math.isnan(v)}
+    if not defined:
+        return None
+    if selection == "bic":
+        best = min(defined.values())
+        return min(k for k, v in defined.items() if v <= best + margin)
+    best = max(defined.values())
+    return min(k for k, v in defined.items() if v >= best - margin)
+
+
 def fit_k(estimator: Any, X: np.ndarray, k: int, run_trivial: bool = False) -> Any:
     """A clone of ``estimator`` fitted with ``n_clusters=k``; k ≤ 1 and k ≥ n are answered without running it.
 
@@ -233,6 +271,10 @@ class SelectK(ClusterMixin, BaseEstimator):
     ``min_cluster_size`` values and keep the best-scoring run whose number of clusters (noise assigned to
     the nearest cluster) lies in ``k_range``, or the native run if none does.
 
+    With ``tie_margin``, candidates scoring within that margin of the best are ties, and the tie goes to the
+    smallest k (:func:`within_margin`): float rounding (bf16 against fp32, one runtime against another) moves a
+    silhouette by a few thousandths, and without a margin a near-tie is decided by that rounding.
+
     With ``one_sense_below``, the winner must also score at least that value; otherwise (or when no
     candidate could be scored) the answer is one sense: every row in sense 0 (``k_scores_[1]`` then records
     the threshold, the bar the other candidates did not clear). For HDBSCAN's ``native`` run the score is
@@ -253,6 +295,9 @@ class SelectK(ClusterMixin, BaseEstimator):
     one_sense_below : float or None
         Answer one sense when the best candidate scores below this (None: never; k ≥ ``k_range[0]``).
         Not with ``bic``, which compares k = 1 itself.
+    tie_margin : float
+        Scores within this of the best are ties, won by the smallest k (in the criterion's units; 0: the
+        plain best).
 
     Attributes
     ----------
@@ -272,6 +317,7 @@ class SelectK(ClusterMixin, BaseEstimator):
         "selection": [Options(SELECTIONS)],
         "metric": [Options(("auto", "euclidean", "cosine"))],
         "one_sense_below": [Real(), None],
+        "tie_margin": [NonNegativeReal()],
     }
 
     def __init__(
@@ -282,12 +328,14 @@ class SelectK(ClusterMixin, BaseEstimator):
         k_range: Any = (2, 7),
         metric: str = "auto",
         one_sense_below: float | None = None,
+        tie_margin: float = 0.0,
     ):
         self.estimator = estimator
         self.selection = selection
         self.k_range = k_range
         self.metric = metric
         self.one_sense_below = one_sense_below
+        self.tie_margin = tie_margin
 
     def fit(self, X: Any, y: Any = None) -> SelectK:
         """Fit the candidates on ``X`` and keep the best.
@@ -341,15 +389,14 @@ class SelectK(ClusterMixin, BaseEstimator):
         if not candidates:
             return fit_k(estimator, X, min(k_range[0], len(X)))
         metric = self._metric(estimator)
-        best_score: float | None = None
-        best = None
+        fitted: dict[int, Any] = {}
         for k in candidates:
-            fitted = fit_k(estimator, X, k, run_trivial=self.selection == "bic")
-            value = score(self.selection, X, Clustering.of(fitted), metric)
-            self.k_scores_[k] = value
-            if best is None or is_better(self.selection, value, best_score):
-                best, best_score = fitted, value
-        return self._one_sense_unless_clear(best, best_score, X)
+            fitted[k] = fit_k(estimator, X, k, run_trivial=self.selection == "bic")
+            self.k_scores_[k] = score(self.selection, X, Clustering.of(fitted[k]), metric)
+        chosen = within_margin(self.selection, self.k_scores_, float(self.tie_margin))
+        if chosen is None:  # no candidate could be scored: the first, as without a margin
+            return self._one_sense_unless_clear(fitted[candidates[0]], None, X)
+        return self._one_sense_unless_clear(fitted[chosen], self.k_scores_[chosen], X)
 
     def _one_sense_unless_clear(self, best: Any, best_score: float | None, X: np.ndarray) -> Any:
         """``best``, or one sense where ``one_sense_below`` is set and ``best_score`` does not reach it."""
@@ -374,8 +421,7 @@ class SelectK(ClusterMixin, BaseEstimator):
         low, high = check_k_range(self.k_range, self.selection)
         own_size = int(estimator.get_params()["min_cluster_size"])
         sizes = sorted({s for s in HDBSCAN_SIZE_GRID if s <= max(2, len(X) // 2)} | {own_size})
-        best = None
-        best_score: float | None = None
+        best_of: dict[int, Any] = {}  # the best-scoring run of each number of clusters
         for size in sizes:
             run = clone(estimator).set_params(min_cluster_size=size).fit(X)
             assigned = Clustering(labels=assign_noise(X, run.labels_, "euclidean"))
@@ -384,10 +430,9 @@ class SelectK(ClusterMixin, BaseEstimator):
                 continue
             value = score(self.selection, X, assigned, "euclidean")
             if is_better(self.selection, value, self.k_scores_.get(found)):
-                self.k_scores_[found] = value
-            if is_better(self.selection, value, best_score):
-                best, best_score = run, value
+                self.k_scores_[found], best_of[found] = value, run
         self.k_scores_ = dict(sorted(self.k_scores_.items()))
-        if best is None:
+        chosen = within_margin(self.selection, self.k_scores_, float(self.tie_margin))
+        if chosen is None:
             return native if self.one_sense_below is None else self._one_sense_unless_clear(None, None, X)
-        return self._one_sense_unless_clear(best, best_score, X)
+        return self._one_sense_unless_clear(best_of[chosen], self.k_scores_[chosen], X)

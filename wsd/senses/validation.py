@@ -131,6 +131,26 @@ class Real(Constraint):
         )
 
 
+class NonNegativeReal(Real):
+    """A finite number (int or float, not a bool) of at least 0."""
+
+    description = "a number ≥ 0"
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        """Whether ``value`` is allowed.
+
+        Parameters
+        ----------
+        value : object
+            The parameter's value.
+
+        Returns
+        -------
+        bool
+        """
+        return super().is_satisfied_by(value) and value >= 0
+
+
 class Fraction(Constraint):
     """A number in [0, 1]; ``True`` and ``False`` count as 1 and 0."""
 

@@ -1,0 +1,282 @@
+"""Does float rounding decide the number of senses, and does a tie margin stop it? (issue 24, item 6)
+
+Run from the repository root::
+
+    python -m experiments.k_stability [--work DIR] [--data-dir DIR] [--corpus FILE] [--markdown-only]
+
+The default recipe chooses each word's number of senses k by the best silhouette over k = 2..7. Silhouettes
+of word vectors are small (a few hundredths), so two candidates often score within a few thousandths, and then
+the rounding of the forward pass can decide k: on State of the Union, *bank* once got 4 senses with PyTorch bf16
+and 2 with OpenVINO. This experiment measures it and the cure.
+
+1. **The runs.** Each set is embedded and clustered by the default recipe (``wsd evaluate`` for SemEval-2010 and
+   SemEval-2013, ``wsd run`` for five SOTU targets) with three forward passes: OpenVINO fp32 (the new default
+   on a CPU without native bf16), PyTorch fp32 (the old default there) and PyTorch bf16 (the old default on a
+   CPU with native bf16; emulated where the CPU lacks it, same rounding). Each run keeps every candidate's
+   silhouette (``k_scores``), so any rule that picks k from them is replayed exactly without clustering again.
+2. **The rounding.** For each pair of runs: how much one candidate's silhouette moves (median, 99th
+   percentile, largest), and on how many words k differs.
+3. **The margin.** :func:`wsd.senses.selection.within_margin` reads scores within a margin of the best as
+   ties, won by the fewest senses. **The margin is chosen on SemEval-2010 alone**, by a rule fixed before any
+   figure: the smallest of :data:`MARGINS` at least twice the 99th percentile of the silhouette change between
+   PyTorch bf16 and OpenVINO fp32 there. SemEval-2013 and SOTU are held out: the words whose k differs
+   between runtimes are counted there, with no margin and with the chosen one.
+4. **What it costs.** ``wsd evaluate`` of SemEval-2013 and SemEval-2010 with the chosen margin, beside no
+   margin (OpenVINO fp32, one seed), the official metrics.
+
+Results: ``experiments/results/k_stability.md`` / ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+
+#: The forward passes compared: name → (runtime, precision).
+CONFIGS: dict[str, tuple[str, str]] = {
+    "openvino-fp32": ("openvino", "fp32"),
+    "torch-fp32": ("torch", "fp32"),
+    "torch-bf16": ("torch", "bf16"),
+}
+#: The sets: the one the margin is chosen on first, then the held-out ones.
+SETS = ("semeval2010", "semeval2013", "sotu")
+TUNING_SET = "semeval2010"
+SOTU_TARGETS = "bank,power,state,interest,plant"
+#: Candidate tie margins (silhouette units), fixed before any figure.
+MARGINS = (0.0, 0.001, 0.002, 0.005, 0.01, 0.02)
+#: The pair whose rounding difference chooses the margin: the old PyTorch bf16 default against OpenVINO.
+ROUNDING_PAIR = ("torch-bf16", "openvino-fp32")
+DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "sotu.jsonl.gz"
+
+
+def _wsd(args: list[str]) -> None:
+    command = [sys.executable, "-m", "wsd.cli", *args, "--no-progress"]
+    subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())})
+
+
+def ensure_run(work: Path, dataset: str, config: str, data_dir: Path, corpus: Path, margin: float = 0.0) -> Path:
+    """The folder of one set clustered with one forward pass (made when missing); ``margin`` as ``--k-tie-margin``."""
+    runtime, precision = CONFIGS[config]
+    suffix = "" if margin == 0 else f"-margin{margin:g}"
+    out = work / f"{dataset}-{config}{suffix}"
+    chosen = ["--runtime", runtime, "--precision", precision, "--k-tie-margin", str(margin), "--out", str(out)]
+    if dataset == "sotu":
+        if not (out / "senses" / "senses.parquet").is_file():
+            _wsd(["run", "--corpus", str(corpus), "--meta", "year", "--targets", SOTU_TARGETS, *chosen])
+    elif not (out / "metrics.json").is_file():
+        _wsd(["evaluate", "--dataset", dataset, "--data-dir", str(data_dir), "--overwrite", *chosen])
+    return out
+
+
+def k_scores(folder: Path) -> dict[str, dict[int, float]]:
+    """Every target's candidate silhouettes, from a run's saved sense model."""
+    from wsd.senses.model import SenseModel
+
+    summary = SenseModel.load(folder / "senses" / "model").summary()
+    return {
+        str(t): {int(k): float(v) for k, v in s.items()} for t, s in zip(summary.target, summary.k_scores, strict=True)
+    }
+
+
+def chosen_k(scores: dict[str, dict[int, float]], margin: float) -> dict[str, int | None]:
+    """Each target's k under a tie margin (the rule of :func:`wsd.senses.selection.within_margin`)."""
+    from wsd.senses.selection import within_margin
+
+    return {target: within_margin("silhouette", s, margin) for target, s in scores.items()}
+
+
+def compare(a: dict[str, dict[int, float]], b: dict[str, dict[int, float]]) -> dict[str, Any]:
+    """How two runs' silhouettes differ, and on which targets k differs under each margin."""
+    targets = sorted(set(a) & set(b))
+    moves = [
+        abs(a[t][k] - b[t][k])
+        for t in targets
+        for k in set(a[t]) & set(b[t])
+        if np.isfinite(a[t][k]) and np.isfinite(b[t][k])
+    ]
+    moved = np.asarray(moves) if moves else np.zeros(1)
+    differ = {}
+    for margin in MARGINS:
+        ka, kb = chosen_k({t: a[t] for t in targets}, margin), chosen_k({t: b[t] for t in targets}, margin)
+        differ[f"{margin:g}"] = [{"target": t, "k": [ka[t], kb[t]]} for t in targets if ka[t] != kb[t]]
+    return {
+        "targets": len(targets),
+        "silhouette_change": {
+            "median": float(np.median(moved)),
+            "p99": float(np.quantile(moved, 0.99)),
+            "max": float(moved.max()),
+        },
+        "k_differs": differ,
+    }
+
+
+def choose_margin(tuning: dict[str, Any]) -> float:
+    """The rule fixed before any figure: the smallest margin at least twice the tuning set's 99th percentile."""
+    bar = 2 * tuning["silhouette_change"]["p99"]
+    return next((m for m in MARGINS if m >= bar), MARGINS[-1])
+
+
+def gaps(scores: dict[str, dict[int, float]]) -> dict[str, float]:
+    """How close the best two candidates are: share of targets whose top two silhouettes lie within 0.002, 0.005."""
+    top = []
+    for s in scores.values():
+        values = sorted((v for v in s.values() if np.isfinite(v)), reverse=True)
+        if len(values) >= 2:
+            top.append(values[0] - values[1])
+    gap = np.asarray(top)
+    return {"targets": len(gap), **{f"within_{x:g}": float(np.mean(gap <= x)) for x in (0.002, 0.005, 0.01)}}
+
+
+def run(work: Path, data_dir: Path, corpus: Path) -> dict[str, Any]:
+    """Every run, the comparisons, the chosen margin and its cost."""
+    results: dict[str, Any] = {"sets": {}}
+    for dataset in SETS:
+        scores = {config: k_scores(ensure_run(work, dataset, config, data_dir, corpus)) for config in CONFIGS}
+        results["sets"][dataset] = {
+            "pairs": {f"{a} vs {b}": compare(scores[a], scores[b]) for a, b in itertools.combinations(CONFIGS, 2)},
+            "k": {config: chosen_k(s, 0.0) for config, s in scores.items()},
+            "gaps": gaps(scores["openvino-fp32"]),
+        }
+        log(f"{dataset}: {len(scores['openvino-fp32'])} targets")
+    pair = f"{ROUNDING_PAIR[0]} vs {ROUNDING_PAIR[1]}"
+    if pair not in results["sets"][TUNING_SET]["pairs"]:
+        pair = f"{ROUNDING_PAIR[1]} vs {ROUNDING_PAIR[0]}"
+    results["rounding_pair"] = pair
+    margin = choose_margin(results["sets"][TUNING_SET]["pairs"][pair])
+    results["margin"] = margin
+    cost: dict[str, Any] = {}
+    for dataset in ("semeval2013", "semeval2010"):
+        plain = json.loads((work / f"{dataset}-openvino-fp32" / "metrics.json").read_text(encoding="utf-8"))
+        tied = ensure_run(work, dataset, "openvino-fp32", data_dir, corpus, margin)
+        with_margin = json.loads((tied / "metrics.json").read_text(encoding="utf-8"))
+        cost[dataset] = {
+            "no_margin": plain["overall"],
+            "margin": with_margin["overall"],
+            "mean_k": [
+                float(np.mean([v for v in chosen_k(k_scores(folder), 0.0).values() if v is not None]))
+                for folder in (work / f"{dataset}-openvino-fp32", tied)
+            ],
+        }
+    results["cost"] = cost
+    return results
+
+
+def _changes(row: dict[str, Any], margin: str) -> str:
+    listed = row["k_differs"][margin]
+    words = ", ".join(f"{d['target']} ({d['k'][0]} vs {d['k'][1]})" for d in listed)
+    return f"{len(listed)}" + (f": {words}" if words else "")
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results page."""
+    margin = results["margin"]
+    shown = f"{margin:g}"
+    lines = [
+        "# The number of senses against float rounding (issue 24, item 6)",
+        "",
+        f"- Command: `{results['command']}`",
+        f"- Machine: {results['machine']}",
+        f"- Date: {results['date']}",
+        "- The default recipe (Ward, silhouette over k = 2..7) on each set with three forward passes. PyTorch bf16 "
+        "is the old default on a CPU with native bf16 (emulated here where the CPU lacks it: the same rounding); "
+        "OpenVINO fp32 is the new default on a CPU without it.",
+        f"- The margin is chosen on {TUNING_SET} only (the smallest of {', '.join(f'{m:g}' for m in MARGINS)} at "
+        "least twice the 99th percentile of the silhouette change between PyTorch bf16 and OpenVINO there); "
+        "the other sets are held out.",
+        "",
+        "## How far rounding moves a silhouette, and on how many words k differs",
+        "",
+        f"| set | runs compared | words | silhouette change: median | 99th pct | largest | k differs, no margin | "
+        f"k differs, margin {shown} |",
+        "|---|---|---:|---:|---:|---:|---|---|",
+    ]
+    for dataset, figures in results["sets"].items():
+        role = " (margin chosen here)" if dataset == TUNING_SET else " (held out)"
+        for pair, row in figures["pairs"].items():
+            change = row["silhouette_change"]
+            lines.append(
+                f"| {dataset}{role} | {pair} | {row['targets']} | {change['median']:.5f} | {change['p99']:.5f} | "
+                f"{change['max']:.5f} | {_changes(row, '0')} | {_changes(row, shown)} |"
+            )
+    lines += [
+        "",
+        f"Chosen margin: **{shown}** (twice the 99th percentile on {TUNING_SET}: "
+        f"{2 * results['sets'][TUNING_SET]['pairs'][results['rounding_pair']]['silhouette_change']['p99']:.5f}).",
+        "",
+        "Words whose k differs between PyTorch bf16 and OpenVINO fp32, for every margin tried:",
+        "",
+        "| set | " + " | ".join(f"margin {m:g}" for m in MARGINS) + " |",
+        "|---|" + "---:|" * len(MARGINS),
+    ]
+    for dataset, figures in results["sets"].items():
+        row = figures["pairs"][results["rounding_pair"]]
+        lines.append(f"| {dataset} | " + " | ".join(str(len(row["k_differs"][f"{m:g}"])) for m in MARGINS) + " |")
+    lines += [
+        "",
+        "How close the best two candidates are (OpenVINO fp32): share of words whose top two silhouettes lie within",
+        "",
+        "| set | words | 0.002 | 0.005 | 0.01 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for dataset, figures in results["sets"].items():
+        g = figures["gaps"]
+        lines.append(
+            f"| {dataset} | {g['targets']} | {100 * g['within_0.002']:.0f}% | {100 * g['within_0.005']:.0f}% | "
+            f"{100 * g['within_0.01']:.0f}% |"
+        )
+    lines += [
+        "",
+        f"## What the margin costs: `wsd evaluate`, OpenVINO fp32, one seed, no margin against margin {shown}",
+        "",
+        "| dataset | metric | no margin | margin | difference |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for dataset, figures in results["cost"].items():
+        for metric in BENCHMARKS[dataset].columns:
+            before, after = 100 * figures["no_margin"][metric], 100 * figures["margin"][metric]
+            lines.append(f"| {dataset} | {metric} | {before:.2f} | {after:.2f} | {after - before:+.2f} |")
+        lines.append(
+            f"| {dataset} | mean k | {figures['mean_k'][0]:.2f} | {figures['mean_k'][1]:.2f} | "
+            f"{figures['mean_k'][1] - figures['mean_k'][0]:+.2f} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m experiments.k_stability", description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, default=Path("out/experiments-k-stability"), help="the runs")
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the State of the Union corpus")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
+    args = parser.parse_args(argv)
+    json_file, md_file = args.out / "k_stability.json", args.out / "k_stability.md"
+    if args.markdown_only:
+        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
+        return 0
+    from wsd import machine
+
+    args.work.mkdir(parents=True, exist_ok=True)
+    results = run(args.work, args.data_dir, args.corpus)
+    results |= {"command": command_line(), "machine": machine.describe(), "date": time.strftime("%Y-%m-%d")}
+    json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
+    md_file.write_text(markdown(results), encoding="utf-8")
+    log(f"wrote {md_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
