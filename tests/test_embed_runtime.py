@@ -135,11 +135,8 @@ def test_evaluation_config_carries_the_runtime():
     assert options.embedding.encoder_kwargs()["runtime"] == "openvino"
 
 
-def test_torch_identity_has_no_runtime_key(encoder):
+def test_torch_identity_has_no_runtime_key(encoder, torch_encoder):
     """A PyTorch run records what it always recorded (old runs and cache entries stay valid)."""
-    from wsd.embed.encoder import Encoder
-
-    torch_encoder = Encoder(precision="fp32", device="cpu", runtime="torch")
     assert torch_encoder.loaded.runtime == "torch"
     assert "runtime" not in torch_encoder.identity().embedding_meta()
     assert "runtime" not in torch_encoder.identity().run_config()
@@ -191,6 +188,14 @@ def test_combine_tokens_concat_and_mean():
 
 # ------------------------------------------------------------------------------------------ OpenVINO
 @pytest.fixture(scope="module")
+def torch_encoder():
+    """The PyTorch fp32 reference (the shared ``encoder`` fixture runs the default runtime, OpenVINO on a CPU)."""
+    from wsd.embed.encoder import Encoder
+
+    return Encoder(precision="fp32", device="cpu", runtime="torch")
+
+
+@pytest.fixture(scope="module")
 def ov_encoder():
     if not HAS_OPENVINO:
         pytest.skip("the optional openvino package is not installed")
@@ -202,16 +207,16 @@ def ov_encoder():
 
 
 @needs_openvino
-def test_openvino_vectors_match_torch_fp32(ov_encoder, encoder):
+def test_openvino_vectors_match_torch_fp32(ov_encoder, torch_encoder):
     for layers in ("sum-last-4", "last", "mean-all"):
         ours = ov_encoder.embed_spans(TEXTS, SPANS, layers=layers)
-        reference = encoder.embed_spans(TEXTS, SPANS, layers=layers)
+        reference = torch_encoder.embed_spans(TEXTS, SPANS, layers=layers)
         assert cosine(ours, reference).min() >= 0.999, layers
 
 
 @needs_openvino
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
-def test_openvino_compiles_every_precision_on_any_cpu(ov_encoder, encoder, precision):
+def test_openvino_compiles_every_precision_on_any_cpu(ov_encoder, torch_encoder, precision):
     """Each precision is passed to OpenVINO as its own hint spells it (``fp32`` is ``f32`` there), whatever the
     CPU: on one without native bf16 the bf16 hint is accepted too. Same converted model, compiled again."""
     built = ov_encoder.loaded.forward
@@ -226,39 +231,39 @@ def _no_conversion():
 
 
 @needs_openvino
-def test_openvino_static_and_context_vectors(ov_encoder, encoder):
+def test_openvino_static_and_context_vectors(ov_encoder, torch_encoder):
     np.testing.assert_allclose(
-        ov_encoder.embed_spans(TEXTS, SPANS, layers="static"), encoder.embed_spans(TEXTS, SPANS, layers="static")
+        ov_encoder.embed_spans(TEXTS, SPANS, layers="static"), torch_encoder.embed_spans(TEXTS, SPANS, layers="static")
     )
     ours = ov_encoder.with_options(context_vector="5").embed_spans(TEXTS, SPANS)
-    reference = encoder.with_options(context_vector="5").embed_spans(TEXTS, SPANS)
+    reference = torch_encoder.with_options(context_vector="5").embed_spans(TEXTS, SPANS)
     assert ours.shape == reference.shape == (len(TEXTS), 768)
     assert cosine(ours, reference).min() >= 0.999
 
 
 @needs_openvino
-def test_openvino_identity_names_its_runtime(ov_encoder, encoder):
+def test_openvino_identity_names_its_runtime(ov_encoder, torch_encoder):
     meta = ov_encoder.identity().embedding_meta()
     assert meta["runtime"] == "openvino"
-    assert meta["model_fingerprint"] == encoder.loaded.fingerprint
+    assert meta["model_fingerprint"] == torch_encoder.loaded.fingerprint
     assert {k: v for k, v in meta.items() if k not in ("runtime", "precision")} == {
-        k: v for k, v in encoder.identity().embedding_meta().items() if k != "precision"
+        k: v for k, v in torch_encoder.identity().embedding_meta().items() if k != "precision"
     }
 
 
 @needs_openvino
-def test_cached_tokenizer_tokenises_as_transformers(ov_encoder, encoder):
+def test_cached_tokenizer_tokenises_as_transformers(ov_encoder, torch_encoder):
     """The warm path's tokenizer (rebuilt from the cache entry, no transformers) splits exactly as the model's."""
-    ours, theirs = ov_encoder.loaded.backend, encoder.loaded.backend
+    ours, theirs = ov_encoder.loaded.backend, torch_encoder.loaded.backend
     for text in [*TEXTS, "", "   ", "don't STOP-believing!!", "日本語のテキスト", "a" * 600]:
         a, b = ours.encode(text, add_special_tokens=False), theirs.encode(text, add_special_tokens=False)
         assert a.ids == b.ids and a.offsets == b.offsets, text
     loaded = ov_encoder.loaded
     assert (loaded.prefix_ids, loaded.suffix_ids, loaded.max_length, loaded.pad_id) == (
-        encoder.loaded.prefix_ids,
-        encoder.loaded.suffix_ids,
-        encoder.loaded.max_length,
-        encoder.loaded.pad_id,
+        torch_encoder.loaded.prefix_ids,
+        torch_encoder.loaded.suffix_ids,
+        torch_encoder.loaded.max_length,
+        torch_encoder.loaded.pad_id,
     )
 
 
@@ -397,6 +402,65 @@ def test_embed_stream_reports_forward_and_compile_time(ov_encoder):
     list(ov_encoder.embed_stream([table], timings=timings))
     assert timings["forward_s"] > 0 and timings["forward_s"] <= timings["encode_s"]
     assert timings["compile_s"] == 0.0  # compiled already
+
+
+def test_locale_kept_puts_the_locale_back_and_serialises_the_calls():
+    import locale
+    import threading
+
+    before = locale.setlocale(locale.LC_ALL)
+    with ov_runtime.locale_kept():
+        locale.setlocale(locale.LC_ALL, "C")  # what OpenVINO does while it compiles
+        assert not ov_runtime._OPENVINO_LOCALE.acquire(blocking=False)  # another thread's call waits
+    assert locale.setlocale(locale.LC_ALL) == before
+    with pytest.raises(RuntimeError), ov_runtime.locale_kept():
+        locale.setlocale(locale.LC_ALL, "C")
+        raise RuntimeError("compile failed")
+    assert locale.setlocale(locale.LC_ALL) == before
+    assert ov_runtime._OPENVINO_LOCALE.acquire(blocking=False)  # released, errors too
+    ov_runtime._OPENVINO_LOCALE.release()
+    assert isinstance(ov_runtime._OPENVINO_LOCALE, type(threading.Lock()))
+
+
+@needs_openvino
+def test_a_stream_that_ends_early_leaves_no_compilation_running(tmp_path, monkeypatch):
+    """OpenVINO holds the process's locale at "C" while it compiles: a compilation started for a stream that
+    yields nothing (no occurrence) or fails must be finished when the call returns, and the locale as it was."""
+    import locale
+    import threading
+
+    from wsd.embed.encoder import Encoder
+
+    before = locale.setlocale(locale.LC_ALL)
+    encoder = Encoder(runtime="openvino")
+    forward = encoder.loaded.forward
+    encoder.embed_spans(TEXTS[:1], SPANS[:1])  # the conversion is cached: the next stream compiles in a thread
+    forward._requests.clear()
+    started = threading.Event()
+    compile_now = forward._compile
+
+    def slow_compile(layers):
+        started.set()
+        threading.Event().wait(0.5)  # still compiling when the stream has nothing more to give
+        return compile_now(layers)
+
+    monkeypatch.setattr(forward, "_compile", slow_compile)
+    assert list(encoder.embed_stream([])) == []
+    assert started.is_set()
+    assert not [t for t in threading.enumerate() if t.name.startswith("wsd-compile")]
+    assert all(future.done() for future in forward._pending.values())
+    assert locale.setlocale(locale.LC_ALL) == before
+    with pytest.raises(ValueError, match="broken corpus"):
+        forward._requests.clear()
+        forward._pending.clear()
+
+        def broken():
+            raise ValueError("broken corpus")
+            yield
+
+        list(encoder.embed_stream(broken()))
+    assert not [t for t in threading.enumerate() if t.name.startswith("wsd-compile")]
+    assert locale.setlocale(locale.LC_ALL) == before
 
 
 @needs_openvino

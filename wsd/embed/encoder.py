@@ -21,6 +21,7 @@ identifies the vectors) and :meth:`~Encoder.model_inputs` (the batches the model
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import ctypes
 import functools
@@ -524,7 +525,7 @@ class Encoder:
                 timings["tokenize_s"] = timings.get("tokenize_s", 0.0) + time.perf_counter() - clock
             return plan
 
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-tokenize") as pool:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-tokenize") as pool, self._settled():
             pending = pool.submit(prepare)
             while True:
                 plan = pending.result()
@@ -541,6 +542,14 @@ class Encoder:
                     timings["forward_s"] = timings.get("forward_s", 0.0) + self.loaded.forward.seconds - forward
                     timings["compile_s"] = timings.get("compile_s", 0.0) + self.loaded.forward.compile_s - compiled
                 yield vectors
+
+    @contextlib.contextmanager
+    def _settled(self) -> Iterator[None]:
+        """Leave nothing of the forward pass running in the background when the block ends (errors too)."""
+        try:
+            yield
+        finally:
+            self.loaded.forward.settle()
 
     def model_inputs(
         self, texts: Sequence[str], spans: Sequence[tuple[int, int]] | np.ndarray

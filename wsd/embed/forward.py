@@ -56,6 +56,10 @@ class ForwardPass(Protocol):
         """
         ...
 
+    def settle(self) -> None:
+        """Wait for whatever :meth:`prepare` started in the background (nothing runs on after a call returns)."""
+        ...
+
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:

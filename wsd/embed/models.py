@@ -250,6 +250,9 @@ class TorchForward:
             Positions in ``hidden_states``.
         """
 
+    def settle(self) -> None:
+        """Nothing runs in the background: eager PyTorch prepares nothing."""
+
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:

@@ -31,14 +31,16 @@ import functools
 import hashlib
 import importlib.util
 import json
+import locale
 import os
 import shutil
 import tempfile
+import threading
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,39 @@ FORMAT = 2
 #: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
 CHECKSUM = "sha256"
 _INSTALL = "pip install openvino (wsd installs it; this environment lacks it)"
+
+
+#: OpenVINO switches the whole process's C locale to "C" while it compiles or converts a model and switches it
+#: back after: meanwhile Python in every thread reads ASCII as the default text encoding, and two overlapping
+#: calls could restore each other's "C" for good. wsd makes those calls one at a time (:func:`locale_kept`) and
+#: waits for them before an embedding call returns (:meth:`OpenVinoForward.settle`).
+_OPENVINO_LOCALE = threading.Lock()
+
+
+@contextmanager
+def locale_kept() -> Iterator[None]:
+    """Run OpenVINO calls that touch the process's locale one at a time, and leave the locale as it was.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> import locale
+    >>> before = locale.setlocale(locale.LC_ALL)
+    >>> with locale_kept():
+    ...     _ = locale.setlocale(locale.LC_ALL, "C")
+    >>> locale.setlocale(locale.LC_ALL) == before
+    True
+    """
+    with _OPENVINO_LOCALE:
+        before = locale.setlocale(locale.LC_ALL)
+        try:
+            yield
+        finally:
+            if locale.setlocale(locale.LC_ALL) != before:
+                locale.setlocale(locale.LC_ALL, before)
 
 
 def openvino_installed() -> bool:
@@ -421,6 +456,14 @@ class OpenVinoForward:
         self._pending[layers] = pool.submit(self._compile, layers)
         pool.shutdown(wait=False)
 
+    def settle(self) -> None:
+        """Wait for the compilations :meth:`prepare` started (kept for :meth:`pieces`, errors and all).
+
+        An embedding call that ends early (no occurrence, an error) must not leave a compilation running
+        after it returns: OpenVINO holds the process's locale at "C" while it compiles (:func:`locale_kept`).
+        """
+        wait(list(self._pending.values()))
+
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:
@@ -481,7 +524,9 @@ class OpenVinoForward:
             "INFERENCE_NUM_THREADS": self.threads,
         }
         try:
-            return core.compile_model(str(xml), "CPU", config).create_infer_request(), [problem] if problem else []
+            with locale_kept():
+                compiled = core.compile_model(str(xml), "CPU", config)
+            return compiled.create_infer_request(), [problem] if problem else []
         except RuntimeError as error:
             raise ModelError(f"OpenVINO cannot compile {xml}: {str(error).splitlines()[0]}") from error
 
@@ -516,11 +561,12 @@ class OpenVinoForward:
         # tracing reads every attribute of the model, and transformers logs a note on an unused loss setting
         with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings(), quiet_transformers():
             warnings.simplefilter("ignore")  # tracing warnings about Python control flow on shapes
-            converted = ov.convert_model(
-                wrapper,
-                example_input={"input_ids": example, "attention_mask": example},
-                input=[("input_ids", shape, ov.Type.i64), ("attention_mask", shape, ov.Type.i64)],
-            )
+            with locale_kept():
+                converted = ov.convert_model(
+                    wrapper,
+                    example_input={"input_ids": example, "attention_mask": example},
+                    input=[("input_ids", shape, ov.Type.i64), ("attention_mask", shape, ov.Type.i64)],
+                )
         self.converted += 1
         try:
             self._store(converted, xml, weights)
@@ -548,7 +594,8 @@ class OpenVinoForward:
         except OSError as exc:
             raise WriteFailed(f"cannot create a folder in {self.cache_dir}: {exc.strerror or exc}") from exc
         try:
-            ov.serialize(converted, str(scratch / "model.xml"), str(scratch / "model.bin"))
+            with locale_kept():
+                ov.serialize(converted, str(scratch / "model.xml"), str(scratch / "model.bin"))
             atomic_write(weights, lambda tmp: os.replace(scratch / "model.bin", tmp))
             atomic_write(xml, lambda tmp: os.replace(scratch / "model.xml", tmp))
         finally:
