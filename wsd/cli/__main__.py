@@ -4,4 +4,5 @@ import sys
 
 from wsd.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # run as a program, not when a tool imports every module
+    sys.exit(main())

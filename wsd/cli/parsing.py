@@ -105,7 +105,13 @@ def os_error_line(exc: OSError) -> str:
 
 
 def one_line_warnings() -> Callable[..., None]:
-    """A ``warnings.showwarning`` that prints each warning as one line, and the same message only once."""
+    """A ``warnings.showwarning`` that prints each warning as one line, and the same message only once.
+
+    Returns
+    -------
+    callable
+        To assign to ``warnings.showwarning`` while a command runs (:func:`wsd.cli.main`).
+    """
     shown: set[str] = set()
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:
