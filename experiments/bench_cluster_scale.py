@@ -1,6 +1,6 @@
 """Per-word clustering at corpus scale: the default recipe on one word of 10k to 1M occurrences, time and memory.
 
-For each size a synthetic word is written as a real run (``wsd.store.write_run``: ``occurrences.parquet`` +
+For each size a synthetic word is written as a real run (``wsd.io.store.write_run``: ``occurrences.parquet`` +
 a float16 ``vectors.npy``, 384 dims, as ``wsd embed`` writes it) and then, in a fresh Python process each
 (so that peak RSS belongs to that size alone), the default recipe's sense inducer (form centring, L2
 normalisation, Ward, k by silhouette over 2..7) is fitted on the memory-mapped vectors and the soft
@@ -117,7 +117,7 @@ def write_word(folder: Path, n: int, separation: float, seed: int) -> Path:
     Path
         The run folder.
     """
-    from wsd.store import write_run
+    from wsd.io.store import write_run
 
     X, senses, forms = synthetic_word(n, separation, seed)
     text = np.char.add(np.char.add("the ", forms), " of the union")
@@ -155,9 +155,9 @@ def worker(run: Path, exact: bool, labels_out: Path) -> dict:
     -------
     dict
     """
+    from wsd.io.store import load_run
     from wsd.senses import SenseInducer
     from wsd.senses.recipes import recipe
-    from wsd.store import load_run
 
     start = time.perf_counter()
     occurrences, X = load_run(run)
@@ -338,7 +338,7 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
         f"- Command: `{command}`",
         f"- Date: {_datetime.date.today().isoformat()}; machine: {machine.describe()}; wsd {wsd.__version__}, "
         f"Python {platform.python_version()}",
-        f"- Synthetic word: {DIM}-dim float16 store written by `wsd.store.write_run`, 4 senses (45/30/15/10 %), "
+        f"- Synthetic word: {DIM}-dim float16 store written by `wsd.io.store.write_run`, 4 senses (45/30/15/10 %), "
         f"2 forms, separation {args.separation}, seed {args.seed} (geometry: the script's docstring)",
         "- Each row is a fresh process: load the run (memory-mapped), fit `SenseInducer(**recipe('default'))`, "
         "compute every occurrence's memberships; peak RSS of that process",

@@ -67,7 +67,7 @@ def build_corpus(folder: Path, copies: int) -> tuple[Path, str]:
 
 def _load_model(options: dict) -> int:
     """Run on every worker: load (and keep) the encoder, so that timed runs start warm."""
-    from wsd.pipeline import worker_encoder
+    from wsd.workflows.embedding import worker_encoder
 
     worker_encoder(options)
     return os.getpid()
@@ -152,8 +152,8 @@ def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, 
     args : argparse.Namespace
         The benchmark's options.
     """
-    from wsd.pipeline import embed_corpus
-    from wsd.store import read_meta
+    from wsd.io.store import read_meta
+    from wsd.workflows.embedding import embed_corpus
 
     run = out / f"w{cluster['workers']}-{cluster['name']}-r{repeat}"
     clock = time.perf_counter()
@@ -189,7 +189,7 @@ def time_single(corpus: Path, targets: str, out: Path, args: argparse.Namespace)
     import torch
 
     from wsd.embed.encoder import Encoder
-    from wsd.pipeline import embed_corpus
+    from wsd.workflows.embedding import embed_corpus
 
     torch.set_num_threads(args.torch_threads)  # Dask's workers set OMP_NUM_THREADS=1 in this process too
     encoder = Encoder(precision=args.precision)
@@ -231,7 +231,7 @@ def main() -> None:
                 if cluster is not None:
                     time_run(cluster, corpus, targets, folder, repeat, args)
         single = None if args.no_single else time_single(corpus, targets, folder, args)
-        from wsd.store import load_run
+        from wsd.io.store import load_run
 
         occ_one, vec_one = load_run(one["run"])
         occ_two, vec_two = load_run(two["run"])

@@ -213,7 +213,7 @@ def write_synthetic(folder: Path, n: int, seed: int = 0) -> Path:
         The run folder.
     """
     from experiments.bench_cluster_scale import DIM, synthetic_word
-    from wsd.store import write_run
+    from wsd.io.store import write_run
 
     X, senses, forms = synthetic_word(n, separation=1.0, seed=seed)
     rng = np.random.RandomState(seed)

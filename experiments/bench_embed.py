@@ -69,7 +69,7 @@ def peak_rss_mb() -> float:
 
 def occurrence_lines(run: Path, corpus: Path) -> tuple[list[str], np.ndarray, np.ndarray]:
     """For each occurrence of a wsd run: its whole line, its span in the line, and whether wsd saw the line."""
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     occurrences, _ = load_run(run)
     lines = corpus.read_text(encoding="utf-8").split("\n")
@@ -84,7 +84,7 @@ def occurrence_lines(run: Path, corpus: Path) -> tuple[list[str], np.ndarray, np
 
 def worker_wsd(args: argparse.Namespace) -> dict:
     import wsd
-    import wsd.pipeline  # imports are start-up, not throughput: excluded like the model load
+    import wsd.workflows.embedding  # imports are start-up, not throughput: excluded like the model load
 
     encoder = wsd.Encoder(precision=args.precision)
     started = time.perf_counter()
@@ -148,7 +148,7 @@ def worker_floor(args: argparse.Namespace) -> dict:
     import torch
 
     import wsd
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     encoder = wsd.Encoder(precision=args.precision)
     occurrences, _ = load_run(args.run)
@@ -166,8 +166,8 @@ def worker_floor(args: argparse.Namespace) -> dict:
 
 def worker_score(args: argparse.Namespace) -> dict:
     """SemEval-2013 scores of the default recipe (one seed) with vectors computed in ``args.precision``."""
-    from wsd.benchmark import evaluate
     from wsd.config import build_evaluation_config
+    from wsd.workflows.benchmark import evaluate
 
     config = build_evaluation_config(
         dataset="semeval2013", data=str(args.data_dir), precision=args.precision, cache_dir=args.cache
@@ -183,7 +183,7 @@ def worker_levers(args: argparse.Namespace) -> dict:
 
     import wsd
     from wsd.embed.windows import WindowPlan
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     occurrences, _ = load_run(args.run)
     texts, spans = occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy()
@@ -334,7 +334,7 @@ def main() -> None:
 
 def compare_with_naive(run: Path, corpus: Path, naive_path: Path) -> dict:
     """Cosine between wsd's stored vectors and the naive loop's, where wsd's window was the whole line."""
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     _, wsd_vectors = load_run(run)
     _, _, whole = occurrence_lines(run, corpus)

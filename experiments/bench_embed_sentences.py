@@ -120,7 +120,7 @@ def _write_corpus(path: Path, sentences: list[str], forms: dict, stem: Path) -> 
 def worker_floor(args: argparse.Namespace) -> dict:
     """The bare forward pass over wsd's own batches (the run's occurrences), in one runtime."""
     import wsd
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     encoder = wsd.Encoder(runtime=args.runtime, batch_size=args.batch_size)
     occurrences, _ = load_run(args.run)
@@ -196,7 +196,7 @@ def worker_imports(args: argparse.Namespace) -> dict:
     """What the embed path imports before the model loads (a fresh process: wsd's CLI and pipeline)."""
     clock = time.perf_counter()
     import wsd.cli
-    import wsd.pipeline  # noqa: F401
+    import wsd.workflows.embedding  # noqa: F401
 
     return {"seconds": time.perf_counter() - clock, "torch": "torch" in sys.modules}
 
@@ -272,7 +272,7 @@ def agreement(run: Path, corpus: Path, naive: Path) -> dict:
     """Cosine between a run's stored vectors and the naive loop's (fp32), where wsd's window was the line."""
     sys.path.insert(0, str(ROOT))
     from experiments.bench_embed import occurrence_lines
-    from wsd.store import load_run
+    from wsd.io.store import load_run
 
     _, vectors = load_run(run)
     _, _, whole = occurrence_lines(run, corpus)

@@ -145,8 +145,8 @@ def evaluation_config(
 
 
 def labelled_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
-    """The labelled occurrence table of a benchmark (as :func:`wsd.benchmark.evaluate` sees it)."""
-    from wsd.benchmark import load_labelled
+    """The labelled occurrence table of a benchmark (as :func:`wsd.workflows.benchmark.evaluate` sees it)."""
+    from wsd.workflows.benchmark import load_labelled
 
     _, occurrences = load_labelled(evaluation_config(benchmark, data_dir, 1, {}))
     return occurrences
@@ -155,8 +155,8 @@ def labelled_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
 def family_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
     """The table that is embedded for a benchmark: its own, or its family's (all RUSSE train sets)."""
     if benchmark.family == "russe2018-train":
-        from wsd.benchmark import load_labelled
         from wsd.config import build_evaluation_config
+        from wsd.workflows.benchmark import load_labelled
 
         config = build_evaluation_config(
             dataset="russe2018",
@@ -185,13 +185,13 @@ def evaluate_vectors(
 ) -> dict[str, Any]:
     """Induce senses from ``vectors`` (row-aligned with the benchmark's labelled occurrences) and score them.
 
-    Returns :func:`wsd.benchmark.evaluate`'s result (``overall``, ``overall_std``, ``baselines``, ...).
+    Returns :func:`wsd.workflows.benchmark.evaluate`'s result (``overall``, ``overall_std``, ``baselines``, ...).
     Clustering runs with ``threads`` BLAS/OpenMP threads: on small per-word matrices more threads only add
     overhead (eight times slower on a busy two-core machine).
     """
     from threadpoolctl import threadpool_limits
 
-    from wsd.benchmark import evaluate
+    from wsd.workflows.benchmark import evaluate
 
     config = evaluation_config(benchmark, data_dir, seeds, senses, output)
     with threadpool_limits(limits=threads):

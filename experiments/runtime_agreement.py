@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
-from wsd.layout import META_FILE, METRICS_FILE, RUN_DIR, VECTORS_FILE
+from wsd.io.layout import META_FILE, METRICS_FILE, RUN_DIR, VECTORS_FILE
 
 RUNTIMES = ("torch", "openvino")
 

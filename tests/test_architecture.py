@@ -7,11 +7,22 @@ statement, also inside functions and under ``TYPE_CHECKING``), so a lazy import 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
+
+#: The rooms: folders of modules that are not one stage each. A module in a room is a part of its own
+#: (``io.store``, ``workflows.pipeline``), with its own rule below; a stage package (``corpus``, ``embed``, ...) is
+#: one part, whatever its modules.
+ROOMS = {"io", "workflows"}
+
+#: What stays loose at the top of the package: the public API (``__init__``) and what every room and stage shares.
+TOP_LEVEL_MODULES = {"__init__", "errors", "schema", "options", "config", "machine", "executors", "occurrences"}
+#: The folders of the package: the command line, the rooms and the stages.
+TOP_LEVEL_PACKAGES = {"cli", *ROOMS, "corpus", "embed", "senses", "evaluate", "change", "report", "tune"}
 
 #: What each part of the package may import from wsd (besides itself). Parts not listed here are the
 #: entry points (``cli``, ``__init__``), which may import anything.
@@ -21,67 +32,118 @@ ALLOWED: dict[str, set[str]] = {
     "schema": set(),
     # the typed option objects of the Python API, their defaults read from the schema
     "options": {"schema"},
-    "manifest": {"errors", "layout"},
-    "atomic": {"errors", "manifest", "layout"},
-    "textfiles": {"errors"},
-    "layout": set(),
-    # finding a run, its senses and its change folder from any folder of one layout (wsd change, wsd report)
-    "locate": {"errors", "layout"},
-    "lock": {"errors", "layout"},
-    "outputs": {"manifest", "errors", "layout", "atomic", "lock"},
     "machine": set(),
     "occurrences": {"errors"},
-    "store": {"manifest", "errors", "occurrences", "layout", "outputs", "atomic"},
     "executors": {"errors"},
-    "corpus": {"manifest", "errors", "occurrences", "textfiles", "schema"},
-    "embed": {"manifest", "errors", "machine", "store", "layout", "outputs", "atomic", "schema", "options"},
-    "senses": {"manifest", "errors", "occurrences", "store", "layout", "outputs", "executors", "schema"},
-    "evaluate": {"errors", "occurrences", "corpus", "textfiles", "atomic"},
+    # the input/output room: the names on disk, what wsd wrote, atomic writes, locks, destinations, runs, text files
+    "io": set(),
+    "io.layout": set(),
+    "io.manifest": {"errors", "io.layout"},
+    "io.atomic": {"errors", "io.manifest", "io.layout"},
+    "io.textfiles": {"errors"},
+    # finding a run, its senses and its change folder from any folder of one layout (wsd change, wsd report)
+    "io.locate": {"errors", "io.layout"},
+    "io.lock": {"errors", "io.layout"},
+    "io.outputs": {"io.manifest", "errors", "io.layout", "io.atomic", "io.lock"},
+    "io.store": {"io.manifest", "errors", "occurrences", "io.layout", "io.outputs", "io.atomic"},
+    # the stages
+    "corpus": {"io.manifest", "errors", "occurrences", "io.textfiles", "schema"},
+    "embed": {
+        "io.manifest",
+        "errors",
+        "machine",
+        "io.store",
+        "io.layout",
+        "io.outputs",
+        "io.atomic",
+        "schema",
+        "options",
+    },
+    "senses": {"io.manifest", "errors", "occurrences", "io.store", "io.layout", "io.outputs", "executors", "schema"},
+    "evaluate": {"errors", "occurrences", "corpus", "io.textfiles", "io.atomic"},
     "report": {
-        "manifest",
+        "io.manifest",
         "errors",
         "occurrences",
         "evaluate",
         "senses",
         "change",
-        "store",
-        "layout",
-        "locate",
-        "outputs",
+        "io.store",
+        "io.layout",
+        "io.locate",
+        "io.outputs",
         "schema",
     },
     "change": {
-        "manifest",
+        "io.manifest",
         "errors",
         "occurrences",
         "evaluate",
-        "store",
-        "layout",
-        "locate",
-        "outputs",
-        "atomic",
+        "io.store",
+        "io.layout",
+        "io.locate",
+        "io.outputs",
+        "io.atomic",
         "senses",
         "schema",
     },
-    # the glue above the stages: scores documents, the evaluation runner, the end-to-end driver, the demo
-    "results": {"errors", "evaluate", "store", "layout"},
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
     # and trains encoders on them with embed's windows, layers and pooling, writing model folders
     "tune": {
         "errors",
         "evaluate",
         "corpus",
-        "textfiles",
+        "io.textfiles",
         "embed",
         "machine",
-        "atomic",
-        "layout",
-        "outputs",
-        "store",
+        "io.atomic",
+        "io.layout",
+        "io.outputs",
+        "io.store",
         "schema",
     },
-    "config": {"errors", "senses", "layout", "atomic", "schema", "options"},
-    "benchmark": {
+    "config": {"errors", "senses", "io.layout", "io.atomic", "schema", "options"},
+    # the workflows room, the glue above the stages: the scores document, the embedding driver, the whole job of
+    # wsd run, the evaluation runners, the demo, the tagger of wsd.load
+    "workflows": set(),
+    "workflows.results": {"errors", "evaluate", "io.store", "io.layout"},
+    # embed_corpus: a corpus becomes a run, shard by shard, on any executor
+    "workflows.embedding": {
+        "options",
+        "errors",
+        "corpus",
+        "embed",
+        "executors",
+        "io.layout",
+        "io.outputs",
+        "io.store",
+    },
+    # induce_corpus: scan → embed → cluster → (score) → (change) → (report)
+    "workflows.pipeline": {
+        "options",
+        "schema",
+        "tune",
+        "change",
+        "errors",
+        "occurrences",
+        "corpus",
+        "embed",
+        "evaluate",
+        "executors",
+        "io.layout",
+        "io.outputs",
+        "report",
+        "workflows.results",
+        "senses",
+        "io.store",
+        "workflows.embedding",
+    },
+    # the wsd run job: a resolved configuration through induce_corpus, recorded as config.toml
+    "workflows.run": {"errors", "config", "options", "workflows.pipeline"},
+    "workflows.demo": {"errors", "config", "corpus", "io.layout", "options", "report", "workflows.run"},
+    # the evaluation runner over labelled datasets and seeds; WUG data is scored on change too (workflows.wug)
+    "workflows.vectors": {"config", "embed", "tune"},
+    "workflows.benchmark": {
         "options",
         "tune",
         "change",
@@ -90,34 +152,33 @@ ALLOWED: dict[str, set[str]] = {
         "embed",
         "evaluate",
         "executors",
-        "layout",
-        "outputs",
-        "results",
+        "io.layout",
+        "io.outputs",
+        "workflows.results",
         "senses",
-        "store",
+        "io.store",
+        "workflows.vectors",
+        "workflows.wug",
     },
-    "pipeline": {
-        "options",
-        "schema",
-        "tune",
+    "workflows.wug": {
         "change",
         "errors",
-        "occurrences",
-        "corpus",
+        "config",
         "embed",
         "evaluate",
         "executors",
-        "layout",
-        "outputs",
-        "report",
-        "results",
+        "io.layout",
+        "workflows.results",
         "senses",
-        "store",
+        "io.store",
+        "workflows.vectors",
     },
-    "demo": {"errors", "config", "corpus", "layout", "options", "pipeline", "report"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
-    "tagger": {"errors", "corpus", "embed", "senses", "layout", "store"},
+    "workflows.tagger": {"errors", "corpus", "embed", "senses", "io.layout", "io.store"},
 }
+
+#: The entry points: they may import anything, and nothing imports the command line.
+ENTRY_POINTS = {"cli", "__init__"}
 
 
 def _module_name(path: Path) -> str:
@@ -145,16 +206,22 @@ def _imports(path: Path, known: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
-    """Module name → the wsd modules it imports (itself excluded)."""
+    """Module name → the wsd modules it imports (itself excluded); read once per test session."""
     files = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
     known = set(files)
     return {name: _imports(path, known) - {name} for name, path in files.items()}
 
 
 def _part(module: str) -> str:
+    """The part a module belongs to: its stage package, or ``room.module`` for a module in a room."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    if len(parts) == 1:
+        return "__init__"
+    if parts[1] in ROOMS and len(parts) > 2:
+        return f"{parts[1]}.{parts[2]}"
+    return parts[1]
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -201,8 +268,9 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_is_read_from_the_source() -> None:
     graph = import_graph()
-    assert "wsd.cli" in graph and "wsd.embed.encoder" in graph
-    assert "wsd.errors" in graph["wsd.store"]
+    assert "wsd.cli" in graph and "wsd.cli.run" in graph and "wsd.embed.encoder" in graph
+    assert "wsd.errors" in graph["wsd.io.store"]
+    assert "wsd.workflows.pipeline" in graph["wsd.workflows.run"]
 
 
 def test_no_module_imports_a_module_that_imports_it_back() -> None:
@@ -229,4 +297,29 @@ def test_each_part_imports_only_the_layers_below_it(part: str) -> None:
 
 def test_nothing_imports_the_cli() -> None:
     graph = import_graph()
-    assert sorted(m for m, targets in graph.items() if "wsd.cli" in targets and _part(m) != "cli") == []
+    importers = [m for m, targets in graph.items() if any(_part(t) == "cli" for t in targets) and _part(m) != "cli"]
+    assert sorted(importers) == []
+
+
+def test_a_module_in_a_room_is_a_part_of_its_own() -> None:
+    assert _part("wsd.io.store") == "io.store"
+    assert _part("wsd.workflows.pipeline") == "workflows.pipeline"
+    assert _part("wsd.io") == "io"
+    assert _part("wsd.embed.encoder") == "embed"
+    assert _part("wsd.cli.run") == "cli"
+    assert _part("wsd") == "__init__"
+
+
+def test_every_part_has_a_rule() -> None:
+    """A new module in a room, or a new top-level module, gets its row in ALLOWED (or is an entry point)."""
+    parts = {_part(module) for module in import_graph()}
+    assert sorted(parts - set(ALLOWED) - ENTRY_POINTS) == []
+    assert sorted(set(ALLOWED) - parts) == [], "a rule for a part that is gone"
+
+
+def test_nothing_loose_at_the_top_of_the_package() -> None:
+    """The folders show the tiers: only the shared modules stay at wsd/'s top; the rest lives in a room or stage."""
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    packages = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    assert modules == TOP_LEVEL_MODULES
+    assert packages == TOP_LEVEL_PACKAGES

@@ -14,7 +14,7 @@ from wsd.change import compare_slices
 from wsd.change.measures import apd, prt, summarise_slice
 from wsd.change.slices import assign_slices
 from wsd.errors import InputError
-from wsd.store import load_run, select_rows, write_run
+from wsd.io.store import load_run, select_rows, write_run
 
 
 @pytest.fixture(scope="module")

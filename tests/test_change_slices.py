@@ -12,7 +12,7 @@ import pytest
 from wsd.change.slices import assign_slices, check_slice_options, parse_by, width_bins, years_of
 from wsd.cli import main
 from wsd.errors import ConfigError, InputError
-from wsd.layout import CHANGE_COUNTS, CHANGE_DIR, CHANGE_JSON, LABELS_FILE, META_FILE, RUN_DIR, SENSES_DIR
+from wsd.io.layout import CHANGE_COUNTS, CHANGE_DIR, CHANGE_JSON, LABELS_FILE, META_FILE, RUN_DIR, SENSES_DIR
 from wsd.schema import OPTIONS
 
 
@@ -124,9 +124,9 @@ def _run(corpus: Path, out: Path, *options: str) -> list[str]:
 
 
 def test_run_refuses_empty_bins_before_embedding(tmp_path: Path, capsys, monkeypatch) -> None:
-    import wsd.pipeline
+    import wsd.workflows.pipeline
 
-    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    monkeypatch.setattr(wsd.workflows.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
     out = tmp_path / "o"
     code = main(_run(_corpus(tmp_path), out, "--by", "date:year", "--bins", "1700:1710,1900:1910"))
     err = capsys.readouterr().err
@@ -135,8 +135,8 @@ def test_run_refuses_empty_bins_before_embedding(tmp_path: Path, capsys, monkeyp
 
 
 def test_run_by_datetime_parquet_column_then_change_only_rerun(tmp_path: Path, capsys, monkeypatch) -> None:
-    import wsd.pipeline
     import wsd.senses.stage
+    import wsd.workflows.pipeline
 
     out = tmp_path / "o"
     corpus = _corpus(tmp_path, parquet=True)
@@ -151,7 +151,7 @@ def test_run_by_datetime_parquet_column_then_change_only_rerun(tmp_path: Path, c
     stamps = {p: p.stat().st_mtime_ns for p in (out / RUN_DIR / META_FILE, out / SENSES_DIR / LABELS_FILE)}
 
     # only the change settings differ: no embedding, no clustering, the change folder replaced
-    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedded again"))
+    monkeypatch.setattr(wsd.workflows.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedded again"))
     monkeypatch.setattr(wsd.senses.stage, "fit_senses", lambda *a, **k: pytest.fail("clustered again"))
     code = main(_run(corpus, out, "--by", "date", "--bin-width", "50"))
     captured = capsys.readouterr()
@@ -172,7 +172,7 @@ def test_run_by_datetime_parquet_column_then_change_only_rerun(tmp_path: Path, c
 
 
 def test_run_summary_with_gold_keeps_the_ari_column() -> None:
-    from wsd.demo import format_summary
+    from wsd.workflows.run import format_summary
 
     summary = {"occurrences": {"mouse": 6}, "senses": {"mouse": 2}, "run": "o/run", "senses_dir": "o/senses"}
     assert "ARI" not in format_summary(summary)

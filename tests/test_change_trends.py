@@ -14,8 +14,8 @@ from wsd.change import compare_slices
 from wsd.change.measures import sense_shifts
 from wsd.change.stage import change_run
 from wsd.change.trends import TREND_COLUMNS, sense_trends
-from wsd.layout import CHANGE_JSON, CHANGE_LARGEST, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, LABELS_FILE
-from wsd.store import write_run
+from wsd.io.layout import CHANGE_JSON, CHANGE_LARGEST, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, LABELS_FILE
+from wsd.io.store import write_run
 
 YEARS = [2000, 2001, 2002, 2003, 2004, 2005]
 SLICES = [str(year) for year in YEARS]
@@ -186,7 +186,7 @@ def test_the_change_folder_holds_the_new_tables_in_csv_parquet_and_json(tmp_path
 def test_the_report_shows_the_timeline_the_trends_and_the_largest_pair(tmp_path: Path) -> None:
     from test_report_change import make_run_with_change
 
-    from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN
+    from wsd.io.layout import FIGURES_DIR, REPORT_MARKDOWN
     from wsd.report import load_run_data, write_report
 
     out = make_run_with_change(tmp_path / "out", n_slices=6)  # swap: sense 1 only in 1950

@@ -15,8 +15,8 @@ from wsd.change.stage import change_run, format_ranking
 from wsd.change.uncertainty import jsd_interval, shifted_percentile, shrink_scores
 from wsd.cli import main
 from wsd.errors import ConfigError
-from wsd.layout import CHANGE_DIR, CHANGE_JSON, CHANGE_RANKING, CHANGE_SCORES, CHANGE_UNMEASURED, LABELS_FILE
-from wsd.store import write_run
+from wsd.io.layout import CHANGE_DIR, CHANGE_JSON, CHANGE_RANKING, CHANGE_SCORES, CHANGE_UNMEASURED, LABELS_FILE
+from wsd.io.store import write_run
 
 MEASURES = ("jsd", "apd", "prt")
 

@@ -11,7 +11,7 @@ import pytest
 
 from wsd.change.stage import change_run
 from wsd.cli import main
-from wsd.layout import (
+from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_DIR,
     CHANGE_JSON,
@@ -22,8 +22,8 @@ from wsd.layout import (
     CONFIG_FILE,
     SENSES_DIR,
 )
-from wsd.outputs import CHANGE_FORMAT
-from wsd.store import write_run
+from wsd.io.outputs import CHANGE_FORMAT
+from wsd.io.store import write_run
 
 
 def make_run(
@@ -296,9 +296,9 @@ def _tiny_corpus(tmp_path: Path) -> Path:
 def test_run_refuses_bad_options_before_embedding(
     tmp_path: Path, capsys, monkeypatch, options: list[str], message: str
 ) -> None:
-    import wsd.pipeline
+    import wsd.workflows.pipeline
 
-    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    monkeypatch.setattr(wsd.workflows.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
     out = tmp_path / "o"
     argv = ["run", "--corpus", str(_tiny_corpus(tmp_path)), "--targets", "bank", "--out", str(out), "--no-progress"]
     err = _one_line_error(capsys, main([*argv, *options]))
@@ -315,9 +315,9 @@ def test_one_sense_below_with_a_fixed_k_is_refused(tmp_path: Path, capsys, comma
 
 
 def test_run_reads_the_gold_file_before_embedding(tmp_path: Path, capsys, monkeypatch) -> None:
-    import wsd.pipeline
+    import wsd.workflows.pipeline
 
-    monkeypatch.setattr(wsd.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    monkeypatch.setattr(wsd.workflows.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
     out = tmp_path / "o"
     argv = ["run", "--corpus", str(_tiny_corpus(tmp_path)), "--targets", "bank", "--out", str(out), "--no-progress"]
     err = _one_line_error(capsys, main([*argv, "--gold", str(tmp_path / "missing.tsv")]))

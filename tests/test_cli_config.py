@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from wsd.cli import main
-from wsd.layout import CONFIG_FILE, LABELS_FILE, RUN_DIR, SENSES_DIR
-from wsd.store import load_run
+from wsd.io.layout import CONFIG_FILE, LABELS_FILE, RUN_DIR, SENSES_DIR
+from wsd.io.store import load_run
 
 if sys.version_info >= (3, 11):
     import tomllib

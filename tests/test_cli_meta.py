@@ -7,7 +7,7 @@ import json
 import pytest
 
 from wsd.cli import main
-from wsd.store import load_run
+from wsd.io.store import load_run
 
 
 @pytest.fixture()

@@ -11,9 +11,9 @@ import pytest
 
 from wsd.cli import main
 from wsd.errors import ModelError
-from wsd.pipeline import embed_corpus
+from wsd.io.store import load_run
 from wsd.senses.stage import cluster_run, predict_run
-from wsd.store import load_run
+from wsd.workflows.embedding import embed_corpus
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 

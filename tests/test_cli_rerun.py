@@ -4,7 +4,7 @@ resolved ``config.toml``) never make wsd's own folder look like someone else's."
 from __future__ import annotations
 
 from wsd.cli import main
-from wsd.layout import CONFIG_FILE, LABELS_FILE, SENSES_DIR
+from wsd.io.layout import CONFIG_FILE, LABELS_FILE, SENSES_DIR
 
 
 def test_embed_and_cluster_rerun_into_their_own_folders(tmp_path, capsys):

@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd import layout
 from wsd.cli import main
 from wsd.evaluate.keys import key_from_occurrences, write_key
-from wsd.pipeline import embed_corpus
-from wsd.results import OPTIONAL_KEYS, REQUIRED_KEYS
+from wsd.io import layout
+from wsd.io.store import load_run
 from wsd.senses.stage import cluster_run
-from wsd.store import load_run
+from wsd.workflows.embedding import embed_corpus
+from wsd.workflows.results import OPTIONAL_KEYS, REQUIRED_KEYS
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_DIR = REPO / "data" / "demo"
@@ -92,7 +92,7 @@ def test_the_store_and_the_senses_stage_write_the_layout_names(tmp_path, encoder
 
 
 def test_layout_names_are_written_once():
-    """No module but wsd/layout.py spells a layout file name as a string literal."""
+    """No module but wsd/io/layout.py spells a layout file name as a string literal."""
     names = [
         value
         for name, value in vars(layout).items()

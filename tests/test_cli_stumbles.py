@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from wsd.cli import build_parser, main
-from wsd.demo import format_summary
 from wsd.evaluate.gold_match import explain_unmatched
-from wsd.pipeline import embed_corpus
-from wsd.results import format_table
+from wsd.workflows.embedding import embed_corpus
+from wsd.workflows.results import format_table
+from wsd.workflows.run import format_summary
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 FIXTURES = Path(__file__).parent / "fixtures" / "report"

@@ -20,8 +20,8 @@ from wsd.corpus.documents import iter_documents
 from wsd.corpus.shards import count_newlines, iter_shard_documents, plan_shards
 from wsd.errors import ConfigError, InputError
 from wsd.executors import DaskExecutor, make_executor, open_client
-from wsd.pipeline import embed_corpus
-from wsd.store import load_run
+from wsd.io.store import load_run
+from wsd.workflows.embedding import embed_corpus
 
 distributed = pytest.importorskip("distributed")
 
@@ -212,9 +212,9 @@ class FaultPlugin(distributed.WorkerPlugin):
         self.faults = faults
 
     def setup(self, worker) -> None:
-        import wsd.store
+        import wsd.io.store
 
-        self.original = wsd.store.RunStore.write_vectors_part
+        self.original = wsd.io.store.RunStore.write_vectors_part
         plugin = self
 
         def faulty(store, part, vectors):
@@ -231,12 +231,12 @@ class FaultPlugin(distributed.WorkerPlugin):
                 raise RuntimeError(f"simulated failure of shard {index}")
             return plugin.original(store, part, vectors)
 
-        wsd.store.RunStore.write_vectors_part = faulty
+        wsd.io.store.RunStore.write_vectors_part = faulty
 
     def teardown(self, worker) -> None:
-        import wsd.store
+        import wsd.io.store
 
-        wsd.store.RunStore.write_vectors_part = self.original
+        wsd.io.store.RunStore.write_vectors_part = self.original
 
 
 @pytest.fixture()

@@ -299,7 +299,7 @@ def _entries(suffix: str) -> list[Path]:
 @needs_openvino
 def test_damaged_ir_is_rebuilt_with_a_warning(ov_encoder):
     from wsd.embed.encoder import Encoder
-    from wsd.layout import OPENVINO_IR_WEIGHTS
+    from wsd.io.layout import OPENVINO_IR_WEIGHTS
 
     reference = ov_encoder.embed_spans(TEXTS, SPANS)
     (weights,) = [
@@ -335,7 +335,7 @@ def test_damaged_model_entry_is_rebuilt_with_a_warning(ov_encoder, damage):
     import json
 
     from wsd.embed.encoder import Encoder
-    from wsd.layout import OPENVINO_MODEL_ENTRY
+    from wsd.io.layout import OPENVINO_MODEL_ENTRY
 
     (entry,) = _entries(OPENVINO_MODEL_ENTRY)
     text = entry.read_text(encoding="utf-8")
@@ -361,13 +361,13 @@ def test_edited_ir_description_is_rebuilt_with_a_warning(ov_encoder):
     import json
 
     from wsd.embed.encoder import Encoder
-    from wsd.layout import OPENVINO_IR_ENTRY
+    from wsd.io.layout import OPENVINO_IR_ENTRY
 
     name = f"{ov_encoder.loaded.forward.key}-3-4-5-6"
     (description,) = [p for p in _entries(OPENVINO_IR_ENTRY) if p.name == name + OPENVINO_IR_ENTRY]
     xml = description.with_name(name + ".ir.xml")
     xml.write_text(xml.read_text(encoding="utf-8") + "\n<!-- edited -->\n", encoding="utf-8")
-    from wsd.manifest import file_sha256
+    from wsd.io.manifest import file_sha256
 
     description.write_text(_edited(description.read_text(encoding="utf-8"), xml_sha256=file_sha256(xml)))
     again = Encoder(runtime="openvino")

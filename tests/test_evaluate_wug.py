@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd.benchmark import change_metrics, evaluate
 from wsd.cli import main
 from wsd.config import build_evaluation_config
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.metrics.change import binary_scores, spearman
-from wsd.layout import CHANGE_CSV, METRICS_FILE
+from wsd.io.layout import CHANGE_CSV, METRICS_FILE
+from wsd.workflows.benchmark import evaluate
+from wsd.workflows.wug import change_metrics
 
 HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
 LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"

@@ -22,8 +22,8 @@ from wsd.executors import (
     make_executor,
     require_dask,
 )
-from wsd.pipeline import embed_corpus
-from wsd.store import load_run
+from wsd.io.store import load_run
+from wsd.workflows.embedding import embed_corpus
 
 TARGETS = "mouse:mice,bank"
 # one window per forward pass and fp32: vectors do not depend on which windows share a batch

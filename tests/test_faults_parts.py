@@ -22,9 +22,9 @@ import pytest
 
 from wsd.cli import main
 from wsd.errors import InputError, ModelError
-from wsd.manifest import record
-from wsd.pipeline import embed_corpus
-from wsd.store import RunStore, load_run
+from wsd.io.manifest import record
+from wsd.io.store import RunStore, load_run
+from wsd.workflows.embedding import embed_corpus
 
 TARGETS = "mouse,bank"
 #: Small chunks and shards: the corpus makes several shards of several chunks each.

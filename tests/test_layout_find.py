@@ -14,8 +14,8 @@ from test_report_change import make_run_with_change
 
 from wsd.cli import main
 from wsd.errors import InputError
-from wsd.layout import CHANGE_JSON, CHANGE_SCORES, FIGURES_DIR, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
-from wsd.locate import find_layout, folder_kind
+from wsd.io.layout import CHANGE_JSON, CHANGE_SCORES, FIGURES_DIR, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.io.locate import find_layout, folder_kind
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:

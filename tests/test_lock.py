@@ -1,6 +1,6 @@
 """One writer per output folder (issue 26, finding 4): a second writer is refused at once, naming the first.
 
-A helper process takes the lock the way a wsd command does (:func:`wsd.outputs.session` + ``claim_folder``)
+A helper process takes the lock the way a wsd command does (:func:`wsd.io.outputs.session` + ``claim_folder``)
 and holds it until told to stop, so the tests are fast; the issue's reproduction with two ``wsd embed``
 processes is the slow test at the end.
 """
@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from wsd import lock, manifest
 from wsd.cli import main
-from wsd.layout import LOCK_FILE
-from wsd.lock import FolderBusy
-from wsd.outputs import claim_folder, inspect, session
+from wsd.io import lock, manifest
+from wsd.io.layout import LOCK_FILE
+from wsd.io.lock import FolderBusy
+from wsd.io.outputs import claim_folder, inspect, session
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLDER = """
 import sys
-from wsd.outputs import claim_folder, session
+from wsd.io.outputs import claim_folder, session
 with session():
     claim_folder(sys.argv[1], "run")
     print("held", flush=True)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from wsd import textfiles
 from wsd.corpus.documents import iter_documents
 from wsd.corpus.scan import build_scan_options, iter_occurrence_chunks, scan
 from wsd.corpus.shards import iter_shard_documents, plan_shards
+from wsd.io import textfiles
 
 WORDS = ["the", "old", "river", "ran", "near", "a", "small", "green", "field", "and", "over", "the", "hill", "while"]
 
@@ -183,7 +183,7 @@ def test_bytes_read_are_told_inside_a_long_line(tmp_path, monkeypatch, name, sha
 
 @pytest.mark.slow  # embeds a long line with the bundled encoder
 def test_the_reading_bar_of_an_embedding_moves_inside_a_long_line(tmp_path, monkeypatch, encoder):
-    import wsd.pipeline as pipeline
+    import wsd.workflows.embedding as embedding
 
     bars = {}
 
@@ -202,8 +202,8 @@ def test_the_reading_bar_of_an_embedding_moves_inside_a_long_line(tmp_path, monk
     path.parent.mkdir()
     path.write_text(_random_text(40_000) + "\n", encoding="utf-8")
     monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 5000)
-    monkeypatch.setattr(pipeline, "tqdm", Recorder)
-    pipeline.embed_corpus(path.parent, "mouse", tmp_path / "run", encoder=encoder, progress=True)
+    monkeypatch.setattr(embedding, "tqdm", Recorder)
+    embedding.embed_corpus(path.parent, "mouse", tmp_path / "run", encoder=encoder, progress=True)
     reading = bars["reading"]
     assert reading.total == path.stat().st_size == sum(reading.updates)
     assert len(reading.updates) > 10, "the bar moved many times within the one line"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wsd.atomic import atomic_write
-from wsd.layout import MANIFEST_FILE
-from wsd.manifest import (
+from wsd.io.atomic import atomic_write
+from wsd.io.layout import MANIFEST_FILE
+from wsd.io.manifest import (
     MANIFEST_FORMAT,
     ManifestError,
     file_sha256,
@@ -108,7 +108,7 @@ def test_a_file_of_the_manifests_name_that_is_not_one_is_refused(tmp_path: Path)
 
 
 def test_remove_listed_keeps_what_wsd_did_not_write(tmp_path: Path) -> None:
-    from wsd.manifest import remove_listed
+    from wsd.io.manifest import remove_listed
 
     start(tmp_path, "run")
     parts = tmp_path / "parts"

@@ -13,8 +13,8 @@ import pytest
 import wsd
 from wsd.errors import ConfigError, InputError
 from wsd.executors import LocalProcessExecutor
-from wsd.pipeline import embed_corpus
-from wsd.store import RunStore, load_run
+from wsd.io.store import RunStore, load_run
+from wsd.workflows.embedding import embed_corpus
 
 TARGETS = "mouse:mice,bank"
 EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "progress": False, "chunk_size": 4}

@@ -11,9 +11,9 @@ import pytest
 import wsd
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
+from wsd.io.store import load_run
 from wsd.occurrences import metadata_column, metadata_dtype, value_kind
-from wsd.pipeline import embed_corpus
-from wsd.store import load_run
+from wsd.workflows.embedding import embed_corpus
 
 RECORDS = [
     {"text": "The mouse ran past the bank of the river.", "year": 1850, "source": "novel"},

@@ -22,7 +22,8 @@ from wsd.options import (
     SenseOptions,
     route_settings,
 )
-from wsd.pipeline import embed_corpus, induce_corpus
+from wsd.workflows.embedding import embed_corpus
+from wsd.workflows.pipeline import induce_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 #: option class -> the configuration section its fields are declared in (fields declared elsewhere: below)

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wsd import manifest
-from wsd.atomic import WriteFailed, atomic_write
 from wsd.cli import main
 from wsd.corpus.documents import corpus_files
-from wsd.layout import MANIFEST_FILE
-from wsd.outputs import OutputRefused, check_disjoint, claim_folder, inspect, remove_wsd_files, session
-from wsd.store import write_run
+from wsd.io import manifest
+from wsd.io.atomic import WriteFailed, atomic_write
+from wsd.io.layout import MANIFEST_FILE
+from wsd.io.outputs import OutputRefused, check_disjoint, claim_folder, inspect, remove_wsd_files, session
+from wsd.io.store import write_run
 
 LINES = ["The bank raised its rate.", "We sat on the bank of the river.", "The mouse ran.", "A bank and a mouse."]
 
@@ -316,8 +316,8 @@ def test_an_unfinished_senses_folder_of_a_killed_command_is_redone_without_overw
 
 
 def test_a_senses_folder_killed_after_its_model_was_saved_is_still_unfinished(tmp_path: Path) -> None:
-    from wsd.layout import MODEL_DIR, SENSE_MODEL_FILE
-    from wsd.manifest import start
+    from wsd.io.layout import MODEL_DIR, SENSE_MODEL_FILE
+    from wsd.io.manifest import start
 
     folder = tmp_path / "senses"
     assert claim_folder(folder, "senses", config={"k": 2}) == "create"

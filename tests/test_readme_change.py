@@ -11,7 +11,7 @@ import pytest
 
 from wsd.change import DEFAULT_MEASURE
 from wsd.cli import build_parser, main
-from wsd.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
+from wsd.io.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = (REPO / "docs" / "change.md").read_text(encoding="utf-8")

@@ -11,12 +11,12 @@ import pytest
 from PIL import Image as PILImage
 
 from wsd.change.stage import change_run
-from wsd.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, SENSES_DIR
+from wsd.io.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, SENSES_DIR
+from wsd.io.store import write_run
 from wsd.report import load_run_data, write_report
 from wsd.report.plots import sense_proportions
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
-from wsd.store import write_run
 
 
 def make_run_with_change(root: Path, n_slices: int = 2) -> Path:

@@ -18,8 +18,8 @@ import pytest
 from matplotlib import image as mpimg
 
 from wsd.corpus.targets import read_forms_file
-from wsd.demo import demo_data_dir
-from wsd.pipeline import induce_corpus
+from wsd.workflows.demo import demo_data_dir
+from wsd.workflows.pipeline import induce_corpus
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER_FLAGS = (

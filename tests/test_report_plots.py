@@ -102,7 +102,7 @@ def test_a_failed_figure_write_keeps_the_old_png_and_leaves_nothing_behind(tmp_p
     the PNG already there is kept whole, and no temporary file is left in the folder."""
     from matplotlib.figure import Figure
 
-    from wsd.atomic import WriteFailed
+    from wsd.io.atomic import WriteFailed
 
     path = tmp_path / "plots" / "senses.png"
     figure = Figure()

@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 from wsd.errors import ConfigError, InputError
+from wsd.io.store import write_json, write_run
 from wsd.report import load_run_data, write_report
 from wsd.report.data import align_column, headline_metrics, top_senses
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
-from wsd.store import write_json, write_run
 
 HOSTILE = '<b>&"x"'
 TARGETS = ("bank", "замок", HOSTILE)
@@ -210,7 +210,7 @@ def test_markdown_report_links_existing_figures_and_escapes_pipes(report):
 
 
 def test_report_dir_option_and_stale_figures_are_removed(evaluate_out, tmp_path):
-    from wsd.atomic import atomic_write
+    from wsd.io.atomic import atomic_write
 
     destination = tmp_path / "elsewhere"
     write_report(evaluate_out, destination, max_points=20, n_examples=3)

@@ -20,11 +20,11 @@ import pytest
 from matplotlib import image as mpimg
 
 from wsd.change.stage import change_run
-from wsd.layout import FIGURES_DIR, REPORT_MARKDOWN, SENSES_DIR
+from wsd.io.layout import FIGURES_DIR, REPORT_MARKDOWN, SENSES_DIR
+from wsd.io.store import write_run
 from wsd.report import load_run_data, plots, write_report
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
-from wsd.store import write_run
 
 PRESIDENTS = ("Washington", "Adams", "Jefferson", "Madison", "Monroe", "Lincoln")
 N_SLICES = 26

@@ -14,11 +14,11 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from wsd.errors import ConfigError
+from wsd.io.store import MappedRows, rows_of, select_rows
 from wsd.senses import SenseInducer, SenseModel
 from wsd.senses.clusterers import WardClusterer
 from wsd.senses.recipes import recipe
 from wsd.senses.sampling import DEFAULT_MAX_FIT_SAMPLES, sample_rows, uses_sample
-from wsd.store import MappedRows, rows_of, select_rows
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from wsd.cli import main
-from wsd.demo import demo_data_dir
-from wsd.layout import LABELS_FILE, RUN_DIR, SENSES_DIR
+from wsd.io.layout import LABELS_FILE, RUN_DIR, SENSES_DIR
+from wsd.io.store import load_run, read_meta, write_run
 from wsd.senses.mismatch import embedding_mismatch
-from wsd.store import load_run, read_meta, write_run
+from wsd.workflows.demo import demo_data_dir
 
 TARGETS = "mouse,bank"
 

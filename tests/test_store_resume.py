@@ -10,8 +10,8 @@ import pytest
 
 import wsd
 from wsd.errors import ConfigError, InputError
-from wsd.pipeline import embed_corpus
-from wsd.store import RunStore, load_run
+from wsd.io.store import RunStore, load_run
+from wsd.workflows.embedding import embed_corpus
 
 
 @pytest.fixture()

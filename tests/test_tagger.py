@@ -11,10 +11,10 @@ import pytest
 
 import wsd
 from wsd.cli import main
-from wsd.pipeline import embed_corpus
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import cluster_run, predict_run
-from wsd.tagger import PREDICTION_COLUMNS
+from wsd.workflows.embedding import embed_corpus
+from wsd.workflows.tagger import PREDICTION_COLUMNS
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 TEXTS = ["The mouse ran under the table and ate the cheese.", "Move the mouse and click the left button."]

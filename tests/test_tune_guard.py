@@ -10,9 +10,9 @@ import pytest
 
 from wsd.cli import main
 from wsd.embed.models import bundled_model_path
-from wsd.layout import METRICS_FILE, TUNE_FILE
-from wsd.results import OPTIONAL_KEYS, metrics_document
+from wsd.io.layout import METRICS_FILE, TUNE_FILE
 from wsd.tune.card import read_tune_facts, training_overlap
+from wsd.workflows.results import OPTIONAL_KEYS, metrics_document
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 

@@ -22,12 +22,12 @@ __version__ = "0.1.0"
 _LAZY: dict[str, tuple[str, str]] = {
     "scan": ("wsd.corpus.scan", "scan"),
     "Encoder": ("wsd.embed.encoder", "Encoder"),
-    "load_run": ("wsd.store", "load_run"),
-    "embed_corpus": ("wsd.pipeline", "embed_corpus"),
+    "load_run": ("wsd.io.store", "load_run"),
+    "embed_corpus": ("wsd.workflows.embedding", "embed_corpus"),
     "SenseInducer": ("wsd.senses.inducer", "SenseInducer"),
     "SenseModel": ("wsd.senses.model", "SenseModel"),
-    "load": ("wsd.tagger", "load"),
-    "SenseTagger": ("wsd.tagger", "SenseTagger"),
+    "load": ("wsd.workflows.tagger", "load"),
+    "SenseTagger": ("wsd.workflows.tagger", "SenseTagger"),
     "WsdError": ("wsd.errors", "WsdError"),
 }
 

@@ -19,11 +19,11 @@ the valid ones. Precedence, lowest first: the defaults, the ``--config`` file, t
 ``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that nothing else sets.
 
 The fully resolved configuration (:func:`resolve_config`) is written into each output folder as
-``config.toml`` (:data:`wsd.layout.CONFIG_FILE`, :func:`write_config`); ``--config OUT/config.toml`` runs the
+``config.toml`` (:data:`wsd.io.layout.CONFIG_FILE`, :func:`write_config`); ``--config OUT/config.toml`` runs the
 same job again.
 
-:class:`EvaluationConfig` is what :func:`wsd.benchmark.evaluate` takes; :func:`evaluation_config` makes it from a
-resolved configuration and :func:`build_evaluation_config` from keyword arguments (the Python API).
+:class:`EvaluationConfig` is what :func:`wsd.workflows.benchmark.evaluate` takes; :func:`evaluation_config` makes it
+from a resolved configuration and :func:`build_evaluation_config` from keyword arguments (the Python API).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError
+from wsd.io.atomic import atomic_write
 from wsd.options import EmbeddingOptions, SenseOptions  # EmbeddingOptions: re-exported, as it lived here
 from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option, is_off, off_to_word
 from wsd.senses.recipes import (
@@ -509,7 +509,7 @@ def write_config(folder: str | os.PathLike[str], config: Config, command: str) -
     Path
         The file written.
     """
-    from wsd.layout import CONFIG_FILE
+    from wsd.io.layout import CONFIG_FILE
 
     path = Path(folder) / CONFIG_FILE
     header = (

@@ -1,7 +1,7 @@
 """The typed option objects of the Python API: one frozen dataclass per group of settings.
 
-:func:`wsd.embed_corpus`, :func:`wsd.pipeline.induce_corpus`, :class:`wsd.Encoder` (``Encoder.from_options``)
-and :func:`wsd.benchmark.evaluate` take these instead of dozens of keyword arguments::
+:func:`wsd.embed_corpus`, :func:`wsd.workflows.pipeline.induce_corpus`, :class:`wsd.Encoder` (``Encoder.from_options``)
+and :func:`wsd.workflows.benchmark.evaluate` take these instead of dozens of keyword arguments::
 
     ScanSettings        which occurrences a scan finds ([scan])
     EmbeddingOptions    how occurrences become vectors ([embedding])
@@ -253,9 +253,9 @@ class EmbeddingOptions(_Options):
     context_vector : str, optional
         ``TOKENS[:LAYERS[:WEIGHT]]`` appended to each word vector (:mod:`wsd.embed.context`), or ``"none"``:
         off (the older ``"off"``, ``"no"``, ``""`` are read as ``"none"``). None: off for :class:`wsd.Encoder`
-        and :func:`wsd.embed_corpus`; where a recipe supplies a context vector (:func:`wsd.pipeline.induce_corpus`,
-        :func:`wsd.config.build_evaluation_config`) None means "not given" (the recipe's) and ``"none"`` turns
-        the recipe's off, as in a configuration file.
+        and :func:`wsd.embed_corpus`; where a recipe supplies a context vector
+        (:func:`wsd.workflows.pipeline.induce_corpus`, :func:`wsd.config.build_evaluation_config`) None means
+        "not given" (the recipe's) and ``"none"`` turns the recipe's off, as in a configuration file.
     offline : bool
         Never touch the network; False: as Hugging Face is configured (``HF_HUB_OFFLINE``). How the model is
         fetched, not what it computes: left out of :meth:`encoder_kwargs` and of what an evaluation records.
@@ -496,7 +496,7 @@ def route_settings(
 ) -> tuple[dict[str, Any], set[str]]:
     """Send keyword arguments to the option objects whose classes have fields of their names.
 
-    This is how :func:`wsd.embed_corpus` and :func:`wsd.pipeline.induce_corpus` keep taking every keyword they
+    This is how :func:`wsd.embed_corpus` and :func:`wsd.workflows.pipeline.induce_corpus` keep taking every keyword they
     took before they took option objects: ``layers="last"`` lands in the :class:`EmbeddingOptions`. A keyword
     given as None counts as not given. A keyword is applied on top of an option object given too.
 

@@ -1,4 +1,4 @@
-"""Adversarial text files through wsd.textfiles: every bad file gives one InputError naming file, line, problem."""
+"""Adversarial text files through wsd.io.textfiles: every bad file gives one InputError naming file, line, problem."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from wsd.errors import InputError
-from wsd.textfiles import LineDecoder, check_file, iter_lines, read_lines, read_text
+from wsd.io.textfiles import LineDecoder, check_file, iter_lines, read_lines, read_text
 
 GOOD = "mouse\nзамок\nİstanbul\n"
 

@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd import manifest
 from wsd.cli import main
-from wsd.layout import META_FILE, MODEL_DIR, OCCURRENCES_FILE, SENSE_MODEL_FILE, VECTORS_FILE
-from wsd.store import write_run
+from wsd.io import manifest
+from wsd.io.layout import META_FILE, MODEL_DIR, OCCURRENCES_FILE, SENSE_MODEL_FILE, VECTORS_FILE
+from wsd.io.store import write_run
 
 CORPUS_LINES = [
     "The bank raised its interest rate again.",
@@ -94,7 +94,7 @@ def replace_array(senses: Path, name: str, array: np.ndarray, allow_pickle: bool
 
 def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Parquet write fails half-way with ENOSPC (a partial temporary file is on disk)."""
-    import wsd.store
+    import wsd.io.store
 
     def failing(table, where, *args, **kwargs):
         if hasattr(where, "write"):  # a file handle (wsd hashes what it writes)
@@ -103,7 +103,7 @@ def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
             Path(where).write_bytes(b"PAR1 half a file")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(wsd.store.pq, "write_table", failing)
+    monkeypatch.setattr(wsd.io.store.pq, "write_table", failing)
 
 
 # ---------------------------------------------------------------------------------------------- the table
@@ -769,12 +769,12 @@ def test_embed_different_configuration_names_the_setting(tmp_path: Path, capsys)
 
 # ---------------------------------------------------------------------------------------------- last line
 def test_unexpected_error_is_one_line_exit_1_and_debug_shows_it(tmp_path: Path, monkeypatch, capsys) -> None:
-    import wsd.cli
+    import wsd.cli.score
 
     def broken(args):
         raise RuntimeError("something nobody checked")
 
-    monkeypatch.setattr(wsd.cli, "command_score", broken)
+    monkeypatch.setattr(wsd.cli.score, "command_score", broken)
     key = user_file(tmp_path / "k")
     argv = ["score", "--dataset", "generic", "--gold", str(key), "--system", str(key)]
     assert main(argv) == 1

@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd.atomic import WriteFailed
 from wsd.embed.cache import embed_cached
-from wsd.outputs import OutputRefused, claim_folder, differences, inspect
+from wsd.io.atomic import WriteFailed
+from wsd.io.outputs import OutputRefused, claim_folder, differences, inspect
+from wsd.io.store import atomic_write, write_array, write_json, write_run
 from wsd.senses.clusterers import SpectralClusterer
-from wsd.store import atomic_write, write_array, write_json, write_run
 
 
 def _leftovers(folder: Path) -> list[Path]:

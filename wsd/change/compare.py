@@ -88,7 +88,7 @@ from wsd.change.uncertainty import (
     vector_intervals,
 )
 from wsd.errors import ConfigError, InputError
-from wsd.store import row_source, select_rows
+from wsd.io.store import row_source, select_rows
 
 __all__ = [
     "DEFAULT_BINARY_K",

@@ -3,7 +3,7 @@
 ``change_run("runs/x", by="year")`` reads the run's occurrences and vectors and the senses of
 ``runs/x/senses`` (``wsd cluster``), compares every target between the slices of the column ``by``
 (:func:`wsd.change.compare_slices`) and writes a change folder (``runs/x/change`` by default; names in
-:mod:`wsd.layout`)::
+:mod:`wsd.io.layout`)::
 
     change.json            settings, slices and every table below as records, with the sense cards of the
                            senses that appeared or vanished
@@ -47,7 +47,7 @@ from wsd.change.compare import (
 )
 from wsd.change.slices import check_slice_options
 from wsd.errors import InputError
-from wsd.layout import (
+from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_DIR,
     CHANGE_JSON,
@@ -63,9 +63,9 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
 )
-from wsd.locate import find_layout
-from wsd.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
-from wsd.store import (
+from wsd.io.locate import find_layout
+from wsd.io.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
+from wsd.io.store import (
     atomic_write,
     check_recorded,
     library_versions,
@@ -127,7 +127,7 @@ def check_senses_of_run(senses: Path, run: Path, run_meta: dict[str, Any]) -> No
     """Refuse a senses folder induced on another run, by the run fingerprint its ``meta.json`` records.
 
     Ids alone do not tell runs apart (two scans of different corpora may number their occurrences alike); the
-    fingerprint (:mod:`wsd.store`) does. A senses folder without one (written by an older wsd, or by
+    fingerprint (:mod:`wsd.io.store`) does. A senses folder without one (written by an older wsd, or by
     ``wsd evaluate``) is checked by its ids only (:func:`read_labels`).
 
     Parameters
@@ -310,7 +310,7 @@ def change_run(
         score's bootstrap interval, or the point score.
     overwrite : bool
         Replace a change folder of another configuration, or write into a folder of other files (only wsd's
-        files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
+        files are replaced); without it such a destination is refused (:mod:`wsd.io.outputs`).
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """Scanning a long document in bounded memory: its pieces joined into blocks cut where no context crosses.
 
-A line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES` reaches the scanner in pieces
+A line longer than :data:`wsd.io.textfiles.LINE_PIECE_BYTES` reaches the scanner in pieces
 (:attr:`wsd.corpus.documents.Document.more`). :func:`iter_blocks` keeps a buffer of the pieces not scanned yet
 and cuts it where the two sides give exactly the passages and matches of the whole document:
 
@@ -27,7 +27,7 @@ from typing import Any
 from wsd.corpus.contexts import SENTENCE_END
 from wsd.corpus.documents import Document
 from wsd.corpus.matcher import Match
-from wsd.textfiles import LINE_PIECE_BYTES
+from wsd.io.textfiles import LINE_PIECE_BYTES
 
 #: The most characters of one long line held at once before a cut is forced.
 HARD_CHARS = 4 * LINE_PIECE_BYTES

@@ -4,7 +4,7 @@ A corpus is a file or a folder (searched recursively, linked folders followed, f
 Documents are yielded one at a time, so a corpus of any size is never held in memory:
 
 - ``.txt`` / ``.txt.gz``: one document per line (empty lines skipped; lines end at ``\\n``, ``\\r\\n`` or a lone
-  ``\\r``); id ``<relative path>:<line number>``. A line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`
+  ``\\r``); id ``<relative path>:<line number>``. A line longer than :data:`wsd.io.textfiles.LINE_PIECE_BYTES`
   comes in pieces (:attr:`Document.offset`, :attr:`Document.more`), which the scanner joins at places where no
   context crosses, so memory does not grow with the length of a line;
 - ``.jsonl`` / ``.jsonl.gz``: one JSON object per line with a ``text`` field (a string; ``null``: no
@@ -15,7 +15,7 @@ Documents are yielded one at a time, so a corpus of any size is never held in me
 - ``.parquet``: a ``text`` column of strings (and an optional ``id`` of strings or integers), read one
   batch at a time.
 
-Every file is read through :mod:`wsd.textfiles`: a UTF-8 byte-order mark is dropped; bytes that are not
+Every file is read through :mod:`wsd.io.textfiles`: a UTF-8 byte-order mark is dropped; bytes that are not
 valid UTF-8 are replaced by U+FFFD and one warning per file says how many lines had them, so the user
 learns about it without losing the rest of the line. Anything that would turn into wrong text raises an
 :class:`~wsd.errors.InputError` naming the file and line instead: a ``text`` that is a number, object or
@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wsd import textfiles
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
-from wsd.manifest import has_manifest
-from wsd.textfiles import LineDecoder, iter_line_pieces, iter_lines
+from wsd.io import textfiles
+from wsd.io.manifest import has_manifest
+from wsd.io.textfiles import LineDecoder, iter_line_pieces, iter_lines
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -74,7 +74,7 @@ class Document:
     where : str
         Its place for messages, ``<relative path>:<line or row number>`` (set when metadata is kept).
     offset : int
-        For a piece of a long document (a line longer than :data:`wsd.textfiles.LINE_PIECE_BYTES`, read in
+        For a piece of a long document (a line longer than :data:`wsd.io.textfiles.LINE_PIECE_BYTES`, read in
         pieces so that memory stays bounded): the character offset of ``text`` in the whole document.
     more : bool
         For a piece of a long document: more pieces follow (the last piece has ``more=False`` and an
@@ -361,7 +361,8 @@ def text_line_documents(lines: Iterable[tuple[int, str, bool]], label: str, valu
     Parameters
     ----------
     lines : iterable of (int, str, bool)
-        Line number, the line or a piece of it, and whether it ends its line (:func:`wsd.textfiles.iter_line_pieces`).
+        Line number, the line or a piece of it, and whether it ends its line
+        (:func:`wsd.io.textfiles.iter_line_pieces`).
     label : str
         Prefix of the document ids (``<label>:<line number>``).
     values : tuple

@@ -50,7 +50,7 @@ from wsd.corpus.documents import (
 )
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
-from wsd.textfiles import UTF8_BOM, open_binary, raw_lines
+from wsd.io.textfiles import UTF8_BOM, open_binary, raw_lines
 
 #: Records of a JSON-lines file parsed at most, looking for the ``--meta`` fields.
 PROBE_RECORDS = 1000

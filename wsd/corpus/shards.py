@@ -35,7 +35,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from wsd import schema, textfiles
+from wsd import schema
 from wsd.corpus.documents import (
     JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
@@ -58,7 +58,8 @@ from wsd.corpus.documents import (
 )
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
-from wsd.textfiles import raw_lines
+from wsd.io import textfiles
+from wsd.io.textfiles import raw_lines
 
 DEFAULT_SHARD_BYTES = schema.DEFAULT_SHARD_BYTES
 READ_BLOCK = 4 * 2**20
@@ -432,7 +433,7 @@ def _range_lines(
 ) -> Iterator[tuple[int, bytes, bool]]:
     """``(line number, raw line or piece of one, ends its line)`` for a byte range that starts and ends at line
     starts: a plain-text file's lines also end at a lone ``\\r`` and come in bounded pieces
-    (:func:`wsd.textfiles.raw_lines`); JSON lines come whole. ``on_position`` is told the bytes of the range
+    (:func:`wsd.io.textfiles.raw_lines`); JSON lines come whole. ``on_position`` is told the bytes of the range
     read so far before each is yielded."""
     assert piece.stop is not None
     number = piece.first_line

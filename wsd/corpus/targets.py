@@ -12,7 +12,7 @@ Three ways to name targets and forms (every target always matches itself):
 - **forms file** (``--forms forms.tsv``): lines ``target<TAB>form1,form2,...`` that add forms to targets
   named elsewhere.
 
-Files are read with :mod:`wsd.textfiles` (UTF-8, a byte-order mark is dropped; bad bytes are an error naming
+Files are read with :mod:`wsd.io.textfiles` (UTF-8, a byte-order mark is dropped; bad bytes are an error naming
 the line). Unless matching is case-sensitive, targets that differ only in case (``mouse,MOUSE``) are one
 word: they are merged into the first, with one warning, so each occurrence is stored once.
 """
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from wsd.errors import ConfigError, InputError
-from wsd.textfiles import read_lines
+from wsd.io.textfiles import read_lines
 
 TargetForms = dict[str, list[str]]
 #: Separators of the forms after ``target:`` in a targets file.

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wsd.atomic import WriteFailed
 from wsd.embed.encoder import Encoder
-from wsd.outputs import OutputRefused
-from wsd.store import write_array, write_json
+from wsd.io.atomic import WriteFailed
+from wsd.io.outputs import OutputRefused
+from wsd.io.store import write_array, write_json
 
 
 def default_cache_dir() -> Path:

@@ -32,7 +32,7 @@ from wsd.embed.forward import ForwardPass
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
-from wsd.layout import OPENVINO_MODEL_ENTRY
+from wsd.io.layout import OPENVINO_MODEL_ENTRY
 
 if TYPE_CHECKING:
     import torch

@@ -47,16 +47,16 @@ from typing import Any
 import numpy as np
 
 from wsd import machine, schema
-from wsd.atomic import WriteFailed, atomic_write
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.errors import ConfigError, ModelError
-from wsd.layout import (
+from wsd.io.atomic import WriteFailed, atomic_write
+from wsd.io.layout import (
     OPENVINO_COMPILED_DIR,
     OPENVINO_IR_ENTRY,
     OPENVINO_IR_MODEL,
     OPENVINO_IR_WEIGHTS,
 )
-from wsd.manifest import file_sha256
+from wsd.io.manifest import file_sha256
 
 #: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
 #: is the CPU, else PyTorch.

@@ -37,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wsd.atomic import WriteFailed, atomic_write
 from wsd.errors import ConfigError, InputError
-from wsd.textfiles import read_text
+from wsd.io.atomic import WriteFailed, atomic_write
+from wsd.io.textfiles import read_text
 
 Key = dict[str, dict[str, dict[str, float]]]
 """target -> instance id -> sense -> weight (weights divided by the instance's maximum)."""

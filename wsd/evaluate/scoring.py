@@ -8,7 +8,7 @@ semeval2010    paired_f, v_measure, avg = sqrt(paired_f·v_measure),          we
                supervised_recall (80/20, 5 seeded splits), ...
 russe2018      ari, nmi                                                     weighted by contexts
 generic        ari, nmi, v_measure, paired_f, bcubed_f, purity, fnmi, fbc_f  weighted by instances (fuzzy: as 2013)
-wug            ari, nmi (uses with a gold cluster; change: wsd.benchmark)     weighted by clustered uses
+wug            ari, nmi (uses with a gold cluster; change: wsd.workflows.benchmark)     weighted by clustered uses
 =============  ==========================================================  =====================================
 
 The baselines are the reference points of every table: ``one-sense`` (all occurrences of a word in one

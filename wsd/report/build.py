@@ -17,13 +17,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd import manifest, schema
+from wsd import schema
 from wsd.change.compare import describe_order
 from wsd.errors import ConfigError, InputError
-from wsd.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
-from wsd.locate import folder_kind
+from wsd.io import manifest
+from wsd.io.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
+from wsd.io.locate import folder_kind
+from wsd.io.outputs import check_disjoint, claim_folder, in_session
+from wsd.io.store import atomic_write
 from wsd.occurrences import citations, metadata_columns
-from wsd.outputs import check_disjoint, claim_folder, in_session
 from wsd.report import plots
 from wsd.report.content import (
     Example,
@@ -45,7 +47,6 @@ from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
 from wsd.senses.describe import examples_per_group
-from wsd.store import atomic_write
 
 DEFAULT_MAX_POINTS = schema.DEFAULT_MAX_POINTS
 DEFAULT_EXAMPLES = schema.DEFAULT_REPORT_EXAMPLES
@@ -76,7 +77,7 @@ def write_report(
     out_dir : path
         What to report on: the ``--out`` folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate`` (sense maps,
         sense cards, and with gold labels the gold panel, confusion heatmaps and scores), or any folder of its
-        layout (``OUT/run``, a ``wsd embed`` run, a senses or change folder: :func:`wsd.locate.find_layout`);
+        layout (``OUT/run``, a ``wsd embed`` run, a senses or change folder: :func:`wsd.io.locate.find_layout`);
         or an experiment result file or a folder of them (score per layer as a line, per method or pooling as
         bars).
     report_dir : path, optional
@@ -97,7 +98,7 @@ def write_report(
         The report's title.
     overwrite : bool
         Write into a ``report_dir`` that holds other files (only the report's own files are replaced);
-        without it such a destination is refused (:mod:`wsd.outputs`).
+        without it such a destination is refused (:mod:`wsd.io.outputs`).
     senses : path, optional
         The senses folder of the run (default: found beside it; ``wsd cluster --out`` elsewhere needs it).
     change : path, optional

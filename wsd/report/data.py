@@ -9,7 +9,7 @@ Two layouts are read:
 
 Either may hold a change folder (``OUT/change/`` of ``wsd run --by`` and ``wsd evaluate --dataset wug``,
 ``RUN/change/`` of ``wsd change``): it is read into :attr:`RunData.change`, with the gold change of
-``OUT/change.csv`` where an evaluation wrote one. Any folder of a layout finds the rest (:mod:`wsd.locate`):
+``OUT/change.csv`` where an evaluation wrote one. Any folder of a layout finds the rest (:mod:`wsd.io.locate`):
 ``OUT/run``, ``OUT/senses``, ``OUT/change`` or a change folder written elsewhere; ``--senses`` and ``--change``
 name folders that are not beside the run.
 
@@ -35,7 +35,7 @@ import pandas as pd
 from wsd.change.slices import assign_slices
 from wsd.errors import InputError, WsdError
 from wsd.evaluate.keys import parse_senses
-from wsd.layout import (
+from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_CSV,
     CHANGE_JSON,
@@ -51,8 +51,8 @@ from wsd.layout import (
     SENSES_DIR,
     SENSES_FILE,
 )
-from wsd.locate import Layout, find_layout, folder_kind
-from wsd.store import load_run, read_meta
+from wsd.io.locate import Layout, find_layout, folder_kind
+from wsd.io.store import load_run, read_meta
 
 GOLD_COLUMN = "sense"
 
@@ -240,7 +240,7 @@ def resolve_layout(
     senses: str | os.PathLike[str] | None = None,
     change: str | os.PathLike[str] | None = None,
 ) -> Layout:
-    """The run, senses and change folder a report reads, from any folder of their layout (:mod:`wsd.locate`).
+    """The run, senses and change folder a report reads, from any folder of their layout (:mod:`wsd.io.locate`).
 
     Parameters
     ----------

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from wsd.io.store import atomic_write
 from wsd.report.content import plural
 from wsd.report.experiments import Experiment
-from wsd.store import atomic_write
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.io.store import select_rows
 from wsd.occurrences import citations, metadata_columns
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
-from wsd.store import select_rows
 
 STATISTICS: tuple[str, ...] = ("log-odds", "c-tf-idf")
 DEFAULT_MARK: tuple[str, str] = ("[[", "]]")

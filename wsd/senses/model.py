@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, clone
 
 from wsd.errors import ConfigError, InputError, ModelError, WsdError
 from wsd.executors import MapFunction
+from wsd.io.store import MappedRows, row_source, rows_of, select_rows
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.mismatch import embedding_mismatch
@@ -29,7 +30,6 @@ from wsd.senses.persistence import (
 )
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds, uses_sample
 from wsd.senses.validation import NotFittedModelError
-from wsd.store import MappedRows, row_source, rows_of, select_rows
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
@@ -67,7 +67,7 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     ----------
     task : tuple
         ``(target, template, vectors)`` or ``(target, template, vectors, forms)``; ``vectors`` may be a
-        :class:`~wsd.store.MappedRows` reference, read here.
+        :class:`~wsd.io.store.MappedRows` reference, read here.
 
     Returns
     -------
@@ -90,7 +90,7 @@ def finite_rows(X: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     X : ndarray of shape (n, dim)
-        Vectors (a memory map or a :class:`~wsd.store.MappedRows` is read block by block).
+        Vectors (a memory map or a :class:`~wsd.io.store.MappedRows` is read block by block).
 
     Returns
     -------
@@ -207,8 +207,8 @@ class SenseModel(BaseEstimator):
             ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
             pool's) runs the per-target fits; each item is a picklable ``(target, template, vectors, forms)``
             tuple and ``func`` a module-level function, so the fits can run elsewhere. Default: one after
-            another in this process. When ``X`` is a memory-mapped run (:func:`wsd.store.load_run`), each item
-            carries a reference to its target's rows (:class:`~wsd.store.MappedRows`), read by the task: one
+            another in this process. When ``X`` is a memory-mapped run (:func:`wsd.io.store.load_run`), each item
+            carries a reference to its target's rows (:class:`~wsd.io.store.MappedRows`), read by the task: one
             target's vectors in memory at a time, and small items to send to worker processes.
 
         Returns

@@ -25,9 +25,9 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
-from wsd.layout import SENSE_MODEL_FILE
+from wsd.io.layout import SENSE_MODEL_FILE
+from wsd.io.store import atomic_write, write_array
 from wsd.senses.sampling import DEFAULT_MAX_FIT_SAMPLES
-from wsd.store import atomic_write, write_array
 
 if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
     from wsd.senses.inducer import SenseInducer

@@ -1,6 +1,6 @@
 """The senses stage over a run: induce senses for every target, describe them, predict the senses of new runs.
 
-``cluster_run("runs/x")`` writes ``runs/x/senses/`` (names in :mod:`wsd.layout`)::
+``cluster_run("runs/x")`` writes ``runs/x/senses/`` (names in :mod:`wsd.io.layout`)::
 
     model/            the sense model (JSON + .npy, never pickle): predicts senses of new occurrences
     labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from wsd.errors import InputError
 from wsd.executors import MapFunction
-from wsd.layout import (
+from wsd.io.layout import (
     LABELS_FILE,
     META_FILE,
     MODEL_DIR,
@@ -32,13 +32,13 @@ from wsd.layout import (
     SENSES_FILE,
     SENSES_MARKDOWN,
 )
-from wsd.manifest import has_manifest
-from wsd.manifest import start as start_manifest
-from wsd.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
+from wsd.io.manifest import has_manifest
+from wsd.io.manifest import start as start_manifest
+from wsd.io.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
+from wsd.io.store import atomic_write, file_record, library_versions, load_run, read_meta, write_json, write_parquet
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
-from wsd.store import atomic_write, file_record, library_versions, load_run, read_meta, write_json, write_parquet
 
 PREDICTED_MARK = "predicted"
 
@@ -211,7 +211,7 @@ def cluster_run(
         run one after another in this process.
     overwrite : bool
         Replace a senses folder of another configuration, or write into a folder of other files (only wsd's
-        own files are replaced); without it such a destination is refused (:mod:`wsd.outputs`).
+        own files are replaced); without it such a destination is refused (:mod:`wsd.io.outputs`).
     request : mapping, optional
         What asked for these senses (``wsd run``'s settings of the scan, the encoder and the inducer), recorded
         as ``request`` in ``meta.json``: a later ``wsd run`` that asks the same reuses them.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError
-from wsd.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
+from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
 from wsd.tune.options import PRESENTATION_OPTIONS, TuneOptions
 from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma
 
@@ -112,7 +112,7 @@ def read_lemma_list(items: Sequence[str]) -> list[str]:
     Raises
     ------
     InputError
-        A file that cannot be read as UTF-8 text (:func:`wsd.textfiles.read_lines`), or one without a lemma.
+        A file that cannot be read as UTF-8 text (:func:`wsd.io.textfiles.read_lines`), or one without a lemma.
     ConfigError
         A bare ``@``.
 
@@ -122,7 +122,7 @@ def read_lemma_list(items: Sequence[str]) -> list[str]:
     ['bank', 'part_nn']
     """
     from wsd.errors import InputError
-    from wsd.textfiles import read_lines
+    from wsd.io.textfiles import read_lines
 
     lemmas: list[str] = []
     for item in items:
@@ -146,7 +146,7 @@ def _read_training(
 
     Every spec is checked (its kind, that its path exists and lies apart from ``out``) before any is read.
     """
-    from wsd.outputs import check_disjoint
+    from wsd.io.outputs import check_disjoint
     from wsd.tune.sources import parse_source, read_source, source_lemmas
 
     if isinstance(train, (str, PairSet)):
@@ -207,7 +207,7 @@ def tune_encoder(
     ------
     ConfigError
         For bad options, no source, nothing left to train on after the exclusions, or an ``out`` that
-        holds something else (:class:`~wsd.outputs.OutputRefused`).
+        holds something else (:class:`~wsd.io.outputs.OutputRefused`).
     InputError
         For a source that cannot be read.
 
@@ -218,7 +218,7 @@ def tune_encoder(
     ...                       options=TuneOptions(epochs=2, seed=1))          # doctest: +SKIP
     >>> wsd.Encoder(model="models/sense-minilm")                            # doctest: +SKIP
     """
-    from wsd.outputs import claim_folder
+    from wsd.io.outputs import claim_folder
 
     options = options if options is not None else TuneOptions()
     if not isinstance(options, TuneOptions):
@@ -247,7 +247,7 @@ def tune_encoder(
     folder = Path(out)
     claim_folder(folder, "encoder", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
     checkpoint = folder / TUNE_CHECKPOINT_DIR
-    from wsd.atomic import atomic_write
+    from wsd.io.atomic import atomic_write
 
     marker = {"format": "wsd-tune/1", "config": config}
     atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
@@ -273,7 +273,7 @@ def tune_encoder(
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
     outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step)
     state = outcome.state
-    from wsd.store import library_versions
+    from wsd.io.store import library_versions
 
     kinds = sorted(set(training.pairs["kind"]))
     from wsd.tune.losses import chosen_loss
@@ -322,7 +322,7 @@ def tune_encoder(
 def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: str | None) -> None:
     """Write the tuned model as a transformers + sentence-transformers folder, with its card and facts.
 
-    Every file is written atomically (:func:`wsd.atomic.atomic_write`).
+    Every file is written atomically (:func:`wsd.io.atomic.atomic_write`).
 
     Parameters
     ----------
@@ -335,9 +335,9 @@ def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: 
     base : str or None
         The base model as given (its sentence-transformers files are carried over).
     """
-    from wsd.atomic import atomic_write
     from wsd.embed.hf_quiet import quiet_transformers
     from wsd.embed.models import model_source
+    from wsd.io.atomic import atomic_write
     from wsd.tune.card import model_card
 
     with tempfile.TemporaryDirectory(prefix="wsd-tune-") as scratch:

@@ -1,6 +1,6 @@
 """What a tuned model folder says about itself: ``wsd_tune.json``, its model card, and the leakage guard.
 
-``wsd_tune.json`` (:data:`wsd.layout.TUNE_FILE`) holds the facts of the training run, machine-readable:
+``wsd_tune.json`` (:data:`wsd.io.layout.TUNE_FILE`) holds the facts of the training run, machine-readable:
 
 =====================  ===================================================================================
 key                    value
@@ -36,7 +36,7 @@ from typing import Any
 from wsd.embed import hub
 from wsd.embed.models import model_source
 from wsd.errors import ModelError
-from wsd.layout import TUNE_FILE
+from wsd.io.layout import TUNE_FILE
 from wsd.tune.pairs import normalize_lemma
 
 TUNE_FORMAT = "wsd-tune/1"

@@ -27,9 +27,9 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from wsd.atomic import atomic_write
 from wsd.errors import ConfigError
-from wsd.layout import TUNE_CHECKPOINT_STATE
+from wsd.io.atomic import atomic_write
+from wsd.io.layout import TUNE_CHECKPOINT_STATE
 from wsd.tune.batches import Batch, PairIndex
 from wsd.tune.forward import SpanEncoder
 from wsd.tune.losses import pair_loss
@@ -336,7 +336,7 @@ def _load_checkpoint(
     device: torch.device,
 ) -> tuple[TrainState, dict[str, torch.Tensor] | None]:
     """Restore a checkpoint of the same configuration into the model, optimizer and scheduler."""
-    from wsd.outputs import differences
+    from wsd.io.outputs import differences
 
     try:
         document = torch.load(path, map_location="cpu", weights_only=False)

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from wsd.errors import InputError
-from wsd.textfiles import check_file, iter_lines, read_text
+from wsd.io.textfiles import check_file, iter_lines, read_text
 from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, use_id
 
 GOLD_VALUES: dict[str, float] = {"t": 1.0, "true": 1.0, "1": 1.0, "f": 0.0, "false": 0.0, "0": 0.0}

@@ -41,7 +41,7 @@ import pandas as pd
 
 from wsd.corpus.forms import english_forms, find_word, word_spans
 from wsd.errors import ConfigError, InputError
-from wsd.textfiles import check_file, iter_lines
+from wsd.io.textfiles import check_file, iter_lines
 from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, sense_pairs, use_id
 
 #: Data and exception file per part of speech (``s``, satellite adjectives, live in the adjective files).

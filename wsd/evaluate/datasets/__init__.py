@@ -34,8 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
+from wsd.io.textfiles import iter_lines
 from wsd.occurrences import GOLD_COLUMN, REQUIRED_COLUMNS, metadata_column, validate_occurrences
-from wsd.textfiles import iter_lines
 
 #: Dataset name -> module that provides ``load(path, **options) -> DatasetBundle``.
 READERS: dict[str, str] = {

@@ -58,8 +58,8 @@ import pandas as pd
 
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
+from wsd.io.textfiles import iter_lines
 from wsd.occurrences import GOLD_COLUMN, validate_occurrences
-from wsd.textfiles import iter_lines
 
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "target", "text", "start", "end")
 OPTIONAL_FIELDS: tuple[str, ...] = ("sense", "doc_id", "doc_start", "form")

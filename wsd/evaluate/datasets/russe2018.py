@@ -47,7 +47,7 @@ from pathlib import Path
 from wsd.corpus.forms import COMBINING_MARKS, WORD_PATTERN, find_lemma, match_lemma
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table, _dataset_root
-from wsd.textfiles import iter_lines
+from wsd.io.textfiles import iter_lines
 
 FOLDER = "russe2018-wsi"
 DATA = Path("data")

@@ -43,7 +43,7 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
-from wsd.textfiles import iter_lines
+from wsd.io.textfiles import iter_lines
 
 #: The metadata columns the reader fills (and a corpus scan keeps with ``--meta grouping,date``).
 PERIOD_COLUMN = "grouping"

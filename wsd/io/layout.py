@@ -40,7 +40,7 @@ A **change** folder (``wsd change``; ``RUN/change`` by default, ``OUT/change`` f
 An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`` reads it)::
 
     OUT/run/  OUT/senses/  OUT/change/   as above
-    OUT/metrics.json         scores (:mod:`wsd.results`)
+    OUT/metrics.json         scores (:mod:`wsd.workflows.results`)
     OUT/per_target.csv       scores per target (``wsd evaluate``)
     OUT/change.csv           change scores per target beside the gold change (``wsd evaluate --dataset wug``)
     OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
@@ -116,7 +116,7 @@ TUNE_CHECKPOINT_DIR = "checkpoint"  # while training: weights, optimizer, step, 
 TUNE_CHECKPOINT_STATE = "state.pt"
 
 # ------------------------------------------------------------------------------------------------ every folder
-#: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.manifest).
+#: The manifest of every folder wsd creates: the files it wrote, with sizes and checksums (wsd.io.manifest).
 MANIFEST_FILE = "wsd-manifest.jsonl"
 #: The lock of a folder being written (wsd.lock): the pid and host of the wsd process writing it.
 LOCK_FILE = "wsd.lock"

@@ -39,9 +39,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from wsd.atomic import atomic_write
 from wsd.errors import ConfigError, InputError, ModelError
-from wsd.layout import (
+from wsd.io.atomic import atomic_write
+from wsd.io.layout import (
     CHUNK_RECORD,
     META_FILE,
     OCCURRENCES_FILE,
@@ -56,9 +56,9 @@ from wsd.layout import (
     part_glob,
     part_name,
 )
-from wsd.manifest import file_sha256, remove_listed
+from wsd.io.manifest import file_sha256, remove_listed
+from wsd.io.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder, remove_wsd_files, session
 from wsd.occurrences import METADATA_DTYPES, type_metadata
-from wsd.outputs import PARQUET_MARK, RUN_FORMAT, claim_folder, remove_wsd_files, session
 
 FORMAT = RUN_FORMAT
 VECTOR_DTYPES = ("float16", "float32")
@@ -189,7 +189,7 @@ def write_parquet(path: Path, frame: pd.DataFrame | pa.Table, mark: str | None =
     frame : DataFrame or pyarrow.Table
         The table (a DataFrame's index is dropped).
     mark : str, optional
-        What the table is, recorded in its metadata (:func:`wsd.outputs.parquet_mark` reads it back).
+        What the table is, recorded in its metadata (:func:`wsd.io.outputs.parquet_mark` reads it back).
 
     Returns
     -------
@@ -228,7 +228,7 @@ def write_array(path: Path, array: np.ndarray) -> str:
 
 
 def write_checked(path: Path, write: Any) -> str:
-    """:func:`wsd.atomic.atomic_write` of a writer that returns the SHA-256 of what it wrote; that checksum.
+    """:func:`wsd.io.atomic.atomic_write` of a writer that returns the SHA-256 of what it wrote; that checksum.
 
     Parameters
     ----------

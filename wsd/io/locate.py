@@ -1,6 +1,6 @@
 """Finding a run, its senses and its change folder from any folder of one layout (``wsd change``, ``wsd report``).
 
-The folders wsd writes meet in two layouts (names in :mod:`wsd.layout`):
+The folders wsd writes meet in two layouts (names in :mod:`wsd.io.layout`):
 
 - the output folder of ``wsd run`` / ``wsd demo`` / ``wsd evaluate``: ``OUT/run``, ``OUT/senses``, ``OUT/change``;
 - a staged one: a ``wsd embed`` folder ``RUN``, its senses (``RUN/senses`` of ``wsd cluster``, or a folder given
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import InputError
-from wsd.layout import (
+from wsd.io.layout import (
     CHANGE_DIR,
     CHANGE_JSON,
     CONFIG_FILE,
@@ -117,7 +117,7 @@ def folder_kind(path: str | os.PathLike[str]) -> str | None:
         return "senses"
     if _is_change(folder):
         return "change"
-    if (folder / META_FILE).is_file():  # a run (a damaged one is named by wsd.store when it is read)
+    if (folder / META_FILE).is_file():  # a run (a damaged one is named by wsd.io.store when it is read)
         return "run"
     return None
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import WsdError
-from wsd.manifest import listed, owner, record
+from wsd.io.manifest import listed, owner, record
 
 #: What the name of a temporary file holds between the target's name and the process's token.
 TEMPORARY_INFIX = ".tmp-"
@@ -34,7 +34,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     The temporary file lies in the same folder (so the rename is atomic) and is removed on every error
     path; an operating-system error (disk full, no permission) becomes :class:`WriteFailed`. The finished
     file is recorded, with its size and checksum, in the manifest of the wsd folder it lies in
-    (:func:`wsd.manifest.record`; nothing when it lies in no wsd folder).
+    (:func:`wsd.io.manifest.record`; nothing when it lies in no wsd folder).
 
     Parameters
     ----------
@@ -79,5 +79,5 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
         tmp.unlink(missing_ok=True)
         raise
     checksum = written if isinstance(written, str) else None
-    record(path, sha256=checksum)  # in the manifest of the wsd folder it lies in, if any (wsd.manifest)
+    record(path, sha256=checksum)  # in the manifest of the wsd folder it lies in, if any (wsd.io.manifest)
     return checksum

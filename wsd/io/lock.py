@@ -1,6 +1,6 @@
 """One writer per output folder: an advisory lock (``wsd.lock``) held from the claim to the last file.
 
-The lock is :func:`fcntl.flock` on :data:`wsd.layout.LOCK_FILE` inside the folder; the file holds the pid and
+The lock is :func:`fcntl.flock` on :data:`wsd.io.layout.LOCK_FILE` inside the folder; the file holds the pid and
 host of the process holding it. A second wsd process that wants to write the folder is refused at once with
 :class:`FolderBusy`, naming that process. The operating system drops the lock when its process ends, however
 it ends; a lock file left behind by a killed process is stale: the next writer takes it over and says whose it
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wsd.errors import ConfigError
-from wsd.layout import LOCK_FILE
+from wsd.io.layout import LOCK_FILE
 
 try:  # POSIX; elsewhere folders are not locked
     import fcntl

@@ -28,10 +28,10 @@ from wsd.corpus.scan import ScanOptions, build_scan_options, iter_document_chunk
 from wsd.embed.coverage import warn_unreadable_targets
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
-from wsd.layout import META_FILE, MODEL_DIR
+from wsd.io.layout import META_FILE, MODEL_DIR
+from wsd.io.store import read_meta
 from wsd.senses.model import SenseModel
 from wsd.senses.stage import sense_keywords
-from wsd.store import read_meta
 
 #: The columns of :meth:`SenseTagger.predict`, in order.
 PREDICTION_COLUMNS = (

@@ -1,4 +1,4 @@
-"""From a corpus to a run, and the whole job: the embedding driver, and scan → embed → cluster → score.
+"""From a corpus to a run (``wsd embed``): the embedding driver, a shard of the corpus the unit of work.
 
 :func:`embed_corpus` is the one way a corpus becomes a run (occurrences + vectors on disk, resumable):
 
@@ -13,8 +13,6 @@
 4. the findings are checked once (an empty corpus or no target found is an error, a missing target a
    warning) and the run is marked complete, its parts joined into one file each unless they stay sharded.
 
-:func:`induce_corpus` is the whole job of ``wsd run``: a run, its senses, and their scores against gold labels.
-
 Re-running the same call resumes: finished shards are skipped, and in an unfinished shard the chunks that
 have vectors. On a cluster, a worker lost mid-shard loses nothing and duplicates nothing, because a part has
 a fixed name and is replaced whole when its task runs again; the run directory and the corpus must then be
@@ -27,7 +25,6 @@ on storage that every worker reads and writes under the same path.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import socket
@@ -58,21 +55,16 @@ from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_s
 from wsd.embed.coverage import unreadable_targets, warn_unreadable, warn_unreadable_targets
 from wsd.embed.encoder import Encoder
 from wsd.errors import ConfigError, InputError
-from wsd.evaluate.gold_match import attach_gold, explain_unmatched
-from wsd.evaluate.keys import key_from_occurrences
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
-from wsd.layout import CHANGE_DIR, CHUNK_RECORD, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
+from wsd.io.layout import CHUNK_RECORD
+from wsd.io.outputs import check_disjoint, claim_folder, in_session
+from wsd.io.store import VECTOR_DTYPES, RunStore
 from wsd.options import (
-    ChangeOptions,
     EmbeddingOptions,
     ExecutionOptions,
     ScanSettings,
-    SenseOptions,
     route_settings,
 )
-from wsd.outputs import check_disjoint, claim_folder, in_session
-from wsd.schema import is_off
-from wsd.store import VECTOR_DTYPES, RunStore
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999
@@ -129,7 +121,7 @@ def embed_corpus(
         An already loaded encoder to use (in-process executors only).
     overwrite : bool
         Replace a run with a different configuration in ``out``, or write into a folder that is not a run
-        (only wsd's own files are replaced; see :mod:`wsd.outputs`).
+        (only wsd's own files are replaced; see :mod:`wsd.io.outputs`).
     progress : bool
         Show a progress bar.
     corpus_exclude : path, optional
@@ -169,7 +161,7 @@ def embed_corpus(
     _check_numbers(
         execution.vector_dtype, batch_size=embedding.batch_size, chunk_size=chunk_size, shard_bytes=shard_bytes
     )
-    check_disjoint(out, _inputs(corpus, targets, scan.forms))
+    check_disjoint(out, named_inputs(corpus, targets, scan.forms))
     own_output = Path(corpus_exclude if corpus_exclude is not None else out)
     check_meta_fields(corpus, options.meta_spec, options.text_field, [own_output])  # a misspelled --meta, up front
     claim_folder(out, "run", overwrite=overwrite)  # refuse a foreign destination before loading the encoder
@@ -396,8 +388,19 @@ def describe_encoder(encoder: Encoder) -> dict[str, Any]:
     return {"embed": identity.run_config(), "embedding": identity.embedding_meta()}
 
 
-def _inputs(corpus: Any, targets: Any, forms: Any) -> dict[str, Any]:
-    """The paths a corpus job reads, by option (a target list given as a file counts; words do not)."""
+def named_inputs(corpus: Any, targets: Any, forms: Any) -> dict[str, Any]:
+    """The paths a corpus job reads, by option (a target list given as a file counts; words do not).
+
+    Parameters
+    ----------
+    corpus, targets, forms : object
+        As for :func:`embed_corpus`.
+
+    Returns
+    -------
+    dict
+        ``--corpus``, ``--forms`` and (a file of targets) ``--targets``: the path each names.
+    """
     found = {"--corpus": corpus, "--forms": forms}
     if isinstance(targets, (str, os.PathLike)) and os.path.isfile(targets):
         found["--targets"] = targets
@@ -543,382 +546,3 @@ def warn_missing(scan_meta: dict[str, Any]) -> None:
     for target, count in scan_meta.get("occurrences", {}).items():
         if count == 0:
             warnings.warn(f"target {target!r} was not found in the corpus", stacklevel=3)
-
-
-#: The options of :func:`embed_corpus` that decide how the work is spread, not what it gives (left out of the
-#: request a later ``wsd run`` is compared with).
-_EXECUTION_OPTIONS = frozenset(
-    {"executor", "scheduler", "workers", "threads_per_worker", "retries", "consolidate", "device", "batch_size"}
-)
-
-
-def embed_request(
-    scan: ScanSettings, embedding: EmbeddingOptions, execution: ExecutionOptions, recipe_context: str | None
-) -> dict[str, Any]:
-    """The options of :func:`embed_corpus` that :func:`stage_request` compares, as ``wsd run`` has recorded them.
-
-    The scan settings, the embedding options but ``device`` and ``batch_size``, ``vector_dtype`` and
-    ``chunk_size``; ``offline`` as True or None; a context vector that is off as None where the recipe has
-    none either, else ``"none"`` (the keys and values of the records written before the option objects, so
-    that their output folders still resume).
-
-    Parameters
-    ----------
-    scan : ScanSettings
-        The scan settings (``forms`` is compared as a file, apart).
-    embedding : EmbeddingOptions
-        The embedding options, the recipe's context vector already filled in.
-    execution : ExecutionOptions
-        The storage settings are used.
-    recipe_context : str, optional
-        The recipe's context vector.
-
-    Returns
-    -------
-    dict
-    """
-    options = scan.scan_kwargs() | embedding.encoder_kwargs()
-    options["meta"] = scan.meta if isinstance(scan.meta, str) else list(scan.meta)
-    options["offline"] = True if embedding.offline else None
-    if is_off(options["context_vector"]):
-        options["context_vector"] = None if recipe_context is None else "none"
-    options |= {"vector_dtype": execution.vector_dtype, "chunk_size": execution.chunk_size}
-    return options
-
-
-def _file_stamp(path: Any) -> Any:
-    """A file named by a path as its absolute name, size and modification time (anything else as it is)."""
-    if isinstance(path, str | os.PathLike) and Path(path).is_file():
-        stat = Path(path).stat()
-        return [str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns]
-    return path
-
-
-def stage_request(
-    corpus: str | os.PathLike[str],
-    targets: Any,
-    out: Path,
-    forms: Any,
-    inducer: Any,
-    embed_options: Mapping[str, Any],
-) -> dict[str, Any] | None:
-    """What ``run/`` and ``senses/`` of an output folder are made from, as JSON (None when it cannot be said).
-
-    Parameters
-    ----------
-    corpus : path
-        The corpus (its files' names, sizes and times are part of it).
-    targets, forms : object
-        The targets and the forms file (a file by its name, size and time).
-    out : Path
-        The output folder (left out of a corpus folder that holds it).
-    inducer : SenseInducer
-        The sense inducer (its parameters).
-    embed_options : mapping
-        The options of :func:`embed_corpus` (those that spread the work are left out).
-
-    Returns
-    -------
-    dict or None
-        None with an already loaded ``encoder`` (its settings cannot be compared).
-    """
-    import json
-
-    if embed_options.get("encoder") is not None:
-        return None
-    request = {
-        "corpus": str(Path(corpus).resolve()),
-        "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[out]),
-        "targets": _file_stamp(targets),
-        "forms": _file_stamp(forms),
-        "inducer": inducer.get_params(deep=False),
-        "embed": {key: value for key, value in embed_options.items() if key not in _EXECUTION_OPTIONS},
-    }
-    return json.loads(json.dumps(request, default=str))
-
-
-def finished_stages(out: Path, request: Mapping[str, Any] | None) -> bool:
-    """Whether ``out`` holds a finished ``run/`` and ``senses/`` made from ``request`` (only the change differs).
-
-    Parameters
-    ----------
-    out : Path
-        The output folder of ``wsd run``.
-    request : mapping or None
-        :func:`stage_request` of this run.
-
-    Returns
-    -------
-    bool
-    """
-    import json
-
-    from wsd.layout import META_FILE
-    from wsd.store import STATUS_COMPLETE, read_meta
-
-    senses_meta = out / SENSES_DIR / META_FILE
-    if request is None or not senses_meta.is_file():
-        return False
-    try:
-        run_meta = read_meta(out / RUN_DIR)
-        made = json.loads(senses_meta.read_text(encoding="utf-8"))
-    except (InputError, ValueError, OSError):
-        return False
-    return (
-        isinstance(made, dict)
-        and run_meta.get("status") == STATUS_COMPLETE
-        and made.get("request") == request
-        and made.get("run_fingerprint") == run_meta.get("fingerprint")
-    )
-
-
-def check_slices_before_embedding(
-    corpus: str | os.PathLike[str],
-    targets: Any,
-    forms: Any,
-    out: Path,
-    change: ChangeOptions,
-    scan: ScanSettings,
-) -> None:
-    """Scan the corpus (without embedding) and check that the slices of ``change`` hold uses of the targets.
-
-    Only the slice column is kept, so the check costs one reading of the corpus, not its memory. A bin without
-    uses is a warning naming it; no bin with uses, or fewer than two slices, an error
-    (:func:`wsd.change.slices.assign_slices`). The scan's own warnings are left to the embedding's scan.
-
-    Parameters
-    ----------
-    corpus : path
-        The corpus.
-    targets, forms : object
-        As for :func:`embed_corpus`.
-    out : Path
-        The output folder (left out of a corpus folder that holds it).
-    change : ChangeOptions
-        ``by``, ``bins``, ``bin_width``.
-    scan : ScanSettings
-        The scan settings (its ``forms`` is ``forms``).
-
-    Raises
-    ------
-    InputError
-        As :func:`wsd.change.slices.assign_slices` (and as the scan, for a corpus without the targets).
-    """
-    from wsd.change.slices import assign_slices, parse_by
-    from wsd.corpus.documents import iter_documents
-
-    column = parse_by(str(change.by))[0]
-    options = build_scan_options(targets, forms, **scan.scan_kwargs())
-    matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
-    values: list[pd.Series] = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the embedding's scan says them once
-        documents = iter_documents(corpus, text_field=options.text_field, exclude=[out], meta=options.meta_spec)
-        for chunk in iter_document_chunks(documents, matcher, options):
-            values.append(chunk[column])
-    if not values:
-        return  # no occurrence at all: the embedding's scan says so, with its reasons
-    table = pd.DataFrame({column: pd.concat(values, ignore_index=True)})
-    assign_slices(table, str(change.by), change.bins, change.bin_width)
-
-
-@in_session
-def induce_corpus(
-    corpus: str | os.PathLike[str],
-    targets: str | Iterable[str] | Mapping[str, Iterable[str]],
-    out: str | os.PathLike[str],
-    *,
-    gold: str | os.PathLike[str] | None = None,
-    scan: ScanSettings | None = None,
-    embedding: EmbeddingOptions | None = None,
-    senses: SenseOptions | Mapping[str, Any] | None = None,
-    change: ChangeOptions | Mapping[str, Any] | None = None,
-    execution: ExecutionOptions | None = None,
-    encoder: Encoder | None = None,
-    report: bool = False,
-    progress: bool = True,
-    overwrite: bool = False,
-    **settings: Any,
-) -> dict[str, Any]:
-    """The whole job on a corpus: scan → embed → cluster → (evaluate against ``gold``) → (change) → (report).
-
-    Writes the output folder ``out`` (:mod:`wsd.layout`): ``run/`` (occurrences and vectors), ``senses/``
-    (sense model, labels, sense cards) and, with ``gold``, ``metrics.json`` (:mod:`wsd.results`) and
-    ``gold.parquet`` (id, target, sense of every occurrence; ``""`` where unlabelled); with ``report``,
-    ``report.html``.
-
-    Parameters
-    ----------
-    corpus : path
-        A corpus file or folder.
-    targets : str, list or mapping
-        The target words and their forms.
-    out : path
-        The output folder.
-    gold : path, optional
-        Labelled occurrences in the generic format, to score the induced senses against.
-    scan : ScanSettings, optional
-        What the scan finds (:class:`wsd.options.ScanSettings`, with ``forms``).
-    embedding : EmbeddingOptions, optional
-        How occurrences become vectors (:class:`wsd.options.EmbeddingOptions`). Its ``context_vector`` None
-        means the recipe's (``"none"`` turns it off).
-    senses : SenseOptions or dict, optional
-        The recipe, the seed and the sense-inducer parameters (:class:`wsd.options.SenseOptions`; unset ones
-        come from the recipe); a dict is taken as sense-inducer parameters (the recipe and seed are then the
-        ``recipe`` and ``seed`` keywords).
-    change : ChangeOptions or dict, optional
-        Compare the senses between slices (:class:`wsd.options.ChangeOptions`, or its fields as a dict:
-        ``by``, ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``, ...); written to ``OUT/change``.
-    execution : ExecutionOptions, optional
-        Where the embedding runs and how the run is stored (:class:`wsd.options.ExecutionOptions`).
-    encoder : Encoder, optional
-        An already loaded encoder (then the output folder is never taken as finished by an earlier call).
-    report : bool
-        Also write ``report.html``.
-    progress : bool
-        Show progress bars.
-    overwrite : bool
-        Replace wsd's files of another configuration in ``out``, or write into a folder of other files
-        (which are left alone); without it such a destination is refused (:mod:`wsd.outputs`).
-    **settings
-        Any field of the option objects by its name (``forms=...``, ``recipe="textbook"``, ``seed=1``,
-        ``layers="last"``, ``by="year"``, ``workers=2``), applied on top of an object given too; None counts as
-        not given. An unknown name is a ``TypeError`` that names the closest field.
-
-    Returns
-    -------
-    dict
-        ``occurrences`` and ``senses`` per target, ``run`` and ``senses_dir`` (paths), ``metrics`` (with
-        ``gold``), ``change_dir`` and ``change_ranking`` (the printed ranking, with ``change``), ``report`` (with
-        ``report``).
-
-    Examples
-    --------
-    >>> induce_corpus("corpus.txt", "mouse,bank", "out", senses=SenseOptions(method="kmeans"))  # doctest: +SKIP
-    """
-    from wsd.evaluate.datasets.generic import read_generic
-    from wsd.evaluate.keys import key_from_labels
-    from wsd.evaluate.scoring import baseline_keys, score_keys
-    from wsd.results import baseline_scores, metrics_document
-    from wsd.senses.recipes import embedding_recipe, make_inducer
-    from wsd.senses.recipes import recipe as recipe_params
-    from wsd.senses.stage import cluster_run
-    from wsd.store import load_run, read_meta, write_json, write_parquet
-    from wsd.tune.card import training_overlap
-
-    out = Path(out)
-    inducer_dict = dict(senses) if isinstance(senses, Mapping) else None
-    change_given = bool(change) if isinstance(change, Mapping) else change is not None
-    groups = {
-        "scan": (ScanSettings, scan),
-        "embedding": (EmbeddingOptions, embedding),
-        "senses": (SenseOptions, None if isinstance(senses, Mapping) else senses),
-        "change": (ChangeOptions, ChangeOptions(**change) if isinstance(change, Mapping) else change),
-        "execution": (ExecutionOptions, execution),
-    }
-    objects, given = route_settings("induce_corpus()", settings, groups)
-    scan_settings, embedding_options = objects["scan"], objects["embedding"]
-    sense_options, change_options, execution_options = objects["senses"], objects["change"], objects["execution"]
-    slicing = change_given or bool(given & {f.name for f in dataclasses.fields(ChangeOptions)})
-    forms = scan_settings.forms
-    recipe = sense_options.recipe
-    # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
-    params = inducer_dict if inducer_dict is not None else sense_options.params(given_only=True)
-    inducer = make_inducer(recipe_params(recipe) | params | {"random_state": sense_options.seed})
-    if slicing:
-        from wsd.change.slices import check_slice_options
-        from wsd.corpus.metadata import MetaSpec
-
-        spec = MetaSpec.build(scan_settings.meta, scan_settings.slice_from_path, scan_settings.text_field or "text")
-        check_slice_options(
-            change_options.by, change_options.bins, change_options.between, spec.columns, change_options.bin_width
-        )
-    labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
-    check_disjoint(out, {**_inputs(corpus, targets, forms), "--gold": gold})
-    recipe_context = embedding_recipe(recipe)["context_vector"]
-    if embedding_options.context_vector is None:  # not given: the recipe's ("none" turns it off)
-        embedding_options = embedding_options.replace(context_vector=recipe_context)
-    if not isinstance(targets, str | Mapping):
-        targets = list(targets)  # read once: compared, scanned and embedded
-    request = None
-    if encoder is None:  # a loaded encoder's settings cannot be compared
-        request = stage_request(
-            corpus,
-            targets,
-            out,
-            forms,
-            inducer,
-            embed_request(scan_settings, embedding_options, execution_options, recipe_context),
-        )
-    unchanged = finished_stages(out, request)  # only the change settings differ: run/ and senses/ are kept
-    if slicing and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
-        check_slices_before_embedding(corpus, targets, forms, out, change_options, scan_settings)
-    claim_folder(out, "output", overwrite=overwrite)
-    if unchanged:
-        run, senses_dir = out / RUN_DIR, out / SENSES_DIR
-    else:
-        run = embed_corpus(
-            corpus,
-            targets,
-            out / RUN_DIR,
-            scan=scan_settings,
-            embedding=embedding_options,
-            execution=execution_options,
-            encoder=encoder,
-            progress=progress,
-            overwrite=overwrite,
-            corpus_exclude=out,
-        )
-        senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite, request=request)
-    occurrences, _ = load_run(run)
-    labels = pd.read_parquet(senses_dir / LABELS_FILE)
-    summary: dict[str, Any] = {
-        "occurrences": occurrences.groupby("target", sort=False).size().astype(int).to_dict(),
-        "senses": labels.groupby("target", sort=False)["sense"].nunique().astype(int).to_dict(),
-        "run": str(run),
-        "senses_dir": str(senses_dir),
-    }
-    if gold is not None and labelled is not None:
-        gold_senses, matched = attach_gold(occurrences, labelled)
-        if matched == 0:
-            raise InputError(
-                f"{gold}: none of its labelled occurrences matches an occurrence found in {corpus} "
-                f"({explain_unmatched(occurrences, labelled)})"
-            )
-        n_labelled = int((labelled["sense"].astype(str).str.strip() != "").sum())
-        if matched < n_labelled:
-            warnings.warn(
-                f"{gold}: only {matched} of {n_labelled} labelled occurrences match occurrences found in the corpus: "
-                f"{explain_unmatched(occurrences, labelled)}",
-                stacklevel=2,
-            )
-        mask = (gold_senses != "").to_numpy()
-        scored = occurrences.loc[mask].assign(sense=gold_senses[mask].to_numpy())
-        gold_key = key_from_occurrences(scored, where=str(gold))
-        system = key_from_labels(scored["target"], scored["id"], labels["sense"].to_numpy()[mask])
-        metrics = metrics_document(
-            "generic",
-            {"gold": str(gold), "corpus": str(corpus), "senses": inducer.get_params(deep=False)},
-            [score_keys("generic", gold_key, system)],
-            baseline_scores("generic", gold_key, baseline_keys(scored, 1)),
-            n_instances=int(mask.sum()),
-            n_targets=int(scored["target"].nunique()),
-            embedding=read_meta(run).get("embedding"),
-            training_overlap=training_overlap(embedding_options.model, scored["target"].astype(str).unique()),
-        )
-        write_json(out / METRICS_FILE, metrics)
-        gold_table = occurrences.assign(sense=gold_senses.to_numpy())
-        write_parquet(out / GOLD_FILE, gold_table[["id", "target", "sense"]])
-        summary["metrics"] = metrics
-    if slicing:
-        from wsd.change.stage import change_run, format_ranking
-
-        # OUT/change is this output's own: other change settings replace it (only wsd's files; no --overwrite needed)
-        kwargs = change_options.kwargs()
-        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=True, **kwargs))
-        summary["change_ranking"] = format_ranking(summary["change_dir"])
-    if report:
-        from wsd.report import write_report
-
-        summary["report"] = str(write_report(out))
-    return summary

@@ -37,8 +37,8 @@ import pandas as pd
 
 from wsd.evaluate.keys import Key, write_key
 from wsd.evaluate.scoring import BASELINES, score_keys
-from wsd.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
-from wsd.store import atomic_write, library_versions, write_json
+from wsd.io.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
+from wsd.io.store import atomic_write, library_versions, write_json
 
 REQUIRED_KEYS = (
     "dataset",

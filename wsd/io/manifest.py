@@ -1,6 +1,6 @@
 """Which files wsd wrote: the manifest every folder wsd creates carries, with each file's size and checksum.
 
-A folder is wsd's only when it holds a manifest (:data:`wsd.layout.MANIFEST_FILE`); a file in it is wsd's only
+A folder is wsd's only when it holds a manifest (:data:`wsd.io.layout.MANIFEST_FILE`); a file in it is wsd's only
 when the manifest lists it and the file still has the size and SHA-256 recorded. Everything else is the user's,
 whatever its name, and is never removed or replaced.
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Literal
 
 from wsd.errors import WsdError
-from wsd.layout import MANIFEST_FILE
+from wsd.io.layout import MANIFEST_FILE
 
 #: The first line's ``format``.
 MANIFEST_FORMAT = "wsd-manifest/1"
@@ -411,7 +411,7 @@ def remove_listed(folder: str | os.PathLike[str]) -> list[Path]:
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> start(root, "run")
-    >>> from wsd.atomic import atomic_write
+    >>> from wsd.io.atomic import atomic_write
     >>> atomic_write(root / "parts" / "a.bin", lambda tmp: tmp.write_bytes(b"x"))
     >>> _ = (root / "parts" / "mine.txt").write_text("the user's", encoding="utf-8")
     >>> [path.name for path in remove_listed(root / "parts")]

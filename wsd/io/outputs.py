@@ -1,6 +1,6 @@
 """Whether wsd may write a folder or file: the one check every command that writes makes first.
 
-A folder is wsd's only when it carries a manifest (:mod:`wsd.manifest`), which lists every file wsd wrote
+A folder is wsd's only when it carries a manifest (:mod:`wsd.io.manifest`), which lists every file wsd wrote
 there with its size and SHA-256; names mean nothing. A destination is one of:
 
 - absent, or an empty folder → created (and given a manifest);
@@ -12,7 +12,7 @@ there with its size and SHA-256; names mean nothing. A destination is one of:
 - a folder without a manifest (someone's files, or the output of a wsd older than manifests), a file where a
   folder is expected → always refused, ``--overwrite`` or not, with one line naming what is there.
 
-A folder is locked (:mod:`wsd.lock`) from its claim to the end of the command (:func:`session`); a second
+A folder is locked (:mod:`wsd.io.lock`) from its claim to the end of the command (:func:`session`); a second
 writer is refused at once. ``--out`` may be no input of the command, contain none and lie inside none
 (:func:`check_disjoint`).
 
@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from wsd import lock, manifest
-from wsd.atomic import TEMPORARY_INFIX
 from wsd.errors import ConfigError, InputError
-from wsd.layout import (
+from wsd.io import lock, manifest
+from wsd.io.atomic import TEMPORARY_INFIX
+from wsd.io.layout import (
     CHANGE_DIR,
     CHANGE_JSON,
     FIGURES_DIR,
@@ -154,7 +154,7 @@ def _read_json_dict(path: Path) -> dict[str, Any] | None:
 
 
 def _temporary(name: str) -> bool:
-    """A temporary file of an interrupted atomic write (see :func:`wsd.atomic.atomic_write`)."""
+    """A temporary file of an interrupted atomic write (see :func:`wsd.io.atomic.atomic_write`)."""
     return name.startswith(".") and TEMPORARY_INFIX in name
 
 
@@ -449,7 +449,7 @@ def claim_folder(
     in_place : bool
         Write into an existing input folder (a report beside the outputs it reports on): it is locked and given
         a manifest if it has none, so the files written are recorded; none of its files is ever replaced
-        unless wsd wrote it (:func:`wsd.atomic.atomic_write` refuses).
+        unless wsd wrote it (:func:`wsd.io.atomic.atomic_write` refuses).
 
     Returns
     -------
@@ -461,7 +461,7 @@ def claim_folder(
     ------
     OutputRefused
         When the destination must not be written (see the module docstring).
-    wsd.lock.FolderBusy
+    wsd.io.lock.FolderBusy
         When another wsd process is writing it.
     """
     root = Path(path)
@@ -517,7 +517,7 @@ def lock_file_folder(path: str | os.PathLike[str], option: str = "--out") -> Non
 
     Raises
     ------
-    wsd.lock.FolderBusy
+    wsd.io.lock.FolderBusy
         When another wsd process is writing that folder.
     """
     folder = Path(path).parent

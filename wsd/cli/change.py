@@ -1,0 +1,74 @@
+"""The ``wsd change`` command: its help texts and its handler (its flags are declared in :mod:`wsd.schema`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from wsd.cli.parsing import add_command
+from wsd.cli.settings import command_config
+
+NAME = "change"
+#: The one-line summary of ``wsd --help``.
+SUMMARY = "compare each target's senses between slices of a metadata column (year, source, ...)"
+#: The description of ``wsd change --help``.
+DESCRIPTION = (
+    "Per target: sense counts and proportions in every slice, change scores (JSD, APD, PRT, the binary WUG "
+    "rule) between consecutive slices and first vs last (or --between A,B), senses that appeared or "
+    "vanished, and the targets ranked by change. Writes RUN/change (or --out)."
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``wsd change`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
+
+    Parameters
+    ----------
+    commands : argparse._SubParsersAction
+        The subcommands of :func:`wsd.cli.build_parser`.
+    """
+    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_change)
+
+
+def command_change(args: argparse.Namespace) -> int:
+    """``wsd change``: compare the senses of a run's targets between slices of a metadata column.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    import pandas as pd
+
+    from wsd.change.stage import change_run, format_ranking
+    from wsd.config import write_config
+    from wsd.io.layout import CHANGE_RANKING
+
+    config = command_config("change", args)
+    change = config["change"]
+    out = change_run(
+        change["run"],
+        change["senses"],
+        config["output"]["out"],
+        by=change["by"],
+        bins=change["bins"],
+        bin_width=change["bin_width"],
+        between=change["between"],
+        measure=change["measure"],
+        binary_k=change["binary_k"],
+        binary_n=change["binary_n"],
+        min_uses=change["min_uses"],
+        rank_by=change["rank_by"],
+        overwrite=args.overwrite,
+    )
+    write_config(out, config, "change")
+    ranking = pd.read_parquet(out / f"{CHANGE_RANKING}.parquet")
+    shown = ", ".join(f"{r.target} {r.score:.3f}" for r in ranking.head(5).itertuples())
+    measure = change["measure"]
+    print(format_ranking(out))
+    print(f"{len(ranking)} targets ranked by {measure} ({shown}{', ...' if len(ranking) > 5 else ''}) in {out}")
+    return 0

@@ -1,0 +1,77 @@
+"""The ``wsd embed`` command: its help texts and its handler (its flags are declared in :mod:`wsd.schema`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from wsd.cli.parsing import add_command
+from wsd.cli.settings import command_config, executor_for
+
+NAME = "embed"
+#: The one-line summary of ``wsd --help``.
+SUMMARY = "find every occurrence of the targets in a corpus and store a contextual vector for each"
+#: The description of ``wsd embed --help``.
+DESCRIPTION = (
+    "Scan a corpus for target words and store, for every occurrence, a contextual word vector. The output "
+    "directory is resumable: re-run the same command after an interruption."
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``wsd embed`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
+
+    Parameters
+    ----------
+    commands : argparse._SubParsersAction
+        The subcommands of :func:`wsd.cli.build_parser`.
+    """
+    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_embed)
+
+
+def command_embed(args: argparse.Namespace) -> int:
+    """``wsd embed``: scan a corpus and store a vector for every occurrence (on a Dask cluster if asked).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.config import embedding_options, write_config
+    from wsd.options import ExecutionOptions, ScanSettings
+    from wsd.workflows.embedding import embed_corpus
+
+    config = command_config("embed", args)
+    run = embed_corpus(
+        config["scan"]["corpus"],
+        config["scan"]["targets"],
+        config["output"]["out"],
+        scan=ScanSettings.from_config(config),
+        embedding=embedding_options(config),
+        execution=ExecutionOptions.from_config(config, executor=executor_for(config)),
+        overwrite=args.overwrite,
+        progress=not args.no_progress,
+    )
+    write_config(run, config, "embed")
+    _print_run_summary(run)
+    return 0
+
+
+def _print_run_summary(run: Path) -> None:
+    """Print what a run holds: occurrences per target, documents, the vectors and the folder."""
+    from wsd.io.store import read_meta
+
+    meta = read_meta(run)
+    counts = meta.get("scan", {}).get("occurrences", {})
+    found = ", ".join(f"{t}: {n}" for t, n in counts.items())
+    embedding = meta.get("embedding", {})
+    print(
+        f"{meta.get('n_occurrences', 0)} occurrences ({found}) from {meta['scan']['documents']} documents; "
+        f"{embedding.get('dim')}-dim vectors ({embedding.get('model')}, {embedding.get('layers')}, "
+        f"{embedding.get('pooling')}, {embedding.get('precision')}) in {run}"
+    )

@@ -1,0 +1,68 @@
+"""The ``wsd predict`` command: its help texts and its handler (its flags are declared in :mod:`wsd.schema`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from wsd.cli.parsing import add_command
+from wsd.errors import WsdError
+
+NAME = "predict"
+#: The one-line summary of ``wsd --help``.
+SUMMARY = "assign the occurrences of a run to senses induced earlier"
+#: The description of ``wsd predict --help``.
+DESCRIPTION = (
+    "Predict the senses of a run's occurrences with a saved sense model (wsd cluster's output). The run's "
+    "vectors must come from the same encoder, layers and pooling."
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``wsd predict`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
+
+    Parameters
+    ----------
+    commands : argparse._SubParsersAction
+        The subcommands of :func:`wsd.cli.build_parser`.
+    """
+    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_predict)
+
+
+def command_predict(args: argparse.Namespace) -> int:
+    """``wsd predict``: assign the occurrences of another run to earlier induced senses.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.senses.stage import predict_run
+
+    if args.texts:
+        return _predict_texts(args)
+    if args.run is None:
+        raise WsdError("give --run RUN (a run to label) or --text TEXT (texts to tag)")
+    out = predict_run(
+        args.senses, args.run, args.out, unknown="skip" if args.skip_unknown else "error", overwrite=args.overwrite
+    )
+    print(f"predicted senses written to {out}")
+    return 0
+
+
+def _predict_texts(args: argparse.Namespace) -> int:
+    """``wsd predict --text ...``: print the sense of the target in each text (wsd.load(...).predict)."""
+    from wsd.workflows.tagger import load
+
+    if args.run is not None or args.out is not None:
+        raise WsdError("--text tags texts and writes nothing: leave out --run and --out")
+    frame = load(args.senses).predict(args.texts, target=args.target)
+    for row in frame.itertuples():
+        shares = " ".join(f"{p:.2f}" for p in row.probabilities)
+        print(f"[{row.text_id}] {row.sense_id} p={row.probability:.2f} (senses: {shares}) {row.keywords}")
+        print(f"    {row.text[: row.start]}[[{row.text[row.start : row.end]}]]{row.text[row.end :]}")
+    return 0

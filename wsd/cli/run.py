@@ -1,0 +1,49 @@
+"""The ``wsd run`` command: its help texts and its handler (its flags are declared in :mod:`wsd.schema`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from wsd.cli.parsing import add_command
+from wsd.cli.settings import command_config
+
+NAME = "run"
+#: The one-line summary of ``wsd --help``.
+SUMMARY = "the whole job on a corpus: scan, embed, cluster, (evaluate against gold labels), (report)"
+#: The description of ``wsd run --help``.
+DESCRIPTION = (
+    "Scan a corpus for the targets, embed every occurrence, induce each target's senses and, given --gold "
+    "labels in the generic format, score them; --report writes report.html."
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``wsd run`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
+
+    Parameters
+    ----------
+    commands : argparse._SubParsersAction
+        The subcommands of :func:`wsd.cli.build_parser`.
+    """
+    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_run)
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """``wsd run``: scan → embed → cluster → (evaluate) → (report) on a corpus.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+    from wsd.workflows.run import format_summary, run_job
+
+    config = command_config("run", args)
+    summary = run_job(config, progress=not args.no_progress, overwrite=args.overwrite)
+    print(format_summary(summary))
+    return 0

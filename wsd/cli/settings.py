@@ -1,0 +1,94 @@
+"""What the commands share: a command's resolved configuration, its executor, and the summary of a run.
+
+A command's settings come from the defaults, ``--config``, its flags and ``--set``, in that order
+(:func:`command_config`); ``[execution]`` names where the per-target work runs (:func:`executor_for`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wsd.errors import WsdError
+from wsd.io.layout import CONFIG_FILE
+from wsd.io.outputs import check_disjoint
+from wsd.schema import OPTIONS, options_of
+
+if TYPE_CHECKING:
+    from wsd.executors import Executor
+
+
+def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
+    """The executor of ``[execution]`` scheduler/workers (a Dask one), or None when the work runs in this process.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration (:func:`wsd.config.resolve_config`).
+
+    Returns
+    -------
+    Executor or None
+        Also a ``map_function`` for the per-target stages.
+    """
+    execution = config.get("execution", {})
+    if execution.get("scheduler") is None and execution.get("workers") is None:
+        return None
+    from wsd.executors import make_executor
+
+    return make_executor(
+        scheduler=execution["scheduler"],
+        workers=execution["workers"],
+        threads_per_worker=execution["threads_per_worker"],
+    )
+
+
+def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The resolved configuration of a command: defaults < ``--config`` < its options < ``--set``.
+
+    Parameters
+    ----------
+    command : str
+        ``embed``, ``cluster``, ``run`` or ``evaluate``.
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    dict
+        ``section -> key -> value`` (:func:`wsd.config.resolve_config`).
+    """
+    from wsd.config import read_config_file, resolve_config
+
+    flags: dict[str, Any] = {}
+    for option in options_of(command):
+        value = getattr(args, option.attribute, None)
+        if not option.config or value is None:
+            continue
+        if option.kind == "temperature" and value != "auto":
+            try:
+                value = float(value)
+            except ValueError:
+                raise WsdError(f"--temperature must be a number or auto, not {value!r}") from None
+        flags[option.name] = value
+    if command == "evaluate" and args.data is None and args.data_dir is not None:
+        flags["evaluation.data"] = args.data_dir
+    file = read_config_file(args.config) if args.config else None
+    config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
+    out = config.get("output", {}).get("out")
+    if args.config and out:  # OUT/config.toml is wsd's record of the command that wrote OUT: run again from it
+        check_disjoint(out, {"--config": args.config}, allowed=[Path(out) / CONFIG_FILE])
+    required = {
+        "embed": ("scan.corpus", "scan.targets", "output.out"),
+        "cluster": ("senses.run",),
+        "change": ("change.run", "change.by"),
+        "tune": ("tune.train", "output.out"),
+    }
+    required["run"] = required["embed"]
+    for name in required.get(command, ()):
+        section, key = name.split(".")
+        if config[section][key] is None:
+            flag = OPTIONS[name].option_strings[0]
+            raise WsdError(f"{flag} is required (or set {key} in [{section}] of --config)")
+    return config
