@@ -139,7 +139,8 @@ ALLOWED: dict[str, set[str]] = {
         "workflows.embedding",
     },
     # the wsd run job: a resolved configuration through induce_corpus, recorded as config.toml
-    "workflows.run": {"errors", "config", "options", "workflows.pipeline"},
+    # the wsd run job; its summary names the proper-name flags (corpus.proper)
+    "workflows.run": {"errors", "config", "corpus", "options", "workflows.pipeline"},
     "workflows.demo": {"errors", "config", "corpus", "io.layout", "options", "report", "workflows.run"},
     # the evaluation runner over labelled datasets and seeds; WUG data is scored on change too (workflows.wug)
     "workflows.vectors": {"config", "embed", "tune"},

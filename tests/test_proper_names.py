@@ -143,3 +143,24 @@ def test_the_flags_on_the_command_line(english: Path, tmp_path: Path, capsys) ->
     assert json.loads((kept / "meta.json").read_text())["status"] == "complete"
     code, err = _embed(english, kept, capsys=capsys)  # reused again, and the default warns again
     assert code == 0 and "3 of 6 uses are capitalised" in err
+
+
+def test_the_run_summary_counts_them(english: Path, tmp_path: Path, capsys) -> None:
+    """`wsd run` prints, per target, how many of its uses are likely proper names (or how many were dropped)."""
+    from wsd.workflows.run import format_summary
+
+    base = {"occurrences": {"state": 6, "bank": 4}, "senses": {"state": 2, "bank": 2}, "run": "r", "senses_dir": "s"}
+    kept = format_summary(base | {"proper": {"state": 3}, "proper_policy": "warn"})
+    header, state, bank = kept.splitlines()[:3]
+    assert "of them names" in header
+    assert state.split() == ["state", "6", "3", "2"] and bank.split() == ["bank", "4", "0", "2"]
+    assert "--no-proper drops them" in kept
+    dropped = format_summary(base | {"proper": {"state": 3}, "proper_policy": "drop"})
+    assert "names dropped" in dropped.splitlines()[0] and "--no-proper drops them" not in dropped
+    assert "names" not in format_summary(base | {"proper": {}, "proper_policy": "warn"})  # none met: no column
+
+    argv = ["run", "--corpus", str(english), "--targets", "state", "--lemmatizer", "simplemma", "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("state"))
+    assert "of them names" in out and row.split()[:3] == ["state", "6", "3"]

@@ -374,6 +374,12 @@ def induce_corpus(
         "senses": labels.groupby("target", sort=False)["sense"].nunique().astype(int).to_dict(),
         "run": str(run),
         "senses_dir": str(senses_dir),
+        # likely proper names the scan met (target → uses), and what it did with them (scan.proper)
+        "proper": {
+            target: int(sum(forms.values()))
+            for target, forms in read_meta(run).get("scan", {}).get("proper", {}).items()
+        },
+        "proper_policy": scan_settings.proper,
     }
     if gold is not None and labelled is not None:
         gold_senses, matched = attach_gold(occurrences, labelled)

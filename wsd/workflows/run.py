@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from wsd.config import Config, embedding_options, write_config
+from wsd.corpus.proper import DECIDE
 from wsd.errors import ConfigError
 from wsd.options import ChangeOptions, ExecutionOptions, ScanSettings, SenseOptions
 
@@ -57,7 +58,9 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
 def format_summary(summary: dict[str, Any]) -> str:
     """A small table: per target, occurrences, senses found, ARI (with a gold); then the scores and the ranking.
 
-    Scores are percentages, as ``wsd evaluate`` and ``wsd score`` print them.
+    Scores are percentages, as ``wsd evaluate`` and ``wsd score`` print them. Where the scan met likely proper
+    names (``summary["proper"]``, :mod:`wsd.corpus.proper`), a column counts them per target: uses among the
+    occurrences (``--keep-proper``, or the default warning), or uses left out (``--no-proper``).
 
     Parameters
     ----------
@@ -71,12 +74,20 @@ def format_summary(summary: dict[str, Any]) -> str:
     metrics = summary.get("metrics", {})
     per_target = metrics.get("per_target", {})
     scored = bool(per_target)  # an ARI column only where there is a gold to score against
-    lines = [f"{'target':<10} {'occurrences':>11} {'senses':>6}" + (f" {'ARI %':>6}" if scored else "")]
+    proper = summary.get("proper") or {}
+    policy = summary.get("proper_policy", "warn")
+    # likely proper names: a column where the scan met some (dropped ones are not among the occurrences)
+    proper_title = f" {'names dropped' if policy == 'drop' else 'of them names':>14}" if proper else ""
+    header = f"{'target':<10} {'occurrences':>11}{proper_title} {'senses':>6}"
+    lines = [header + (f" {'ARI %':>6}" if scored else "")]
     for target, count in summary["occurrences"].items():
         ari = per_target.get(target, {}).get("ari")
         shown = "" if ari is None else f"{100 * ari:.1f}"
-        row = f"{target:<10} {count:>11} {summary['senses'].get(target, 0):>6}"
+        names = f" {proper.get(target, 0):>14}" if proper else ""
+        row = f"{target:<10} {count:>11}{names} {summary['senses'].get(target, 0):>6}"
         lines.append(row + (f" {shown:>6}" if scored else ""))
+    if proper and policy != "drop":
+        lines.append(f"likely proper names (capitalised mid-sentence) are kept among the occurrences: {DECIDE}")
     if metrics:
         overall = metrics["overall"]
         names = ("ari", "nmi", "v_measure", "paired_f", "bcubed_f", "fnmi", "fbc_f")
