@@ -56,7 +56,14 @@ import pandas as pd
 
 from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
 
-CELLS = ("dwug_kfold", "dwug_kfold_epoch", "semeval_unseen", "semeval_unseen_long", "wug_multilingual")
+CELLS = (
+    "dwug_kfold",
+    "dwug_kfold_epoch",
+    "semeval_unseen",
+    "semeval_unseen_long",
+    "semeval_ablations",
+    "wug_multilingual",
+)
 DWUG = "lscd/dwug_en"
 WORDNET = "wordnet-3.0"
 SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
@@ -375,6 +382,60 @@ def semeval_unseen(work: Path, data_dir: Path, steps: int, seed: int, long: bool
     return result
 
 
+#: The ablations of the SemEval cell: one change at a time from its 300-step WordNet run, each scored on SemEval-2013
+#: only (a model that never saw its lemmas). ``train`` replaces the sources, ``options`` change TuneOptions,
+#: ``steps`` the length. WordNet's labels are binary, so the default loss there is contrastive.
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "markers": {"options": {"markers": True}},
+    "cosent": {"options": {"loss": "cosent"}},
+    "steps150": {"steps": 150},
+    "steps600": {"steps": 600},
+    "semeval2010_only": {"train": ["semeval2010"]},
+    "wordnet_and_semeval2010": {"train": ["wordnet", "semeval2010"]},
+}
+
+
+#: What each ablation changes, as the results page says it.
+ABLATION_NAMES = {
+    "markers": "WordNet, target markers around the word",
+    "cosent": "WordNet, CoSENT instead of contrastive",
+    "steps150": "WordNet, half the steps",
+    "steps600": "WordNet, twice the steps",
+    "semeval2010_only": "SemEval-2010 keys alone (SemEval-2013 lemmas excluded)",
+    "wordnet_and_semeval2010": "WordNet and SemEval-2010 keys (SemEval-2013 lemmas excluded)",
+}
+
+
+def semeval_ablations(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """Each ablation of :data:`ABLATIONS` tuned and scored on SemEval-2013, beside the cell's own run (no change)."""
+    exclude = [f"{name}:{data_dir / folder}" for name, folder in SEMEVAL.items()]
+    paths = {"wordnet": data_dir / WORDNET, "semeval2010": data_dir / SEMEVAL["semeval2010"]}
+    untuned = evaluate("semeval2013", data_dir, None, work / "eval-semeval2013-untuned")
+    base = evaluate("semeval2013", data_dir, str(work / "wordnet-no-semeval"), work / "eval-semeval2013-tuned")
+    rows: dict[str, Any] = {}
+    for name, change in ABLATIONS.items():
+        sources = [f"{kind}:{paths[kind]}" for kind in change.get("train", ["wordnet"])]
+        # a source that is itself a SemEval task is not excluded whole: only the evaluated task's lemmas are
+        excluded = [spec for spec in exclude if spec.split(":", 1)[0] not in change.get("train", [])]
+        folder = work / f"ablation-{name}"
+        facts = tune(
+            folder,
+            sources,
+            steps=change.get("steps", steps),
+            seed=seed,
+            options=change.get("options"),
+            exclude=excluded,
+        )
+        scores = evaluate("semeval2013", data_dir, str(folder), work / f"eval-semeval2013-ablation-{name}")
+        rows[name] = {
+            "training": training_summary(facts),
+            "semeval2013": scores["overall"],
+            "training_overlap": scores.get("training_overlap"),
+        }
+        log(f"ablation {name}: semeval2013 avg {scores['overall']['avg']:.4f}")
+    return {"untuned": untuned["overall"], "base": base["overall"], "ablations": rows}
+
+
 # ------------------------------------------------------------------------------------------ page
 def _f(value: float | None, digits: int = 3) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
@@ -485,6 +546,33 @@ def markdown(results: dict[str, Any]) -> str:
                 before, after = 100 * figures["untuned"][metric], 100 * figures["tuned"][metric]
                 lines.append(f"| {name} | {metric} | {before:.2f} | {after:.2f} | {after - before:+.2f} | {shown} |")
         lines.append("")
+    cell = results.get("semeval_ablations")
+    if cell:
+        base = cell["base"]["avg"]
+        lines += [
+            "## Ablations of the SemEval cell (one change at a time, scored on SemEval-2013)",
+            "",
+            "The 300-step WordNet run of the cell above (SemEval lemmas excluded) with one change each; "
+            "`wsd evaluate` of SemEval-2013 with the default recipe, one seed (percent). The cell's run and the "
+            "untuned model are the first rows.",
+            "",
+            "| model | training | steps | pairs | fnmi | fbc_f | avg | avg − the cell's run | training overlap |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---|",
+            f"| untuned | – | – | – | {100 * cell['untuned']['fnmi']:.2f} | {100 * cell['untuned']['fbc_f']:.2f} | "
+            f"{100 * cell['untuned']['avg']:.2f} | {100 * (cell['untuned']['avg'] - base):+.2f} | – |",
+            f"| the cell's run | WordNet, contrastive, no markers | {results['steps']} | | "
+            f"{100 * cell['base']['fnmi']:.2f} | {100 * cell['base']['fbc_f']:.2f} | {100 * base:.2f} | +0.00 | none |",
+        ]
+        for name, row in cell["ablations"].items():
+            figures, t = row["semeval2013"], row["training"]
+            overlap = row.get("training_overlap")
+            shown = "none" if overlap == [] else (", ".join(overlap) if overlap else "not recorded")
+            lines.append(
+                f"| {name} | {ABLATION_NAMES.get(name, name)} | {t['steps']} | {t['pairs']} | "
+                f"{100 * figures['fnmi']:.2f} | {100 * figures['fbc_f']:.2f} | {100 * figures['avg']:.2f} | "
+                f"{100 * (figures['avg'] - base):+.2f} | {shown} |"
+            )
+        lines.append("")
     cell = results.get("wug_multilingual")
     if cell:
         lines += [
@@ -567,6 +655,8 @@ def main(argv: list[str] | None = None) -> int:
         if cell in ("dwug_kfold", "dwug_kfold_epoch"):
             epoch = cell.endswith("epoch")
             results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, epoch=epoch)
+        elif cell == "semeval_ablations":
+            results[cell] = semeval_ablations(args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "wug_multilingual":
