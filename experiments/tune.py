@@ -391,7 +391,6 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "steps150": {"steps": 150},
     "steps600": {"steps": 600},
     "semeval2010_only": {"train": ["semeval2010"]},
-    "wordnet_and_semeval2010": {"train": ["wordnet", "semeval2010"]},
 }
 
 
@@ -402,7 +401,6 @@ ABLATION_NAMES = {
     "steps150": "WordNet, half the steps",
     "steps600": "WordNet, twice the steps",
     "semeval2010_only": "SemEval-2010 keys alone (SemEval-2013 lemmas excluded)",
-    "wordnet_and_semeval2010": "WordNet and SemEval-2010 keys (SemEval-2013 lemmas excluded)",
 }
 
 
