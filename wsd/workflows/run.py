@@ -83,8 +83,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     for target, count in summary["occurrences"].items():
         ari = per_target.get(target, {}).get("ari")
         shown = "" if ari is None else f"{100 * ari:.1f}"
-        names = f" {proper.get(target, 0):>14}" if proper else ""
-        row = f"{target:<10} {count:>11}{names} {summary['senses'].get(target, 0):>6}"
+        proper_cell = f" {proper.get(target, 0):>14}" if proper else ""
+        row = f"{target:<10} {count:>11}{proper_cell} {summary['senses'].get(target, 0):>6}"
         lines.append(row + (f" {shown:>6}" if scored else ""))
     if proper and policy != "drop":
         lines.append(f"likely proper names (capitalised mid-sentence) are kept among the occurrences: {DECIDE}")
