@@ -10,8 +10,9 @@ from sklearn.datasets import make_blobs
 
 from wsd.errors import ConfigError
 from wsd.senses import SenseInducer
+from wsd.senses.clusterers import WardClusterer
 from wsd.senses.methods import Clustering
-from wsd.senses.selection import candidate_ks, check_k_range, is_better, score
+from wsd.senses.selection import SelectK, candidate_ks, check_k_range, is_better, score
 
 PLANTED_K = 3
 
@@ -187,3 +188,28 @@ def test_one_sense_below_must_be_a_finite_number(bad, one_blob) -> None:
 def test_one_sense_below_is_refused_with_bic(one_blob) -> None:
     with pytest.raises(ConfigError, match="start k_range at 1"):
         SenseInducer(method="gmm", selection="bic", one_sense_below=0.1).fit(one_blob)
+
+
+def test_a_tie_margin_gives_near_ties_to_the_fewest_senses() -> None:
+    """Issue 24, item 6: candidates within the margin of the best silhouette tie, and the smallest k wins."""
+    from wsd.senses.selection import within_margin
+
+    scores = {2: 0.0401, 3: 0.0318, 4: 0.0406, 7: 0.0428}  # SOTU's *bank* in PyTorch bf16 (k_stability.md)
+    assert within_margin("silhouette", scores, 0.0) == 7
+    assert within_margin("silhouette", scores, 0.005) == 2
+    assert within_margin("bic", {1: 10.0, 2: 9.0, 3: 9.5}, 0.0) == 2
+    assert within_margin("bic", {1: 10.0, 2: 9.0, 3: 9.5}, 1.0) == 1
+    assert within_margin("silhouette", {2: float("nan")}, 0.01) is None
+    X, _ = make_blobs(90, centers=4, n_features=3, cluster_std=2.5, random_state=3)
+    plain = SelectK(WardClusterer(), k_range=(2, 6)).fit(X)
+    tied = SelectK(WardClusterer(), k_range=(2, 6), tie_margin=1.0).fit(X)
+    assert tied.k_scores_ == plain.k_scores_  # every candidate is still scored
+    assert tied.n_clusters_ == 2  # a margin wider than every gap: the fewest senses
+    assert SelectK(WardClusterer(), k_range=(2, 6), tie_margin=0.0).fit(X).n_clusters_ == plain.n_clusters_
+
+
+@pytest.mark.parametrize("margin", [-0.01, float("nan"), True, "0.1"])
+def test_a_bad_tie_margin_is_one_config_error(margin) -> None:
+    X, _ = make_blobs(30, centers=2, n_features=3, random_state=0)
+    with pytest.raises(ConfigError, match="tie_margin must be a number ≥ 0"):
+        SelectK(WardClusterer(), tie_margin=margin).fit(X)
