@@ -268,6 +268,7 @@ def tune_encoder(
         device=options.device,
         precision="fp32",
         window_tokens=options.window_tokens,
+        runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
     )
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
