@@ -273,7 +273,8 @@ class SelectK(ClusterMixin, BaseEstimator):
 
     With ``tie_margin``, candidates scoring within that margin of the best are ties, and the tie goes to the
     smallest k (:func:`within_margin`): float rounding (bf16 against fp32, one runtime against another) moves a
-    silhouette by a few thousandths, and without a margin a near-tie is decided by that rounding.
+    silhouette by about a ten-thousandth, and by hundredths where Ward's tree changes, so without a margin a
+    near-tie is decided by that rounding (experiments/results/k_stability.md).
 
     With ``one_sense_below``, the winner must also score at least that value; otherwise (or when no
     candidate could be scored) the answer is one sense: every row in sense 0 (``k_scores_[1]`` then records
