@@ -59,6 +59,8 @@ from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, comman
 CELLS = (
     "dwug_kfold",
     "dwug_kfold_epoch",
+    "dwug_kfold_wordnet",
+    "dwug_wordnet_only",
     "semeval_unseen",
     "semeval_unseen_long",
     "semeval_ablations",
@@ -235,36 +237,78 @@ def bootstrap_difference(
 EPOCH_RUN = {"batch_uses": 48}
 
 
-def dwug_kfold(
-    work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, *, epoch: bool = False
-) -> dict[str, Any]:
-    """The DWUG EN lemma K-fold cell (see the module docstring); with ``epoch``, :data:`EPOCH_RUN` (one epoch)."""
+@dataclasses.dataclass(frozen=True)
+class DwugVariant:
+    """How one DWUG EN cell trains: its sources, its model folders, and whether it runs one model or K folds."""
+
+    folder: str
+    sources: tuple[str, ...]
+    about: str
+    options: dict[str, Any] | None = None
+    capped: bool = True
+    one_model: bool = False
+
+
+DWUG_VARIANTS = {
+    "dwug_kfold": DwugVariant(
+        "dwug-fold", ("wug",), "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs only"
+    ),
+    "dwug_kfold_epoch": DwugVariant(
+        "dwug-epoch-fold",
+        ("wug",),
+        "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs only",
+        options=EPOCH_RUN,
+        capped=False,
+    ),
+    "dwug_kfold_wordnet": DwugVariant(
+        "dwug-wordnet-fold",
+        ("wug", "wordnet"),
+        "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs plus the WordNet 3.0 "
+        "example pairs, the fold's lemmas excluded from both (the issue's protocol: the other folds plus the "
+        "other sources). This cell and the next were added after a pair-level look at DWUG EN judgments; their "
+        "training settings are the SemEval cell's, fixed before",
+    ),
+    "dwug_wordnet_only": DwugVariant(
+        "dwug-wordnet-only",
+        ("wordnet",),
+        "Every word is scored by one MiniLM tuned on the WordNet 3.0 example pairs alone, all DWUG EN lemmas "
+        "excluded: no DWUG judgment and no DWUG lemma in its training (the SemEval cell's training, fixed before; "
+        "the cell was added after a pair-level look at DWUG EN judgments)",
+        one_model=True,
+    ),
+}
+
+
+def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, cell: str) -> dict[str, Any]:
+    """A DWUG EN cell (see the module docstring): tuned as :data:`DWUG_VARIANTS` says, each word scored unseen."""
     from experiments.lscd import gold_scores
     from wsd.evaluate.datasets import wug
 
+    variant = DWUG_VARIANTS[cell]
     bundle = wug.load(data_dir / DWUG)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gold_series, gold_column = gold_scores(bundle)
     gold = {str(k): float(v) for k, v in gold_series.items()}
-    groups = lemma_folds(sorted(gold), folds, seed)
-    source = f"wug:{data_dir / DWUG}"
+    groups = [sorted(gold)] if variant.one_model else lemma_folds(sorted(gold), folds, seed)
+    spec = {"wug": f"wug:{data_dir / DWUG}", "wordnet": f"wordnet:{data_dir / WORDNET}"}
+    sources = [spec[name] for name in variant.sources]
     base = word_figures(bundle, sorted(gold), None)
     log(f"untuned: {json.dumps(pooled(base, gold))}")
     tuned: dict[str, dict[str, float]] = {}
     runs = []
     for number, held_out in enumerate(groups):
-        fold_file = work / (f"dwug_kfold_epoch-fold{number}.json" if epoch else f"dwug_kfold-fold{number}.json")
-        folder = work / (f"dwug-epoch-fold{number}" if epoch else f"dwug-fold{number}")
+        fold_file = work / f"{cell}-fold{number}.json"
+        folder = work / (variant.folder if variant.one_model else f"{variant.folder}{number}")
         if fold_file.is_file():
             done = json.loads(fold_file.read_text(encoding="utf-8"))
         else:
             facts = tune(
                 folder,
-                [source],
-                steps=None if epoch else steps,
+                sources,
+                steps=steps if variant.capped else None,
                 seed=seed,
-                options=EPOCH_RUN if epoch else None,
+                options=variant.options,
                 exclude_lemmas=held_out,
             )
             done = {"words": held_out, "training": training_summary(facts)}
@@ -461,19 +505,26 @@ def markdown(results: dict[str, Any]) -> str:
         "before any figure; nothing below was chosen on the data it is scored on.",
         "",
     ]
-    for key in ("dwug_kfold", "dwug_kfold_epoch"):
+    for key, variant in DWUG_VARIANTS.items():
         cell = results.get(key)
         if not cell:
             continue
         how = (
             f"one full epoch of its judged pairs ({EPOCH_RUN['batch_uses']} uses a step, no step cap)"
-            if key.endswith("epoch")
+            if not variant.capped
             else f"{results['steps']} steps"
         )
+        trained = "; ".join(variant.sources).replace("wug", "DWUG EN judgments").replace("wordnet", "WordNet")
+        title = (
+            f"DWUG EN, never seen: one model tuned on {trained} ({cell['words']} words; {how})"
+            if variant.one_model
+            else f"DWUG EN, out of fold by lemma, tuned on {trained} ({len(cell['folds'])} folds, "
+            f"{cell['words']} words; {how})"
+        )
         lines += [
-            f"## DWUG EN, out of fold by lemma ({len(cell['folds'])} folds, {cell['words']} words; {how})",
+            f"## {title}",
             "",
-            "Each fold's words are scored by a MiniLM tuned on the other folds' judged pairs only; ρ is computed "
+            f"{variant.about}; ρ is computed "
             f"once over all {cell['words']} words against `{cell['gold']}`. The untuned row is the bundled MiniLM "
             "scored the same way in the same run. Intervals: word bootstrap, 95%.",
             "",
@@ -650,9 +701,8 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
     }
     for cell in args.cells.split(","):
-        if cell in ("dwug_kfold", "dwug_kfold_epoch"):
-            epoch = cell.endswith("epoch")
-            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, epoch=epoch)
+        if cell in DWUG_VARIANTS:
+            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, cell)
         elif cell == "semeval_ablations":
             results[cell] = semeval_ablations(args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):

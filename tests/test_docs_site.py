@@ -98,6 +98,44 @@ def test_the_docs_pages_name_no_figure_table_by_hand_that_a_results_file_holds()
         assert not any(header in text for header in copied_headers), page
 
 
+#: Decimal figures a page may write without a results file: published figures that a test reproduces.
+PUBLISHED_FIGURES = {
+    # SemEval-2010's MFS paired F-score and one-cluster-per-instance V-measure (all / nouns / verbs), as published:
+    # tests/test_metrics_semeval2010.py reproduces them from the official keys.
+    "evaluation.md": {"63.4", "57.0", "72.8", "31.7", "35.8", "25.6"},
+}
+DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
+
+
+def _prose(text: str) -> str:
+    """A page without its code blocks, inline code, HTML comments and version numbers (not figures)."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"Python [≥>=]*\s*\d+\.\d+", "", text)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def test_every_decimal_figure_on_a_page_is_in_a_results_file() -> None:
+    """A figure typed by hand on a page must be one that a results file holds (so it was measured and kept)."""
+    results = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "experiments" / "results").iterdir())
+    known = set(DECIMAL.findall(results))
+    pages = [REPO / "README.md", *sorted(DOCS.rglob("*.md"))]
+    stray = {
+        page.name: sorted(figure for figure in set(DECIMAL.findall(_prose(page.read_text(encoding="utf-8")))) - known)
+        for page in pages
+    }
+    stray = {
+        name: [f for f in figures if f not in PUBLISHED_FIGURES.get(name, set())] for name, figures in stray.items()
+    }
+    assert {name: figures for name, figures in stray.items() if figures} == {}
+
+
+def test_the_figure_check_finds_a_figure_typed_by_hand() -> None:
+    text = "AVG rose from 31.62 to 39.71 (`--one-sense-below 0.04`) on Python ≥ 3.10."
+    text += "\n<!-- results: x.md -->\n```\n1.5\n```"
+    assert DECIMAL.findall(_prose(text)) == ["31.62", "39.71"]
+
+
 @pytest.mark.slow
 def test_mkdocs_build_strict_succeeds(tmp_path: Path) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO))

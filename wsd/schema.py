@@ -350,6 +350,9 @@ TunePrecision = Literal["auto", "fp32", "bf16"]
 TUNE_LOSSES: tuple[str, ...] = get_args(TuneLoss)
 TUNE_DEVICES: tuple[str, ...] = get_args(TuneDevice)
 TUNE_PRECISIONS: tuple[str, ...] = get_args(TunePrecision)
+#: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
+TuneRecipeName = Literal["sense-minilm"]
+TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
 _TUNE = ("tune",)
 _OVERWRITE = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
@@ -806,6 +809,18 @@ OPTION_LIST: tuple[Option, ...] = (
         "with its gold beside), semeval2013:DIR, semeval2010:DIR, russe2018:DIR, generic:FILE, wordnet:DIR",
         metavar="KIND:PATH",
         repeat=True,
+    ),
+    _o(
+        "tune.recipe",
+        "str",
+        None,
+        _TUNE,
+        "build a named tuned encoder into wsd's model cache ($WSD_MODELS_DIR, default ~/.cache/wsd/models), "
+        "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on WordNet 3.0 "
+        "example pairs for 300 steps; WordNet found in $WNHOME, /usr/share/wordnet or ~/nltk_data, or given "
+        "with --train wordnet:DIR); the recipe fixes its training options",
+        choices=TUNE_RECIPES,
+        unset="none",
     ),
     _o(
         "tune.exclude",

@@ -86,6 +86,8 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
         "tune": ("tune.train", "output.out"),
     }
     required["run"] = required["embed"]
+    if command == "tune" and config["tune"].get("recipe"):  # the recipe finds its source and its folder
+        required["tune"] = ()
     for name in required.get(command, ()):
         section, key = name.split(".")
         if config[section][key] is None:

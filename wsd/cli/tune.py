@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from wsd.cli.parsing import add_command
 from wsd.cli.settings import command_config
+from wsd.errors import ConfigError
+from wsd.io.layout import TUNE_FILE
 
 NAME = "tune"
 #: The one-line summary of ``wsd --help``.
@@ -48,15 +51,51 @@ def command_tune(args: argparse.Namespace) -> int:
     from wsd.tune.options import TuneOptions
 
     config = command_config("tune", args)
-    tune = config["tune"]
+    tune, out = config["tune"], config["output"]["out"]
+    recipe = tune.get("recipe")
+    if recipe:
+        tune, out = _recipe_run(tune, out)
+        if not args.overwrite and (Path(out) / TUNE_FILE).is_file():
+            print(
+                f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
+                + _load_hint(recipe, out)
+            )
+            return 0
     options = TuneOptions.from_settings(tune, progress=args.progress)  # checked before any source is read
     result = tune_encoder(
         tune["train"],
-        config["output"]["out"],
+        out,
         exclude=tune["exclude"] or (),
         exclude_lemmas=read_lemma_list(tune["exclude_lemmas"] or ()),
         options=options,
         overwrite=args.overwrite,
     )
     print(result.summary())
+    if recipe:
+        print(_load_hint(recipe, out))
     return 0
+
+
+def _load_hint(recipe: str, out: str) -> str:
+    """How to load a recipe's model: by its name where it lies in the model cache, else by its folder."""
+    from wsd.embed.built_models import recipe_folder
+
+    name = f"wsd:{recipe}" if Path(out).resolve() == recipe_folder(recipe).resolve() else out
+    return f"load it anywhere with --model {name}"
+
+
+def _recipe_run(tune: dict, out: str | None) -> tuple[dict, str]:
+    """The ``[tune]`` settings and the folder of a ``--recipe`` run: its fixed options, its source, its cache folder."""
+    from wsd.embed.built_models import recipe_folder
+    from wsd.schema import OPTIONS
+    from wsd.tune.recipes import find_wordnet, recipe_settings, resolve_recipe
+
+    recipe = resolve_recipe(tune["recipe"])
+    defaults = {name.split(".", 1)[1]: option.default for name, option in OPTIONS.items() if name.startswith("tune.")}
+    settings = recipe_settings(recipe, tune, defaults)
+    sources = list(settings.get("train") or [])
+    kinds = {spec.split(":", 1)[0] for spec in sources}
+    if kinds - {recipe.source_kind}:
+        raise ConfigError(f"--recipe {recipe.name} trains on {recipe.source_kind}:DIR only, not {', '.join(sources)}")
+    settings["train"] = sources or [f"{recipe.source_kind}:{find_wordnet()}"]
+    return settings, out or str(recipe_folder(recipe.name))

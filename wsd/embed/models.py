@@ -28,6 +28,7 @@ import numpy as np
 
 from wsd import machine, schema
 from wsd.embed import hub
+from wsd.embed.built_models import MODEL_PREFIX, built_model_folder
 from wsd.embed.forward import ForwardPass
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
@@ -412,7 +413,8 @@ def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
     Parameters
     ----------
     model : str or path, optional
-        ``None``, ``""``, ``"default"`` or ``"all-MiniLM-L6-v2"`` for the bundled model; a folder; a Hub name.
+        ``None``, ``""``, ``"default"`` or ``"all-MiniLM-L6-v2"`` for the bundled model; ``wsd:NAME`` for the model
+        ``wsd tune --recipe NAME`` built (:mod:`wsd.embed.built_models`); a folder; a Hub name.
 
     Returns
     -------
@@ -422,11 +424,13 @@ def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
     Raises
     ------
     ModelError
-        For a path that does not exist and is not a Hub name either.
+        For a path that does not exist and is not a Hub name either, or a ``wsd:NAME`` not built yet.
     """
     if model is None or str(model) in ("", "default", BUNDLED_MODEL):
         return ModelSource(BUNDLED_MODEL, str(bundled_model_path()), local=True)
     text = str(model)
+    if text.startswith(MODEL_PREFIX):
+        return ModelSource(text, str(built_model_folder(text)), local=True)
     path = Path(text).expanduser()
     if path.exists():
         return ModelSource(text, str(path), local=True)
