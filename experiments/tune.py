@@ -18,6 +18,11 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     Spearman ρ against ``change_graded`` is computed once over all 46 words — every word scored by a model
     that never saw it. The untuned bundled model is scored the same way, side by side, with a word-bootstrap
     95% interval of the difference.
+``dwug_kfold_wordnet``
+    As ``dwug_kfold``, each fold's model tuned on the other folds' judged pairs plus the WordNet 3.0 example
+    pairs (the fold's lemmas excluded from both): the issue's protocol, the other folds plus the other sources.
+``dwug_wordnet_only``
+    One model tuned on the WordNet 3.0 example pairs alone, every DWUG EN lemma excluded, scores all 46 words.
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -30,6 +35,9 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     SemEval-2010 lemma excluded, then ``wsd evaluate`` (the default recipe) on SemEval-2013 and SemEval-2010,
     beside the untuned model evaluated by the same command. ``training_overlap`` in the metrics is checked
     to be empty.
+``semeval_unseen_mpnet``
+    The same with all-mpnet-base-v2 (``--mpnet-model``, from ``../shared/models/get-mpnet.sh``) as the base,
+    scored on SemEval-2013 beside itself untuned.
 
 Nothing here was chosen on the data it is scored on: the training settings (``--steps``, the learning rate
 and CoSENT/contrastive losses of :class:`wsd.tune.TuneOptions`) are the defaults fixed before any figure,
@@ -63,6 +71,7 @@ CELLS = (
     "dwug_wordnet_only",
     "semeval_unseen",
     "semeval_unseen_long",
+    "semeval_unseen_mpnet",
     "semeval_ablations",
     "wug_multilingual",
 )
@@ -399,23 +408,39 @@ def evaluate(dataset: str, data_dir: Path, model: str | None, out: Path) -> dict
 LONG_RUN = {"steps": 3000, "validation_fraction": 0.1, "eval_steps": 250, "patience": 2}
 
 
-def semeval_unseen(work: Path, data_dir: Path, steps: int, seed: int, long: bool = False) -> dict[str, Any]:
+def semeval_unseen(
+    work: Path, data_dir: Path, steps: int, seed: int, long: bool = False, base: Path | None = None
+) -> dict[str, Any]:
     """The SemEval cell: tuned on WordNet without any SemEval lemma, scored on both SemEval tasks.
 
     With ``long`` the run is :data:`LONG_RUN`: its length chosen by early stopping on held-out WordNet lemmas
-    (never on a SemEval figure).
+    (never on a SemEval figure). With ``base`` (all-mpnet-base-v2) that encoder is tuned the same way, from the
+    same settings, and scored on SemEval-2013 (issue 23's MPNet target) beside itself untuned.
     """
     exclude = [f"{name}:{data_dir / folder}" for name, folder in SEMEVAL.items()]
-    folder = work / ("wordnet-no-semeval-early-stopped" if long else "wordnet-no-semeval")
-    options = {k: v for k, v in LONG_RUN.items() if k != "steps"} if long else None
+    if base is not None and not (base / "config.json").is_file():
+        raise SystemExit(
+            f"the MPNet encoder {base} is absent (`bash ../shared/models/get-mpnet.sh DIR`, --mpnet-model)"
+        )
+    prefix = "" if base is None else f"{base.name}-"
+    folder = work / (prefix + ("wordnet-no-semeval-early-stopped" if long else "wordnet-no-semeval"))
+    options = {k: v for k, v in LONG_RUN.items() if k != "steps"} if long else {}
+    options = (options | {"model": str(base)}) if base is not None else options or None
     steps = LONG_RUN["steps"] if long else steps
     sources = [f"wordnet:{data_dir / WORDNET}"]
     facts = tune(folder, sources, steps=steps, seed=seed, options=options, exclude=exclude)
-    result: dict[str, Any] = {"training": training_summary(facts), "datasets": {}}
-    for name in SEMEVAL:
-        untuned = evaluate(name, data_dir, None, work / f"eval-{name}-untuned")
+    result: dict[str, Any] = {
+        "training": training_summary(facts),
+        "datasets": {},
+        "encoder": "MiniLM" if base is None else base.name,
+    }
+    for name in SEMEVAL if base is None else ("semeval2013",):
+        untuned = evaluate(name, data_dir, None if base is None else str(base), work / f"eval-{name}-{prefix}untuned")
         tuned = evaluate(
-            name, data_dir, str(folder), work / (f"eval-{name}-{folder.name}" if long else f"eval-{name}-tuned")
+            name,
+            data_dir,
+            str(folder),
+            work / (f"eval-{name}-{folder.name}" if long else f"eval-{name}-{prefix}tuned"),
         )
         result["datasets"][name] = {
             "untuned": untuned["overall"],
@@ -565,7 +590,11 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{_f(t['final_loss'], 2)} |"
             )
         lines.append("")
-    for key, title in (("semeval_unseen", f"{results['steps']} steps"), ("semeval_unseen_long", "early-stopped")):
+    for key, title in (
+        ("semeval_unseen", f"{results['steps']} steps"),
+        ("semeval_unseen_long", "early-stopped"),
+        ("semeval_unseen_mpnet", f"all-mpnet-base-v2, {results['steps']} steps"),
+    ):
         cell = results.get(key)
         if not cell:
             continue
@@ -580,7 +609,8 @@ def markdown(results: dict[str, Any]) -> str:
         lines += [
             f"## SemEval-2013 and SemEval-2010 with a model that never saw their lemmas ({title})",
             "",
-            f"MiniLM tuned on WordNet 3.0 example pairs ({t['pairs']} pairs of {t['training_lemmas']} lemmas; "
+            f"{cell.get('encoder', 'MiniLM')} tuned on WordNet 3.0 example pairs ({t['pairs']} pairs of "
+            f"{t['training_lemmas']} lemmas; "
             f"{t['excluded_lemmas']} lemmas of SemEval-2013 and SemEval-2010 excluded), {t['steps']} steps in "
             f"{t['seconds']:.0f} s{stop}; `wsd evaluate` with the default recipe, one seed, beside the untuned model "
             "(percent).",
@@ -683,6 +713,12 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("/work/models/multilingual-e5-small-q4"),
         help="the multilingual encoder of wug_multilingual",
     )
+    parser.add_argument(
+        "--mpnet-model",
+        type=Path,
+        default=Path("/work/models/all-mpnet-base-v2"),
+        help="all-mpnet-base-v2 of semeval_unseen_mpnet (../shared/models/get-mpnet.sh)",
+    )
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
@@ -707,6 +743,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = semeval_ablations(args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
+        elif cell == "semeval_unseen_mpnet":
+            results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, base=args.mpnet_model)
         elif cell == "wug_multilingual":
             results[cell] = wug_multilingual(args.work, args.data_dir, args.steps, args.seed, args.multilingual_model)
         else:
