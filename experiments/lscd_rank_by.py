@@ -38,14 +38,25 @@ ORDERS = {"score": "score", "score_low": "lower", "score_shrunk": "shrunk"}
 N_WORD_BOOTSTRAP = 1000
 
 
-def cached_vectors(occurrences: Any, cache_dir: Path) -> tuple[np.ndarray, dict[str, Any]] | None:
-    """The cached vectors of exactly this occurrence table (same digest and row count), with their metadata."""
+def untuned(meta: dict[str, Any]) -> bool:
+    """Whether a cache entry's encoder is an untuned one (not a model folder ``experiments.tune`` wrote in ``out/``)."""
+    return not str(meta.get("model", "")).startswith("out/")
+
+
+def cached_vectors(
+    occurrences: Any, cache_dir: Path, accept: Any = untuned
+) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """The cached vectors of exactly this occurrence table (same digest and row count), with their metadata.
+
+    ``accept(meta)`` chooses among entries of other encoders (default: :func:`untuned`, so a tuned model's
+    vectors of the same uses are never taken for the untuned encoder's).
+    """
     from wsd.embed.cache import occurrences_digest, read_entry
 
     digest = occurrences_digest(occurrences)
     for meta_file in sorted(cache_dir.glob("*.json")):
         meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if meta.get("occurrences") == digest and meta.get("rows") == len(occurrences):
+        if meta.get("occurrences") == digest and meta.get("rows") == len(occurrences) and accept(meta):
             vectors = read_entry(meta_file.with_suffix(".npy"), len(occurrences))
             if vectors is not None:
                 return vectors, meta

@@ -52,3 +52,22 @@ def test_senses_per_word_reads_graded_keys(tmp_path: Path) -> None:
     key.write_text("add.v add.v.1 s1/0.7 s2/0.3\nadd.v add.v.2 s1\nask.v ask.v.1 s4\n", encoding="utf-8")
     assert senses_per_word(key) == {"add.v": 2, "ask.v": 1}
     assert (threshold_name(None), threshold_name(0.03)) == ("default", "below0.03")
+
+
+def test_prt_at_the_slices_own_size_is_prt_and_the_unbiased_norm_has_no_noise() -> None:
+    import numpy as np
+
+    from experiments.prt_bias import prt, prt_at, prt_unbiased, unbiased_sq_norm
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(1.0, 1.0, size=(12, 5)), rng.normal(0.5, 1.0, size=(12, 5))
+    # |mean|² = U + (mean |x|² - U) / n exactly, so at n_ref = n the common-size PRT is PRT itself
+    assert abs(prt_at(12)(a, b) - prt(a, b)) < 1e-12
+    # the raw squared norm of a mean of few draws is inflated by tr Σ / n; the unbiased one is not
+    draws = [rng.normal(1.0, 1.0, size=(5, 5)) for _ in range(4000)]
+    raw = np.mean([float(x.mean(axis=0) @ x.mean(axis=0)) for x in draws])
+    unbiased = np.mean([unbiased_sq_norm(x) for x in draws])
+    assert abs(raw - 6.0) < 0.15 and abs(unbiased - 5.0) < 0.15  # |μ|² = 5, tr Σ / n = 1
+    # so on few uses PRT is larger, on average, than the unbiased PRT of the same slices
+    pairs = [(rng.normal(1.0, 1.0, size=(4, 5)), rng.normal(1.0, 1.0, size=(4, 5))) for _ in range(500)]
+    assert np.mean([prt(x, y) for x, y in pairs]) > np.mean([prt_unbiased(x, y) for x, y in pairs]) + 0.05
