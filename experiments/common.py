@@ -344,6 +344,36 @@ def write_results(
     return md_path, json_path
 
 
+#: The wsd commands that draw a progress bar (and so take ``--no-progress``).
+PROGRESS_COMMANDS = frozenset({"embed", "cluster", "run", "evaluate", "tune", "demo"})
+
+
+def run_wsd(args: Sequence[str], *, quiet: bool = False) -> float:
+    """Run ``python -m wsd.cli ARGS`` from the repository root, without a progress bar; its wall time in seconds.
+
+    ``quiet`` discards what it prints on stdout (its warnings still reach stderr). A failure raises
+    ``subprocess.CalledProcessError``.
+    """
+    import os
+    import subprocess
+    import time
+
+    command = [sys.executable, "-m", "wsd.cli", *args, *(["--no-progress"] if args[0] in PROGRESS_COMMANDS else [])]
+    started = time.perf_counter()
+    stdout = subprocess.DEVNULL if quiet else None
+    subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())}, stdout=stdout)
+    return time.perf_counter() - started
+
+
+def save_page(
+    results: dict[str, Any], json_file: Path, md_file: Path, markdown: Callable[[dict[str, Any]], str]
+) -> None:
+    """Write an experiment's figures (``json_file``) and its results page (``md_file``, ``markdown(results)``)."""
+    json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
+    md_file.write_text(markdown(results), encoding="utf-8")
+    log(f"wrote {md_file}")
+
+
 def peak_rss_mib() -> float:
     """Peak resident set size of this process so far, in MiB.
 

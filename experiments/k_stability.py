@@ -32,16 +32,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd
 
 #: The forward passes compared: name → (runtime, precision).
 CONFIGS: dict[str, tuple[str, str]] = {
@@ -60,11 +57,6 @@ ROUNDING_PAIR = ("torch-bf16", "openvino-fp32")
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "sotu.jsonl.gz"
 
 
-def _wsd(args: list[str]) -> None:
-    command = [sys.executable, "-m", "wsd.cli", *args, "--no-progress"]
-    subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())})
-
-
 def ensure_run(work: Path, dataset: str, config: str, data_dir: Path, corpus: Path, margin: float = 0.0) -> Path:
     """The folder of one set clustered with one forward pass (made when missing); ``margin`` as ``--k-tie-margin``."""
     runtime, precision = CONFIGS[config]
@@ -73,9 +65,9 @@ def ensure_run(work: Path, dataset: str, config: str, data_dir: Path, corpus: Pa
     chosen = ["--runtime", runtime, "--precision", precision, "--k-tie-margin", str(margin), "--out", str(out)]
     if dataset == "sotu":
         if not (out / "senses" / "senses.parquet").is_file():
-            _wsd(["run", "--corpus", str(corpus), "--meta", "year", "--targets", SOTU_TARGETS, *chosen])
+            run_wsd(["run", "--corpus", str(corpus), "--meta", "year", "--targets", SOTU_TARGETS, *chosen])
     elif not (out / "metrics.json").is_file():
-        _wsd(["evaluate", "--dataset", dataset, "--data-dir", str(data_dir), "--overwrite", *chosen])
+        run_wsd(["evaluate", "--dataset", dataset, "--data-dir", str(data_dir), "--overwrite", *chosen])
     return out
 
 

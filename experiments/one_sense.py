@@ -23,14 +23,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd, save_page
 
 #: The thresholds of ``--one-sense-below`` (silhouette units; None: the default, no threshold). Fixed before
 #: any figure.
@@ -51,18 +48,11 @@ WUG_ROWS = (
 BASELINES = ("one-sense", "one-per-instance", "random")
 
 
-def _wsd(args: list[str]) -> None:
-    command = [sys.executable, "-m", "wsd.cli", *args, "--no-progress"]
-    subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())})
-
-
 def evaluation(work: Path, name: str, args: list[str]) -> dict[str, Any]:
     """``wsd evaluate ARGS --out WORK/NAME`` (run when its metrics are missing) and its ``metrics.json``."""
     out = work / name
     if not (out / "metrics.json").is_file():
-        started = time.perf_counter()
-        _wsd(["evaluate", *args, "--out", str(out), "--overwrite"])
-        log(f"{name}: {time.perf_counter() - started:.0f} s")
+        log(f"{name}: {run_wsd(['evaluate', *args, '--out', str(out), '--overwrite']):.0f} s")
     return json.loads((out / "metrics.json").read_text(encoding="utf-8"))
 
 
@@ -189,9 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = run(args.work, args.data_dir)
     results |= {"command": command_line(), "machine": machine.describe(), "date": time.strftime("%Y-%m-%d")}
-    json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
-    md_file.write_text(markdown(results), encoding="utf-8")
-    log(f"wrote {md_file}")
+    save_page(results, json_file, md_file, markdown)
     return 0
 
 

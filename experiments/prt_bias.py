@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, save_page
 
 #: The slice sizes of the subsampling parts.
 SIZES = (10, 15, 30)
@@ -307,9 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         cell["encoder"] = str(meta.get("model", meta.get("encoder", {}).get("model", "?")))
         results["datasets"][name] = cell
         log(f"{name}: {json.dumps(cell['all_uses'])}")
-    (args.out / "prt_bias.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (args.out / "prt_bias.md").write_text(markdown(results), encoding="utf-8")
-    log(f"wrote {args.out / 'prt_bias.md'}")
+    save_page(results, args.out / "prt_bias.json", args.out / "prt_bias.md", markdown)
     return 0
 
 

@@ -50,8 +50,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
-import subprocess
 import sys
 import time
 import warnings
@@ -62,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd, save_page
 
 CELLS = (
     "dwug_kfold",
@@ -395,11 +393,10 @@ def evaluate(dataset: str, data_dir: Path, model: str | None, out: Path) -> dict
     """``wsd evaluate`` of a dataset with the default recipe (one seed); its metrics.json."""
     metrics = out / "metrics.json"
     if not metrics.is_file():
-        command = [sys.executable, "-m", "wsd.cli", "evaluate", "--dataset", dataset, "--data-dir", str(data_dir)]
-        command += ["--out", str(out), "--no-progress", "--overwrite"]
-        if model is not None:
-            command += ["--model", model]
-        subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())})
+        chosen = ["--model", model] if model is not None else []
+        run_wsd(
+            ["evaluate", "--dataset", dataset, "--data-dir", str(data_dir), "--out", str(out), "--overwrite", *chosen]
+        )
     return json.loads(metrics.read_text(encoding="utf-8"))
 
 
@@ -750,9 +747,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
         results[cell]["command"] = command_line()
-        json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
-        md_file.write_text(markdown(results), encoding="utf-8")
-        log(f"wrote {md_file}")
+        save_page(results, json_file, md_file, markdown)
     return 0
 
 

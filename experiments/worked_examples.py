@@ -22,29 +22,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, log
+from experiments.common import RESULTS_DIR, command_line, log, run_wsd, save_page
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "sotu.jsonl.gz"
 DEMO_TARGETS = "mouse,bank,plant,bat,cell"
 SOTU_TARGETS = "power,bank,plant"
 SOTU_ALL_TARGETS = "power,bank,plant,interest,state"
-
-
-def _wsd(args: list[str]) -> float:
-    """Run ``wsd ARGS`` (``--no-progress`` where the command draws a bar); its wall time in seconds."""
-    command = [sys.executable, "-m", "wsd.cli", *args, *([] if args[0] == "change" else ["--no-progress"])]
-    started = time.perf_counter()
-    subprocess.run(command, check=True, env=os.environ | {"PYTHONPATH": str(Path.cwd())}, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
 
 
 def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
@@ -150,7 +139,7 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
     for folder, args in plan:
         name = Path(args[args.index("--out") + 1]).name
         if not (folder / "ranking.csv").is_file():
-            seconds[name] = _wsd(args)
+            seconds[name] = run_wsd(args, quiet=True)
             timings_file.write_text(json.dumps(seconds, indent=1), encoding="utf-8")
             log(f"wsd {args[0]} → {folder}: {seconds[name]:.0f} s")
     folders = {
@@ -423,9 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": seconds,
         "figures": collect(folders),
     }
-    json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
-    md_file.write_text(markdown(results), encoding="utf-8")
-    log(f"wrote {md_file}")
+    save_page(results, json_file, md_file, markdown)
     return 0
 
 
