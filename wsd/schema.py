@@ -446,7 +446,8 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _EMBEDDING,
         "encoder: a local Hugging Face model folder or a Hub name such as intfloat/multilingual-e5-small "
-        "(downloaded into the HF cache on first use; see --offline); never trust_remote_code",
+        "(downloaded into the HF cache on first use; see --offline), or wsd:NAME for the model `wsd tune --recipe "
+        "NAME` built; never trust_remote_code",
         unset="the bundled all-MiniLM-L6-v2 (English only)",
     ),
     _o(
