@@ -102,3 +102,10 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0
     assert "is built already in" in capsys.readouterr().out
     assert (folder / "model.safetensors").read_bytes() == weights
+    # a folder holding another tuned model is not taken for the recipe's: it is refused, and kept
+    facts_file = folder / "wsd_tune.json"
+    facts["config"]["options"]["seed"] = 7
+    facts_file.write_text(json.dumps(facts), encoding="utf-8")
+    assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 2
+    assert "different configuration" in capsys.readouterr().err
+    assert (folder / "model.safetensors").read_bytes() == weights

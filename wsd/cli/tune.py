@@ -55,7 +55,7 @@ def command_tune(args: argparse.Namespace) -> int:
     recipe = tune.get("recipe")
     if recipe:
         tune, out = _recipe_run(tune, out)
-        if not args.overwrite and (Path(out) / TUNE_FILE).is_file():
+        if not args.overwrite and _built_by_recipe(Path(out), tune):
             print(
                 f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
                 + _load_hint(recipe, out)
@@ -74,6 +74,22 @@ def command_tune(args: argparse.Namespace) -> int:
     if recipe:
         print(_load_hint(recipe, out))
     return 0
+
+
+def _built_by_recipe(folder: Path, settings: dict) -> bool:
+    """Whether ``folder`` holds a finished model of these recipe settings (another model is left to
+    :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``)."""
+    import json
+
+    try:
+        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
+        options, sources = facts["config"]["options"], facts["config"]["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    from wsd.tune.recipes import resolve_recipe
+
+    fixed = resolve_recipe(settings["recipe"]).settings
+    return sources == settings["train"] and all(options.get(key) == value for key, value in fixed.items())
 
 
 def _load_hint(recipe: str, out: str) -> str:
