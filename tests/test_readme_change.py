@@ -15,11 +15,20 @@ from wsd.io.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIME
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = (REPO / "docs" / "change.md").read_text(encoding="utf-8")
+WORKED = (REPO / "experiments" / "results" / "worked_examples.md").read_text(encoding="utf-8")
 
 
 def _section() -> str:
     """The whole page: the corpus-analysis guide, its worked example and the WUG evaluation."""
     return PAGE
+
+
+def _demo_ranking() -> str:
+    """The demo ranking table the page includes (``worked_examples.md table 1``), as the docs site shows it."""
+    assert "<!-- results: worked_examples.md table 1 -->" in PAGE
+    demo = WORKED.split("\n## ", 2)[1]
+    assert demo.startswith("The demo corpus, 1850:1984 vs 1985:2020")
+    return demo.split("\n### ", 1)[0]
 
 
 def _commands() -> list[list[str]]:
@@ -57,10 +66,10 @@ def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch)
         and "prt, 1850:1984 vs 1985:2020" in printed
     )
     ranking = pd.read_csv(out / CHANGE_DIR / f"{CHANGE_RANKING}.csv")
-    table = re.findall(r"^\| (\d) \| (\w+) \| ([\d.]+) \|", _section(), flags=re.M)
+    table = re.findall(r"^\| (\d) \| (\w+) \| ([\d.]+) \|", _demo_ranking(), flags=re.M)
     assert [(int(r), t) for r, t, _ in table] == list(zip(ranking["rank"], ranking["target"], strict=True))
     assert [float(s) for _, _, s in table] == pytest.approx(ranking["score"].round(3).tolist(), abs=2e-3)
-    intervals = re.findall(r"^\| \d \| \w+ \| [\d.]+ \| ([\d.]+)–([\d.]+) \|", _section(), flags=re.M)
+    intervals = re.findall(r"^\| \d \| \w+ \| [\d.]+ \| ([\d.]+)–([\d.]+) \|", _demo_ranking(), flags=re.M)
     assert [float(low) for low, _ in intervals] == pytest.approx(ranking["score_low"].tolist(), abs=2e-3)
     assert [float(high) for _, high in intervals] == pytest.approx(ranking["score_high"].tolist(), abs=2e-3)
     unmeasured = pd.read_csv(out / CHANGE_DIR / CHANGE_UNMEASURED)
@@ -72,6 +81,9 @@ def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch)
     assert sorted(changes["target"]) == ["cell", "mouse"] and set(changes["change"]) == {"appeared"}
     counted = changes.sort_values("target")[["target", "count_a", "count_b"]].values.tolist()
     assert counted == [["cell", 0, 8], ["mouse", 0, 20]] and (changes["p_value"] < 0.01).all()
-    assert "0 → 8 uses" in _section() and "0 → 20 uses" in _section() and "Fisher p < 0.01" in _section()
+    assert "<!-- results: worked_examples.md#senses-that-appeared-or-vanished -->" in PAGE
+    shown = re.findall(r"^\| (\w+) \| \d+ \| appeared \| 0 of \d+ → (\d+) of \d+ \| ([\d.e-]+) \|", WORKED, flags=re.M)
+    assert [(t, int(n)) for t, n, _ in shown[:2]] == [("cell", 8), ("mouse", 20)]
+    assert all(float(p) < 0.01 for _, _, p in shown[:2])
     assert pd.read_csv(out / CHANGE_DIR / f"{CHANGE_TRENDS}.csv").empty  # two slices: no trend
     assert len(pd.read_csv(out / CHANGE_DIR / f"{CHANGE_TIMELINE}.csv")) == len(ranking)  # the one pair
