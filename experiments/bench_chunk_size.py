@@ -85,10 +85,9 @@ def _positive(text: str) -> int:
 
 
 def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [_positive(part) for part in text.split(",") if part.strip()]
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"{text}: comma-separated whole numbers expected") from error
+    from experiments.common import parse_sizes
+
+    sizes = parse_sizes(text)
     if not sizes:
         raise argparse.ArgumentTypeError("no chunk size given")
     return sizes

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, load_average, log, peak_rss_mib
+from experiments.common import RESULTS_DIR, command_line, load_average, log, parse_sizes, peak_rss_mib
 from wsd import machine
 
 DIM = 384
@@ -393,21 +393,6 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
             f"{row['peak_rss_mib']:,.0f} MiB (target ≤ {TARGET_RSS_MIB:,.0f}): {'met' if ok else 'NOT met'}"
         )
     return "\n".join(lines) + "\n"
-
-
-def parse_sizes(text: str) -> list[int]:
-    """``10000,100000`` -> ``[10000, 100000]`` (empty text: none).
-
-    Parameters
-    ----------
-    text : str
-        Comma-separated sizes.
-
-    Returns
-    -------
-    list of int
-    """
-    return [int(part) for part in text.split(",") if part.strip()]
 
 
 def main() -> None:

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, load_average, log, peak_rss_mib
+from experiments.common import RESULTS_DIR, command_line, load_average, log, parse_sizes, peak_rss_mib
 from wsd import machine
 
 HERE = Path(__file__).resolve().parent
@@ -489,21 +489,6 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace, command: str, n
         lines += ["", "Distinct contexts found by the scan (the perturbation keeps copies apart):", ""]
         lines += [f"- {r['data']} {r['size']:,}: {r['distinct_contexts']:,} of {r['occurrences']:,}" for r in scans]
     return "\n".join(lines) + "\n"
-
-
-def parse_sizes(text: str) -> list[int]:
-    """``10000,100000`` -> ``[10000, 100000]`` (empty: none).
-
-    Parameters
-    ----------
-    text : str
-        Comma-separated sizes.
-
-    Returns
-    -------
-    list of int
-    """
-    return [int(part) for part in text.split(",") if part.strip()]
 
 
 def main() -> None:

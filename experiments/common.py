@@ -17,6 +17,7 @@ computed once per machine and every setting that shares it reuses it.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import datetime as _datetime
 import json
@@ -401,6 +402,42 @@ def load_average() -> float | None:
         return round(os.getloadavg()[0], 2)
     except (AttributeError, OSError):
         return None
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``10000,100000`` -> ``[10000, 100000]``; empty text: none. Usable as an argparse ``type``.
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated whole numbers, each at least 1.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For a part that is not a whole number, or one below 1.
+
+    Examples
+    --------
+    >>> parse_sizes("256, 1024,")
+    [256, 1024]
+    >>> parse_sizes("")
+    []
+    """
+    sizes = []
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
+        try:
+            size = int(part)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{text}: comma-separated whole numbers expected") from error
+        if size < 1:
+            raise argparse.ArgumentTypeError(f"{text}: {part} must be at least 1")
+        sizes.append(size)
+    return sizes
 
 
 def log(message: str) -> None:
