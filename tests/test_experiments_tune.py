@@ -117,7 +117,28 @@ def test_the_pages_show_their_figures() -> None:
             }
         },
     }
+    sem = {"fnmi": 0.1, "fbc_f": 0.5, "avg": 0.32}
+    sem10 = {"paired_f": 0.6, "v_measure": 0.3, "avg": 0.42, "supervised_recall": 0.7}
+    frozen_run = {"training": training, "datasets": {}}
+    results["semeval_frozen"] = {
+        "untuned": {"semeval2013": sem, "semeval2010": sem10},
+        "runs": {
+            str(n): frozen_run
+            | {
+                "datasets": {
+                    "semeval2013": {"tuned": sem | {"avg": 0.33 + n / 100}, "training_overlap": []},
+                    "semeval2010": {"tuned": sem10 | {"avg": 0.44 - n / 100}, "training_overlap": []},
+                }
+            }
+            for n in (0, 2)
+        },
+        "chosen": 0,
+    }
     page = markdown(results)
+    assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
+    assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
+    assert "| 2 | 90 | 10.00 | 50.00 | 35.00 | 60.00 | 30.00 | 42.00 | 70.00 | none |" in page
+    assert "N = 0 has the best SemEval-2010 AVG" in page
     assert "| rusemshift1 (71 words) | tuned | 0.200 [0.10, 0.50]" in page
     assert "- rusemshift1: ρ PRT -0.100 [+0.100, +0.500]" in page
     assert "| rusemshift1 | dwug_en, nordiachange1 | 300 | 100 | 90 | 7.00 |" in page

@@ -197,6 +197,45 @@ def test_the_loss_goes_down_on_a_toy_set(encoder, tmp_path):
     assert any(not torch.equal(tuned[k], model_before[k]) for k in model_before)
 
 
+def test_frozen_layers_keep_their_weights_and_the_layers_above_them_train(encoder, tmp_path):
+    model = encoder.loaded.model
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    options = TuneOptions(freeze_layers=2, batch_uses=6, max_steps=3, lr=1e-3, progress=False, seed=1)
+    try:
+        train(SpanEncoder(encoder), toy_pairs(), None, options, tmp_path / "ckpt", {})
+        after = {k: v.clone() for k, v in model.state_dict().items()}
+        trainable = {name for name, weight in model.named_parameters() if weight.requires_grad}
+    finally:
+        model.load_state_dict(before)  # the module's encoder stays untuned
+        for weight in model.parameters():
+            weight.requires_grad_(True)
+    changed = {k for k in before if not torch.equal(before[k], after[k])}
+    assert not any(k.startswith(("embeddings.", "encoder.layer.0.", "encoder.layer.1.")) for k in changed)
+    assert any(k.startswith("encoder.layer.5.") for k in changed) and any(
+        k.startswith("encoder.layer.2.") for k in changed
+    )
+    assert not any(k.startswith(("embeddings.", "encoder.layer.0.", "encoder.layer.1.")) for k in trainable)
+
+
+def test_freezing_every_layer_is_refused_and_the_count_of_frozen_weights_is_right(encoder):
+    from wsd.tune.freezing import freeze_lower_layers, layer_stack
+
+    model = encoder.loaded.model
+    assert len(layer_stack(model)) == 6
+    with pytest.raises(ConfigError, match="leaves nothing to train: the model has 6 layers"):
+        freeze_lower_layers(model, 6)
+    assert freeze_lower_layers(model, 0) == 0 and all(w.requires_grad for w in model.parameters())
+    try:
+        expected = sum(w.numel() for w in model.embeddings.parameters())
+        expected += sum(w.numel() for w in model.encoder.layer[0].parameters())
+        assert freeze_lower_layers(model, 1) == expected
+        assert not model.encoder.layer[0].attention.self.query.weight.requires_grad
+        assert model.encoder.layer[1].attention.self.query.weight.requires_grad
+    finally:
+        for weight in model.parameters():
+            weight.requires_grad_(True)
+
+
 # ----------------------------------------------------------------------------------------------- the model folder
 
 FAST = {"batch_uses": 6, "max_steps": 3, "lr": 1e-4, "progress": False, "checkpoint_steps": 1}
@@ -314,6 +353,7 @@ def test_a_model_folder_of_another_configuration_is_refused(tuned):
         ({"pooling": "median"}, "unknown subword pooling"),
         ({"epochs": "2"}, "epochs: '2' is not a int"),
         ({"markers": 1}, "markers: 1 is not a bool"),
+        ({"freeze_layers": -1}, "freeze_layers: must be at least 0"),
     ],
 )
 def test_bad_options_are_one_clear_config_error(changes, message):

@@ -866,6 +866,14 @@ OPTION_LIST: tuple[Option, ...] = (
     _o("tune.warmup_fraction", "float", 0.1, _TUNE, "share of the steps spent warming the learning rate up"),
     _o("tune.weight_decay", "float", 0.01, _TUNE, "AdamW weight decay"),
     _o(
+        "tune.freeze_layers",
+        "int",
+        0,
+        _TUNE,
+        "keep the input embeddings and the lowest N transformer layers fixed (0: every weight trains)",
+        minimum=0,
+    ),
+    _o(
         "tune.batch_uses",
         "int",
         24,

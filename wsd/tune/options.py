@@ -68,6 +68,9 @@ class TuneOptions:
         Share of the steps spent warming the learning rate up.
     weight_decay : float
         AdamW's weight decay.
+    freeze_layers : int
+        Keep the input embeddings and the lowest this many transformer layers fixed (0: every weight trains);
+        what the base model knows there cannot be forgotten, and the backward pass stops below them.
     batch_uses : int
         Uses encoded per step (each once); every labelled pair among them is scored.
     scale : float
@@ -111,6 +114,7 @@ class TuneOptions:
     lr: float = field(default=_default("lr"), metadata=_about("lr"))
     warmup_fraction: float = field(default=_default("warmup_fraction"), metadata=_about("warmup_fraction"))
     weight_decay: float = field(default=_default("weight_decay"), metadata=_about("weight_decay"))
+    freeze_layers: int = field(default=_default("freeze_layers"), metadata=_about("freeze_layers"))
     batch_uses: int = field(default=_default("batch_uses"), metadata=_about("batch_uses"))
     scale: float = field(default=_default("scale"), metadata=_about("scale"))
     margin: float = field(default=_default("margin"), metadata=_about("margin"))

@@ -4,8 +4,9 @@ One step (:func:`train`): a :class:`~wsd.tune.batches.Batch` of uses is encoded 
 :class:`~wsd.tune.forward.SpanEncoder` (the windows, layers and pooling of inference, with gradients), the
 cosine of every scored pair is taken from the normalised vectors, and the batch's loss
 (:func:`~wsd.tune.losses.pair_loss`) is back-propagated; AdamW with linear warm-up and decay, gradients clipped
-at norm 1. Validation runs before the first step, after each epoch and every ``eval_steps``; the best weights
-are kept, and ``patience`` validations without improvement stop the run.
+at norm 1; ``freeze_layers`` keeps the embeddings and the lowest layers fixed
+(:func:`~wsd.tune.freezing.freeze_lower_layers`). Validation runs before the first step, after each epoch and
+every ``eval_steps``; the best weights are kept, and ``patience`` validations without improvement stop the run.
 
 A checkpoint (``OUT/checkpoint/state.pt``, written atomically) holds the weights, the optimizer and scheduler,
 the step and the position in the epoch (the batches of an epoch follow from the seed), the RNG state, the
@@ -32,6 +33,7 @@ from wsd.io.atomic import atomic_write
 from wsd.io.layout import TUNE_CHECKPOINT_STATE
 from wsd.tune.batches import Batch, PairIndex
 from wsd.tune.forward import SpanEncoder
+from wsd.tune.freezing import freeze_lower_layers
 from wsd.tune.losses import pair_loss
 from wsd.tune.options import TuneOptions
 from wsd.tune.pairs import PairSet
@@ -229,7 +231,9 @@ def train(
     total = sum(len(plan) for plan in plans)
     if options.max_steps is not None:
         total = min(total, options.max_steps)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
+    freeze_lower_layers(model, options.freeze_layers)
+    trainable = [weight for weight in model.parameters() if weight.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=options.lr, weight_decay=options.weight_decay)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _schedule(total, options.warmup_fraction))
     state = TrainState()
     best: dict[str, torch.Tensor] | None = None
@@ -269,7 +273,7 @@ def train(
                 optimizer.zero_grad(set_to_none=True)
                 if loss.requires_grad:
                     loss.backward()
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), MAX_GRAD_NORM)
+                    torch.nn.utils.clip_grad_norm_(trainable, MAX_GRAD_NORM)
                     optimizer.step()
                 scheduler.step()
                 value = float(loss.detach())
