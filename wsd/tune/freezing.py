@@ -72,7 +72,10 @@ def freeze_lower_layers(model: torch.nn.Module, count: int) -> int:
         )
     embeddings = getattr(model, "embeddings", None)
     if not isinstance(embeddings, torch.nn.Module):
-        embeddings = model.get_input_embeddings()
+        input_embeddings = getattr(model, "get_input_embeddings", None)
+        if not callable(input_embeddings):
+            raise ConfigError(f"cannot find the input embeddings of {type(model).__name__}; use --freeze-layers 0")
+        embeddings = input_embeddings()
     frozen = 0
     for module in [embeddings, *layers[:count]]:
         for weight in module.parameters():
