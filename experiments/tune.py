@@ -547,9 +547,18 @@ def markdown(results: dict[str, Any]) -> str:
     lines = ["# `wsd tune`: sense-aware encoders on words and datasets they never saw (issue 23)", ""]
     commands = sorted({results[cell]["command"] for cell in CELLS if cell in results and "command" in results[cell]})
     commands = commands or [results["command"]]
+    machines: dict[str, list[str]] = {}
+    for cell in CELLS:
+        if cell in results:
+            machines.setdefault(results[cell].get("machine", results["machine"]), []).append(cell)
+    shown = (
+        f"- Machine: {next(iter(machines))}"
+        if len(machines) == 1
+        else "- Machines: " + "; ".join(f"{', '.join(cells)}: {machine}" for machine, cells in machines.items())
+    )
     lines += [
         f"- Command: {'; '.join(f'`{command}`' for command in commands)}",
-        f"- Machine: {results['machine']}",
+        shown if machines else f"- Machine: {results['machine']}",
         f"- Date: {results['date']}",
     ]
     lines += [
@@ -790,6 +799,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args.work.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = json.loads(json_file.read_text(encoding="utf-8")) if json_file.is_file() else {}
+    for cell in CELLS:  # cells measured before cells kept their own machine line ran on the page's machine
+        if cell in results and "machine" not in results[cell]:
+            results[cell]["machine"] = results["machine"]
     results |= {
         "command": command_line(),
         "machine": machine.describe(),
@@ -812,7 +824,7 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = wug_multilingual(args.work, args.data_dir, args.steps, args.seed, args.multilingual_model)
         else:
             parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
-        results[cell]["command"] = command_line()
+        results[cell] |= {"command": command_line(), "machine": machine.describe()}
         save_page(results, json_file, md_file, markdown)
     return 0
 

@@ -133,8 +133,10 @@ def test_the_pages_show_their_figures() -> None:
             for n in (0, 2)
         },
         "chosen": 0,
+        "machine": "another machine",
     }
     page = markdown(results)
+    assert "- Machines: dwug_kfold, semeval_unseen, wug_multilingual: test; semeval_frozen: another machine" in page
     assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
     assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
     assert "| 2 | 90 | 10.00 | 50.00 | 35.00 | 60.00 | 30.00 | 42.00 | 70.00 | none |" in page
