@@ -746,7 +746,9 @@ def _frozen_section(cell: dict[str, Any], steps: int) -> list[str]:
         "SemEval-2010 lemma excluded) with the input embeddings and the lowest N of its 6 layers frozen "
         "(`--freeze-layers N`; 0 is the cell's own run, trained again in this run); `wsd evaluate` with the default "
         f"recipe, one seed (percent). N = {cell['chosen']} has the best SemEval-2010 AVG, the figure it is chosen "
-        "on; its SemEval-2013 row played no part in the choice.",
+        "on; its SemEval-2013 row played no part in the choice. Every row was measured in one run, on this cell's "
+        "machine (named above: with native bf16 both training and the forward pass compute in bf16, so the untuned "
+        "row differs from the fp32 cells'); compare within the table.",
         "",
         "| frozen layers | seconds | "
         + " | ".join(f"{name} {metric}" for name, metric in columns)
