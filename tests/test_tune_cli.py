@@ -147,6 +147,10 @@ def test_bad_option_values_are_refused_by_the_parser(tmp_path, capsys, no_model)
     assert "--batch-uses: expected a number ≥ 2" in _argparse_refused(capsys, *base, "--batch-uses", "1")
     # checks only TuneOptions makes are one line too, from --set and the [tune] section of --config alike
     assert "tune option lr: must be above 0" in _refused(capsys, *base, "--lr", "0")
+    assert "--freeze-layers: expected a number ≥ 0" in _argparse_refused(capsys, *base, "--freeze-layers", "-1")
+    assert "--freeze-layers 6 leaves nothing to train: the model has 6 layers (freeze at most 5)" in _refused(
+        capsys, *base, "--freeze-layers", "6"
+    )
     assert "tune.epochs must be at least 1" in _refused(capsys, *base, "--set", "tune.epochs=0")
     config = _write(tmp_path / "tune.toml", ["[tune]", 'loss = "triplet"'])
     assert "tune.loss must be one of cosent, contrastive, auto" in _refused(capsys, *base, "--config", str(config))

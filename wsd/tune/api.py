@@ -223,6 +223,9 @@ def tune_encoder(
     options = options if options is not None else TuneOptions()
     if not isinstance(options, TuneOptions):
         raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
+    from wsd.tune.freezing import check_freeze_count
+
+    check_freeze_count(options.model, options.freeze_layers)
     exclude = [exclude] if isinstance(exclude, str) else exclude
     exclude_lemmas = [exclude_lemmas] if isinstance(exclude_lemmas, str) else exclude_lemmas
     pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed, Path(out))

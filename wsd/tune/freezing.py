@@ -11,6 +11,9 @@ of DistilBERT).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import torch
 
 from wsd.errors import ConfigError
@@ -66,10 +69,7 @@ def freeze_lower_layers(model: torch.nn.Module, count: int) -> int:
         return 0
     layers = layer_stack(model)
     if count >= len(layers):
-        raise ConfigError(
-            f"--freeze-layers {count} leaves nothing to train: the model has {len(layers)} layers "
-            f"(freeze at most {len(layers) - 1})"
-        )
+        raise ConfigError(_nothing_left(count, len(layers)))
     embeddings = getattr(model, "embeddings", None)
     if not isinstance(embeddings, torch.nn.Module):
         input_embeddings = getattr(model, "get_input_embeddings", None)
@@ -83,3 +83,42 @@ def freeze_lower_layers(model: torch.nn.Module, count: int) -> int:
                 weight.requires_grad_(False)
                 frozen += weight.numel()
     return frozen
+
+
+def check_freeze_count(model: str | None, count: int) -> None:
+    """Refuse, before anything is read or loaded, a ``--freeze-layers`` that leaves no layer to train.
+
+    The number of layers is read from a local model's ``config.json`` (the bundled model, a folder, a
+    ``wsd:NAME``); a Hub name is checked when it loads (:func:`freeze_lower_layers`).
+
+    Parameters
+    ----------
+    model : str or None
+        The base model option.
+    count : int
+        The ``freeze_layers`` option.
+
+    Raises
+    ------
+    ConfigError
+        When ``count`` is not below the model's number of layers.
+    """
+    if count <= 0:
+        return
+    from wsd.embed.models import model_source
+
+    source = model_source(model)
+    if not source.local:
+        return
+    try:
+        layers = json.loads((Path(source.location) / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # loading the model reports what is wrong with it
+    if isinstance(layers, int) and count >= layers:
+        raise ConfigError(_nothing_left(count, layers))
+
+
+def _nothing_left(count: int, layers: int) -> str:
+    return (
+        f"--freeze-layers {count} leaves nothing to train: the model has {layers} layers (freeze at most {layers - 1})"
+    )
