@@ -148,7 +148,9 @@ DEFAULT_RUNTIME = "auto"
 DEFAULT_SHARD_BYTES = 64 * 2**20
 #: Occurrences per stored part of a run, the unit of resumption (``--chunk-size``): an interrupted run keeps every
 #: finished part. 1024 is 32 forward batches on a CPU (8192 was a whole SOTU-sized run, so an interruption kept
-#: nothing); a part costs a Parquet and a .npy write, small beside the forward passes (measured in issue 25).
+#: nothing). Measured on SOTU's five targets, 6,603 uses (experiments/results/bench_chunk_size-sotu5.md): 1024
+#: takes 1.15x the wall time of 8192 (windows are length-sorted within a part, so smaller parts pad more) and an
+#: interruption at half the run keeps 32% of the occurrences; 256 takes 1.31x.
 DEFAULT_CHUNK_SIZE = 1024
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
 #: wug`` report as ``score`` / ``graded_spearman``. PRT: the best measured on DWUG EN with the default vectors
@@ -903,6 +905,16 @@ OPTION_LIST: tuple[Option, ...] = (
         unset="as many as fit",
     ),
     _o("tune.markers", "bool", False, _TUNE, "put target markers around the target in every text"),
+    _o(
+        "tune.context_vector",
+        "str",
+        None,
+        _TUNE,
+        "also train the context vector inference sets beside the target: TOKENS[:LAYERS[:WEIGHT]] as wsd run "
+        f"takes it (the default recipe's is {DEFAULT_CONTEXT_VECTOR}), or none",
+        unset="the target vector alone",
+        off=True,
+    ),
     _o("tune.device", "str", "auto", _TUNE, "where to train (auto: CUDA when present)", choices=TUNE_DEVICES),
     _o(
         "tune.precision",
