@@ -43,6 +43,10 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     (``--freeze-layers N``, N in :data:`FROZEN_LAYERS`, 0 the cell's own run), each scored on SemEval-2010
     and SemEval-2013 beside the untuned model. N is chosen on SemEval-2010 (the best AVG) and quoted on
     SemEval-2013, a task whose figures played no part in the choice.
+``semeval_context``
+    The ``semeval_unseen`` training of the vector inference uses: the target vector with the default recipe's
+    context vector beside it (``--context-vector 20:last:0.5``), against the target vector alone (the cell's own
+    run), each scored on both SemEval tasks beside the untuned model; fixed before any figure.
 
 Nothing here was chosen on the data it is scored on: the training settings (``--steps``, the learning rate
 and CoSENT/contrastive losses of :class:`wsd.tune.TuneOptions`) are the defaults fixed before any figure,
@@ -77,6 +81,7 @@ CELLS = (
     "semeval_unseen_mpnet",
     "semeval_ablations",
     "semeval_frozen",
+    "semeval_context",
     "wug_multilingual",
 )
 DWUG = "lscd/dwug_en"
@@ -458,14 +463,19 @@ def semeval_unseen(
 FROZEN_LAYERS = (0, 2, 4)
 
 
-def semeval_frozen(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
-    """The SemEval cell's training with the lowest layers frozen, each scored on both SemEval tasks (see above)."""
+def semeval_variants(
+    work: Path, data_dir: Path, steps: int, seed: int, variants: dict[str, tuple[str, dict[str, Any] | None]]
+) -> dict[str, Any]:
+    """The SemEval cell's training with other options, each scored on both SemEval tasks beside the untuned model.
+
+    ``variants`` maps a row's key to the model folder's suffix and the options it changes (``("", None)`` is the
+    cell's own run, ``wordnet-no-semeval``). The row chosen is the one with the best SemEval-2010 AVG.
+    """
     exclude = [f"{name}:{data_dir / folder}" for name, folder in SEMEVAL.items()]
     untuned = {name: evaluate(name, data_dir, None, work / f"eval-{name}-untuned") for name in SEMEVAL}
     runs: dict[str, Any] = {}
-    for frozen in FROZEN_LAYERS:
-        folder = work / ("wordnet-no-semeval" if frozen == 0 else f"wordnet-no-semeval-freeze{frozen}")
-        options = {"freeze_layers": frozen} if frozen else None
+    for key, (suffix, options) in variants.items():
+        folder = work / f"wordnet-no-semeval{suffix}"
         facts = tune(
             folder, [f"wordnet:{data_dir / WORDNET}"], steps=steps, seed=seed, options=options, exclude=exclude
         )
@@ -473,10 +483,27 @@ def semeval_frozen(work: Path, data_dir: Path, steps: int, seed: int) -> dict[st
         for name in SEMEVAL:
             tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-{folder.name}")
             run["datasets"][name] = {"tuned": tuned["overall"], "training_overlap": tuned.get("training_overlap")}
-            log(f"freeze {frozen}: {name} avg {untuned[name]['overall']['avg']:.4f} -> {tuned['overall']['avg']:.4f}")
-        runs[str(frozen)] = run
+            log(f"{key}: {name} avg {untuned[name]['overall']['avg']:.4f} -> {tuned['overall']['avg']:.4f}")
+        runs[key] = run
     chosen = max(runs, key=lambda key: runs[key]["datasets"]["semeval2010"]["tuned"]["avg"])
-    return {"untuned": {name: untuned[name]["overall"] for name in SEMEVAL}, "runs": runs, "chosen": int(chosen)}
+    return {"untuned": {name: untuned[name]["overall"] for name in SEMEVAL}, "runs": runs, "chosen": chosen}
+
+
+def semeval_frozen(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The SemEval cell's training with the lowest layers frozen (see the module docstring)."""
+    variants = {str(n): (f"-freeze{n}" if n else "", {"freeze_layers": n} if n else None) for n in FROZEN_LAYERS}
+    result = semeval_variants(work, data_dir, steps, seed, variants)
+    return result | {"chosen": int(result["chosen"])}
+
+
+#: The context vector of the ``semeval_context`` cell: the default recipe's, the vector inference uses.
+CONTEXT_RUN = {"context_vector": "20:last:0.5"}
+
+
+def semeval_context(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The SemEval cell's training of the target + context vector (see the module docstring)."""
+    variants = {"target vector": ("", None), "target + context vector": ("-context", CONTEXT_RUN)}
+    return semeval_variants(work, data_dir, steps, seed, variants)
 
 
 #: The ablations of the SemEval cell: one change at a time from its 300-step WordNet run, each scored on SemEval-2013
@@ -692,6 +719,23 @@ def markdown(results: dict[str, Any]) -> str:
     cell = results.get("semeval_frozen")
     if cell:
         lines += _frozen_section(cell, results["steps"])
+    cell = results.get("semeval_context")
+    if cell:
+        about = (
+            f"MiniLM tuned as the SemEval cell ({results['steps']} steps on WordNet 3.0 example pairs, every "
+            "SemEval-2013 and SemEval-2010 lemma excluded), training the target vector alone (the cell's own run) "
+            f"or the vector inference uses, the target with the default recipe's context vector beside it "
+            f"(`--context-vector {CONTEXT_RUN['context_vector']}`, fixed before any figure); `wsd evaluate` with the "
+            "default recipe, one seed (percent). Every row was measured in one run, on this cell's machine; compare "
+            "within the table."
+        )
+        lines += _variants_table(
+            cell,
+            "## Training the vector inference uses: the target with its context vector",
+            about,
+            "trained",
+            mark_chosen=False,
+        )
     cell = results.get("wug_multilingual")
     if cell:
         lines += [
@@ -738,32 +782,41 @@ def markdown(results: dict[str, Any]) -> str:
 
 def _frozen_section(cell: dict[str, Any], steps: int) -> list[str]:
     """The page's section of the ``semeval_frozen`` cell."""
-    columns = [(name, metric) for name in SEMEVAL for metric in BENCHMARKS[name].columns]
-    lines = [
-        "## Frozen lower layers (SemEval lemmas never seen; chosen on SemEval-2010, quoted on SemEval-2013)",
-        "",
+    about = (
         f"MiniLM tuned as the SemEval cell ({steps} steps on WordNet 3.0 example pairs, every SemEval-2013 and "
         "SemEval-2010 lemma excluded) with the input embeddings and the lowest N of its 6 layers frozen "
         "(`--freeze-layers N`; 0 is the cell's own run, trained again in this run); `wsd evaluate` with the default "
         f"recipe, one seed (percent). N = {cell['chosen']} has the best SemEval-2010 AVG, the figure it is chosen "
         "on; its SemEval-2013 row played no part in the choice. Every row was measured in one run, on this cell's "
         "machine (named above: with native bf16 both training and the forward pass compute in bf16, so the untuned "
-        "row differs from the fp32 cells'); compare within the table.",
+        "row differs from the fp32 cells'); compare within the table."
+    )
+    title = "## Frozen lower layers (SemEval lemmas never seen; chosen on SemEval-2010, quoted on SemEval-2013)"
+    return _variants_table(cell, title, about, "frozen layers")
+
+
+def _variants_table(cell: dict[str, Any], title: str, about: str, label: str, mark_chosen: bool = True) -> list[str]:
+    """A section of a :func:`semeval_variants` cell: every row's scores on both SemEval tasks, the untuned first."""
+    columns = [(name, metric) for name in SEMEVAL for metric in BENCHMARKS[name].columns]
+    lines = [
+        title,
         "",
-        "| frozen layers | seconds | "
+        about,
+        "",
+        f"| {label} | seconds | "
         + " | ".join(f"{name} {metric}" for name, metric in columns)
         + " | training overlap |",
         "|---|---:|" + "---:|" * len(columns) + "---|",
         "| untuned | – | " + " | ".join(f"{100 * cell['untuned'][n][m]:.2f}" for n, m in columns) + " | – |",
     ]
-    for frozen, run in cell["runs"].items():
+    for key, run in cell["runs"].items():
         overlaps = [run["datasets"][name].get("training_overlap") for name in SEMEVAL]
         shown = (
             "none" if all(o == [] for o in overlaps) else "; ".join(", ".join(o or ["not recorded"]) for o in overlaps)
         )
         figures = " | ".join(f"{100 * run['datasets'][n]['tuned'][m]:.2f}" for n, m in columns)
-        mark = " (chosen)" if int(frozen) == cell["chosen"] else ""
-        lines.append(f"| {frozen}{mark} | {run['training']['seconds']:.0f} | {figures} | {shown} |")
+        mark = " (chosen)" if mark_chosen and str(key) == str(cell["chosen"]) else ""
+        lines.append(f"| {key}{mark} | {run['training']['seconds']:.0f} | {figures} | {shown} |")
     lines.append("")
     return lines
 
@@ -818,6 +871,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = semeval_ablations(args.work, args.data_dir, args.steps, args.seed)
         elif cell == "semeval_frozen":
             results[cell] = semeval_frozen(args.work, args.data_dir, args.steps, args.seed)
+        elif cell == "semeval_context":
+            results[cell] = semeval_context(args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "semeval_unseen_mpnet":

@@ -87,13 +87,22 @@ def test_torch_layer_combination_equals_inference(spec):
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize(("layers", "pooling"), [("sum-last-4", "mean"), ("last", "first-last"), ("mean-all", "max")])
-def test_span_encoder_on_the_untuned_model_equals_embed_spans(encoder, layers, pooling):
+@pytest.mark.parametrize(
+    ("layers", "pooling", "context"),
+    [
+        ("sum-last-4", "mean", None),
+        ("last", "first-last", None),
+        ("mean-all", "max", None),
+        ("sum-last-4", "mean", "20:last:0.5"),  # the default recipe's vectors
+        ("last", "first", "2:-2,-1:0.7"),
+    ],
+)
+def test_span_encoder_on_the_untuned_model_equals_embed_spans(encoder, layers, pooling, context):
     """The vectors training computes (with autograd) are the vectors inference computes, for the same windows."""
     uses = toy_pairs().uses
     texts = [*uses["text"], "A long text " * 5 + "where the bank stands far from its start."]
     spans = np.vstack([uses[["start", "end"]].to_numpy(), [[len(texts[-1]) - 27, len(texts[-1]) - 23]]])
-    configured = encoder.with_options(layers=layers, pooling=pooling, window_tokens=6)
+    configured = encoder.with_options(layers=layers, pooling=pooling, window_tokens=6, context_vector=context)
     expected = configured.embed_spans(texts, spans)
     got = SpanEncoder(configured).encode(texts, spans, batch_windows=5)
     assert got.requires_grad  # the same computation, differentiable
@@ -215,6 +224,22 @@ def test_frozen_layers_keep_their_weights_and_the_layers_above_them_train(encode
         k.startswith("encoder.layer.2.") for k in changed
     )
     assert not any(k.startswith(("embeddings.", "encoder.layer.0.", "encoder.layer.1.")) for k in trainable)
+
+
+def test_training_the_default_recipes_vector_moves_the_context_layer_too(encoder, tmp_path):
+    model = encoder.loaded.model
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    options = TuneOptions(context_vector="20:last:0.5", batch_uses=6, max_steps=2, lr=1e-3, progress=False)
+    assert options.context_vector == "20:last:0.5" and TuneOptions(context_vector="none").context_vector is None
+    span = SpanEncoder(encoder.with_options(context_vector=options.context_vector))
+    losses = []
+    try:
+        train(span, toy_pairs(), None, options, tmp_path / "ckpt", {}, on_step=lambda s, v: losses.append(v))
+        after = {k: v.clone() for k, v in model.state_dict().items()}
+    finally:
+        model.load_state_dict(before)  # the module's encoder stays untuned
+    assert len(losses) == 2 and all(math.isfinite(v) for v in losses)
+    assert not torch.equal(before["encoder.layer.5.output.dense.weight"], after["encoder.layer.5.output.dense.weight"])
 
 
 def test_freezing_every_layer_is_refused_and_the_count_of_frozen_weights_is_right(encoder):
@@ -354,6 +379,7 @@ def test_a_model_folder_of_another_configuration_is_refused(tuned):
         ({"epochs": "2"}, "epochs: '2' is not a int"),
         ({"markers": 1}, "markers: 1 is not a bool"),
         ({"freeze_layers": -1}, "freeze_layers: must be at least 0"),
+        ({"context_vector": "x:last"}, "TOKENS must be a whole number or 'all'"),
     ],
 )
 def test_bad_options_are_one_clear_config_error(changes, message):

@@ -272,6 +272,7 @@ def tune_encoder(
         precision="fp32",
         window_tokens=options.window_tokens,
         runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
+        context_vector=options.context_vector,
     )
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)

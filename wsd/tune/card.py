@@ -168,7 +168,8 @@ def model_card(facts: Mapping[str, Any]) -> str:
         "## Word vectors (train and use them alike)",
         "",
         f"- layers: `{options.get('layers')}`, subword pooling: `{options.get('pooling')}`, "
-        f"window tokens: `{options.get('window_tokens')}`, target markers: `{options.get('markers')}`",
+        f"window tokens: `{options.get('window_tokens')}`, target markers: `{options.get('markers')}`, "
+        f"context vector: `{options.get('context_vector')}`",
         "",
         "## Training data",
         "",

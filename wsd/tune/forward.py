@@ -8,6 +8,10 @@ On the untuned model (fp32) its vectors equal :meth:`wsd.Encoder.embed_spans` (t
 
 Target markers (``markers=True``) are put into the text itself, around the target
 (:func:`mark_targets`); the target's own pieces are pooled as without them.
+
+With the encoder's context vector (``Encoder(context_vector=...)``, :mod:`wsd.embed.context`) each use's vector is
+``[target/‖target‖, weight·context/‖context‖]``, the context mean-pooled over the same span
+(:func:`~wsd.embed.context.context_plan`) from the same forward pass, as inference makes it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from wsd.embed.context import context_plan
 from wsd.embed.encoder import Encoder
 from wsd.embed.layers import LayerSpec
 from wsd.embed.pooling import check_pooling
@@ -154,6 +159,8 @@ class SpanEncoder:
         self.model = encoder.loaded.model
         self.device = encoder.loaded.device
         self.positions = encoder.layers.resolve(encoder.loaded.num_layers)
+        self.context = encoder.context_vector
+        self.context_positions = self.context.layers.resolve(encoder.loaded.num_layers) if self.context else []
 
     def encode(self, texts: Sequence[str], spans: np.ndarray, *, batch_windows: int | None = None) -> torch.Tensor:
         """The pooled target vectors of the uses, fp32, with autograd where it is enabled.
@@ -170,24 +177,38 @@ class SpanEncoder:
         Returns
         -------
         Tensor of shape (n, dim), float32
+            The target vectors, or with a context vector the combined ones (each half unit length).
         """
         spans = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
         if self.markers:
             texts, spans = mark_targets(texts, spans)
         encoder = self.encoder
         plan = encoder._plan(list(texts), spans)
+        uses = len(plan.window_of)
+        if self.context is not None:
+            plan = context_plan(plan, self.context.tokens)  # rows uses.. are the context spans, same windows
         step = len(plan.windows) if batch_windows is None else batch_windows
         count = len(plan.window_of)
         parts: list[torch.Tensor] = []
         members_all: list[np.ndarray] = []
         for members, input_ids, mask, rows, cols, segment in encoder._window_batches(plan, step):
-            parts.append(self._forward(input_ids, mask, rows, cols, segment, len(members)))
+            parts.append(self._forward(input_ids, mask, rows, cols, segment, members, uses))
             members_all.append(members)
-        vectors = torch.cat(parts) if parts else torch.empty((0, encoder.dim), device=self.device)
+        width = self._width() + (self.context.output_dim(self.encoder.loaded.hidden_size) if self.context else 0)
+        vectors = torch.cat(parts) if parts else torch.empty((0, width), device=self.device)
         where = torch.from_numpy(np.concatenate(members_all) if members_all else np.empty(0, np.int64))
         inverse = torch.empty_like(where)
         inverse[where] = torch.arange(count)
-        return vectors[inverse.to(vectors.device)]
+        ordered = vectors[inverse.to(vectors.device)]
+        if self.context is None:
+            return ordered
+        target = torch.nn.functional.normalize(ordered[:uses, : self._width()], dim=1, eps=1e-12)
+        context = torch.nn.functional.normalize(ordered[uses:, self._width() :], dim=1, eps=1e-12)
+        return torch.cat([target, self.context.weight * context], dim=1)
+
+    def _width(self) -> int:
+        """Columns of the target vector alone."""
+        return self.encoder._target_dim(self.encoder.layers, self.encoder.pooling)
 
     def _forward(
         self,
@@ -196,9 +217,16 @@ class SpanEncoder:
         rows: np.ndarray,
         cols: np.ndarray,
         segment: np.ndarray,
-        count: int,
+        members: np.ndarray,
+        uses: int,
     ) -> torch.Tensor:
-        """One forward pass over a batch of windows, combined and pooled at the pieces."""
+        """One forward pass over a batch of windows, combined and pooled at the pieces.
+
+        With a context vector, rows below ``uses`` are targets and the others context spans: each row is
+        pooled both ways (target layers and pooling; context layers, mean) side by side, and
+        :meth:`encode` keeps the half it needs.
+        """
+        count = len(members)
         device = self.device
         ids_t = torch.from_numpy(input_ids).to(device)
         mask_t = torch.from_numpy(mask).to(device)
@@ -208,6 +236,11 @@ class SpanEncoder:
         with context:
             out = self.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=True)
         rows_t, cols_t = torch.from_numpy(rows).to(device), torch.from_numpy(cols).to(device)
+        segment_t = torch.from_numpy(segment).to(device)
         states = [out.hidden_states[p][rows_t, cols_t].float() for p in self.positions]
-        tokens = combine_layers(states, self.encoder.layers)
-        return pool_pieces(tokens, torch.from_numpy(segment).to(device), count, self.encoder.pooling)
+        target = pool_pieces(combine_layers(states, self.encoder.layers), segment_t, count, self.encoder.pooling)
+        if self.context is None:
+            return target
+        around = [out.hidden_states[p][rows_t, cols_t].float() for p in self.context_positions]
+        pooled_around = pool_pieces(combine_layers(around, self.context.layers), segment_t, count, "mean")
+        return torch.cat([target, pooled_around], dim=1)

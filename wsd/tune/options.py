@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from wsd.embed.context import parse_context
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
 from wsd.errors import ConfigError
@@ -87,6 +88,9 @@ class TuneOptions:
         At most this many subword tokens either side of the target (as the encoder's ``window_tokens``).
     markers : bool
         Put target markers (:data:`wsd.tune.forward.TARGET_MARKERS`) around the target in every text.
+    context_vector : str or None
+        Train ``[target/‖target‖, weight·context/‖context‖]``, the vector inference makes with this
+        ``--context-vector`` (:mod:`wsd.embed.context`), instead of the target vector alone (``None``).
     device : {"auto", "cpu", "cuda"}
         Where to train (``auto``: CUDA when present).
     precision : {"auto", "fp32", "bf16"}
@@ -123,6 +127,7 @@ class TuneOptions:
     pooling: str = field(default=_default("pooling"), metadata=_about("pooling"))
     window_tokens: int | None = field(default=_default("window_tokens"), metadata=_about("window_tokens"))
     markers: bool = field(default=_default("markers"), metadata=_about("markers"))
+    context_vector: str | None = field(default=_default("context_vector"), metadata=_about("context_vector"))
     device: Device = field(default=_default("device"), metadata=_about("device"))
     precision: Precision = field(default=_default("precision"), metadata=_about("precision"))
     validation_fraction: float = field(default=_default("validation_fraction"), metadata=_about("validation_fraction"))
@@ -158,6 +163,8 @@ class TuneOptions:
         if spec.is_static:
             raise ConfigError("tune option layers: 'static' has no context to train; choose contextual layers")
         object.__setattr__(self, "pooling", check_pooling(self.pooling))
+        context = parse_context(self.context_vector)
+        object.__setattr__(self, "context_vector", context.name if context is not None else None)
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], **changes: Any) -> TuneOptions:
