@@ -76,6 +76,7 @@ CELLS = (
     "dwug_kfold_epoch",
     "dwug_kfold_wordnet",
     "dwug_wordnet_only",
+    "dwug_wordnet_only_context",
     "semeval_unseen",
     "semeval_unseen_long",
     "semeval_unseen_mpnet",
@@ -265,6 +266,7 @@ class DwugVariant:
     options: dict[str, Any] | None = None
     capped: bool = True
     one_model: bool = False
+    label: str = ""
 
 
 DWUG_VARIANTS = {
@@ -293,6 +295,17 @@ DWUG_VARIANTS = {
         "excluded: no DWUG judgment and no DWUG lemma in its training (the SemEval cell's training, fixed before; "
         "the cell was added after a pair-level look at DWUG EN judgments)",
         one_model=True,
+    ),
+    "dwug_wordnet_only_context": DwugVariant(
+        "dwug-wordnet-only-context",
+        ("wordnet",),
+        "Every word is scored by one MiniLM tuned on the WordNet 3.0 example pairs alone, all DWUG EN lemmas "
+        "excluded, training the vector inference uses: the target with the default recipe's context vector "
+        "(`--context-vector 20:last:0.5`; the cell above trains the target vector alone; fixed before any DWUG "
+        "figure of it)",
+        options={"context_vector": "20:last:0.5"},
+        one_model=True,
+        label="the target + context vector trained",
     ),
 }
 
@@ -602,7 +615,7 @@ def markdown(results: dict[str, Any]) -> str:
             f"one full epoch of its judged pairs ({EPOCH_RUN['batch_uses']} uses a step, no step cap)"
             if not variant.capped
             else f"{results['steps']} steps"
-        )
+        ) + (f"; {variant.label}" if variant.label else "")
         trained = "; ".join(variant.sources).replace("wug", "DWUG EN judgments").replace("wordnet", "WordNet")
         title = (
             f"DWUG EN, never seen: one model tuned on {trained} ({cell['words']} words; {how})"

@@ -144,7 +144,10 @@ def test_the_pages_show_their_figures() -> None:
     page = markdown(results)
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
-    assert "- Machines: dwug_kfold, semeval_unseen, semeval_context, wug_multilingual: test; semeval_frozen: another" in page
+    assert (
+        "- Machines: dwug_kfold, semeval_unseen, semeval_context, wug_multilingual: test; semeval_frozen: another"
+        in page
+    )
     assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
     assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
     assert "| 2 | 90 | 10.00 | 50.00 | 35.00 | 60.00 | 30.00 | 42.00 | 70.00 | none |" in page

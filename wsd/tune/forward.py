@@ -192,10 +192,9 @@ class SpanEncoder:
         parts: list[torch.Tensor] = []
         members_all: list[np.ndarray] = []
         for members, input_ids, mask, rows, cols, segment in encoder._window_batches(plan, step):
-            parts.append(self._forward(input_ids, mask, rows, cols, segment, members, uses))
+            parts.append(self._forward(input_ids, mask, rows, cols, segment, len(members)))
             members_all.append(members)
-        width = self._width() + (self.context.output_dim(self.encoder.loaded.hidden_size) if self.context else 0)
-        vectors = torch.cat(parts) if parts else torch.empty((0, width), device=self.device)
+        vectors = torch.cat(parts) if parts else torch.empty((0, encoder.dim), device=self.device)
         where = torch.from_numpy(np.concatenate(members_all) if members_all else np.empty(0, np.int64))
         inverse = torch.empty_like(where)
         inverse[where] = torch.arange(count)
@@ -217,16 +216,14 @@ class SpanEncoder:
         rows: np.ndarray,
         cols: np.ndarray,
         segment: np.ndarray,
-        members: np.ndarray,
-        uses: int,
+        count: int,
     ) -> torch.Tensor:
         """One forward pass over a batch of windows, combined and pooled at the pieces.
 
-        With a context vector, rows below ``uses`` are targets and the others context spans: each row is
-        pooled both ways (target layers and pooling; context layers, mean) side by side, and
-        :meth:`encode` keeps the half it needs.
+        With a context vector the rows are targets and context spans alike (:func:`context_plan`): each is
+        pooled both ways (target layers and pooling; context layers, mean) side by side, and :meth:`encode`
+        keeps the half each needs (pooling costs little beside the forward pass).
         """
-        count = len(members)
         device = self.device
         ids_t = torch.from_numpy(input_ids).to(device)
         mask_t = torch.from_numpy(mask).to(device)
