@@ -141,13 +141,25 @@ def test_the_pages_show_their_figures() -> None:
         "runs": {"target vector": frozen_runs["0"], "target + context vector": frozen_runs["2"]},
         "chosen": "target + context vector",
     }
+    trained_on_2010 = {
+        "semeval2013": frozen_runs["2"]["datasets"]["semeval2013"],
+        "semeval2010": frozen_runs["2"]["datasets"]["semeval2010"] | {"training_overlap": ["a", "b", "c"]},
+    }
+    results["semeval_sources"] = {
+        "untuned": results["semeval_frozen"]["untuned"],
+        "runs": {
+            "WordNet": frozen_runs["0"],
+            "WordNet + SemEval-2010 keys": frozen_run | {"datasets": trained_on_2010},
+        },
+        "chosen": "WordNet",
+    }
     page = markdown(results)
+    assert "| WordNet + SemEval-2010 keys | 90 | 10.00 | 50.00 | 35.00 |" in page
+    assert "| semeval2013: none; semeval2010: 3 lemmas |" in page  # the overlap of a task it trained on, counted
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
-    assert (
-        "- Machines: dwug_kfold, semeval_unseen, semeval_context, wug_multilingual: test; semeval_frozen: another"
-        in page
-    )
+    machines = "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, wug_multilingual: test"
+    assert f"- Machines: {machines}; semeval_frozen: another" in page
     assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
     assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
     assert "| 2 | 90 | 10.00 | 50.00 | 35.00 | 60.00 | 30.00 | 42.00 | 70.00 | none |" in page
