@@ -148,6 +148,7 @@ def test_bad_option_values_are_refused_by_the_parser(tmp_path, capsys, no_model)
     # checks only TuneOptions makes are one line too, from --set and the [tune] section of --config alike
     assert "tune option lr: must be above 0" in _refused(capsys, *base, "--lr", "0")
     assert "--freeze-layers: expected a number ≥ 0" in _argparse_refused(capsys, *base, "--freeze-layers", "-1")
+    assert "TOKENS must be a whole number or 'all', not 'x'" in _refused(capsys, *base, "--context-vector", "x:last")
     assert "--freeze-layers 6 leaves nothing to train: the model has 6 layers (freeze at most 5)" in _refused(
         capsys, *base, "--freeze-layers", "6"
     )
