@@ -43,6 +43,9 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     (``--freeze-layers N``, N in :data:`FROZEN_LAYERS`, 0 the cell's own run), each scored on SemEval-2010
     and SemEval-2013 beside the untuned model. N is chosen on SemEval-2010 (the best AVG) and quoted on
     SemEval-2013, a task whose figures played no part in the choice.
+``semeval_seeds``
+    The ``semeval_unseen`` training with the seeds of :data:`SEEDS`, each scored on both SemEval tasks: the
+    spread one training seed gives, against which the other cells' one-seed differences are read.
 ``semeval_sources``
     The ``semeval_unseen`` training on WordNet plus the SemEval-2010 keys (SemEval-2013's lemmas excluded from
     both), against WordNet alone, scored on SemEval-2013 (its SemEval-2010 row is of a task it trained on).
@@ -87,6 +90,7 @@ CELLS = (
     "semeval_frozen",
     "semeval_context",
     "semeval_sources",
+    "semeval_seeds",
     "wug_multilingual",
 )
 DWUG = "lscd/dwug_en"
@@ -498,7 +502,9 @@ def semeval_variants(work: Path, data_dir: Path, steps: int, seed: int, variants
         folder = work / folder_name
         sources = [f"wordnet:{data_dir / WORDNET}", *(f"{name}:{data_dir / SEMEVAL[name]}" for name in extra)]
         exclude = [f"{name}:{data_dir / path}" for name, path in SEMEVAL.items() if name not in extra]
-        facts = tune(folder, sources, steps=steps, seed=seed, options=options, exclude=exclude)
+        row_seed = (options or {}).get("seed", seed)  # a row may train with its own seed
+        changed = {key: value for key, value in (options or {}).items() if key != "seed"} or None
+        facts = tune(folder, sources, steps=steps, seed=row_seed, options=changed, exclude=exclude)
         run: dict[str, Any] = {"training": training_summary(facts), "trained_on": ["wordnet", *extra], "datasets": {}}
         for name in SEMEVAL:
             tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-{folder.name}")
@@ -533,6 +539,19 @@ def semeval_context(work: Path, data_dir: Path, steps: int, seed: int) -> dict[s
     variants: dict[str, Variant] = {
         "target vector": ("wordnet-no-semeval", None, ()),
         "target + context vector": ("wordnet-no-semeval-context", CONTEXT_RUN, ()),
+    }
+    return semeval_variants(work, data_dir, steps, seed, variants)
+
+
+#: The training seeds of the ``semeval_seeds`` cell (0 is the cell's own run).
+SEEDS = (0, 1, 2)
+
+
+def semeval_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The SemEval cell trained with other seeds: how far one training seed moves its scores (module docstring)."""
+    variants: dict[str, Variant] = {
+        f"seed {n}": ("wordnet-no-semeval" if n == seed else f"wordnet-no-semeval-seed{n}", {"seed": n}, ())
+        for n in SEEDS
     }
     return semeval_variants(work, data_dir, steps, seed, variants)
 
@@ -787,6 +806,25 @@ def markdown(results: dict[str, Any]) -> str:
         )
         title = "## SemEval-2013 from more sense-labelled sources: WordNet plus the SemEval-2010 keys"
         lines += _variants_table(cell, title, about, "trained on", mark_chosen=False)
+    cell = results.get("semeval_seeds")
+    if cell:
+        about = (
+            f"MiniLM tuned as the SemEval cell ({results['steps']} steps on WordNet 3.0 example pairs, every SemEval "
+            "lemma excluded) with three training seeds (the seed orders the batches and draws dropout); `wsd "
+            "evaluate` with the default recipe, one clustering seed (percent). The spread of these rows is how much "
+            "one training seed alone moves a score: read the one-seed differences of the other cells against it. "
+            "Every row was measured in one run, on this cell's machine."
+        )
+        title = "## How much the training seed moves the scores"
+        lines += _variants_table(cell, title, about, "training seed", mark_chosen=False)
+        for name in SEMEVAL:
+            values = [100 * run["datasets"][name]["tuned"]["avg"] for run in cell["runs"].values()]
+            before = 100 * cell["untuned"][name]["avg"]
+            lines.append(
+                f"- {name} AVG over the seeds: {min(values):.2f} to {max(values):.2f} (spread "
+                f"{max(values) - min(values):.2f}; mean {np.mean(values):.2f}, untuned {before:.2f})"
+            )
+        lines.append("")
     cell = results.get("wug_multilingual")
     if cell:
         lines += [
@@ -931,6 +969,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = semeval_context(args.work, args.data_dir, args.steps, args.seed)
         elif cell == "semeval_sources":
             results[cell] = semeval_sources(args.work, args.data_dir, args.steps, args.seed)
+        elif cell == "semeval_seeds":
+            results[cell] = semeval_seeds(args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "semeval_unseen_mpnet":

@@ -153,12 +153,18 @@ def test_the_pages_show_their_figures() -> None:
         },
         "chosen": "WordNet",
     }
+    results["semeval_seeds"] = {
+        "untuned": results["semeval_frozen"]["untuned"],
+        "runs": {"seed 0": frozen_runs["0"], "seed 1": frozen_runs["2"]},
+        "chosen": "seed 0",
+    }
     page = markdown(results)
+    assert "- semeval2013 AVG over the seeds: 33.00 to 35.00 (spread 2.00; mean 34.00, untuned 32.00)" in page
     assert "| WordNet + SemEval-2010 keys | 90 | 10.00 | 50.00 | 35.00 |" in page
     assert "| semeval2013: none; semeval2010: 3 lemmas |" in page  # the overlap of a task it trained on, counted
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
-    machines = "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, wug_multilingual: test"
+    machines = "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, wug_multilingual: test"
     assert f"- Machines: {machines}; semeval_frozen: another" in page
     assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
     assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
