@@ -158,13 +158,27 @@ def test_the_pages_show_their_figures() -> None:
         "runs": {"seed 0": frozen_runs["0"], "seed 1": frozen_runs["2"]},
         "chosen": "seed 0",
     }
+    results["dwug_seeds"] = {
+        "gold": "change_graded",
+        "words": 46,
+        "untuned": row,
+        "runs": {
+            str(n): {"training": training, "tuned": row | {"rho_prt": 0.4 + n / 100}, "intervals": interval}
+            for n in (0, 1)
+        },
+    }
     page = markdown(results)
+    assert "| seed 1 | 0.410 | +0.110 [+0.100, +0.500] | 0.300 |" in page
+    assert "ρ PRT over the seeds: 0.400 to 0.410 (mean 0.405; untuned 0.300; issue 23's target 0.55)." in page
     assert "- semeval2013 AVG over the seeds: 33.00 to 35.00 (spread 2.00; mean 34.00, untuned 32.00)" in page
     assert "| WordNet + SemEval-2010 keys | 90 | 10.00 | 50.00 | 35.00 |" in page
     assert "| semeval2013: none; semeval2010: 3 lemmas |" in page  # the overlap of a task it trained on, counted
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
-    machines = "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, wug_multilingual: test"
+    machines = (
+        "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, dwug_seeds, wug_multilingual"
+    )
+    machines += ": test"
     assert f"- Machines: {machines}; semeval_frozen: another" in page
     assert "| untuned | – | 10.00 | 50.00 | 32.00 | 60.00 | 30.00 | 42.00 | 70.00 | – |" in page
     assert "| 0 (chosen) | 90 | 10.00 | 50.00 | 33.00 | 60.00 | 30.00 | 44.00 | 70.00 | none |" in page
