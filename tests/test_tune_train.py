@@ -400,3 +400,21 @@ def test_excluding_every_lemma_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="have no training pairs"):
         tune_encoder([toy_pairs()], tmp_path / "m", options=TuneOptions(validation_lemmas=("cat",)))
     assert not (tmp_path / "m").exists()
+
+
+def test_a_configuration_written_before_an_option_existed_is_the_same_configuration():
+    """A folder or checkpoint of an earlier wsd lacks the options added since: they read as their defaults."""
+    from wsd.io.outputs import differences
+    from wsd.tune.options import with_later_defaults
+
+    options = {key: value for key, value in TuneOptions().to_dict().items() if key != "progress"}
+    new = {"options": options, "sources": ["toy"]}
+    old = {
+        "options": {k: v for k, v in options.items() if k not in ("freeze_layers", "context_vector")},
+        "sources": ["toy"],
+    }
+    assert list(differences(old, new))  # compared as written, the earlier folder would be refused
+    assert list(differences(with_later_defaults(old), new)) == []
+    changed = {**old, "options": {**old["options"], "lr": 1.0}}
+    assert list(differences(with_later_defaults(changed), new)) == ["options.lr: 1.0 → 2e-05"]
+    assert with_later_defaults(None) is None and with_later_defaults({"sources": []}) == {"sources": []}

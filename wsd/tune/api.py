@@ -21,7 +21,7 @@ from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
-from wsd.tune.options import PRESENTATION_OPTIONS, TuneOptions
+from wsd.tune.options import PRESENTATION_OPTIONS, TuneOptions, with_later_defaults
 from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma
 
 #: sentence-transformers files carried over from the base model (made anew where it has none).
@@ -248,7 +248,13 @@ def tune_encoder(
         "excluded_lemmas": excluded,
     }
     folder = Path(out)
-    claim_folder(folder, "encoder", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
+    claim_folder(
+        folder,
+        "encoder",
+        config=config,
+        settings=lambda meta: with_later_defaults(meta.get("config")),
+        overwrite=overwrite,
+    )
     checkpoint = folder / TUNE_CHECKPOINT_DIR
     from wsd.io.atomic import atomic_write
 

@@ -218,6 +218,33 @@ class TuneOptions:
         return dataclasses.replace(self, **changes)
 
 
+def with_later_defaults(config: Any) -> Any:
+    """A stored training configuration with the options added since it was written set to their defaults.
+
+    A folder or checkpoint written before an option existed (``freeze_layers``, ``context_vector``) trained as
+    that option's default does, so it is the same configuration as a run that leaves the option unset.
+
+    Parameters
+    ----------
+    config : object
+        The ``config`` a model folder's ``wsd_tune.json`` or a checkpoint holds (anything else is returned as
+        it is).
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> with_later_defaults({"options": {"lr": 1e-4}})["options"]["freeze_layers"]
+    0
+    """
+    if not isinstance(config, Mapping) or not isinstance(config.get("options"), Mapping):
+        return config
+    defaults = {key: value for key, value in TuneOptions().to_dict().items() if key not in PRESENTATION_OPTIONS}
+    return {**config, "options": defaults | dict(config["options"])}
+
+
 def option_help() -> dict[str, str]:
     """Each option's help text, by name (what an option schema reads).
 

@@ -35,7 +35,7 @@ from wsd.tune.batches import Batch, PairIndex
 from wsd.tune.forward import SpanEncoder
 from wsd.tune.freezing import freeze_lower_layers
 from wsd.tune.losses import pair_loss
-from wsd.tune.options import TuneOptions
+from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import PairSet
 from wsd.tune.validation import validate
 
@@ -348,7 +348,7 @@ def _load_checkpoint(
         raise ConfigError(f"the checkpoint {path} cannot be read ({exc}); remove it to start again") from exc
     if not isinstance(document, dict) or document.get("format") != CHECKPOINT_FORMAT:
         raise ConfigError(f"{path} is not a wsd tune checkpoint; remove it to start again")
-    changed = list(differences(document.get("config"), config))
+    changed = list(differences(with_later_defaults(document.get("config")), config))
     if changed:
         raise ConfigError(
             f"the checkpoint {path} is of another configuration ({'; '.join(changed[:3])}); "
