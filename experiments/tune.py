@@ -849,56 +849,15 @@ def markdown(results: dict[str, Any]) -> str:
     cell = results.get("semeval_frozen")
     if cell:
         lines += _frozen_section(cell, results["steps"])
-    cell = results.get("semeval_context")
-    if cell:
-        about = (
-            f"MiniLM tuned as the SemEval cell ({results['steps']} steps on WordNet 3.0 example pairs, every "
-            "SemEval-2013 and SemEval-2010 lemma excluded), training the target vector alone (the cell's own run) "
-            f"or the vector inference uses, the target with the default recipe's context vector beside it "
-            f"(`--context-vector {CONTEXT_RUN['context_vector']}`, fixed before any figure); `wsd evaluate` with the "
-            "default recipe, one seed (percent). Every row was measured in one run, on this cell's machine; compare "
-            "within the table."
-        )
-        lines += _variants_table(
-            cell,
-            "## Training the vector inference uses: the target with its context vector",
-            about,
-            "trained",
-            mark_chosen=False,
-        )
-    cell = results.get("semeval_sources")
-    if cell:
-        about = (
-            f"MiniLM tuned as the SemEval cell ({results['steps']} steps), on WordNet 3.0 example pairs alone (every "
-            "SemEval lemma excluded: the cell's own run) or on WordNet plus the SemEval-2010 keys (only SemEval-2013's "
-            "lemmas excluded, from both); `wsd evaluate` with the default recipe, one seed (percent). SemEval-2013 is "
-            "the task never seen; the second row's SemEval-2010 scores are of a task it was trained on (its overlap "
-            "column). Every row was measured in one run, on this cell's machine; compare within the table."
-        )
-        title = "## SemEval-2013 from more sense-labelled sources: WordNet plus the SemEval-2010 keys"
-        lines += _variants_table(cell, title, about, "trained on", mark_chosen=False)
+    for key, (title, about, label) in VARIANT_SECTIONS.items():
+        cell = results.get(key)
+        if cell:
+            lines += _variants_table(cell, title, about.format(steps=results["steps"]), label, mark_chosen=False)
+            if key == "semeval_seeds":
+                lines += _seed_spread(cell)
     cell = results.get("dwug_seeds")
     if cell:
         lines += _dwug_seeds_section(cell, results["steps"])
-    cell = results.get("semeval_seeds")
-    if cell:
-        about = (
-            f"MiniLM tuned as the SemEval cell ({results['steps']} steps on WordNet 3.0 example pairs, every SemEval "
-            "lemma excluded) with three training seeds (the seed orders the batches and draws dropout); `wsd "
-            "evaluate` with the default recipe, one clustering seed (percent). The spread of these rows is how much "
-            "one training seed alone moves a score: read the one-seed differences of the other cells against it. "
-            "Every row was measured in one run, on this cell's machine."
-        )
-        title = "## How much the training seed moves the scores"
-        lines += _variants_table(cell, title, about, "training seed", mark_chosen=False)
-        for name in SEMEVAL:
-            values = [100 * run["datasets"][name]["tuned"]["avg"] for run in cell["runs"].values()]
-            before = 100 * cell["untuned"][name]["avg"]
-            lines.append(
-                f"- {name} AVG over the seeds: {min(values):.2f} to {max(values):.2f} (spread "
-                f"{max(values) - min(values):.2f}; mean {np.mean(values):.2f}, untuned {before:.2f})"
-            )
-        lines.append("")
     cell = results.get("wug_multilingual")
     if cell:
         lines += [
@@ -941,6 +900,54 @@ def markdown(results: dict[str, Any]) -> str:
             )
         lines.append("")
     return "\n".join(lines)
+
+
+#: The page's sections of the :func:`semeval_variants` cells compared without a choice: title, the paragraph
+#: (``{steps}`` filled in) and what the rows are.
+VARIANT_SECTIONS = {
+    "semeval_context": (
+        "## Training the vector inference uses: the target with its context vector",
+        "MiniLM tuned as the SemEval cell ({steps} steps on WordNet 3.0 example pairs, every SemEval-2013 and "
+        "SemEval-2010 lemma excluded), training the target vector alone (the cell's own run) or the vector inference "
+        "uses, the target with the default recipe's context vector beside it "
+        f"(`--context-vector {CONTEXT_RUN['context_vector']}`, fixed before any figure); `wsd evaluate` with the "
+        "default recipe, one seed (percent). Every row was measured in one run, on this cell's machine; compare "
+        "within the table.",
+        "trained",
+    ),
+    "semeval_sources": (
+        "## SemEval-2013 from more sense-labelled sources: WordNet plus the SemEval-2010 keys",
+        "MiniLM tuned as the SemEval cell ({steps} steps), on WordNet 3.0 example pairs alone (every SemEval lemma "
+        "excluded: the cell's own run) or on WordNet plus the SemEval-2010 keys (only SemEval-2013's lemmas "
+        "excluded, from both); `wsd evaluate` with the default recipe, one seed (percent). SemEval-2013 is the task "
+        "never seen; the second row's SemEval-2010 scores are of a task it was trained on (its overlap column). "
+        "Every row was measured in one run, on this cell's machine; compare within the table.",
+        "trained on",
+    ),
+    "semeval_seeds": (
+        "## How much the training seed moves the scores",
+        "MiniLM tuned as the SemEval cell ({steps} steps on WordNet 3.0 example pairs, every SemEval lemma excluded) "
+        "with three training seeds (the seed orders the batches and draws dropout); `wsd evaluate` with the default "
+        "recipe, one clustering seed (percent). The spread of these rows is how much one training seed alone moves "
+        "a score: read the one-seed differences of the other cells against it. Every row was measured in one run, "
+        "on this cell's machine.",
+        "training seed",
+    ),
+}
+
+
+def _seed_spread(cell: dict[str, Any]) -> list[str]:
+    """Each SemEval task's AVG over the training seeds of the ``semeval_seeds`` cell."""
+    lines = []
+    for name in SEMEVAL:
+        values = [100 * run["datasets"][name]["tuned"]["avg"] for run in cell["runs"].values()]
+        before = 100 * cell["untuned"][name]["avg"]
+        lines.append(
+            f"- {name} AVG over the seeds: {min(values):.2f} to {max(values):.2f} (spread "
+            f"{max(values) - min(values):.2f}; mean {np.mean(values):.2f}, untuned {before:.2f})"
+        )
+    lines.append("")
+    return lines
 
 
 def _frozen_section(cell: dict[str, Any], steps: int) -> list[str]:
