@@ -996,6 +996,17 @@ def _variants_table(cell: dict[str, Any], title: str, about: str, label: str, ma
     return lines
 
 
+#: The cells that take only the work folder, the data folder, the steps and the seed.
+SIMPLE_CELLS = {
+    "semeval_ablations": semeval_ablations,
+    "semeval_frozen": semeval_frozen,
+    "semeval_context": semeval_context,
+    "semeval_sources": semeval_sources,
+    "semeval_seeds": semeval_seeds,
+    "dwug_seeds": dwug_seeds,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(prog="python -m experiments.tune", description=__doc__.splitlines()[0])
@@ -1042,18 +1053,8 @@ def main(argv: list[str] | None = None) -> int:
     for cell in args.cells.split(","):
         if cell in DWUG_VARIANTS:
             results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, cell)
-        elif cell == "semeval_ablations":
-            results[cell] = semeval_ablations(args.work, args.data_dir, args.steps, args.seed)
-        elif cell == "semeval_frozen":
-            results[cell] = semeval_frozen(args.work, args.data_dir, args.steps, args.seed)
-        elif cell == "semeval_context":
-            results[cell] = semeval_context(args.work, args.data_dir, args.steps, args.seed)
-        elif cell == "semeval_sources":
-            results[cell] = semeval_sources(args.work, args.data_dir, args.steps, args.seed)
-        elif cell == "semeval_seeds":
-            results[cell] = semeval_seeds(args.work, args.data_dir, args.steps, args.seed)
-        elif cell == "dwug_seeds":
-            results[cell] = dwug_seeds(args.work, args.data_dir, args.steps, args.seed)
+        elif cell in SIMPLE_CELLS:
+            results[cell] = SIMPLE_CELLS[cell](args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "semeval_unseen_mpnet":
