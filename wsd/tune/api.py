@@ -21,7 +21,7 @@ from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
-from wsd.tune.options import PRESENTATION_OPTIONS, TuneOptions, with_later_defaults
+from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma
 
 #: sentence-transformers files carried over from the base model (made anew where it has none).
@@ -241,7 +241,7 @@ def tune_encoder(
         else None
     )
     config = {
-        "options": {k: v for k, v in options.to_dict().items() if k not in PRESENTATION_OPTIONS},
+        "options": options.weight_settings(),
         "sources": pairset.sources,
         "pairs": len(pairset),
         "exclude": sorted(map(str, exclude)),

@@ -200,6 +200,21 @@ class TuneOptions:
             key: list(value) if isinstance(value, tuple) else value for key, value in dataclasses.asdict(self).items()
         }
 
+    def weight_settings(self) -> dict[str, Any]:
+        """The options that decide the weights (:meth:`to_dict` without :data:`PRESENTATION_OPTIONS`): what a model
+        folder and a checkpoint record, and what a resumed run is compared on.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> "progress" in TuneOptions().weight_settings()
+        False
+        """
+        return {key: value for key, value in self.to_dict().items() if key not in PRESENTATION_OPTIONS}
+
     def replace(self, **changes: Any) -> TuneOptions:
         """A copy with some options changed (checked again).
 
@@ -241,8 +256,7 @@ def with_later_defaults(config: Any) -> Any:
     """
     if not isinstance(config, Mapping) or not isinstance(config.get("options"), Mapping):
         return config
-    defaults = {key: value for key, value in TuneOptions().to_dict().items() if key not in PRESENTATION_OPTIONS}
-    return {**config, "options": defaults | dict(config["options"])}
+    return {**config, "options": TuneOptions().weight_settings() | dict(config["options"])}
 
 
 def option_help() -> dict[str, str]:
