@@ -23,6 +23,8 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     pairs (the fold's lemmas excluded from both): the issue's protocol, the other folds plus the other sources.
 ``dwug_wordnet_only``
     One model tuned on the WordNet 3.0 example pairs alone, every DWUG EN lemma excluded, scores all 46 words.
+``dwug_wordnet_only_mpnet``
+    ``dwug_wordnet_only`` with all-mpnet-base-v2 (``--mpnet-model``) as the base encoder, beside itself untuned.
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -51,6 +53,11 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
 ``semeval_sources``
     The ``semeval_unseen`` training on WordNet plus the SemEval-2010 keys (SemEval-2013's lemmas excluded from
     both), against WordNet alone, scored on SemEval-2013 (its SemEval-2010 row is of a task it trained on).
+``dwug_soups`` / ``semeval_soups``
+    Averages of the seed models of ``dwug_seeds`` / ``semeval_seeds``, no training
+    (:func:`wsd.tune.averaging.average_encoders`): the uniform soup of the three seeds, and WiSE-FT's
+    interpolation ``0.5·untuned + 0.5·seed 0`` (both fixed before any figure, :data:`SOUPS`), scored as their
+    seed cells score, beside the seeds and the untuned model.
 ``semeval_context``
     The ``semeval_unseen`` training of the vector inference uses: the target vector with the default recipe's
     context vector beside it (``--context-vector 20:last:0.5``), against the target vector alone (the cell's own
@@ -85,6 +92,7 @@ CELLS = (
     "dwug_kfold_wordnet",
     "dwug_wordnet_only",
     "dwug_wordnet_only_context",
+    "dwug_wordnet_only_mpnet",
     "semeval_unseen",
     "semeval_unseen_long",
     "semeval_unseen_mpnet",
@@ -94,6 +102,8 @@ CELLS = (
     "semeval_sources",
     "semeval_seeds",
     "dwug_seeds",
+    "semeval_soups",
+    "dwug_soups",
     "wug_multilingual",
 )
 DWUG = "lscd/dwug_en"
@@ -278,6 +288,7 @@ class DwugVariant:
     capped: bool = True
     one_model: bool = False
     label: str = ""
+    mpnet: bool = False
 
 
 DWUG_VARIANTS = {
@@ -318,24 +329,39 @@ DWUG_VARIANTS = {
         one_model=True,
         label="the target + context vector trained",
     ),
+    "dwug_wordnet_only_mpnet": DwugVariant(
+        "mpnet-dwug-wordnet-only",
+        ("wordnet",),
+        "Every word is scored by all-mpnet-base-v2 tuned on the WordNet 3.0 example pairs alone, all DWUG EN "
+        "lemmas excluded (the `dwug_wordnet_only` training with the larger base encoder: 12 layers of 768 against "
+        "MiniLM's 6 of 384; fixed before any DWUG figure of it)",
+        one_model=True,
+        label="all-mpnet-base-v2",
+        mpnet=True,
+    ),
 }
 
 
-def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, cell: str) -> dict[str, Any]:
-    """A DWUG EN cell (see the module docstring): tuned as :data:`DWUG_VARIANTS` says, each word scored unseen."""
-    from experiments.lscd import gold_scores
-    from wsd.evaluate.datasets import wug
+def dwug_kfold(
+    work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, cell: str, mpnet: Path | None = None
+) -> dict[str, Any]:
+    """A DWUG EN cell (see the module docstring): tuned as :data:`DWUG_VARIANTS` says, each word scored unseen.
 
+    A variant with ``mpnet`` set tunes and scores all-mpnet-base-v2 (the folder ``mpnet``) instead of the bundled
+    MiniLM.
+    """
     variant = DWUG_VARIANTS[cell]
-    bundle = wug.load(data_dir / DWUG)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        gold_series, gold_column = gold_scores(bundle)
-    gold = {str(k): float(v) for k, v in gold_series.items()}
+    bundle, gold, gold_column = _dwug_gold(data_dir)
     groups = [sorted(gold)] if variant.one_model else lemma_folds(sorted(gold), folds, seed)
     spec = {"wug": f"wug:{data_dir / DWUG}", "wordnet": f"wordnet:{data_dir / WORDNET}"}
     sources = [spec[name] for name in variant.sources]
-    base = word_figures(bundle, sorted(gold), None)
+    model = None
+    options = variant.options
+    if variant.mpnet:
+        if mpnet is None or not (mpnet / "config.json").is_file():
+            raise SystemExit(f"the MPNet encoder {mpnet} is absent (`bash ../shared/models/get-mpnet.sh DIR`)")
+        model, options = str(mpnet), (options or {}) | {"model": str(mpnet)}
+    base = word_figures(bundle, sorted(gold), model)
     log(f"untuned: {json.dumps(pooled(base, gold))}")
     tuned: dict[str, dict[str, float]] = {}
     runs = []
@@ -350,7 +376,7 @@ def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int | None, seed: 
                 sources,
                 steps=steps if variant.capped else None,
                 seed=seed,
-                options=variant.options,
+                options=options,
                 exclude_lemmas=held_out,
             )
             done = {"words": held_out, "training": training_summary(facts)}
@@ -370,8 +396,8 @@ def dwug_kfold(work: Path, data_dir: Path, folds: int, steps: int | None, seed: 
     }
 
 
-def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
-    """``dwug_wordnet_only`` trained with each seed of :data:`SEEDS`: how far the training seed moves DWUG EN's ρ."""
+def _dwug_gold(data_dir: Path) -> tuple[Any, dict[str, float], str]:
+    """DWUG EN's usages and its graded change (the gold column's name)."""
     from experiments.lscd import gold_scores
     from wsd.evaluate.datasets import wug
 
@@ -379,40 +405,111 @@ def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, A
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         gold_series, gold_column = gold_scores(bundle)
-    gold = {str(k): float(v) for k, v in gold_series.items()}
+    return bundle, {str(k): float(v) for k, v in gold_series.items()}, gold_column
+
+
+def _dwug_seed_model(work: Path, data_dir: Path, bundle: Any, words: list[str], steps: int, n: int) -> dict[str, Any]:
+    """The ``dwug_wordnet_only`` model of training seed ``n`` (trained unless built) and its figures (cached)."""
+    seed_file = work / f"dwug_seeds-seed{n}.json"
+    if seed_file.is_file():
+        return json.loads(seed_file.read_text(encoding="utf-8"))
+    folder = work / f"dwug-wordnet-only-seed{n}"
+    facts = tune(folder, [f"wordnet:{data_dir / WORDNET}"], steps=steps, seed=n, exclude_lemmas=words)
+    done = {"training": training_summary(facts), "figures": word_figures(bundle, words, str(folder))}
+    seed_file.write_text(json.dumps(done, indent=1), encoding="utf-8")
+    return done
+
+
+def _dwug_run(done: dict[str, Any], base: dict[str, Any], gold: dict[str, float], seed: int) -> dict[str, Any]:
+    """One model's row of a DWUG seeds or soups cell: its pooled figures and intervals against the untuned."""
+    tuned = done["figures"]
+    return {
+        "training": done["training"],
+        "tuned": pooled(tuned, gold),
+        "intervals": bootstrap_difference(tuned, base, gold, seed),
+    }
+
+
+def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """``dwug_wordnet_only`` trained with each seed of :data:`SEEDS`: how far the training seed moves DWUG EN's ρ."""
+    bundle, gold, gold_column = _dwug_gold(data_dir)
     words = sorted(gold)
     base = word_figures(bundle, words, None)
     runs: dict[str, Any] = {}
     for n in SEEDS:
-        seed_file = work / f"dwug_seeds-seed{n}.json"
-        if seed_file.is_file():
-            done = json.loads(seed_file.read_text(encoding="utf-8"))
-        else:
-            folder = work / f"dwug-wordnet-only-seed{n}"
-            facts = tune(folder, [f"wordnet:{data_dir / WORDNET}"], steps=steps, seed=n, exclude_lemmas=words)
-            done = {"training": training_summary(facts), "figures": word_figures(bundle, words, str(folder))}
-            seed_file.write_text(json.dumps(done, indent=1), encoding="utf-8")
-        tuned = done["figures"]
-        runs[str(n)] = {
-            "training": done["training"],
-            "tuned": pooled(tuned, gold),
-            "intervals": bootstrap_difference(tuned, base, gold, seed),
-        }
+        runs[str(n)] = _dwug_run(_dwug_seed_model(work, data_dir, bundle, words, steps, n), base, gold, seed)
         log(f"seed {n}: rho PRT {runs[str(n)]['tuned']['rho_prt']:.3f}")
     return {"gold": gold_column, "words": len(words), "untuned": pooled(base, gold), "runs": runs}
 
 
-def _dwug_seeds_section(cell: dict[str, Any], steps: int) -> list[str]:
-    """The page's section of the ``dwug_seeds`` cell."""
+#: The averages of the soups cells, fixed before any figure: a row's label, its model folder's suffix, the seeds
+#: averaged (None: the untuned base model) and their weights (None: uniform). The uniform soup is Wortsman et
+#: al.'s (2022) uniform model soup; 0.5 is WiSE-FT's middle mixing coefficient, not tuned here.
+SOUPS: dict[str, tuple[str, tuple[int | None, ...], tuple[float, ...] | None]] = {
+    "soup of seeds 0, 1, 2": ("soup", (0, 1, 2), None),
+    "WiSE-FT: 0.5 untuned + 0.5 seed 0": ("wise05", (None, 0), (0.5, 0.5)),
+}
+
+
+def _average(folder: Path, models: list[str | None], weights: tuple[float, ...] | None) -> dict[str, Any]:
+    """Average ``models`` into ``folder`` unless it is built; what the page says about it."""
+    from wsd.tune.averaging import average_encoders
+
+    if not (folder / "wsd_tune.json").is_file():
+        started = time.perf_counter()
+        average_encoders(models, folder, weights=weights)
+        log(f"averaged {folder.name} in {time.perf_counter() - started:.0f} s")
+    return {"seconds": None, "averaged": models, "weights": list(weights) if weights else None}
+
+
+def dwug_soups(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The averages of :data:`SOUPS` made from the ``dwug_seeds`` models, scored beside them (module docstring)."""
+    bundle, gold, gold_column = _dwug_gold(data_dir)
+    words = sorted(gold)
+    base = word_figures(bundle, words, None)
+    runs: dict[str, Any] = {}
+    for n in SEEDS:
+        runs[f"seed {n}"] = _dwug_run(_dwug_seed_model(work, data_dir, bundle, words, steps, n), base, gold, seed)
+    for label, (suffix, seeds, weights) in SOUPS.items():
+        cache = work / f"dwug_soups-{suffix}.json"
+        if cache.is_file():
+            done = json.loads(cache.read_text(encoding="utf-8"))
+        else:
+            folder = work / f"dwug-wordnet-only-{suffix}"
+            models = [None if n is None else str(work / f"dwug-wordnet-only-seed{n}") for n in seeds]
+            done = {"training": _average(folder, models, weights), "figures": word_figures(bundle, words, str(folder))}
+            cache.write_text(json.dumps(done, indent=1), encoding="utf-8")
+        runs[label] = _dwug_run(done, base, gold, seed)
+        log(f"{label}: rho PRT {runs[label]['tuned']['rho_prt']:.3f}")
+    return {"gold": gold_column, "words": len(words), "untuned": pooled(base, gold), "runs": runs}
+
+
+def _dwug_seeds_section(cell: dict[str, Any], steps: int, soups: bool = False) -> list[str]:
+    """The page's section of the ``dwug_seeds`` cell (or, with ``soups``, of the ``dwug_soups`` cell)."""
+    if soups:
+        head = [
+            f"## DWUG EN, never seen: averages of the WordNet-only seed models ({cell['words']} words; {steps} steps)",
+            "",
+            "The three `dwug_seeds` models (WordNet 3.0 example pairs alone, every DWUG EN lemma excluded) and, with "
+            "no training, averages of their weights fixed before any figure: the uniform soup of the three seeds, "
+            "and WiSE-FT's interpolation of the untuned model with seed 0 (`wsd tune --average`). Each model scores "
+            f"all {cell['words']} words; ρ against `{cell['gold']}`, the untuned bundled MiniLM scored the same way in "
+            "the same run, on this cell's machine. Intervals: word bootstrap, 95%, of the difference tuned − untuned.",
+            "",
+        ]
+    else:
+        head = [
+            f"## DWUG EN, never seen: the WordNet-only model with three training seeds ({cell['words']} words; "
+            f"{steps} steps)",
+            "",
+            "The `dwug_wordnet_only` training (WordNet 3.0 example pairs alone, every DWUG EN lemma excluded) with "
+            f"the training seeds {', '.join(cell['runs'])}, each model scoring all {cell['words']} words; ρ against "
+            f"`{cell['gold']}`, the untuned bundled MiniLM scored the same way in the same run, on this cell's "
+            "machine. Intervals: word bootstrap, 95%, of the difference tuned − untuned.",
+            "",
+        ]
     lines = [
-        f"## DWUG EN, never seen: the WordNet-only model with three training seeds ({cell['words']} words; "
-        f"{steps} steps)",
-        "",
-        "The `dwug_wordnet_only` training (WordNet 3.0 example pairs alone, every DWUG EN lemma excluded) with the "
-        f"training seeds {', '.join(cell['runs'])}, each model scoring all {cell['words']} words; ρ against "
-        f"`{cell['gold']}`, the untuned bundled MiniLM scored the same way in the same run, on this cell's machine. "
-        "Intervals: word bootstrap, 95%, of the difference tuned − untuned.",
-        "",
+        *head,
         "| encoder | ρ PRT (default change score) | ρ PRT − untuned | ρ APD | ρ JSD of induced senses | ARI | "
         "ARI one sense | mean senses |",
         "|---|---:|---|---:|---:|---:|---:|---:|",
@@ -425,16 +522,20 @@ def _dwug_seeds_section(cell: dict[str, Any], steps: int) -> list[str]:
     for n, run in cell["runs"].items():
         row, (low, high) = run["tuned"], run["intervals"]["rho_prt_difference"]
         diff = row["rho_prt"] - cell["untuned"]["rho_prt"]
+        label = f"seed {n}" if n.isdigit() else n
         lines.append(
-            f"| seed {n} | {_f(row['rho_prt'])} | {diff:+.3f} [{low:+.3f}, {high:+.3f}] | {_f(row['rho_apd'])} | "
+            f"| {label} | {_f(row['rho_prt'])} | {diff:+.3f} [{low:+.3f}, {high:+.3f}] | {_f(row['rho_apd'])} | "
             f"{_f(row['rho_jsd'])} | {_f(100 * row['ari'], 1)} | {_f(100 * row['ari_one_sense'], 1)} | "
             f"{_f(row['mean_senses'], 2)} |"
         )
-    prt = [run["tuned"]["rho_prt"] for run in cell["runs"].values()]
+    prt = [run["tuned"]["rho_prt"] for key, run in cell["runs"].items() if key.removeprefix("seed ").isdigit()]
+    averages = "".join(
+        f"; {label} {cell['runs'][label]['tuned']['rho_prt']:.3f}" for label in SOUPS if label in cell["runs"]
+    )
     lines += [
         "",
         f"ρ PRT over the seeds: {min(prt):.3f} to {max(prt):.3f} (mean {np.mean(prt):.3f}; untuned "
-        f"{cell['untuned']['rho_prt']:.3f}; issue 23's target {TARGETS['rho_prt']}).",
+        f"{cell['untuned']['rho_prt']:.3f}; issue 23's target {TARGETS['rho_prt']}){averages}.",
         "",
     ]
     return lines
@@ -618,6 +719,10 @@ def semeval_context(work: Path, data_dir: Path, steps: int, seed: int) -> dict[s
 SEEDS = (0, 1, 2)
 
 
+#: The row labels of the seed models in the seeds and soups cells.
+SEED_ROWS = tuple(f"seed {n}" for n in SEEDS)
+
+
 def semeval_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
     """The SemEval cell trained with other seeds: how far one training seed moves its scores (module docstring)."""
     variants: dict[str, Variant] = {
@@ -625,6 +730,23 @@ def semeval_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str
         for n in SEEDS
     }
     return semeval_variants(work, data_dir, steps, seed, variants)
+
+
+def semeval_soups(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """The averages of :data:`SOUPS` made from the ``semeval_seeds`` models, scored beside them (module docstring)."""
+    result = semeval_seeds(work, data_dir, steps, seed)
+    runs = {key: run for key, run in result["runs"].items()}
+    seed_folders = {n: work / ("wordnet-no-semeval" if n == seed else f"wordnet-no-semeval-seed{n}") for n in SEEDS}
+    for label, (suffix, seeds, weights) in SOUPS.items():
+        folder = work / f"wordnet-no-semeval-{suffix}"
+        training = _average(folder, [None if n is None else str(seed_folders[n]) for n in seeds], weights)
+        run: dict[str, Any] = {"training": training, "datasets": {}}
+        for name in SEMEVAL:
+            tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-{folder.name}")
+            run["datasets"][name] = {"tuned": tuned["overall"], "training_overlap": tuned.get("training_overlap")}
+            log(f"{label}: {name} avg {result['untuned'][name]['avg']:.4f} -> {tuned['overall']['avg']:.4f}")
+        runs[label] = run
+    return result | {"runs": runs}
 
 
 def semeval_sources(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
@@ -744,8 +866,9 @@ def markdown(results: dict[str, Any]) -> str:
             f"## {title}",
             "",
             f"{variant.about}; ρ is computed "
-            f"once over all {cell['words']} words against `{cell['gold']}`. The untuned row is the bundled MiniLM "
-            "scored the same way in the same run. Intervals: word bootstrap, 95%.",
+            f"once over all {cell['words']} words against `{cell['gold']}`. The untuned row is "
+            f"{'all-mpnet-base-v2' if variant.mpnet else 'the bundled MiniLM'} scored the same way in the same run. "
+            "Intervals: word bootstrap, 95%.",
             "",
             "| encoder | ρ PRT (default change score) | ρ APD | ρ PRT, target half | ρ APD, target half | "
             "ρ JSD of induced senses | ARI | ARI one sense | mean senses |",
@@ -853,11 +976,14 @@ def markdown(results: dict[str, Any]) -> str:
         cell = results.get(key)
         if cell:
             lines += _variants_table(cell, title, about.format(steps=results["steps"]), label, mark_chosen=False)
-            if key == "semeval_seeds":
+            if key in ("semeval_seeds", "semeval_soups"):
                 lines += _seed_spread(cell)
     cell = results.get("dwug_seeds")
     if cell:
         lines += _dwug_seeds_section(cell, results["steps"])
+    cell = results.get("dwug_soups")
+    if cell:
+        lines += _dwug_seeds_section(cell, results["steps"], soups=True)
     cell = results.get("wug_multilingual")
     if cell:
         lines += [
@@ -924,6 +1050,15 @@ VARIANT_SECTIONS = {
         "Every row was measured in one run, on this cell's machine; compare within the table.",
         "trained on",
     ),
+    "semeval_soups": (
+        "## Averages of the seed models (SemEval lemmas never seen; no training)",
+        "The three `semeval_seeds` models ({steps} steps on WordNet 3.0 example pairs, every SemEval lemma "
+        "excluded) and, with no training, averages of their weights fixed before any figure: the uniform soup of "
+        "the three seeds, and WiSE-FT's interpolation of the untuned model with seed 0 (`wsd tune --average`); "
+        "`wsd evaluate` with the default recipe, one clustering seed (percent). Every row was measured on this "
+        "cell's machine; compare within the table.",
+        "model",
+    ),
     "semeval_seeds": (
         "## How much the training seed moves the scores",
         "MiniLM tuned as the SemEval cell ({steps} steps on WordNet 3.0 example pairs, every SemEval lemma excluded) "
@@ -940,11 +1075,16 @@ def _seed_spread(cell: dict[str, Any]) -> list[str]:
     """Each SemEval task's AVG over the training seeds of the ``semeval_seeds`` cell."""
     lines = []
     for name in SEMEVAL:
-        values = [100 * run["datasets"][name]["tuned"]["avg"] for run in cell["runs"].values()]
+        values = [100 * run["datasets"][name]["tuned"]["avg"] for key, run in cell["runs"].items() if key in SEED_ROWS]
         before = 100 * cell["untuned"][name]["avg"]
         lines.append(
             f"- {name} AVG over the seeds: {min(values):.2f} to {max(values):.2f} (spread "
             f"{max(values) - min(values):.2f}; mean {np.mean(values):.2f}, untuned {before:.2f})"
+            + "".join(
+                f"; {label} {100 * cell['runs'][label]['datasets'][name]['tuned']['avg']:.2f}"
+                for label in SOUPS
+                if label in cell["runs"]
+            )
         )
     lines.append("")
     return lines
@@ -991,7 +1131,9 @@ def _variants_table(cell: dict[str, Any], title: str, about: str, label: str, ma
         )
         figures = " | ".join(f"{100 * run['datasets'][n]['tuned'][m]:.2f}" for n, m in columns)
         mark = " (chosen)" if mark_chosen and str(key) == str(cell["chosen"]) else ""
-        lines.append(f"| {key}{mark} | {run['training']['seconds']:.0f} | {figures} | {shown} |")
+        seconds = run["training"]["seconds"]
+        shown_seconds = "– (no training)" if "averaged" in run["training"] else f"{seconds:.0f}"
+        lines.append(f"| {key}{mark} | {shown_seconds} | {figures} | {shown} |")
     lines.append("")
     return lines
 
@@ -1004,6 +1146,8 @@ SIMPLE_CELLS = {
     "semeval_sources": semeval_sources,
     "semeval_seeds": semeval_seeds,
     "dwug_seeds": dwug_seeds,
+    "semeval_soups": semeval_soups,
+    "dwug_soups": dwug_soups,
 }
 
 
@@ -1052,7 +1196,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     for cell in args.cells.split(","):
         if cell in DWUG_VARIANTS:
-            results[cell] = dwug_kfold(args.work, args.data_dir, args.folds, args.steps, args.seed, cell)
+            results[cell] = dwug_kfold(
+                args.work, args.data_dir, args.folds, args.steps, args.seed, cell, mpnet=args.mpnet_model
+            )
         elif cell in SIMPLE_CELLS:
             results[cell] = SIMPLE_CELLS[cell](args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):

@@ -167,7 +167,21 @@ def test_the_pages_show_their_figures() -> None:
             for n in (0, 1)
         },
     }
+    averaged = {"seconds": None, "averaged": ["a", "b"], "weights": None}
+    soup_label, wise_label = "soup of seeds 0, 1, 2", "WiSE-FT: 0.5 untuned + 0.5 seed 0"
+    results["dwug_soups"] = results["dwug_seeds"] | {
+        "runs": {f"seed {n}": run for n, run in results["dwug_seeds"]["runs"].items()}
+        | {soup_label: {"training": averaged, "tuned": row | {"rho_prt": 0.42}, "intervals": interval}},
+    }
+    soup_run = frozen_runs["0"] | {"training": averaged}
+    results["semeval_soups"] = results["semeval_seeds"] | {
+        "runs": results["semeval_seeds"]["runs"] | {soup_label: soup_run, wise_label: soup_run}
+    }
     page = markdown(results)
+    assert f"| {soup_label} | 0.420 | +0.120 [+0.100, +0.500] | 0.300 |" in page
+    assert "(mean 0.405; untuned 0.300; issue 23's target 0.55); soup of seeds 0, 1, 2 0.420." in page
+    assert f"| {wise_label} | – (no training) | 10.00 | 50.00 | 33.00 |" in page
+    assert f"(spread 2.00; mean 34.00, untuned 32.00); {soup_label} 33.00; {wise_label} 33.00" in page
     assert "| seed 1 | 0.410 | +0.110 [+0.100, +0.500] | 0.300 |" in page
     assert "ρ PRT over the seeds: 0.400 to 0.410 (mean 0.405; untuned 0.300; issue 23's target 0.55)." in page
     assert "- semeval2013 AVG over the seeds: 33.00 to 35.00 (spread 2.00; mean 34.00, untuned 32.00)" in page
@@ -176,7 +190,8 @@ def test_the_pages_show_their_figures() -> None:
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
     machines = (
-        "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, dwug_seeds, wug_multilingual"
+        "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, dwug_seeds, semeval_soups, "
+        "dwug_soups, wug_multilingual"
     )
     machines += ": test"
     assert f"- Machines: {machines}; semeval_frozen: another" in page

@@ -846,6 +846,28 @@ OPTION_LIST: tuple[Option, ...] = (
         unset="none",
     ),
     _o(
+        "tune.average",
+        "str_list",
+        None,
+        _TUNE,
+        "instead of training, average the weights of these models into --out (repeatable, at least two, one "
+        "architecture and vocabulary): several tuned runs make a model soup; the base model (the bundled one is "
+        "`default`) and a tuned run make WiSE-FT's interpolation; the model card and the leakage guard keep "
+        "every lemma they were trained on",
+        metavar="MODEL",
+        repeat=True,
+        unset="train",
+    ),
+    _o(
+        "tune.average_weights",
+        "str_list",
+        None,
+        _TUNE,
+        "the weights of the --average models, comma-separated, in their order (normalised to sum to 1), e.g. 0.5,0.5",
+        metavar="W,W,...",
+        unset="equal weights",
+    ),
+    _o(
         "tune.model",
         "str",
         None,

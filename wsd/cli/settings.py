@@ -88,6 +88,8 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
     required["run"] = required["embed"]
     if command == "tune" and config["tune"].get("recipe"):  # the recipe finds its source and its folder
         required["tune"] = ()
+    if command == "tune" and config["tune"].get("average"):  # no training: no source
+        required["tune"] = ("output.out",)
     for name in required.get(command, ()):
         section, key = name.split(".")
         if config[section][key] is None:

@@ -52,6 +52,8 @@ def command_tune(args: argparse.Namespace) -> int:
 
     config = command_config("tune", args)
     tune, out = config["tune"], config["output"]["out"]
+    if tune.get("average"):
+        return _average_run(tune, out, args.overwrite)
     recipe = tune.get("recipe")
     if recipe:
         tune, out = _recipe_run(tune, out)
@@ -74,6 +76,40 @@ def command_tune(args: argparse.Namespace) -> int:
     if recipe:
         print(_load_hint(recipe, out))
     return 0
+
+
+def _average_run(tune: dict, out: str, overwrite: bool) -> int:
+    """``wsd tune --average``: average the models' weights into ``out``; training settings are refused."""
+    from wsd.schema import OPTIONS
+    from wsd.tune.averaging import average_encoders
+    from wsd.tune.options import TuneOptions
+
+    if tune.get("train") or tune.get("recipe"):
+        raise ConfigError("--average makes a model from others without training: give it without --train and --recipe")
+    trained = {
+        OPTIONS[f"tune.{key}"].option_strings[0]
+        for key, value in TuneOptions.from_settings(tune, progress=False).to_dict().items()
+        if key != "progress" and f"tune.{key}" in OPTIONS and value != _default(OPTIONS[f"tune.{key}"].default)
+    }
+    trained |= {flag for key, flag in (("exclude", "--exclude"), ("exclude_lemmas", "--exclude-lemmas")) if tune[key]}
+    if trained:
+        raise ConfigError(f"--average does not train: {', '.join(sorted(trained))} would have no effect")
+    weights = None
+    if tune.get("average_weights"):
+        try:
+            weights = [float(item) for item in tune["average_weights"]]
+        except ValueError:
+            raise ConfigError(
+                f"--average-weights takes numbers, comma-separated (0.5,0.5), not {','.join(tune['average_weights'])}"
+            ) from None
+    models = [None if model in ("", "default") else model for model in tune["average"]]
+    print(average_encoders(models, out, weights=weights, overwrite=overwrite).summary())
+    return 0
+
+
+def _default(value: object) -> object:
+    """A schema default as TuneOptions.to_dict writes it (tuples as lists)."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _built_by_recipe(folder: Path, settings: dict) -> bool:

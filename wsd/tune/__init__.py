@@ -22,6 +22,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "PairSet": ("wsd.tune.pairs", "PairSet"),
     "read_source": ("wsd.tune.sources", "read_source"),
     "training_overlap": ("wsd.tune.card", "training_overlap"),
+    "average_encoders": ("wsd.tune.averaging", "average_encoders"),
 }
 
 __all__ = sorted(_LAZY)

@@ -62,6 +62,12 @@ class TuneResult:
         str
         """
         facts, training = self.facts, self.facts["training"]
+        if facts.get("average"):
+            parts = ", ".join(f"{row['model']} ×{row['weight']:.3f}" for row in facts["average"])
+            return (
+                f"averaged {len(facts['average'])} encoders: {parts}\n"
+                f"model folder {self.out} (model card {self.out / MODEL_CARD}; use it with --model {self.out})"
+            )
         sources = ", ".join(f"{s['name']} ({s['counts']['pairs']} pairs)" for s in facts["sources"])
         history = self.validation
         lines = [

@@ -142,6 +142,8 @@ def model_card(facts: Mapping[str, Any]) -> str:
     >>> model_card(facts).splitlines()[0]
     '---'
     """
+    if facts.get("average"):
+        return _average_card(facts)
     base = facts["base_model"]
     options = facts["config"].get("options", {})
     training = facts.get("training", {})
@@ -173,18 +175,8 @@ def model_card(facts: Mapping[str, Any]) -> str:
         "",
         "## Training data",
         "",
-        "| source | lemmas | uses | pairs | graded | same | different |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        *_sources_lines(facts),
     ]
-    for source in facts.get("sources", []):
-        c = source["counts"]
-        lines.append(
-            f"| `{source['name']}` | {c['lemmas']} | {c['uses']} | {c['pairs']} | {c['graded']} | {c['same']} "
-            f"| {c['different']} |"
-        )
-    lines += [""]
-    for source in facts.get("sources", []):
-        lines.append(f"- lemmas of `{source['name']}`: {', '.join(source['lemmas']) or '(none)'}")
     lines += [
         "- validation lemmas (held out, never trained on): "
         + (", ".join(facts.get("validation_lemmas", [])) or "(none)"),
@@ -217,6 +209,65 @@ def model_card(facts: Mapping[str, Any]) -> str:
         "cosine for same vs different sense; score: their mean (AUC as 2·AUC − 1), the early-stopping criterion.",
         "",
         f"Full facts: `{TUNE_FILE}`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _sources_lines(facts: Mapping[str, Any]) -> list[str]:
+    """The training-data table and the lemma lists of a model card."""
+    lines = ["| source | lemmas | uses | pairs | graded | same | different |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for source in facts.get("sources", []):
+        c = source["counts"]
+        lines.append(
+            f"| `{source['name']}` | {c['lemmas']} | {c['uses']} | {c['pairs']} | {c['graded']} | {c['same']} "
+            f"| {c['different']} |"
+        )
+    lines += [""]
+    for source in facts.get("sources", []):
+        lines.append(f"- lemmas of `{source['name']}`: {', '.join(source['lemmas']) or '(none)'}")
+    return lines
+
+
+def _average_card(facts: Mapping[str, Any]) -> str:
+    """The model card of an average of encoders (:func:`wsd.tune.averaging.average_encoders`)."""
+    base = facts["base_model"]
+    options = facts["config"].get("word_vectors", {})
+    lines = [
+        "---",
+        "library_name: sentence-transformers",
+        "pipeline_tag: feature-extraction",
+        "tags: [wsd, word-sense, sense-aware, token-embeddings, model-soup]",
+        "---",
+        "",
+        f"# An average of {len(facts['average'])} encoders by wsd, from {base['name']}",
+        "",
+        "The weighted mean of the weights of the models below (a model soup; with the base model among them, "
+        "WiSE-FT's interpolation), made by `wsd tune --average`; no training. Use it as wsd does "
+        "(`--model THIS_FOLDER`); it also loads with `transformers` (`AutoModel`) and `sentence-transformers`.",
+        "",
+        "## Averaged models",
+        "",
+        "| model | weight | tuned by wsd | fingerprint |",
+        "|---|---:|---|---|",
+    ]
+    for row in facts["average"]:
+        lines.append(
+            f"| `{row['model']}` | {row['weight']:.4f} | {'yes' if row['tuned'] else 'no'} | `{row['fingerprint']}` |"
+        )
+    lines += [
+        "",
+        "## Word vectors (the tuned models' options; use them alike)",
+        "",
+        "- " + (", ".join(f"{key}: `{value}`" for key, value in options.items()) or "(no tuned model among them)"),
+        "",
+        "## Training data of the tuned models",
+        "",
+        *_sources_lines(facts),
+        "- validation lemmas of the tuned models: " + (", ".join(facts.get("validation_lemmas", [])) or "(none)"),
+        "- lemmas every tuned model excluded: " + (", ".join(facts.get("excluded_lemmas", [])) or "(none)"),
+        "",
+        f"Made on {facts.get('training', {}).get('machine')}. Full facts: `{TUNE_FILE}`.",
         "",
     ]
     return "\n".join(lines)
