@@ -25,6 +25,9 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     One model tuned on the WordNet 3.0 example pairs alone, every DWUG EN lemma excluded, scores all 46 words.
 ``dwug_wordnet_only_mpnet``
     ``dwug_wordnet_only`` with all-mpnet-base-v2 (``--mpnet-model``) as the base encoder, beside itself untuned.
+``dwug_wordnet_distill`` / ``semeval_distill``
+    ``dwug_wordnet_only`` / the SemEval cell with every training pair labelled by untuned all-mpnet-base-v2's
+    cosine of its two uses (``--teacher``): the bundled MiniLM taught by the larger encoder.
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -93,7 +96,9 @@ CELLS = (
     "dwug_wordnet_only",
     "dwug_wordnet_only_context",
     "dwug_wordnet_only_mpnet",
+    "dwug_wordnet_distill",
     "semeval_unseen",
+    "semeval_distill",
     "semeval_unseen_long",
     "semeval_unseen_mpnet",
     "semeval_ablations",
@@ -289,6 +294,7 @@ class DwugVariant:
     one_model: bool = False
     label: str = ""
     mpnet: bool = False
+    mpnet_teacher: bool = False
 
 
 DWUG_VARIANTS = {
@@ -339,6 +345,17 @@ DWUG_VARIANTS = {
         label="all-mpnet-base-v2",
         mpnet=True,
     ),
+    "dwug_wordnet_distill": DwugVariant(
+        "dwug-wordnet-only-distill",
+        ("wordnet",),
+        "Every word is scored by one MiniLM tuned on the uses and pairs of the WordNet 3.0 examples, all DWUG EN "
+        "lemmas excluded, each pair labelled not by WordNet but by untuned all-mpnet-base-v2's cosine of its two uses "
+        "(`--teacher`, CoSENT; the `dwug_wordnet_only` training otherwise). The cell was added after the untuned "
+        "MPNet's DWUG figures (the cell above) were seen; its settings are the defaults, fixed before any figure of it",
+        one_model=True,
+        label="distilled from all-mpnet-base-v2",
+        mpnet_teacher=True,
+    ),
 }
 
 
@@ -357,10 +374,12 @@ def dwug_kfold(
     sources = [spec[name] for name in variant.sources]
     model = None
     options = variant.options
+    if (variant.mpnet or variant.mpnet_teacher) and (mpnet is None or not (mpnet / "config.json").is_file()):
+        raise SystemExit(f"the MPNet encoder {mpnet} is absent (`bash ../shared/models/get-mpnet.sh DIR`)")
     if variant.mpnet:
-        if mpnet is None or not (mpnet / "config.json").is_file():
-            raise SystemExit(f"the MPNet encoder {mpnet} is absent (`bash ../shared/models/get-mpnet.sh DIR`)")
         model, options = str(mpnet), (options or {}) | {"model": str(mpnet)}
+    if variant.mpnet_teacher:
+        options = (options or {}) | {"teacher": str(mpnet)}
     base = word_figures(bundle, sorted(gold), model)
     log(f"untuned: {json.dumps(pooled(base, gold))}")
     tuned: dict[str, dict[str, float]] = {}
@@ -749,6 +768,17 @@ def semeval_soups(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str
     return result | {"runs": runs}
 
 
+def semeval_distill(work: Path, data_dir: Path, steps: int, seed: int, mpnet: Path) -> dict[str, Any]:
+    """The SemEval cell with every WordNet pair labelled by all-mpnet-base-v2's cosine (module docstring)."""
+    if not (mpnet / "config.json").is_file():
+        raise SystemExit(f"the MPNet encoder {mpnet} is absent (`bash ../shared/models/get-mpnet.sh DIR`)")
+    variants: dict[str, Variant] = {
+        "WordNet labels": ("wordnet-no-semeval", None, ()),
+        "all-mpnet-base-v2's cosines": ("wordnet-no-semeval-distill", {"teacher": str(mpnet)}, ()),
+    }
+    return semeval_variants(work, data_dir, steps, seed, variants)
+
+
 def semeval_sources(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
     """WordNet alone against WordNet plus the SemEval-2010 keys, scored on SemEval-2013 (see the module docstring)."""
     variants: dict[str, Variant] = {
@@ -1050,6 +1080,16 @@ VARIANT_SECTIONS = {
         "Every row was measured in one run, on this cell's machine; compare within the table.",
         "trained on",
     ),
+    "semeval_distill": (
+        "## Distilling a larger encoder: every pair labelled by all-mpnet-base-v2 (SemEval lemmas never seen)",
+        "MiniLM tuned as the SemEval cell ({steps} steps on the uses and pairs of the WordNet 3.0 examples, every "
+        "SemEval lemma excluded) with WordNet's labels (the cell's own run) or with each pair labelled by untuned "
+        "all-mpnet-base-v2's cosine of its two uses (`--teacher`, CoSENT; added after the MPNet DWUG figures were "
+        "seen, its settings the defaults); `wsd evaluate` with the default recipe, one seed (percent). The "
+        "teacher's own SemEval-2013 figures are the MPNet cell's above. Every row was measured on this cell's "
+        "machine; compare within the table.",
+        "pair labels",
+    ),
     "semeval_soups": (
         "## Averages of the seed models (SemEval lemmas never seen; no training)",
         "The three `semeval_seeds` models ({steps} steps on WordNet 3.0 example pairs, every SemEval lemma "
@@ -1203,6 +1243,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = SIMPLE_CELLS[cell](args.work, args.data_dir, args.steps, args.seed)
         elif cell in ("semeval_unseen", "semeval_unseen_long"):
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
+        elif cell == "semeval_distill":
+            results[cell] = semeval_distill(args.work, args.data_dir, args.steps, args.seed, args.mpnet_model)
         elif cell == "semeval_unseen_mpnet":
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, base=args.mpnet_model)
         elif cell == "wug_multilingual":

@@ -876,6 +876,17 @@ OPTION_LIST: tuple[Option, ...] = (
         unset="the bundled all-MiniLM-L6-v2",
     ),
     _o(
+        "tune.teacher",
+        "str",
+        None,
+        _TUNE,
+        "distil: label every training pair with this encoder's cosine of its two uses (the same layers, pooling "
+        "and context vector; graded, so --loss auto trains it with CoSENT) instead of the source's label; a "
+        "model folder or Hub name, e.g. a larger encoder whose senses the base model should learn",
+        metavar="MODEL",
+        unset="the sources' labels",
+    ),
+    _o(
         "tune.loss",
         "str",
         "auto",

@@ -232,6 +232,14 @@ def tune_encoder(
     from wsd.tune.freezing import check_freeze_count
 
     check_freeze_count(options.model, options.freeze_layers)
+    if options.teacher is not None:
+        from wsd.embed.models import model_source
+        from wsd.errors import ModelError
+
+        try:  # a teacher that is not there is refused before any source is read
+            model_source(options.teacher)
+        except ModelError as exc:
+            raise ModelError(f"--teacher: {exc}") from exc
     exclude = [exclude] if isinstance(exclude, str) else exclude
     exclude_lemmas = [exclude_lemmas] if isinstance(exclude_lemmas, str) else exclude_lemmas
     pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed, Path(out))
@@ -288,11 +296,23 @@ def tune_encoder(
     )
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
-    outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step)
+    teacher = None
+    if options.teacher is not None:
+        from wsd.tune.teacher import Teacher
+
+        teacher = Teacher(
+            options.teacher,
+            layers=options.layers,
+            pooling=options.pooling,
+            window_tokens=options.window_tokens,
+            context_vector=options.context_vector,
+            device=str(encoder.loaded.device),
+        )
+    outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher)
     state = outcome.state
     from wsd.io.store import library_versions
 
-    kinds = sorted(set(training.pairs["kind"]))
+    kinds = ["graded"] if teacher is not None else sorted(set(training.pairs["kind"]))  # a teacher grades every pair
     from wsd.tune.losses import chosen_loss
 
     facts = {
@@ -311,6 +331,7 @@ def tune_encoder(
             }
             for row in training.counts().to_dict("records")
         ],
+        "teacher": teacher.identity if teacher is not None else None,
         "training_lemmas": training.lemmas,
         "validation_lemmas": valid_lemmas,
         "excluded_lemmas": excluded,

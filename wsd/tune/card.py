@@ -188,6 +188,14 @@ def model_card(facts: Mapping[str, Any]) -> str:
         f"(option `{options.get('loss')}`)",
         f"- epochs: {training.get('epochs')} of {options.get('epochs')}, steps: {training.get('steps')}, "
         f"stopped early: {training.get('stopped_early')}, weights kept from step {training.get('best_step')}",
+        *(
+            [
+                f"- teacher: `{facts['teacher']['name']}` (fingerprint `{facts['teacher']['fingerprint']}`): every "
+                "training pair was labelled by its cosine of the two uses, not by the source"
+            ]
+            if facts.get("teacher")
+            else []
+        ),
         f"- seed: {options.get('seed')}, lr: {options.get('lr')}, uses per step: {options.get('batch_uses')}, "
         f"frozen layers (with the embeddings): {options.get('freeze_layers', 0)}",
         f"- training time: {_figure(training.get('seconds'))} s on {training.get('machine')} "

@@ -56,6 +56,9 @@ class TuneOptions:
     ----------
     model : str or None
         The base encoder: ``None`` for the bundled all-MiniLM-L6-v2, a model folder or a Hub name.
+    teacher : str or None
+        Label every training pair with this encoder's cosine of its two uses (graded) instead of the
+        source's label: distillation (:mod:`wsd.tune.teacher`); ``None``: the sources' labels.
     loss : {"cosent", "contrastive", "auto"}
         ``cosent`` (a ranking loss) for every batch, ``contrastive`` (margin on the cosine distance) for
         every batch, or ``auto``: CoSENT for graded labels, contrastive for binary ones.
@@ -112,6 +115,7 @@ class TuneOptions:
     """
 
     model: str | None = field(default=_default("model"), metadata=_about("model"))
+    teacher: str | None = field(default=_default("teacher"), metadata=_about("teacher"))
     loss: Loss = field(default=_default("loss"), metadata=_about("loss"))
     epochs: int = field(default=_default("epochs"), metadata=_about("epochs"))
     max_steps: int | None = field(default=_default("max_steps"), metadata=_about("max_steps"))

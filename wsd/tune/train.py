@@ -37,6 +37,7 @@ from wsd.tune.freezing import freeze_lower_layers
 from wsd.tune.losses import pair_loss
 from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import PairSet
+from wsd.tune.teacher import Teacher
 from wsd.tune.validation import validate
 
 CHECKPOINT_FORMAT = "wsd-tune-checkpoint/1"
@@ -167,10 +168,18 @@ def _schedule(total: int, warmup_fraction: float) -> Callable[[int], float]:
     return factor
 
 
-def _batch_loss(span: SpanEncoder, uses: Any, batch: Batch, options: TuneOptions) -> torch.Tensor:
-    """The loss of one batch: each use encoded once, every scored pair's cosine from the normalised vectors."""
+def _batch_loss(
+    span: SpanEncoder, uses: Any, batch: Batch, options: TuneOptions, teacher: Teacher | None = None
+) -> torch.Tensor:
+    """The loss of one batch: each use encoded once, every scored pair's cosine from the normalised vectors.
+
+    With a ``teacher`` the pairs are labelled by its cosines first (:mod:`wsd.tune.teacher`).
+    """
     rows = uses.iloc[batch.uses]
-    vectors = span.encode(rows["text"].tolist(), rows[["start", "end"]].to_numpy(dtype=np.int64))
+    texts, spans = rows["text"].tolist(), rows[["start", "end"]].to_numpy(dtype=np.int64)
+    if teacher is not None:
+        batch = teacher.relabel(batch, texts, spans)
+    vectors = span.encode(texts, spans)
     unit = torch.nn.functional.normalize(vectors, dim=1)
     first = torch.from_numpy(batch.first).to(unit.device)
     second = torch.from_numpy(batch.second).to(unit.device)
@@ -192,6 +201,7 @@ def train(
     config: dict[str, Any],
     *,
     on_step: Callable[[int, float], None] | None = None,
+    teacher: Teacher | None = None,
 ) -> TrainOutcome:
     """Train ``span``'s model in place on ``pairset`` (see the module docstring); resume from a checkpoint.
 
@@ -212,6 +222,8 @@ def train(
     on_step : callable, optional
         Called with the step number and its loss after each step (and its checkpoint); what it raises
         stops the run (a test interrupts a run this way).
+    teacher : Teacher, optional
+        Labels every training pair with its cosine instead of the source's label (:mod:`wsd.tune.teacher`).
 
     Returns
     -------
@@ -269,7 +281,7 @@ def train(
         while state.epoch < len(plans) and state.step < total and not state.stopped_early:
             plan = plans[state.epoch]
             while state.position < len(plan) and state.step < total:
-                loss = _batch_loss(span, uses, plan[state.position], options)
+                loss = _batch_loss(span, uses, plan[state.position], options, teacher)
                 optimizer.zero_grad(set_to_none=True)
                 if loss.requires_grad:
                     loss.backward()

@@ -1,0 +1,137 @@
+"""Distillation: a teacher encoder labels every training pair with its own cosine of the two uses.
+
+With ``--teacher MODEL`` (:attr:`wsd.tune.TuneOptions.teacher`), each training step's pairs keep their uses but
+not their source labels: the teacher encodes the step's uses once (no gradients, the same layers, pooling,
+window and context vector as the student), and each pair's label becomes the teacher's cosine, mapped from
+[−1, 1] onto the graded scale 1–4. The batch is then graded, so ``--loss auto`` trains it with CoSENT, which asks
+the student to **order the pairs as the teacher does**. A larger encoder's sense distinctions move into the
+bundled one this way, from unlabelled uses as well as labelled ones (the labels are not read). Validation still
+scores the human labels of the held-out lemmas.
+
+The teacher runs in fp32 (the same labels on every machine, up to the order of floating-point sums).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from wsd.tune.batches import Batch
+from wsd.tune.pairs import GRADED, GRADED_RANGE
+
+
+def cosine_to_graded(cosines: np.ndarray) -> np.ndarray:
+    """Cosines in [−1, 1] mapped linearly onto the graded scale 1–4 (clipped; only their order matters to CoSENT).
+
+    Parameters
+    ----------
+    cosines : ndarray of float
+
+    Returns
+    -------
+    ndarray of float64
+
+    Examples
+    --------
+    >>> cosine_to_graded(np.array([-1.0, 0.0, 1.0])).tolist()
+    [1.0, 2.5, 4.0]
+    """
+    low, high = GRADED_RANGE
+    graded = low + (high - low) * (np.asarray(cosines, dtype=np.float64) + 1.0) / 2.0
+    return np.clip(graded, low, high)
+
+
+class Teacher:
+    """An encoder whose cosines label the student's training pairs (see the module docstring).
+
+    Parameters
+    ----------
+    model : str
+        The teacher, as ``--model`` takes it (a folder, ``wsd:NAME``, a Hub name, ``default``).
+    layers, pooling, window_tokens, context_vector
+        How its word vectors are made: the student's options, so both compare the same kind of vector.
+    device : str or None
+        Where it runs (``None``: auto).
+
+    Attributes
+    ----------
+    encoder : wsd.Encoder
+        The loaded teacher.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        layers: str,
+        pooling: str,
+        window_tokens: int | None = None,
+        context_vector: str | None = None,
+        device: str | None = None,
+    ) -> None:
+        from typing import cast
+
+        from wsd.embed.encoder import Encoder
+        from wsd.schema import Pooling
+
+        self.encoder = Encoder(
+            model,
+            layers=layers,
+            pooling=cast(Pooling, pooling),
+            device=device,
+            precision="fp32",
+            window_tokens=window_tokens,
+            context_vector=context_vector,
+        )
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """The teacher's name and fingerprint (what a model card records).
+
+        Returns
+        -------
+        dict
+        """
+        return {"name": self.encoder.loaded.name, "fingerprint": self.encoder.loaded.fingerprint}
+
+    def cosines(self, texts: list[str], spans: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """The teacher's cosine of each pair (``first[i]``, ``second[i]``) of the uses (``texts``, ``spans``).
+
+        Parameters
+        ----------
+        texts : list of str
+            The uses' texts.
+        spans : ndarray of int, shape (n, 2)
+            The targets' character spans.
+        first, second : ndarray of int
+            Row numbers of the two sides of each pair.
+
+        Returns
+        -------
+        ndarray of float64
+        """
+        vectors = np.asarray(self.encoder.embed_spans(texts, spans, progress=False), dtype=np.float64)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit = vectors / np.where(norms > 0, norms, 1.0)
+        return (unit[first] * unit[second]).sum(axis=1)
+
+    def relabel(self, batch: Batch, texts: list[str], spans: np.ndarray) -> Batch:
+        """The batch with every pair labelled by the teacher's cosine (graded 1–4).
+
+        Parameters
+        ----------
+        batch : Batch
+            A training step's uses and pairs.
+        texts : list of str
+            The texts of ``batch.uses``, in order.
+        spans : ndarray of int, shape (n, 2)
+            Their target spans.
+
+        Returns
+        -------
+        Batch
+        """
+        labels = cosine_to_graded(self.cosines(texts, spans, batch.first, batch.second))
+        return dataclasses.replace(batch, labels=labels, kind=GRADED)
