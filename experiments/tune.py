@@ -97,6 +97,7 @@ CELLS = (
     "dwug_wordnet_only_context",
     "dwug_wordnet_only_mpnet",
     "dwug_wordnet_distill",
+    "dwug_wordnet_distill_long",
     "semeval_unseen",
     "semeval_distill",
     "semeval_unseen_long",
@@ -157,8 +158,9 @@ def tune(
     facts_file = out / "wsd_tune.json"
     if facts_file.is_file():
         return json.loads(facts_file.read_text(encoding="utf-8"))
-    settings = {"validation_fraction": 0.0, "seed": seed} | dict(options or {})  # options may set another seed
-    chosen = TuneOptions(max_steps=steps, progress=sys.stderr.isatty(), **settings)
+    # options may set another seed or length
+    settings = {"validation_fraction": 0.0, "seed": seed, "max_steps": steps} | dict(options or {})
+    chosen = TuneOptions(progress=sys.stderr.isatty(), **settings)
     started = time.perf_counter()
     result = tune_encoder(list(train), out, options=chosen, **selection)
     log(f"tuned {out.name}: {result.facts['training']['steps']} steps in {time.perf_counter() - started:.0f} s")
@@ -277,6 +279,9 @@ def bootstrap_difference(
     return {key: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for key, v in draws.items()}
 
 
+#: The length of the longer distillation runs (five times the experiments' 300 steps; fixed before any figure).
+DISTILL_LONG_STEPS = 1500
+
 #: The whole-epoch DWUG cell: every fold trained for one full epoch of its judged pairs (no step cap), 48 uses a
 #: step (one epoch of three folds' pairs is about 490 steps of 48 uses, or 1,340 of 24). Fixed before any figure.
 EPOCH_RUN = {"batch_uses": 48}
@@ -352,6 +357,16 @@ DWUG_VARIANTS = {
         "lemmas excluded, each pair labelled not by WordNet but by untuned all-mpnet-base-v2's cosine of its two uses "
         "(`--teacher`, CoSENT; the `dwug_wordnet_only` training otherwise). The cell was added after the untuned "
         "MPNet's DWUG figures (the cell above) were seen; its settings are the defaults, fixed before any figure of it",
+        one_model=True,
+        label="distilled from all-mpnet-base-v2",
+        mpnet_teacher=True,
+    ),
+    "dwug_wordnet_distill_long": DwugVariant(
+        "dwug-wordnet-only-distill-long",
+        ("wordnet",),
+        "As the cell above, trained five times as long (the length fixed before any figure of it, the one longer "
+        "run tried: a teacher's soft labels may take more steps to carry over than WordNet's binary ones)",
+        options={"max_steps": DISTILL_LONG_STEPS},
         one_model=True,
         label="distilled from all-mpnet-base-v2",
         mpnet_teacher=True,
@@ -775,6 +790,11 @@ def semeval_distill(work: Path, data_dir: Path, steps: int, seed: int, mpnet: Pa
     variants: dict[str, Variant] = {
         "WordNet labels": ("wordnet-no-semeval", None, ()),
         "all-mpnet-base-v2's cosines": ("wordnet-no-semeval-distill", {"teacher": str(mpnet)}, ()),
+        f"all-mpnet-base-v2's cosines, {DISTILL_LONG_STEPS} steps": (
+            "wordnet-no-semeval-distill-long",
+            {"teacher": str(mpnet), "max_steps": DISTILL_LONG_STEPS},
+            (),
+        ),
     }
     return semeval_variants(work, data_dir, steps, seed, variants)
 
@@ -883,7 +903,7 @@ def markdown(results: dict[str, Any]) -> str:
         how = (
             f"one full epoch of its judged pairs ({EPOCH_RUN['batch_uses']} uses a step, no step cap)"
             if not variant.capped
-            else f"{results['steps']} steps"
+            else f"{(variant.options or {}).get('max_steps', results['steps'])} steps"
         ) + (f"; {variant.label}" if variant.label else "")
         trained = "; ".join(variant.sources).replace("wug", "DWUG EN judgments").replace("wordnet", "WordNet")
         title = (
@@ -1085,9 +1105,9 @@ VARIANT_SECTIONS = {
         "MiniLM tuned as the SemEval cell ({steps} steps on the uses and pairs of the WordNet 3.0 examples, every "
         "SemEval lemma excluded) with WordNet's labels (the cell's own run) or with each pair labelled by untuned "
         "all-mpnet-base-v2's cosine of its two uses (`--teacher`, CoSENT; added after the MPNet DWUG figures were "
-        "seen, its settings the defaults); `wsd evaluate` with the default recipe, one seed (percent). The "
-        "teacher's own SemEval-2013 figures are the MPNet cell's above. Every row was measured on this cell's "
-        "machine; compare within the table.",
+        "seen, its settings the defaults; the one longer run, five times as long, fixed before any figure of it); "
+        "`wsd evaluate` with the default recipe, one seed (percent). The teacher's own SemEval-2013 figures are the "
+        "MPNet cell's above. Every row was measured on this cell's machine; compare within the table.",
         "pair labels",
     ),
     "semeval_soups": (

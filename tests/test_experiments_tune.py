@@ -177,7 +177,12 @@ def test_the_pages_show_their_figures() -> None:
     results["semeval_soups"] = results["semeval_seeds"] | {
         "runs": results["semeval_seeds"]["runs"] | {soup_label: soup_run, wise_label: soup_run}
     }
+    results["dwug_wordnet_only_mpnet"] = results["dwug_kfold"]
+    results["dwug_wordnet_distill_long"] = results["dwug_kfold"]
     page = markdown(results)
+    assert "## DWUG EN, never seen: one model tuned on WordNet (46 words; 300 steps; all-mpnet-base-v2)" in page
+    assert "The untuned row is all-mpnet-base-v2 scored the same way" in page
+    assert "(46 words; 1500 steps; distilled from all-mpnet-base-v2)" in page
     assert f"| {soup_label} | 0.420 | +0.120 [+0.100, +0.500] | 0.300 |" in page
     assert "(mean 0.405; untuned 0.300; issue 23's target 0.55); soup of seeds 0, 1, 2 0.420." in page
     assert f"| {wise_label} | – (no training) | 10.00 | 50.00 | 33.00 |" in page
@@ -190,8 +195,8 @@ def test_the_pages_show_their_figures() -> None:
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
     machines = (
-        "dwug_kfold, semeval_unseen, semeval_context, semeval_sources, semeval_seeds, dwug_seeds, semeval_soups, "
-        "dwug_soups, wug_multilingual"
+        "dwug_kfold, dwug_wordnet_only_mpnet, dwug_wordnet_distill_long, semeval_unseen, semeval_context, "
+        "semeval_sources, semeval_seeds, dwug_seeds, semeval_soups, dwug_soups, wug_multilingual"
     )
     machines += ": test"
     assert f"- Machines: {machines}; semeval_frozen: another" in page
