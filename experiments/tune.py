@@ -475,8 +475,8 @@ def _dwug_run(done: dict[str, Any], base: dict[str, Any], gold: dict[str, float]
     }
 
 
-def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
-    """``dwug_wordnet_only`` trained with each seed of :data:`SEEDS`: how far the training seed moves DWUG EN's ρ."""
+def _dwug_seed_runs(work: Path, data_dir: Path, steps: int, seed: int) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """DWUG EN's usages, the cell's common part (gold, untuned figures) and the rows of the seed models."""
     bundle, gold, gold_column = _dwug_gold(data_dir)
     words = sorted(gold)
     base = word_figures(bundle, words, None)
@@ -484,7 +484,14 @@ def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, A
     for n in SEEDS:
         runs[str(n)] = _dwug_run(_dwug_seed_model(work, data_dir, bundle, words, steps, n), base, gold, seed)
         log(f"seed {n}: rho PRT {runs[str(n)]['tuned']['rho_prt']:.3f}")
-    return {"gold": gold_column, "words": len(words), "untuned": pooled(base, gold), "runs": runs}
+    cell = {"gold": gold_column, "words": len(words), "untuned": pooled(base, gold), "base": base, "gold_values": gold}
+    return bundle, cell, runs
+
+
+def dwug_seeds(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
+    """``dwug_wordnet_only`` trained with each seed of :data:`SEEDS`: how far the training seed moves DWUG EN's ρ."""
+    _, cell, runs = _dwug_seed_runs(work, data_dir, steps, seed)
+    return {key: cell[key] for key in ("gold", "words", "untuned")} | {"runs": runs}
 
 
 #: The averages of the soups cells, fixed before any figure: a row's label, its model folder's suffix, the seeds
@@ -509,12 +516,9 @@ def _average(folder: Path, models: list[str | None], weights: tuple[float, ...] 
 
 def dwug_soups(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, Any]:
     """The averages of :data:`SOUPS` made from the ``dwug_seeds`` models, scored beside them (module docstring)."""
-    bundle, gold, gold_column = _dwug_gold(data_dir)
-    words = sorted(gold)
-    base = word_figures(bundle, words, None)
-    runs: dict[str, Any] = {}
-    for n in SEEDS:
-        runs[f"seed {n}"] = _dwug_run(_dwug_seed_model(work, data_dir, bundle, words, steps, n), base, gold, seed)
+    bundle, cell, seed_runs = _dwug_seed_runs(work, data_dir, steps, seed)
+    base, gold, words = cell["base"], cell["gold_values"], sorted(cell["gold_values"])
+    runs = {f"seed {n}": run for n, run in seed_runs.items()}
     for label, (suffix, seeds, weights) in SOUPS.items():
         cache = work / f"dwug_soups-{suffix}.json"
         if cache.is_file():
@@ -526,7 +530,7 @@ def dwug_soups(work: Path, data_dir: Path, steps: int, seed: int) -> dict[str, A
             cache.write_text(json.dumps(done, indent=1), encoding="utf-8")
         runs[label] = _dwug_run(done, base, gold, seed)
         log(f"{label}: rho PRT {runs[label]['tuned']['rho_prt']:.3f}")
-    return {"gold": gold_column, "words": len(words), "untuned": pooled(base, gold), "runs": runs}
+    return {key: cell[key] for key in ("gold", "words", "untuned")} | {"runs": runs}
 
 
 def _dwug_seeds_section(cell: dict[str, Any], steps: int, soups: bool = False) -> list[str]:
