@@ -42,6 +42,7 @@ def test_a_run_with_a_teacher_records_it(tmp_path, capsys):
     argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(out), "--teacher", "default", "--no-progress"]
     argv += ["--max-steps", "2", "--batch-uses", "4", "--device", "cpu", "--precision", "fp32"]
     assert main(argv) == 0, capsys.readouterr().err
+    assert "every pair labelled by the teacher all-MiniLM-L6-v2" in capsys.readouterr().out
     facts = json.loads((out / "wsd_tune.json").read_text(encoding="utf-8"))
     assert facts["teacher"]["name"] == "all-MiniLM-L6-v2" and facts["config"]["options"]["teacher"] == "default"
     assert facts["training"]["loss"] == {"graded": "cosent"}  # the source's binary labels are not what trained

@@ -70,8 +70,9 @@ class TuneResult:
             )
         sources = ", ".join(f"{s['name']} ({s['counts']['pairs']} pairs)" for s in facts["sources"])
         history = self.validation
+        teacher = f", every pair labelled by the teacher {facts['teacher']['name']}" if facts.get("teacher") else ""
         lines = [
-            f"tuned {facts['base_model']['name']} on {sources}",
+            f"tuned {facts['base_model']['name']} on {sources}{teacher}",
             f"{training['steps']} steps, {training['epochs']} of {facts['config']['options']['epochs']} epochs done"
             + (" (stopped early)" if training["stopped_early"] else "")
             + f", in {training['seconds']:.1f} s on {training['device']} ({training['precision']})",
