@@ -174,6 +174,12 @@ def test_the_cli_averages_and_refuses_in_one_line(tuned, tmp_path, capsys):
     assert main(into_input) == 2
     assert "choose an --out outside every input" in capsys.readouterr().err
     assert (tuned["a"] / "model.safetensors").read_bytes() == before
+    (tmp_path / "notes.txt").write_text("not a model", encoding="utf-8")
+    for other in (tmp_path / "notes.txt", tmp_path / "absent"):
+        assert main(["tune", "--average", str(tuned["a"]), "--average", str(other), "--out", str(tmp_path / "f")]) == 2
+        err = capsys.readouterr().err
+        assert str(other) in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "f").exists()
     assert main(["tune", "--average", str(tuned["a"]), "--out", str(tmp_path / "one")]) == 2
     assert "at least two models" in capsys.readouterr().err
     assert main([*args, "--overwrite"]) == 0

@@ -55,3 +55,12 @@ def test_a_teacher_that_is_not_there_is_one_line_before_any_source_is_read(tmp_p
     err = capsys.readouterr().err
     assert "--teacher: model folder not found" in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_teacher_that_cannot_load_leaves_no_output_folder(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(tmp_path / "x"), "--teacher", str(tmp_path / "empty")]
+    assert main([*argv, "--max-steps", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "--teacher: model folder" in err and "is empty" in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()

@@ -86,11 +86,9 @@ def _average_run(tune: dict, out: str, overwrite: bool) -> int:
 
     if tune.get("train") or tune.get("recipe"):
         raise ConfigError("--average makes a model from others without training: give it without --train and --recipe")
-    trained = {
-        OPTIONS[f"tune.{key}"].option_strings[0]
-        for key, value in TuneOptions.from_settings(tune, progress=False).to_dict().items()
-        if key != "progress" and f"tune.{key}" in OPTIONS and value != _default(OPTIONS[f"tune.{key}"].default)
-    }
+    defaults = TuneOptions().weight_settings()
+    given = TuneOptions.from_settings(tune, progress=False).weight_settings()
+    trained = {OPTIONS[f"tune.{key}"].option_strings[0] for key, value in given.items() if value != defaults[key]}
     trained |= {flag for key, flag in (("exclude", "--exclude"), ("exclude_lemmas", "--exclude-lemmas")) if tune[key]}
     if trained:
         raise ConfigError(f"--average does not train: {', '.join(sorted(trained))} would have no effect")
@@ -102,14 +100,8 @@ def _average_run(tune: dict, out: str, overwrite: bool) -> int:
             raise ConfigError(
                 f"--average-weights takes numbers, comma-separated (0.5,0.5), not {','.join(tune['average_weights'])}"
             ) from None
-    models = [None if model in ("", "default") else model for model in tune["average"]]
-    print(average_encoders(models, out, weights=weights, overwrite=overwrite).summary())
+    print(average_encoders(tune["average"], out, weights=weights, overwrite=overwrite).summary())
     return 0
-
-
-def _default(value: object) -> object:
-    """A schema default as TuneOptions.to_dict writes it (tuples as lists)."""
-    return list(value) if isinstance(value, tuple) else value
 
 
 def _built_by_recipe(folder: Path, settings: dict) -> bool:

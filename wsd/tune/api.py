@@ -233,12 +233,20 @@ def tune_encoder(
     from wsd.tune.freezing import check_freeze_count
 
     check_freeze_count(options.model, options.freeze_layers)
+    teacher = None
     if options.teacher is not None:
-        from wsd.embed.models import model_source
         from wsd.errors import ModelError
+        from wsd.tune.teacher import Teacher
 
-        try:  # a teacher that is not there is refused before any source is read
-            model_source(options.teacher)
+        try:  # loaded before any source is read or the output claimed: a teacher that cannot load leaves nothing
+            teacher = Teacher(
+                options.teacher,
+                layers=options.layers,
+                pooling=options.pooling,
+                window_tokens=options.window_tokens,
+                context_vector=options.context_vector,
+                device=options.device,
+            )
         except ModelError as exc:
             raise ModelError(f"--teacher: {exc}") from exc
     exclude = [exclude] if isinstance(exclude, str) else exclude
@@ -297,18 +305,6 @@ def tune_encoder(
     )
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
-    teacher = None
-    if options.teacher is not None:
-        from wsd.tune.teacher import Teacher
-
-        teacher = Teacher(
-            options.teacher,
-            layers=options.layers,
-            pooling=options.pooling,
-            window_tokens=options.window_tokens,
-            context_vector=options.context_vector,
-            device=str(encoder.loaded.device),
-        )
     outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher)
     state = outcome.state
     from wsd.io.store import library_versions

@@ -74,10 +74,8 @@ def _word_vector_options(facts: Sequence[tuple[str, Mapping[str, Any] | None]]) 
     shared: dict[str, Any] = {}
     first: dict[str, str] = {}
     for name, fact in facts:
-        if fact is None or fact.get("average"):
-            options = (fact or {}).get("config", {}).get("word_vectors", {}) if fact else {}
-        else:
-            options = fact.get("config", {}).get("options", {})
+        config = (fact or {}).get("config", {})
+        options = config.get("word_vectors", {}) if (fact or {}).get("average") else config.get("options", {})
         for key in WORD_VECTOR_OPTIONS:
             if key not in options:
                 continue

@@ -53,7 +53,7 @@ class Teacher:
     layers, pooling, window_tokens, context_vector
         How its word vectors are made: the student's options, so both compare the same kind of vector.
     device : str or None
-        Where it runs (``None``: auto).
+        Where it runs (``auto`` or ``None``: CUDA when present), as the student's ``--device``.
 
     Attributes
     ----------
