@@ -152,13 +152,29 @@ def test_embed_killed_twice_then_resumed(clean, tmp_path):
     assert_same_run(run, clean / "run")
 
 
-def copy_run(clean: Path, tmp_path: Path) -> Path:
-    """A copy of the clean run without its senses and change folders."""
+def copy_run(clean: Path, tmp_path: Path, keep: tuple[str, ...] = ()) -> Path:
+    """A copy of the clean run without its senses and change folders (but those named in ``keep``)."""
     import shutil
 
     run = tmp_path / "run"
-    shutil.copytree(clean / "run", run, ignore=shutil.ignore_patterns("senses", "change"))
+    dropped = [name for name in ("senses", "change") if name not in keep]
+    shutil.copytree(clean / "run", run, ignore=shutil.ignore_patterns(*dropped))
     return run
+
+
+def killed_inside(
+    args: list[str], clean: Path, tmp_path: Path, output: str, delay: float, keep: tuple[str, ...] = ()
+) -> Path:
+    """A copy of the clean run on which ``args`` was SIGKILLed ``delay`` s after its ``output`` folder appeared.
+
+    A machine fast enough to finish first gets a fresh copy and a quarter of the delay, then an immediate kill,
+    so the kill lands inside the work on any machine (a CI run once finished cluster within 0.42 s).
+    """
+    for attempt, wait in enumerate((delay, delay / 4, 0.0)):
+        run = copy_run(clean, tmp_path / f"attempt{attempt}", keep)
+        if kill_when([*args, "--run", str(run)], once_exists(run / output, wait)):
+            return run
+    pytest.fail(f"{args[0]} finished each time before it could be killed inside its work")
 
 
 def rerun(args: list[str]) -> None:
@@ -170,8 +186,7 @@ def rerun(args: list[str]) -> None:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_cluster_killed_at_a_random_point_leaves_the_run_and_reruns_alike(clean, tmp_path, seed):
     rng = random.Random(seed)
-    run = copy_run(clean, tmp_path)
-    assert kill_when([*CLUSTER, "--run", str(run)], once_exists(run / "senses", rng.uniform(0.0, 0.5)))
+    run = killed_inside(CLUSTER, clean, tmp_path, "senses", rng.uniform(0.0, 0.5))
     assert_same_run(run, clean / "run")  # the input is never touched
     rerun([*CLUSTER, "--run", str(run)])
     pd.testing.assert_frame_equal(
@@ -181,12 +196,8 @@ def test_cluster_killed_at_a_random_point_leaves_the_run_and_reruns_alike(clean,
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_change_killed_at_a_random_point_leaves_its_inputs_and_reruns_alike(clean, tmp_path, seed):
-    import shutil
-
     rng = random.Random(seed)
-    run = copy_run(clean, tmp_path)
-    shutil.copytree(clean / "run" / "senses", run / "senses")
-    assert kill_when([*CHANGE, "--run", str(run)], once_exists(run / "change", rng.uniform(0.0, 0.1)))
+    run = killed_inside(CHANGE, clean, tmp_path, "change", rng.uniform(0.0, 0.1), keep=("senses",))
     assert_same_run(run, clean / "run")
     pd.testing.assert_frame_equal(
         pd.read_parquet(run / "senses" / "labels.parquet"), pd.read_parquet(clean / "run" / "senses" / "labels.parquet")
