@@ -28,6 +28,13 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
 ``dwug_wordnet_distill`` / ``semeval_distill``
     ``dwug_wordnet_only`` / the SemEval cell with every training pair labelled by untuned all-mpnet-base-v2's
     cosine of its two uses (``--teacher``): the bundled MiniLM taught by the larger encoder.
+``dwug_sotu_distill``
+    The bundled MiniLM taught by untuned all-mpnet-base-v2 (``--teacher``) on unlabelled uses of running text
+    (``uses:FILE``): the State of the Union corpus (``../shared/corpora/sotu.jsonl.gz``, American English
+    1790–2026, nearer DWUG's contexts than WordNet's short examples), :data:`SOTU_LEMMAS` lemmas drawn among the
+    WordNet nouns and verbs of at least :data:`SOTU_MIN_SENSES` senses found :data:`SOTU_MIN_USES` times or more
+    (every DWUG EN lemma excluded), each lemma's uses paired completely; :data:`SOTU_STEPS` steps. It scores all
+    46 words as ``dwug_wordnet_only`` does.
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -99,6 +106,7 @@ CELLS = (
     "dwug_wordnet_distill",
     "dwug_wordnet_distill_long",
     "dwug_wordnet_distill_long_seed1",
+    "dwug_sotu_distill",
     "semeval_unseen",
     "semeval_distill",
     "semeval_unseen_long",
@@ -283,6 +291,14 @@ def bootstrap_difference(
 #: The length of the longer distillation runs (five times the experiments' 300 steps; fixed before any figure).
 DISTILL_LONG_STEPS = 1500
 
+#: The SOTU distillation cell (fixed before any figure of it): how its lemmas are chosen and how long it trains
+#: (600 steps: what one session's time allows beside its scoring).
+SOTU_CORPUS = Path("corpora") / "sotu.jsonl.gz"
+SOTU_LEMMAS = 500
+SOTU_MIN_USES = 45
+SOTU_MIN_SENSES = 3
+SOTU_STEPS = 600
+
 #: The whole-epoch DWUG cell: every fold trained for one full epoch of its judged pairs (no step cap), 48 uses a
 #: step (one epoch of three folds' pairs is about 490 steps of 48 uses, or 1,340 of 24). Fixed before any figure.
 EPOCH_RUN = {"batch_uses": 48}
@@ -382,7 +398,74 @@ DWUG_VARIANTS = {
         label="distilled from all-mpnet-base-v2; training seed 1",
         mpnet_teacher=True,
     ),
+    "dwug_sotu_distill": DwugVariant(
+        "dwug-sotu-distill",
+        ("sotu",),
+        f"Every word is scored by one MiniLM taught by untuned all-mpnet-base-v2 (`--teacher`, CoSENT on its "
+        f"cosines) on unlabelled uses of the State of the Union corpus (`uses:FILE`): {SOTU_LEMMAS} lemmas drawn "
+        f"(seed 0) among the WordNet nouns and verbs of at least {SOTU_MIN_SENSES} senses that occur at least "
+        f"{SOTU_MIN_USES} times in it, every DWUG EN lemma excluded, {SOTU_MIN_USES} uses of each paired "
+        f"completely; {SOTU_STEPS} steps. Running text of American English 1790–2026 is nearer DWUG's contexts "
+        "than WordNet's short examples; the cell was added after the WordNet distillation's figures, its "
+        "settings fixed before any figure of it",
+        options={"max_steps": SOTU_STEPS},
+        one_model=True,
+        label="distilled from all-mpnet-base-v2",
+        mpnet_teacher=True,
+    ),
 }
+
+
+#: How the results page names the DWUG cells' training sources.
+SOURCE_NAMES = {"wug": "DWUG EN judgments", "wordnet": "WordNet", "sotu": "unlabelled State of the Union uses"}
+
+
+def polysemous_lemmas(wordnet: Path, min_senses: int) -> list[str]:
+    """WordNet 3.0 nouns and verbs of ``min_senses`` senses or more (one POS's count), single lower-case words."""
+    import re
+
+    found: set[str] = set()
+    for pos in ("noun", "verb"):
+        for line in (wordnet / f"index.{pos}").read_text(encoding="utf-8").splitlines():
+            fields = line.split()
+            if line.startswith(" ") or len(fields) < 3:  # the licence header lines start with a space
+                continue
+            if re.fullmatch(r"[a-z]{3,}", fields[0]) and int(fields[2]) >= min_senses:
+                found.add(fields[0])
+    return sorted(found)
+
+
+def sotu_uses(work: Path, data_dir: Path, exclude: set[str], seed: int) -> Path:
+    """The SOTU cell's file of unlabelled uses (generic format), written once into ``work``."""
+    from wsd.corpus.scan import scan
+    from wsd.evaluate.datasets.generic import write_generic
+    from wsd.occurrences import REQUIRED_COLUMNS
+    from wsd.tune.pairs import normalize_lemma
+
+    path = work / "sotu-uses.tsv"
+    if path.is_file():
+        return path
+    exclude = {normalize_lemma(lemma) for lemma in exclude}
+    corpus = data_dir.parent / SOTU_CORPUS
+    if not corpus.is_file():
+        raise SystemExit(f"the State of the Union corpus {corpus} is absent")
+    candidates = [lemma for lemma in polysemous_lemmas(data_dir / WORDNET, SOTU_MIN_SENSES) if lemma not in exclude]
+    started = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # likely proper names among thousands of targets
+        found = scan(corpus, candidates, lemmatizer="simplemma")
+    counts = found["target"].value_counts()
+    eligible = sorted(t for t, n in counts.items() if n >= SOTU_MIN_USES and normalize_lemma(t) not in exclude)
+    chosen = sorted(np.random.default_rng(seed).choice(eligible, min(SOTU_LEMMAS, len(eligible)), replace=False))
+    table = found.loc[found["target"].isin(chosen), list(REQUIRED_COLUMNS)]
+    log(
+        f"SOTU uses: {len(candidates)} candidate lemmas, {len(eligible)} with {SOTU_MIN_USES}+ uses, {len(chosen)} "
+        f"drawn, {len(table)} uses ({time.perf_counter() - started:.0f} s)"
+    )
+    partial = path.with_suffix(".partial.tsv")
+    write_generic(table, partial)
+    partial.replace(path)
+    return path
 
 
 def dwug_kfold(
@@ -397,6 +480,8 @@ def dwug_kfold(
     bundle, gold, gold_column = _dwug_gold(data_dir)
     groups = [sorted(gold)] if variant.one_model else lemma_folds(sorted(gold), folds, seed)
     spec = {"wug": f"wug:{data_dir / DWUG}", "wordnet": f"wordnet:{data_dir / WORDNET}"}
+    if "sotu" in variant.sources:
+        spec["sotu"] = f"uses:{sotu_uses(work, data_dir, set(gold), seed)}"
     sources = [spec[name] for name in variant.sources]
     model = None
     options = variant.options
@@ -920,7 +1005,7 @@ def markdown(results: dict[str, Any]) -> str:
             if not variant.capped
             else f"{(variant.options or {}).get('max_steps', results['steps'])} steps"
         ) + (f"; {variant.label}" if variant.label else "")
-        trained = "; ".join(variant.sources).replace("wug", "DWUG EN judgments").replace("wordnet", "WordNet")
+        trained = "; ".join(SOURCE_NAMES[source] for source in variant.sources)
         title = (
             f"DWUG EN, never seen: one model tuned on {trained} ({cell['words']} words; {how})"
             if variant.one_model

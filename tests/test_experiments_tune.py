@@ -239,3 +239,53 @@ def test_the_pages_show_their_figures() -> None:
     assert "**Speed-up: 4.00× the naive loop's pairs per second**" in page
     assert "| wsd tune | 40.0 | 2.00 | 1.50 | 40% | 60% | 50 | 50% | 10 min | 7.000 | 0.300 |" in page
     assert not math.isnan(bench["speedup"])
+
+
+def _fake_shared(root, monkeypatch):
+    """A shared folder with a two-file WordNet index and a small dated corpus (the SOTU cell's inputs)."""
+    import gzip
+    import json
+
+    import experiments.tune as cell
+
+    wordnet = root / "datasets" / cell.WORDNET
+    wordnet.mkdir(parents=True)
+    (wordnet / "index.noun").write_text(
+        "  1 This software and database is being provided\n"
+        "bank n 10 5 @ ~ #m %p + 10 0 09213565 08420278\n"
+        "plant n 4 3 @ ~ + 4 2 00017222 03956922\n"
+        "word n 10 3 @ ~ + 10 5 06286395 07140348\n"
+        "ice_cream n 1 1 @ 1 0 07614500\n"
+        "cell n 7 3 @ ~ + 7 3 00006484 02991555\n",
+        encoding="utf-8",
+    )
+    (wordnet / "index.verb").write_text("plant v 6 2 @ ~ 6 1 01567275\nbank v 8 2 @ ~ 8 0 02343595\n")
+    corpora = root / "corpora"
+    corpora.mkdir()
+    texts = [
+        "The bank raised its rates. A word to the wise. The plant closed.",
+        "They plant trees by the bank. Each word counts. The plants grew.",
+        "A cell divides. The banks failed. The word was given.",
+    ]
+    lines = [json.dumps({"year": 1900 + n, "text": text}) for n, text in enumerate(texts)]
+    with gzip.open(corpora / "sotu.jsonl.gz", "wt", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    monkeypatch.setattr(cell, "SOTU_MIN_USES", 3)
+    monkeypatch.setattr(cell, "SOTU_LEMMAS", 1)
+    return root / "datasets"
+
+
+def test_the_sotu_cell_draws_polysemous_lemmas_found_often_enough_and_never_a_dwug_lemma(tmp_path, monkeypatch):
+    import experiments.tune as cell
+    from wsd.tune.sources import read_source
+
+    data_dir = _fake_shared(tmp_path / "shared", monkeypatch)
+    assert cell.polysemous_lemmas(data_dir / cell.WORDNET, 3) == ["bank", "cell", "plant", "word"]
+    work = tmp_path / "work"
+    work.mkdir()
+    # bank, plant and word have 3 uses each (inflected forms found); word_nn is a DWUG lemma; cell has 1 use
+    path = cell.sotu_uses(work, data_dir, {"word_nn"}, seed=0)
+    pairset = read_source(f"uses:{path}")
+    assert pairset.lemmas in (["bank"], ["plant"]) and len(pairset.uses) == 3 and len(pairset) == 3
+    assert cell.sotu_uses(work, data_dir, {"word_nn"}, seed=0) == path  # written once
+    assert not list(work.glob("*.partial*"))

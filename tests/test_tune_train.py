@@ -299,7 +299,7 @@ def test_the_model_card_and_facts_record_the_run(tuned, encoder):
     assert facts["base_model"]["fingerprint"] == encoder.loaded.fingerprint
     assert [s["name"] for s in facts["sources"]] == ["toy", "toy2"]
     assert facts["sources"][0]["counts"] == {
-        "lemmas": 1, "uses": 6, "pairs": 15, "graded": 0, "same": 6, "different": 9
+        "lemmas": 1, "uses": 6, "pairs": 15, "graded": 0, "same": 6, "different": 9, "unlabelled": 0
     }  # fmt: skip
     assert facts["training"]["loss"] == {"binary": "contrastive", "graded": "cosent"}
     assert facts["training"]["steps"] == 3

@@ -809,7 +809,8 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _TUNE,
         "training source KIND:PATH (repeatable); kinds: wug:DIR (WUG judgments), wic:FILE (WiC, XL-WiC, MCL-WiC "
-        "with its gold beside), semeval2013:DIR, semeval2010:DIR, russe2018:DIR, generic:FILE, wordnet:DIR",
+        "with its gold beside), semeval2013:DIR, semeval2010:DIR, russe2018:DIR, generic:FILE, wordnet:DIR, "
+        "uses:FILE (unlabelled uses in the generic format, labelled by --teacher)",
         metavar="KIND:PATH",
         repeat=True,
     ),

@@ -22,7 +22,7 @@ from typing import Any
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
 from wsd.tune.options import TuneOptions, with_later_defaults
-from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma
+from wsd.tune.pairs import UNLABELLED, PairSet, concat, exclude_lemmas, normalize_lemma
 
 #: sentence-transformers files carried over from the base model (made anew where it has none).
 SENTENCE_TRANSFORMERS_FILES = ("modules.json", "sentence_bert_config.json", "config_sentence_transformers.json")
@@ -252,6 +252,12 @@ def tune_encoder(
     exclude = [exclude] if isinstance(exclude, str) else exclude
     exclude_lemmas = [exclude_lemmas] if isinstance(exclude_lemmas, str) else exclude_lemmas
     pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed, Path(out))
+    if teacher is None and (pairset.pairs["kind"] == UNLABELLED).any():
+        unlabelled = sorted(set(pairset.pairs.loc[pairset.pairs["kind"] == UNLABELLED, "source"]))
+        raise ConfigError(
+            f"{', '.join(unlabelled)}: its uses have no labels; give --teacher MODEL to label their pairs "
+            "(distillation), or a labelled source"
+        )
     from wsd.tune.validation import sample_pairs, split_lemmas
 
     train_lemmas, valid_lemmas = split_lemmas(
@@ -263,6 +269,8 @@ def tune_encoder(
         if valid_lemmas
         else None
     )
+    if valid is not None and teacher is not None:  # held-out unlabelled uses: scored against the teacher
+        valid = teacher.label_unlabelled(valid)
     config = {
         "options": options.weight_settings(),
         "sources": pairset.sources,

@@ -224,12 +224,15 @@ def model_card(facts: Mapping[str, Any]) -> str:
 
 def _sources_lines(facts: Mapping[str, Any]) -> list[str]:
     """The training-data table and the lemma lists of a model card."""
-    lines = ["| source | lemmas | uses | pairs | graded | same | different |", "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| source | lemmas | uses | pairs | graded | same | different | unlabelled |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for source in facts.get("sources", []):
         c = source["counts"]
-        lines.append(
+        lines.append(  # folders written before unlabelled sources have no ``unlabelled`` count
             f"| `{source['name']}` | {c['lemmas']} | {c['uses']} | {c['pairs']} | {c['graded']} | {c['same']} "
-            f"| {c['different']} |"
+            f"| {c['different']} | {c.get('unlabelled', 0)} |"
         )
     lines += [""]
     for source in facts.get("sources", []):

@@ -25,8 +25,9 @@ column         meaning
 ``use_id_2``   the second use, of the same lemma and source
 ``lemma``      the normalised lemma
 ``label``      float: graded 1–4 (WUG relatedness, a median, so 2.5 occurs) or binary 1 = same sense,
-               0 = different senses
-``kind``       ``"graded"`` or ``"binary"``
+               0 = different senses; NaN for an unlabelled pair
+``kind``       ``"graded"``, ``"binary"`` or ``"unlabelled"`` (a pair of unlabelled uses, ``uses:FILE``,
+               that only a teacher encoder labels: :mod:`wsd.tune.teacher`)
 ``source``     the source's name
 =============  =====================================================================================
 
@@ -54,9 +55,11 @@ from wsd.errors import ConfigError, InputError
 USE_COLUMNS: tuple[str, ...] = ("use_id", "lemma", "text", "start", "end", "source")
 PAIR_COLUMNS: tuple[str, ...] = ("use_id_1", "use_id_2", "lemma", "label", "kind", "source")
 #: Label kinds and the labels each allows.
-GRADED, BINARY = "graded", "binary"
-LABEL_KINDS: tuple[str, ...] = (GRADED, BINARY)
+GRADED, BINARY, UNLABELLED = "graded", "binary", "unlabelled"
+LABEL_KINDS: tuple[str, ...] = (GRADED, BINARY, UNLABELLED)
 GRADED_RANGE: tuple[float, float] = (1.0, 4.0)
+#: The columns of :meth:`PairSet.counts`.
+COUNT_COLUMNS: tuple[str, ...] = ("source", "lemmas", "uses", "pairs", "graded", "same", "different", "unlabelled")
 #: POS tags stripped from the end of a lemma after ``_`` or ``.`` (DWUG ``_nn``/``_vb``, SemEval ``.n``/``.j``,
 #: WordNet ``.a``/``.s``/``.r``, Penn Treebank and Universal tags).
 POS_TAGS: frozenset[str] = frozenset(
@@ -242,11 +245,14 @@ class PairSet:
         kind_ok = pairs["kind"].isin(LABEL_KINDS)
         if not kind_ok.all():
             raise _first(pairs, ~kind_ok, f"label kind not one of {', '.join(LABEL_KINDS)}")
-        graded = pairs["kind"] == GRADED
+        graded, binary = pairs["kind"] == GRADED, pairs["kind"] == BINARY
         label = pairs["label"]
-        bad = (graded & ~label.between(*GRADED_RANGE)) | (~graded & ~label.isin([0.0, 1.0]))
+        unlabelled = ~graded & ~binary
+        bad = (
+            (graded & ~label.between(*GRADED_RANGE)) | (binary & ~label.isin([0.0, 1.0])) | (unlabelled & label.notna())
+        )
         if bad.any():
-            raise _first(pairs, bad, "label out of range (graded 1–4, binary 0 or 1)")
+            raise _first(pairs, bad, "label out of range (graded 1–4, binary 0 or 1, unlabelled none)")
 
     @property
     def sources(self) -> list[str]:
@@ -264,25 +270,27 @@ class PairSet:
         Returns
         -------
         pandas.DataFrame
-            One row per source: ``source, lemmas, uses, pairs, graded, same, different`` (``same`` and
-            ``different`` count the binary pairs labelled 1 and 0).
+            One row per source: ``source, lemmas, uses, pairs, graded, same, different, unlabelled``
+            (``same`` and ``different`` count the binary pairs labelled 1 and 0).
         """
         rows = []
         for source in self.sources:
             pairs = self.pairs.loc[self.pairs["source"] == source]
             binary = pairs["kind"] == BINARY
+            unlabelled = pairs["kind"] == UNLABELLED
             rows.append(
                 {
                     "source": source,
                     "lemmas": int(pairs["lemma"].nunique()),
                     "uses": int((self.uses["source"] == source).sum()),
                     "pairs": len(pairs),
-                    "graded": int((~binary).sum()),
+                    "graded": int((pairs["kind"] == GRADED).sum()),
                     "same": int((binary & (pairs["label"] == 1)).sum()),
                     "different": int((binary & (pairs["label"] == 0)).sum()),
+                    "unlabelled": int(unlabelled.sum()),
                 }
             )
-        return pd.DataFrame(rows, columns=["source", "lemmas", "uses", "pairs", "graded", "same", "different"])
+        return pd.DataFrame(rows, columns=[*COUNT_COLUMNS])
 
     def lemma_counts(self) -> pd.DataFrame:
         """Uses and pairs per source and lemma.
@@ -524,10 +532,12 @@ def sense_pairs(
 
 __all__ = [
     "BINARY",
+    "COUNT_COLUMNS",
     "GRADED",
     "LABEL_KINDS",
     "PAIR_COLUMNS",
     "POS_TAGS",
+    "UNLABELLED",
     "USE_COLUMNS",
     "PairSet",
     "concat",

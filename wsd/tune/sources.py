@@ -10,6 +10,7 @@ kind                reader                                                labels
 ``russe2018``       :mod:`wsd.tune.senses`                                 binary
 ``generic``         :mod:`wsd.tune.senses` (the generic TSV/JSONL file)    binary
 ``wordnet``         :mod:`wsd.tune.wordnet` (the WordNet 3.0 database)     binary (same synset or not)
+``uses``            :mod:`wsd.tune.usages` (a generic-format file of uses)  none: ``--teacher`` labels them
 ==================  ====================================================  =======================================
 
 The source's name (``PairSet.uses["source"]``) is the spec as given.
@@ -21,11 +22,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from wsd.errors import ConfigError, InputError
-from wsd.tune import senses, wic, wordnet, wug
+from wsd.tune import senses, usages, wic, wordnet, wug
 from wsd.tune.pairs import PairSet, concat, exclude_lemmas
 
 #: Every source kind, in the order of the table above.
-SOURCE_KINDS: tuple[str, ...] = ("wug", "wic", *senses.SENSE_DATASETS, "wordnet")
+SOURCE_KINDS: tuple[str, ...] = ("wug", "wic", *senses.SENSE_DATASETS, "wordnet", "uses")
 
 
 def parse_source(spec: str) -> tuple[str, Path]:
@@ -71,8 +72,8 @@ def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_sta
     spec : str
         ``KIND:PATH`` (kinds: :data:`SOURCE_KINDS`).
     max_pairs_per_lemma : int or None
-        The cap on sampled pairs per lemma for sense-labelled sources (sense datasets, WordNet); WUG and WiC
-        pairs are taken as they are.
+        The cap on sampled pairs per lemma for sense-labelled sources (sense datasets, WordNet) and unlabelled
+        uses (whose uses are sampled down so that all their pairs fit it); WUG and WiC pairs are taken as they are.
     random_state : int
         Seed of that sampling.
 
@@ -99,6 +100,8 @@ def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_sta
         return wic.load(path, name=spec)
     if kind == "wordnet":
         return wordnet.load(path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
+    if kind == "uses":
+        return usages.load(path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
     return senses.load(kind, path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
 
 
@@ -136,7 +139,7 @@ def source_lemmas(spec: str) -> set[str]:
     ----------
     spec : str
         ``KIND:PATH``: a WUG folder (its words), a WiC file (its targets), a sense dataset (its targets),
-        WordNet (all its words).
+        WordNet (all its words), a file of uses (its targets).
 
     Returns
     -------
@@ -161,6 +164,8 @@ def source_lemmas(spec: str) -> set[str]:
         return wic.lemmas(path)
     if kind == "wordnet":
         return wordnet.lemmas(path)
+    if kind == "uses":
+        return usages.lemmas(path)
     return senses.lemmas(kind, path)
 
 

@@ -5,8 +5,10 @@ not their source labels: the teacher encodes the step's uses once (no gradients,
 window and context vector as the student), and each pair's label becomes the teacher's cosine, mapped from
 [−1, 1] onto the graded scale 1–4. The batch is then graded, so ``--loss auto`` trains it with CoSENT, which asks
 the student to **order the pairs as the teacher does**. A larger encoder's sense distinctions move into the
-bundled one this way, from unlabelled uses as well as labelled ones (the labels are not read). Validation still
-scores the human labels of the held-out lemmas.
+bundled one this way, from unlabelled uses (``uses:FILE``, :mod:`wsd.tune.usages`) as well as labelled ones
+(the labels are not read). Validation still scores the human labels of the held-out lemmas; held-out unlabelled
+pairs are labelled by the teacher once (:meth:`Teacher.label_unlabelled`), so they score the student's agreement
+with it.
 
 The teacher runs in fp32 (the same labels on every machine, up to the order of floating-point sums).
 """
@@ -17,9 +19,10 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from wsd.tune.batches import Batch
-from wsd.tune.pairs import GRADED, GRADED_RANGE
+from wsd.tune.pairs import GRADED, GRADED_RANGE, UNLABELLED, PairSet
 
 
 def cosine_to_graded(cosines: np.ndarray) -> np.ndarray:
@@ -135,3 +138,36 @@ class Teacher:
         """
         labels = cosine_to_graded(self.cosines(texts, spans, batch.first, batch.second))
         return dataclasses.replace(batch, labels=labels, kind=GRADED)
+
+    def label_unlabelled(self, pairset: PairSet) -> PairSet:
+        """The pair set with its unlabelled pairs (``uses:FILE``) labelled by the teacher's cosine (graded 1–4).
+
+        Labelled pairs keep their labels. This gives a validation set of unlabelled uses its figures: how well
+        the student's cosines follow the teacher's on held-out lemmas.
+
+        Parameters
+        ----------
+        pairset : PairSet
+
+        Returns
+        -------
+        PairSet
+        """
+        pairs = pairset.pairs
+        todo = (pairs["kind"] == UNLABELLED).to_numpy()
+        if not todo.any():
+            return pairset
+        needed = pd.unique(pd.concat([pairs.loc[todo, "use_id_1"], pairs.loc[todo, "use_id_2"]]))
+        uses = pairset.uses.set_index("use_id").loc[needed]
+        row = pd.Series(np.arange(len(needed)), index=needed)
+        spans = uses[["start", "end"]].to_numpy(dtype=np.int64)
+        cosines = self.cosines(
+            uses["text"].tolist(),
+            spans,
+            row.loc[pairs.loc[todo, "use_id_1"]].to_numpy(),
+            row.loc[pairs.loc[todo, "use_id_2"]].to_numpy(),
+        )
+        labelled = pairs.copy()
+        labelled.loc[todo, "label"] = cosine_to_graded(cosines)
+        labelled.loc[todo, "kind"] = GRADED
+        return PairSet(pairset.uses, labelled, pairset.stats)
