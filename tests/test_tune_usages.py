@@ -94,6 +94,21 @@ def test_a_bad_uses_file_is_one_clear_error(tmp_path, content, message):
         load(path)
 
 
+def test_a_uses_file_in_another_encoding_or_empty_is_one_line_and_exit_2(tmp_path, capsys):
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("id\ttarget\ttext\tstart\tend\na\tcafé\tle café noir\t3\t7\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin\.tsv"):
+        load(latin)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    for path in (latin, empty):
+        argv = ["tune", "--train", f"uses:{path}", "--out", str(tmp_path / "x"), "--teacher", "default"]
+        assert main([*argv, "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert str(path.name) in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
 def test_unlabelled_pairs_are_refused_without_a_teacher_and_nothing_is_written(uses_file, tmp_path, capsys):
     out = tmp_path / "tuned"
     with pytest.raises(ConfigError, match="--teacher"):

@@ -474,6 +474,18 @@ def exclude_lemmas(pairset: PairSet, lemmas: Iterable[str]) -> PairSet:
 # Pairs from sense labels (sense datasets, WordNet)
 
 
+def check_pair_cap(max_pairs: int | None) -> None:
+    """Refuse a cap on pairs per lemma below 1 (``None``, no cap, passes).
+
+    Raises
+    ------
+    ConfigError
+        When ``max_pairs`` is below 1.
+    """
+    if max_pairs is not None and max_pairs < 1:
+        raise ConfigError(f"the cap on pairs per lemma must be at least 1, not {max_pairs}")
+
+
 def sense_pairs(
     same: np.ndarray, group: str, *, max_pairs: int | None, random_state: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -512,8 +524,7 @@ def sense_pairs(
     >>> list(zip(i.tolist(), j.tolist(), y.tolist()))
     [(0, 1, 1.0), (0, 2, 0.0), (1, 2, 0.0)]
     """
-    if max_pairs is not None and max_pairs < 1:
-        raise ConfigError(f"the cap on pairs per lemma must be at least 1, not {max_pairs}")
+    check_pair_cap(max_pairs)
     first, second = np.triu_indices(len(same), k=1)
     agree = np.asarray(same, dtype=bool)[first, second]
     if max_pairs is not None and len(first) > max_pairs:
@@ -540,6 +551,7 @@ __all__ = [
     "UNLABELLED",
     "USE_COLUMNS",
     "PairSet",
+    "check_pair_cap",
     "concat",
     "empty_pairset",
     "exclude_lemmas",

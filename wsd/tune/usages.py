@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wsd.errors import ConfigError, InputError
-from wsd.tune.pairs import UNLABELLED, PairSet, normalize_lemma, use_id
+from wsd.errors import InputError
+from wsd.tune.pairs import UNLABELLED, PairSet, check_pair_cap, normalize_lemma, use_id
 
 
 def uses_for_pairs(max_pairs: int | None) -> int | None:
@@ -47,10 +47,9 @@ def uses_for_pairs(max_pairs: int | None) -> int | None:
     >>> uses_for_pairs(1000), uses_for_pairs(1), uses_for_pairs(None)
     (45, 2, None)
     """
+    check_pair_cap(max_pairs)
     if max_pairs is None:
         return None
-    if max_pairs < 1:
-        raise ConfigError(f"the cap on pairs per lemma must be at least 1, not {max_pairs}")
     n = int((1 + math.isqrt(1 + 8 * max_pairs)) // 2)
     while n * (n - 1) // 2 > max_pairs:
         n -= 1
