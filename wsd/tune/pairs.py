@@ -477,6 +477,11 @@ def exclude_lemmas(pairset: PairSet, lemmas: Iterable[str]) -> PairSet:
 def check_pair_cap(max_pairs: int | None) -> None:
     """Refuse a cap on pairs per lemma below 1 (``None``, no cap, passes).
 
+    Parameters
+    ----------
+    max_pairs : int or None
+        The cap on pairs per lemma.
+
     Raises
     ------
     ConfigError
