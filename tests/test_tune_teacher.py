@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from wsd.cli import main
@@ -42,7 +43,7 @@ def test_a_run_with_a_teacher_records_it(tmp_path, capsys):
     argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(out), "--teacher", "default", "--no-progress"]
     argv += ["--max-steps", "2", "--batch-uses", "4", "--device", "cpu", "--precision", "fp32"]
     assert main(argv) == 0, capsys.readouterr().err
-    assert "every pair labelled by the teacher all-MiniLM-L6-v2" in capsys.readouterr().out
+    assert "every training pair (not by its source) labelled by the teacher all-MiniLM-L6-v2" in capsys.readouterr().out
     facts = json.loads((out / "wsd_tune.json").read_text(encoding="utf-8"))
     assert facts["teacher"]["name"] == "all-MiniLM-L6-v2" and facts["config"]["options"]["teacher"] == "default"
     assert facts["training"]["loss"] == {"graded": "cosent"}  # the source's binary labels are not what trained
@@ -63,4 +64,49 @@ def test_a_teacher_that_cannot_load_leaves_no_output_folder(tmp_path, capsys):
     assert main([*argv, "--max-steps", "1", "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "--teacher: model folder" in err and "is empty" in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_teacher_of_unlabelled_pairs_leaves_labelled_batches_as_they_are(encoder):
+    texts = ["the bank lent money", "a loan from the bank", "the river bank was muddy"]
+    spans = np.array([[4, 8], [16, 20], [10, 14]])
+    teacher = Teacher("default", layers="sum-last-4", pooling="mean", device="cpu", labels="unlabelled")
+    pairs = (np.arange(3), np.array([0, 0, 1]), np.array([1, 2, 2]))
+    binary = Batch(*pairs, np.array([1.0, 0.0, 0.0]), "binary")
+    assert teacher.relabel(binary, texts, spans) is binary  # human labels train as they are
+    unlabelled = Batch(*pairs, np.full(3, np.nan), "unlabelled")
+    relabelled = teacher.relabel(unlabelled, texts, spans)
+    assert relabelled.kind == "graded" and np.all((relabelled.labels >= 1) & (relabelled.labels <= 4))
+    assert teacher.identity["labels"] == "unlabelled"
+    with pytest.raises(ValueError, match="labels"):
+        Teacher("default", layers="sum-last-4", pooling="mean", device="cpu", labels="some")
+
+
+def test_human_labels_and_a_teacher_of_unlabelled_uses_train_side_by_side(tmp_path, capsys):
+    table = pd.read_csv(DEMO, sep="\t", keep_default_na=False)
+    labelled, uses = tmp_path / "labelled.tsv", tmp_path / "uses.tsv"
+    table.loc[table["target"].isin(["замок", "ключ", "лук"])].to_csv(labelled, sep="\t", index=False)
+    english = table.loc[table["target"].isin(["bank", "bat", "plant"])].drop(columns="sense")
+    english.to_csv(uses, sep="\t", index=False)
+    out = tmp_path / "mixed"
+    argv = ["tune", "--train", f"generic:{labelled}", "--train", f"uses:{uses}", "--out", str(out)]
+    argv += ["--teacher", "default", "--teacher-labels", "unlabelled", "--validation-lemmas", "plant"]
+    argv += ["--max-steps", "3", "--batch-uses", "8", "--device", "cpu", "--precision", "fp32", "--no-progress"]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert "the unlabelled training pairs (uses:FILE; the others kept their labels) labelled by the teacher" in (
+        capsys.readouterr().out
+    )
+    facts = json.loads((out / "wsd_tune.json").read_text(encoding="utf-8"))
+    assert facts["teacher"]["labels"] == "unlabelled" and facts["config"]["options"]["teacher_labels"] == "unlabelled"
+    assert facts["training"]["loss"] == {"binary": "contrastive", "graded": "cosent"}  # WordNet-like labels kept
+    counts = {source["name"]: source["counts"] for source in facts["sources"]}
+    assert counts[f"generic:{labelled}"]["unlabelled"] == 0 and counts[f"uses:{uses}"]["unlabelled"] == 2 * 990
+    assert "the unlabelled training pairs (uses:FILE" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_teacher_labels_without_a_teacher_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(tmp_path / "x"), "--teacher-labels", "unlabelled"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "teacher_labels 'unlabelled': it needs a teacher (--teacher MODEL)" in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()

@@ -349,9 +349,11 @@ _INDUCER_DEFAULT = "from the recipe, else the inducer's default"
 TuneLoss = Literal["cosent", "contrastive", "auto"]
 TuneDevice = Literal["auto", "cpu", "cuda"]
 TunePrecision = Literal["auto", "fp32", "bf16"]
+TuneTeacherLabels = Literal["all", "unlabelled"]
 TUNE_LOSSES: tuple[str, ...] = get_args(TuneLoss)
 TUNE_DEVICES: tuple[str, ...] = get_args(TuneDevice)
 TUNE_PRECISIONS: tuple[str, ...] = get_args(TunePrecision)
+TUNE_TEACHER_LABELS: tuple[str, ...] = get_args(TuneTeacherLabels)
 #: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
 TuneRecipeName = Literal["sense-minilm"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
@@ -882,10 +884,20 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _TUNE,
         "distil: label every training pair with this encoder's cosine of its two uses (the same layers, pooling "
-        "and context vector; graded, so --loss auto trains it with CoSENT) instead of the source's label; a "
-        "model folder or Hub name, e.g. a larger encoder whose senses the base model should learn",
+        "and context vector; graded, so --loss auto trains it with CoSENT) instead of the source's label (or only "
+        "the unlabelled pairs: --teacher-labels); a model folder or Hub name, e.g. a larger encoder whose senses the "
+        "base model should learn",
         metavar="MODEL",
         unset="the sources' labels",
+    ),
+    _o(
+        "tune.teacher_labels",
+        "str",
+        "all",
+        _TUNE,
+        "which training pairs --teacher labels: all (distillation: the sources' labels are not read) or "
+        "unlabelled (only the pairs of uses:FILE sources; human labels train beside the teacher's)",
+        choices=TUNE_TEACHER_LABELS,
     ),
     _o(
         "tune.loss",

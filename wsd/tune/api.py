@@ -21,6 +21,7 @@ from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
+from wsd.tune.card import teacher_scope
 from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import UNLABELLED, PairSet, concat, exclude_lemmas, normalize_lemma
 
@@ -70,7 +71,11 @@ class TuneResult:
             )
         sources = ", ".join(f"{s['name']} ({s['counts']['pairs']} pairs)" for s in facts["sources"])
         history = self.validation
-        teacher = f", every pair labelled by the teacher {facts['teacher']['name']}" if facts.get("teacher") else ""
+        teacher = (
+            f", {teacher_scope(facts['teacher'])} labelled by the teacher {facts['teacher']['name']}"
+            if facts.get("teacher")
+            else ""
+        )
         lines = [
             f"tuned {facts['base_model']['name']} on {sources}{teacher}",
             f"{training['steps']} steps, {training['epochs']} of {facts['config']['options']['epochs']} epochs done"
@@ -246,6 +251,7 @@ def tune_encoder(
                 window_tokens=options.window_tokens,
                 context_vector=options.context_vector,
                 device=options.device,
+                labels=options.teacher_labels,
             )
         except ModelError as exc:
             raise ModelError(f"--teacher: {exc}") from exc
@@ -317,7 +323,9 @@ def tune_encoder(
     state = outcome.state
     from wsd.io.store import library_versions
 
-    kinds = ["graded"] if teacher is not None else sorted(set(training.pairs["kind"]))  # a teacher grades every pair
+    kinds = sorted(set(training.pairs["kind"]))
+    if teacher is not None:  # the teacher grades every pair, or every unlabelled one
+        kinds = ["graded"] if teacher.labels == "all" else sorted((set(kinds) - {UNLABELLED}) | {"graded"})
     from wsd.tune.losses import chosen_loss
 
     facts = {

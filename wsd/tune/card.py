@@ -117,6 +117,30 @@ def training_overlap(model: str | os.PathLike[str] | None, lemmas: Iterable[str]
     return overlap
 
 
+def teacher_scope(teacher: Mapping[str, Any]) -> str:
+    """Which training pairs a teacher labelled, in words (a folder written before ``--teacher-labels``: all).
+
+    Parameters
+    ----------
+    teacher : mapping
+        The ``teacher`` of a model folder's facts (``name``, ``fingerprint``, ``labels``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> teacher_scope({"name": "m", "labels": "unlabelled"})
+    'the unlabelled training pairs (uses:FILE; the others kept their labels)'
+    >>> teacher_scope({"name": "m"})
+    'every training pair (not by its source)'
+    """
+    if teacher.get("labels", "all") == "unlabelled":
+        return "the unlabelled training pairs (uses:FILE; the others kept their labels)"
+    return "every training pair (not by its source)"
+
+
 def _figure(value: Any) -> str:
     return "–" if value is None else (f"{value:.4f}" if isinstance(value, float) else str(value))
 
@@ -190,8 +214,8 @@ def model_card(facts: Mapping[str, Any]) -> str:
         f"stopped early: {training.get('stopped_early')}, weights kept from step {training.get('best_step')}",
         *(
             [
-                f"- teacher: `{facts['teacher']['name']}` (fingerprint `{facts['teacher']['fingerprint']}`): every "
-                "training pair was labelled by its cosine of the two uses, not by the source"
+                f"- teacher: `{facts['teacher']['name']}` (fingerprint `{facts['teacher']['fingerprint']}`): "
+                f"{teacher_scope(facts['teacher'])} labelled by its cosine of the two uses"
             ]
             if facts.get("teacher")
             else []

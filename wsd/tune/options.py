@@ -26,11 +26,12 @@ from wsd.embed.context import parse_context
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
 from wsd.errors import ConfigError
-from wsd.schema import OPTIONS, TuneDevice, TuneLoss, TunePrecision
+from wsd.schema import OPTIONS, TuneDevice, TuneLoss, TunePrecision, TuneTeacherLabels
 
 Loss = TuneLoss
 Device = TuneDevice
 Precision = TunePrecision
+TeacherLabels = TuneTeacherLabels
 
 #: Options that change how a run looks, not what it computes (left out when a resumed run's settings are compared).
 PRESENTATION_OPTIONS = ("progress",)
@@ -59,6 +60,9 @@ class TuneOptions:
     teacher : str or None
         Label every training pair with this encoder's cosine of its two uses (graded) instead of the
         source's label: distillation (:mod:`wsd.tune.teacher`); ``None``: the sources' labels.
+    teacher_labels : {"all", "unlabelled"}
+        Which training pairs the ``teacher`` labels: ``all`` (the sources' labels are not read) or
+        ``unlabelled`` (only the pairs of ``uses:FILE`` sources; labelled sources keep their human labels).
     loss : {"cosent", "contrastive", "auto"}
         ``cosent`` (a ranking loss) for every batch, ``contrastive`` (margin on the cosine distance) for
         every batch, or ``auto``: CoSENT for graded labels, contrastive for binary ones.
@@ -116,6 +120,7 @@ class TuneOptions:
 
     model: str | None = field(default=_default("model"), metadata=_about("model"))
     teacher: str | None = field(default=_default("teacher"), metadata=_about("teacher"))
+    teacher_labels: TeacherLabels = field(default=_default("teacher_labels"), metadata=_about("teacher_labels"))
     loss: Loss = field(default=_default("loss"), metadata=_about("loss"))
     epochs: int = field(default=_default("epochs"), metadata=_about("epochs"))
     max_steps: int | None = field(default=_default("max_steps"), metadata=_about("max_steps"))
@@ -161,6 +166,10 @@ class TuneOptions:
         for name in ("warmup_fraction", "weight_decay"):
             if not 0 <= getattr(self, name) < 1:
                 raise ConfigError(f"tune option {name}: must be in [0, 1), not {getattr(self, name)}")
+        if self.teacher_labels != "all" and self.teacher is None:
+            raise ConfigError(
+                f"tune option teacher_labels {self.teacher_labels!r}: it needs a teacher (--teacher MODEL)"
+            )
         if not 0 <= self.validation_fraction < 1:
             raise ConfigError(f"tune option validation_fraction: must be in [0, 1), not {self.validation_fraction}")
         spec = parse_layers(self.layers)

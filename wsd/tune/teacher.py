@@ -6,9 +6,11 @@ window and context vector as the student), and each pair's label becomes the tea
 [−1, 1] onto the graded scale 1–4. The batch is then graded, so ``--loss auto`` trains it with CoSENT, which asks
 the student to **order the pairs as the teacher does**. A larger encoder's sense distinctions move into the
 bundled one this way, from unlabelled uses (``uses:FILE``, :mod:`wsd.tune.usages`) as well as labelled ones
-(the labels are not read). Validation still scores the human labels of the held-out lemmas; held-out unlabelled
-pairs are labelled by the teacher once (:meth:`Teacher.label_unlabelled`), so they score the student's agreement
-with it.
+(the labels are not read). With ``--teacher-labels unlabelled`` the teacher labels only the pairs that have no
+label (``uses:FILE``), and the labelled sources train on their human labels beside it (each batch holds one
+label kind, so a batch is either the teacher's or the humans'). Validation still scores the human labels of the
+held-out lemmas; held-out unlabelled pairs are labelled by the teacher once (:meth:`Teacher.label_unlabelled`),
+so they score the student's agreement with it.
 
 The teacher runs in fp32 (the same labels on every machine, up to the order of floating-point sums).
 """
@@ -57,6 +59,8 @@ class Teacher:
         How its word vectors are made: the student's options, so both compare the same kind of vector.
     device : str or None
         Where it runs (``auto`` or ``None``: CUDA when present), as the student's ``--device``.
+    labels : {"all", "unlabelled"}
+        Which pairs :meth:`relabel` labels: every pair, or only those without a label (``--teacher-labels``).
 
     Attributes
     ----------
@@ -73,12 +77,16 @@ class Teacher:
         window_tokens: int | None = None,
         context_vector: str | None = None,
         device: str | None = None,
+        labels: str = "all",
     ) -> None:
         from typing import cast
 
         from wsd.embed.encoder import Encoder
         from wsd.schema import Pooling
 
+        if labels not in ("all", "unlabelled"):
+            raise ValueError(f"labels must be 'all' or 'unlabelled', not {labels!r}")
+        self.labels = labels
         self.encoder = Encoder(
             model,
             layers=layers,
@@ -97,7 +105,11 @@ class Teacher:
         -------
         dict
         """
-        return {"name": self.encoder.loaded.name, "fingerprint": self.encoder.loaded.fingerprint}
+        return {
+            "name": self.encoder.loaded.name,
+            "fingerprint": self.encoder.loaded.fingerprint,
+            "labels": self.labels,
+        }
 
     def cosines(self, texts: list[str], spans: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """The teacher's cosine of each pair (``first[i]``, ``second[i]``) of the uses (``texts``, ``spans``).
@@ -123,6 +135,8 @@ class Teacher:
     def relabel(self, batch: Batch, texts: list[str], spans: np.ndarray) -> Batch:
         """The batch with every pair labelled by the teacher's cosine (graded 1–4).
 
+        A teacher of ``labels="unlabelled"`` returns a labelled batch as it is (its pairs keep their labels).
+
         Parameters
         ----------
         batch : Batch
@@ -136,6 +150,8 @@ class Teacher:
         -------
         Batch
         """
+        if self.labels == "unlabelled" and batch.kind != UNLABELLED:
+            return batch
         labels = cosine_to_graded(self.cosines(texts, spans, batch.first, batch.second))
         return dataclasses.replace(batch, labels=labels, kind=GRADED)
 
