@@ -36,7 +36,8 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     (every DWUG EN lemma excluded), each lemma's uses paired completely; :data:`SOTU_STEPS` steps. It scores all
     46 words as ``dwug_wordnet_only`` does. ``dwug_sotu_distill_seed1``: the same with training seed 1.
     ``dwug_sotu_distill_tuned_teacher``: the same taught by the ``dwug_wordnet_only_mpnet`` model (MPNet tuned
-    on WordNet, no DWUG lemma), built first when absent.
+    on WordNet, no DWUG lemma), built first when absent. ``dwug_wordnet_sotu_distill``: WordNet's human labels
+    and the teacher's SOTU labels side by side (``--teacher-labels unlabelled``).
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -111,6 +112,7 @@ CELLS = (
     "dwug_sotu_distill",
     "dwug_sotu_distill_seed1",
     "dwug_sotu_distill_tuned_teacher",
+    "dwug_wordnet_sotu_distill",
     "semeval_unseen",
     "semeval_distill",
     "semeval_unseen_long",
@@ -439,6 +441,21 @@ DWUG_VARIANTS = {
         one_model=True,
         label="distilled from all-mpnet-base-v2 tuned on WordNet",
         teacher_cell="dwug_wordnet_only_mpnet",
+    ),
+    "dwug_wordnet_sotu_distill": DwugVariant(
+        "dwug-wordnet-sotu-distill",
+        ("wordnet", "sotu"),
+        "Every word is scored by one MiniLM trained on WordNet's human labels and untuned all-mpnet-base-v2's "
+        "cosines side by side (`--teacher-labels unlabelled`: the teacher labels only the unlabelled State of the "
+        "Union pairs of `dwug_sotu_distill`; WordNet's example pairs keep their binary labels, as in "
+        f"`dwug_wordnet_only`), every DWUG EN lemma excluded; {SOTU_STEPS + SOTU_STEPS} steps, about half of "
+        "them the teacher's (an epoch plans 3,922 batches of SOTU pairs and 3,754 of WordNet pairs), so as many "
+        "taught steps as `dwug_sotu_distill`. Added to join the WordNet model's senses (ρ JSD 0.434) with the "
+        "SOTU students' change ranking; settings fixed before any figure of it",
+        options={"max_steps": SOTU_STEPS + SOTU_STEPS, "teacher_labels": "unlabelled"},
+        one_model=True,
+        label="WordNet labels and the SOTU uses distilled from all-mpnet-base-v2",
+        mpnet_teacher=True,
     ),
 }
 
