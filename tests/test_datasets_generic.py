@@ -110,6 +110,8 @@ def test_errors_name_file_and_line(name: str, message: str) -> None:
 def test_missing_and_empty_files(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="file not found"):
         read_generic(tmp_path / "nope.tsv")
+    with pytest.raises(InputError, match=r"generic data file .* is a folder, not a file"):
+        read_generic(tmp_path)
     empty = tmp_path / "empty.tsv"
     empty.write_text("", encoding="utf-8")
     with pytest.raises(InputError, match="empty file"):

@@ -133,3 +133,13 @@ def test_warns_about_shared_words(datasets_dir: Path) -> None:
     messages = [str(w.message) for w in caught]
     assert any("5499 rows" in m for m in messages)
     assert any("20 word(s) occur in several loaded sub-datasets" in m for m in messages)
+
+
+def test_a_russe_file_that_is_missing_or_a_folder_is_one_clear_error(tmp_path: Path) -> None:
+    from wsd.errors import InputError
+    from wsd.evaluate.datasets.russe2018 import read_russe_csv
+
+    with pytest.raises(InputError, match="RUSSE file not found"):
+        read_russe_csv(tmp_path / "nope.csv", "bts-rnc")
+    with pytest.raises(InputError, match=r"RUSSE file .* is a folder, not a file"):
+        read_russe_csv(tmp_path, "bts-rnc")

@@ -58,7 +58,7 @@ import pandas as pd
 
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
-from wsd.io.textfiles import iter_lines
+from wsd.io.textfiles import check_file, iter_lines
 from wsd.occurrences import GOLD_COLUMN, validate_occurrences
 
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "target", "text", "start", "end")
@@ -287,9 +287,7 @@ def read_generic(path: str | os.PathLike[str], format: str | None = None) -> pd.
     >>> read_generic(p)[["id", "form", "sense"]].values.tolist()
     [['b1', 'bank', 'money']]
     """
-    path = Path(path).expanduser()
-    if not path.is_file():
-        raise InputError(f"{path}: file not found")
+    path = check_file(Path(path).expanduser(), "generic data file")  # missing, a folder, unreadable: one line
     chosen = detect_format(path, format)
     records = _tsv_records(path) if chosen == "tsv" else _jsonl_records(path)
     rows: list[dict[str, Any]] = []

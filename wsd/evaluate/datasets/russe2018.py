@@ -47,7 +47,7 @@ from pathlib import Path
 from wsd.corpus.forms import COMBINING_MARKS, WORD_PATTERN, find_lemma, match_lemma
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table, _dataset_root
-from wsd.io.textfiles import iter_lines
+from wsd.io.textfiles import check_file, iter_lines
 
 FOLDER = "russe2018-wsi"
 DATA = Path("data")
@@ -216,9 +216,7 @@ def read_russe_csv(
         When the file is missing, its header lacks a required field, or a line has the wrong number of
         fields (naming the file and line).
     """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: RUSSE file not found")
+    path = check_file(path, "RUSSE file")  # missing, a folder, unreadable: one line
     rows: list[dict[str, object]] = []
     stats: Counter[str] = Counter()
     lines = (line for _, line in iter_lines(path, "RUSSE file", universal_newlines=True, keepends=True))
