@@ -37,7 +37,7 @@ from wsd.embed import hub
 from wsd.embed.models import model_source
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
-from wsd.tune.pairs import normalize_lemma
+from wsd.tune.pairs import COUNT_COLUMNS, normalize_lemma
 
 TUNE_FORMAT = "wsd-tune/1"
 
@@ -248,16 +248,11 @@ def model_card(facts: Mapping[str, Any]) -> str:
 
 def _sources_lines(facts: Mapping[str, Any]) -> list[str]:
     """The training-data table and the lemma lists of a model card."""
-    lines = [
-        "| source | lemmas | uses | pairs | graded | same | different | unlabelled |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    counted = COUNT_COLUMNS[1:]  # one column per count of PairSet.counts, in its order
+    lines = ["| " + " | ".join(COUNT_COLUMNS) + " |", "|---|" + "---:|" * len(counted)]
     for source in facts.get("sources", []):
-        c = source["counts"]
-        lines.append(  # folders written before unlabelled sources have no ``unlabelled`` count
-            f"| `{source['name']}` | {c['lemmas']} | {c['uses']} | {c['pairs']} | {c['graded']} | {c['same']} "
-            f"| {c['different']} | {c.get('unlabelled', 0)} |"
-        )
+        counts = source["counts"]  # folders written before unlabelled sources have no ``unlabelled`` count
+        lines.append(f"| `{source['name']}` | " + " | ".join(str(counts.get(name, 0)) for name in counted) + " |")
     lines += [""]
     for source in facts.get("sources", []):
         lines.append(f"- lemmas of `{source['name']}`: {', '.join(source['lemmas']) or '(none)'}")
