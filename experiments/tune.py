@@ -37,7 +37,8 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     46 words as ``dwug_wordnet_only`` does. ``dwug_sotu_distill_seed1``: the same with training seed 1.
     ``dwug_sotu_distill_tuned_teacher``: the same taught by the ``dwug_wordnet_only_mpnet`` model (MPNet tuned
     on WordNet, no DWUG lemma), built first when absent. ``dwug_wordnet_sotu_distill``: WordNet's human labels
-    and the teacher's SOTU labels side by side (``--teacher-labels unlabelled``).
+    and the teacher's SOTU labels side by side (``--teacher-labels unlabelled``). ``semeval_sotu_distill``: the
+    SOTU distillation with every SemEval lemma excluded, scored on both SemEval tasks beside the WordNet rows.
 ``wug_multilingual``
     The multilingual encoder (``--multilingual-model``, multilingual-e5-small from
     ``../shared/models/get-multilingual-e5.sh``) tuned on the other WUG sets and scored on the held-out ones:
@@ -92,7 +93,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -115,6 +116,7 @@ CELLS = (
     "dwug_wordnet_sotu_distill",
     "semeval_unseen",
     "semeval_distill",
+    "semeval_sotu_distill",
     "semeval_unseen_long",
     "semeval_unseen_mpnet",
     "semeval_ablations",
@@ -304,6 +306,7 @@ SOTU_LEMMAS = 500
 SOTU_MIN_USES = 45
 SOTU_MIN_SENSES = 3
 SOTU_STEPS = 600
+SOTU_FILE = "sotu-uses.tsv"
 
 #: The whole-epoch DWUG cell: every fold trained for one full epoch of its judged pairs (no step cap), 48 uses a
 #: step (one epoch of three folds' pairs is about 490 steps of 48 uses, or 1,340 of 24). Fixed before any figure.
@@ -486,7 +489,7 @@ def sotu_uses(work: Path, data_dir: Path, exclude: set[str], seed: int) -> Path:
     from wsd.occurrences import REQUIRED_COLUMNS
     from wsd.tune.pairs import normalize_lemma
 
-    path = work / "sotu-uses.tsv"
+    path = work / SOTU_FILE
     if path.is_file():
         return path
     exclude = {normalize_lemma(lemma) for lemma in exclude}
@@ -512,6 +515,12 @@ def sotu_uses(work: Path, data_dir: Path, exclude: set[str], seed: int) -> Path:
     return path
 
 
+def sotu_spec(work: Path, data_dir: Path, seed: int) -> str:
+    """The ``uses:FILE`` source of the SOTU cells: :func:`sotu_uses`, every DWUG EN lemma excluded from its draw."""
+    exclude = set() if (work / SOTU_FILE).is_file() else set(_dwug_gold(data_dir)[1])
+    return f"uses:{sotu_uses(work, data_dir, exclude, seed)}"
+
+
 def dwug_kfold(
     work: Path, data_dir: Path, folds: int, steps: int | None, seed: int, cell: str, mpnet: Path | None = None
 ) -> dict[str, Any]:
@@ -525,7 +534,7 @@ def dwug_kfold(
     groups = [sorted(gold)] if variant.one_model else lemma_folds(sorted(gold), folds, seed)
     spec = {"wug": f"wug:{data_dir / DWUG}", "wordnet": f"wordnet:{data_dir / WORDNET}"}
     if "sotu" in variant.sources:
-        spec["sotu"] = f"uses:{sotu_uses(work, data_dir, set(gold), seed)}"
+        spec["sotu"] = sotu_spec(work, data_dir, seed)
     sources = [spec[name] for name in variant.sources]
     model = None
     options = variant.options
@@ -841,32 +850,42 @@ def semeval_unseen(
 FROZEN_LAYERS = (0, 2, 4)
 
 
-#: One row of a :func:`semeval_variants` cell: its model folder's name, the options it changes (None: the
-#: defaults) and the sources it trains on besides WordNet (SemEval-2010 here: then only SemEval-2013's lemmas are
-#: excluded, and its SemEval-2010 scores are of a task it was trained on).
-Variant = tuple[str, "dict[str, Any] | None", tuple[str, ...]]
+class Variant(NamedTuple):
+    """One row of a :func:`semeval_variants` cell (a plain 3-tuple of its first fields is read as one)."""
+
+    #: The model folder's name.
+    folder: str
+    #: The options it changes (None: the defaults).
+    options: dict[str, Any] | None
+    #: SemEval datasets it also trains on (SemEval-2010 here: then only SemEval-2013's lemmas are excluded, and its
+    #: SemEval-2010 scores are of a task it was trained on).
+    extra: tuple[str, ...] = ()
+    #: Its own sources: ``wordnet`` (the WordNet 3.0 example pairs) or ``sotu`` (the SOTU cells' unlabelled uses).
+    sources: tuple[str, ...] = ("wordnet",)
 
 
 def semeval_variants(work: Path, data_dir: Path, steps: int, seed: int, variants: dict[str, Variant]) -> dict[str, Any]:
     """The SemEval cell's training with other options, each scored on both SemEval tasks beside the untuned model.
 
-    ``variants`` maps a row's key to a :data:`Variant` (``("wordnet-no-semeval", None, ())`` is the cell's own
+    ``variants`` maps a row's key to a :class:`Variant` (``("wordnet-no-semeval", None, ())`` is the cell's own
     run). The row chosen is the one with the best SemEval-2010 AVG among the rows never trained on SemEval-2010.
     """
     untuned = {name: evaluate(name, data_dir, None, work / f"eval-{name}-untuned") for name in SEMEVAL}
     runs: dict[str, Any] = {}
-    for key, (folder_name, options, extra) in variants.items():
+    for key, given in variants.items():
+        folder_name, options, extra, own = Variant(*given)
         folder = work / folder_name
-        sources = [f"wordnet:{data_dir / WORDNET}", *(f"{name}:{data_dir / SEMEVAL[name]}" for name in extra)]
+        specs = {"wordnet": lambda: f"wordnet:{data_dir / WORDNET}", "sotu": lambda: sotu_spec(work, data_dir, seed)}
+        sources = [specs[name]() for name in own] + [f"{name}:{data_dir / SEMEVAL[name]}" for name in extra]
         exclude = [f"{name}:{data_dir / path}" for name, path in SEMEVAL.items() if name not in extra]
         facts = tune(folder, sources, steps=steps, seed=seed, options=options, exclude=exclude)
-        run: dict[str, Any] = {"training": training_summary(facts), "trained_on": ["wordnet", *extra], "datasets": {}}
+        run: dict[str, Any] = {"training": training_summary(facts), "trained_on": [*own, *extra], "datasets": {}}
         for name in SEMEVAL:
             tuned = evaluate(name, data_dir, str(folder), work / f"eval-{name}-{folder.name}")
             run["datasets"][name] = {"tuned": tuned["overall"], "training_overlap": tuned.get("training_overlap")}
             log(f"{key}: {name} avg {untuned[name]['overall']['avg']:.4f} -> {tuned['overall']['avg']:.4f}")
         runs[key] = run
-    unseen = [key for key, (_, _, extra) in variants.items() if "semeval2010" not in extra]
+    unseen = [key for key, given in variants.items() if "semeval2010" not in Variant(*given).extra]
     chosen = max(unseen, key=lambda key: runs[key]["datasets"]["semeval2010"]["tuned"]["avg"])
     return {"untuned": {name: untuned[name]["overall"] for name in SEMEVAL}, "runs": runs, "chosen": chosen}
 
@@ -943,6 +962,20 @@ def semeval_distill(work: Path, data_dir: Path, steps: int, seed: int, mpnet: Pa
             "wordnet-no-semeval-distill-long",
             {"teacher": str(mpnet), "max_steps": DISTILL_LONG_STEPS},
             (),
+        ),
+    }
+    return semeval_variants(work, data_dir, steps, seed, variants)
+
+
+def semeval_sotu_distill(work: Path, data_dir: Path, steps: int, seed: int, mpnet: Path) -> dict[str, Any]:
+    """The SemEval cell's teacher on the SOTU cells' unlabelled uses instead of WordNet (module docstring)."""
+    if not (mpnet / "config.json").is_file():
+        raise SystemExit(f"the MPNet encoder {mpnet} is absent (`bash ../shared/models/get-mpnet.sh DIR`)")
+    variants: dict[str, Variant] = {
+        "WordNet labels": Variant("wordnet-no-semeval", None),
+        "all-mpnet-base-v2's cosines, WordNet pairs": Variant("wordnet-no-semeval-distill", {"teacher": str(mpnet)}),
+        f"all-mpnet-base-v2's cosines, SOTU pairs, {SOTU_STEPS} steps": Variant(
+            "sotu-no-semeval-distill", {"teacher": str(mpnet), "max_steps": SOTU_STEPS}, sources=("sotu",)
         ),
     }
     return semeval_variants(work, data_dir, steps, seed, variants)
@@ -1259,6 +1292,17 @@ VARIANT_SECTIONS = {
         "MPNet cell's above. Every row was measured on this cell's machine; compare within the table.",
         "pair labels",
     ),
+    "semeval_sotu_distill": (
+        "## Distilling on running text: the teacher's cosines on State of the Union uses (SemEval lemmas never seen)",
+        "MiniLM tuned as the SemEval cell ({steps} steps on WordNet 3.0 example pairs with their labels, or with "
+        "untuned all-mpnet-base-v2's cosines: the `semeval_distill` rows) or taught by the same teacher on the "
+        f"unlabelled State of the Union uses of `dwug_sotu_distill` ({SOTU_STEPS} steps, its settings; every "
+        "SemEval-2013 and SemEval-2010 lemma excluded from all three). Added after the SOTU students' DWUG EN "
+        "figures, to see whether running text carries the teacher's senses to SemEval too; fixed before any "
+        "SemEval figure of it. `wsd evaluate` with the default recipe, one seed (percent); every row was measured "
+        "on this cell's machine; compare within the table.",
+        "pair labels",
+    ),
     "semeval_soups": (
         "## Averages of the seed models (SemEval lemmas never seen; no training)",
         "The three `semeval_seeds` models ({steps} steps on WordNet 3.0 example pairs, every SemEval lemma "
@@ -1414,6 +1458,8 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, cell.endswith("long"))
         elif cell == "semeval_distill":
             results[cell] = semeval_distill(args.work, args.data_dir, args.steps, args.seed, args.mpnet_model)
+        elif cell == "semeval_sotu_distill":
+            results[cell] = semeval_sotu_distill(args.work, args.data_dir, args.steps, args.seed, args.mpnet_model)
         elif cell == "semeval_unseen_mpnet":
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, base=args.mpnet_model)
         elif cell == "wug_multilingual":

@@ -289,3 +289,33 @@ def test_the_sotu_cell_draws_polysemous_lemmas_found_often_enough_and_never_a_dw
     assert pairset.lemmas in (["bank"], ["plant"]) and len(pairset.uses) == 3 and len(pairset) == 3
     assert cell.sotu_uses(work, data_dir, {"word_nn"}, seed=0) == path  # written once
     assert not list(work.glob("*.partial*"))
+
+
+def test_semeval_variants_train_each_rows_own_sources_and_exclude_the_semeval_lemmas(tmp_path, monkeypatch):
+    import experiments.tune as cell
+
+    work, data_dir = tmp_path / "work", tmp_path / "datasets"
+    work.mkdir()
+    (work / cell.SOTU_FILE).write_text("id\ttarget\ttext\tstart\tend\n", encoding="utf-8")  # drawn before
+    (tmp_path / "mpnet").mkdir()
+    (tmp_path / "mpnet" / "config.json").write_text("{}", encoding="utf-8")
+    calls = []
+
+    def fake_tune(out, train, *, steps, seed, options=None, **selection):
+        calls.append({"folder": out.name, "train": list(train), "options": options, **selection})
+        facts = {"training": {k: 0 for k in ("steps", "seconds", "final_loss", "best_step", "stopped_early")}}
+        facts["training"] |= {"precision": "fp32", "machine": "m"}
+        return facts | {"config": {"pairs": 1}, "training_lemmas": [], "validation_lemmas": [], "excluded_lemmas": []}
+
+    scores = {"semeval2013": 0.3, "semeval2010": 0.4}
+    monkeypatch.setattr(cell, "tune", fake_tune)
+    monkeypatch.setattr(cell, "evaluate", lambda name, *_: {"overall": {"avg": scores[name]}, "training_overlap": []})
+    result = cell.semeval_sotu_distill(work, data_dir, 300, 0, tmp_path / "mpnet")
+    wordnet, distill, sotu = calls
+    assert wordnet["train"] == distill["train"] == [f"wordnet:{data_dir / cell.WORDNET}"]
+    assert sotu["train"] == [f"uses:{work / cell.SOTU_FILE}"] and sotu["folder"] == "sotu-no-semeval-distill"
+    assert sotu["options"] == {"teacher": str(tmp_path / "mpnet"), "max_steps": cell.SOTU_STEPS}
+    expected = [f"{name}:{data_dir / folder}" for name, folder in cell.SEMEVAL.items()]
+    assert all(call["exclude"] == expected for call in calls)  # no row ever sees a SemEval lemma
+    assert [run["trained_on"] for run in result["runs"].values()] == [["wordnet"], ["wordnet"], ["sotu"]]
+    assert cell.Variant(*("f", None, ("semeval2010",))).sources == ("wordnet",)  # old 3-tuples keep their meaning
