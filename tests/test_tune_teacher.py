@@ -110,3 +110,11 @@ def test_teacher_labels_without_a_teacher_is_one_line_and_nothing_is_written(tmp
     err = capsys.readouterr().err
     assert "teacher_labels 'unlabelled': it needs a teacher (--teacher MODEL)" in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_teacher_of_unlabelled_pairs_without_any_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(tmp_path / "x"), "--teacher", "default"]
+    assert main([*argv, "--teacher-labels", "unlabelled", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "no training source has unlabelled pairs (uses:FILE)" in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()

@@ -264,6 +264,11 @@ def tune_encoder(
             f"{', '.join(unlabelled)}: its uses have no labels; give --teacher MODEL to label their pairs "
             "(distillation), or a labelled source"
         )
+    if teacher is not None and teacher.labels == "unlabelled" and not (pairset.pairs["kind"] == UNLABELLED).any():
+        raise ConfigError(
+            "--teacher-labels unlabelled: no training source has unlabelled pairs (uses:FILE), so the teacher "
+            "would label nothing; add a uses:FILE source, or drop --teacher"
+        )
     from wsd.tune.validation import sample_pairs, split_lemmas
 
     train_lemmas, valid_lemmas = split_lemmas(
