@@ -46,7 +46,8 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     NorDiaChange 1 and 2 by a model tuned on DWUG EN and RuSemShift 1 and 2, RuSemShift 1 and 2 by a model tuned
     on DWUG EN and NorDiaChange 1 and 2 (the scored sets' lemmas excluded as well, so no lemma spelt alike leaks).
     Each word gets the same figures as in ``dwug_kfold``, beside the untuned multilingual encoder, with ρ over
-    all words of each scored set.
+    all words of each scored set. ``wug_multilingual_more``: the same plus WordNet's English example pairs (both
+    groups) and RUSSE-2018's Russian contexts (the Russian group), the scored sets' lemmas excluded from all.
 ``semeval_unseen``
     The bundled MiniLM tuned on the WordNet 3.0 examples (``wordnet:``) with every SemEval-2013 and
     SemEval-2010 lemma excluded, then ``wsd evaluate`` (the default recipe) on SemEval-2013 and SemEval-2010,
@@ -130,9 +131,11 @@ CELLS = (
     "semeval_soups",
     "dwug_soups",
     "wug_multilingual",
+    "wug_multilingual_more",
 )
 DWUG = "lscd/dwug_en"
 WORDNET = "wordnet-3.0"
+RUSSE = "russe2018-wsi"
 SEMEVAL = {"semeval2013": "semeval2013-task13", "semeval2010": "semeval2010-task14"}
 N_BOOTSTRAP = 1000
 #: The change scores whose ρ is reported: PRT (the default change score) and APD of the default vectors, the same
@@ -151,6 +154,30 @@ MEASURE_NAMES = {
 MULTILINGUAL: dict[str, dict[str, tuple[str, ...]]] = {
     "norwegian": {"score": ("nordiachange1", "nordiachange2"), "train": ("dwug_en", "rusemshift1", "rusemshift2")},
     "russian": {"score": ("rusemshift1", "rusemshift2"), "train": ("dwug_en", "nordiachange1", "nordiachange2")},
+}
+#: The ``wug_multilingual_more`` cell (fixed before any figure of it): the same WUG sets plus the sense-labelled
+#: sources (``extra``): WordNet's English example pairs for both groups, RUSSE-2018's Russian contexts for the
+#: Russian one; every lemma of the scored sets excluded from all of them.
+MULTILINGUAL_MORE: dict[str, dict[str, tuple[str, ...]]] = {
+    "norwegian": MULTILINGUAL["norwegian"] | {"extra": ("wordnet",)},
+    "russian": MULTILINGUAL["russian"] | {"extra": ("wordnet", "russe2018")},
+}
+#: The multilingual cells: their plans, model folders' prefix, and the page's title and paragraph.
+MULTILINGUAL_CELLS: dict[str, tuple[dict[str, dict[str, tuple[str, ...]]], str, str, str]] = {
+    "wug_multilingual": (
+        MULTILINGUAL,
+        "multilingual",
+        "the multilingual encoder tuned on the other WUG sets",
+        "Each set is scored by a model tuned only on the other languages' WUG sets (its own lemmas excluded)",
+    ),
+    "wug_multilingual_more": (
+        MULTILINGUAL_MORE,
+        "multilingual-more",
+        "the multilingual encoder tuned on the other WUG sets, WordNet and RUSSE-2018",
+        "Each set is scored by a model tuned on the other languages' WUG sets plus WordNet's English example "
+        "pairs, and for RuSemShift RUSSE-2018's Russian sense-labelled contexts (its own lemmas excluded from "
+        "all; added after the `wug_multilingual` figures, fixed before any figure of it)",
+    ),
 }
 #: Issue 23's targets (for the verdict column of the results page).
 TARGETS = {"rho_prt": 0.55, "rho_jsd": 0.45, "ari_over_one_sense": 0.05, "semeval2013": 0.34}
@@ -746,8 +773,11 @@ def _dwug_seeds_section(cell: dict[str, Any], steps: int, soups: bool = False) -
 
 
 # ------------------------------------------------------------------------------------------ other languages
-def wug_multilingual(work: Path, data_dir: Path, steps: int, seed: int, model: Path) -> dict[str, Any]:
-    """The multilingual cell (see the module docstring): tuned on the other WUG sets, scored on the held-out ones."""
+def wug_multilingual(
+    work: Path, data_dir: Path, steps: int, seed: int, model: Path, cell: str = "wug_multilingual"
+) -> dict[str, Any]:
+    """A multilingual cell (module docstring; :data:`MULTILINGUAL_CELLS`): tuned on the other WUG sets (and the
+    plan's ``extra`` sources), scored on the held-out ones."""
     from experiments.lscd import DATASETS, gold_scores
     from wsd.evaluate.datasets import wug
 
@@ -757,22 +787,25 @@ def wug_multilingual(work: Path, data_dir: Path, steps: int, seed: int, model: P
             "then --multilingual-model DIR/multilingual-e5-small-q4)"
         )
     folder_of = {name: data_dir / "lscd" / DATASETS[name][0] for name in DATASETS}
+    extra_of = {"wordnet": f"wordnet:{data_dir / WORDNET}", "russe2018": f"russe2018:{data_dir / RUSSE}"}
+    plans, prefix, _, _ = MULTILINGUAL_CELLS[cell]
     groups: dict[str, Any] = {}
-    for group, plan in MULTILINGUAL.items():
-        group_file = work / f"wug_multilingual-{group}.json"
+    for group, plan in plans.items():
+        group_file = work / f"{cell}-{group}.json"
         if group_file.is_file():
             groups[group] = json.loads(group_file.read_text(encoding="utf-8"))
             continue
-        tuned_dir = work / f"multilingual-{group}"
+        tuned_dir = work / f"{prefix}-{group}"
         facts = tune(
             tuned_dir,
-            [f"wug:{folder_of[name]}" for name in plan["train"]],
+            [f"wug:{folder_of[name]}" for name in plan["train"]] + [extra_of[name] for name in plan.get("extra", ())],
             steps=steps,
             seed=seed,
             options={"model": str(model)},
             exclude=[f"wug:{folder_of[name]}" for name in plan["score"]],
         )
-        done: dict[str, Any] = {"training": training_summary(facts), "trained_on": list(plan["train"]), "datasets": {}}
+        trained_on = [*plan["train"], *plan.get("extra", ())]
+        done: dict[str, Any] = {"training": training_summary(facts), "trained_on": trained_on, "datasets": {}}
         for name in plan["score"]:
             bundle = wug.load(folder_of[name])
             with warnings.catch_warnings():
@@ -1228,12 +1261,19 @@ def markdown(results: dict[str, Any]) -> str:
     cell = results.get("dwug_soups")
     if cell:
         lines += _dwug_seeds_section(cell, results["steps"], soups=True)
-    cell = results.get("wug_multilingual")
+    for key, (_, _, title, about) in MULTILINGUAL_CELLS.items():
+        lines += _multilingual_section(results.get(key), title, about)
+    return "\n".join(lines)
+
+
+def _multilingual_section(cell: dict[str, Any] | None, title: str, about: str) -> list[str]:
+    """The page's section of a multilingual cell (nothing when it has not run)."""
+    lines: list[str] = []
     if cell:
         lines += [
-            f"## NorDiaChange and RuSemShift: the multilingual encoder tuned on the other WUG sets ({cell['model']})",
+            f"## NorDiaChange and RuSemShift: {title} ({cell['model']})",
             "",
-            "Each set is scored by a model tuned only on the other languages' WUG sets (its own lemmas excluded), "
+            f"{about}, "
             "beside the untuned multilingual encoder in the same run; ρ over all words of the set against its gold "
             "(NorDiaChange: `change_graded`; RuSemShift: −COMPARE). Intervals: word bootstrap, 95%. ARI is "
             "against the gold clusters where the set has them.",
@@ -1269,7 +1309,7 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{t['seconds']:.0f} | {_f(t['final_loss'], 2)} |"
             )
         lines.append("")
-    return "\n".join(lines)
+    return lines
 
 
 #: The page's sections of the :func:`semeval_variants` cells compared without a choice: title, the paragraph
@@ -1474,8 +1514,10 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = semeval_sotu_distill(args.work, args.data_dir, args.steps, args.seed, args.mpnet_model)
         elif cell == "semeval_unseen_mpnet":
             results[cell] = semeval_unseen(args.work, args.data_dir, args.steps, args.seed, base=args.mpnet_model)
-        elif cell == "wug_multilingual":
-            results[cell] = wug_multilingual(args.work, args.data_dir, args.steps, args.seed, args.multilingual_model)
+        elif cell in MULTILINGUAL_CELLS:
+            results[cell] = wug_multilingual(
+                args.work, args.data_dir, args.steps, args.seed, args.multilingual_model, cell
+            )
         else:
             parser.error(f"unknown cell {cell!r}; choose from {', '.join(CELLS)}")
         results[cell] |= {"command": command_line(), "machine": machine.describe()}

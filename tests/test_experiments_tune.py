@@ -319,3 +319,27 @@ def test_semeval_variants_train_each_rows_own_sources_and_exclude_the_semeval_le
     assert all(call["exclude"] == expected for call in calls)  # no row ever sees a SemEval lemma
     assert [run["trained_on"] for run in result["runs"].values()] == [["wordnet"], ["wordnet"], ["sotu"]]
     assert cell.Variant(*("f", None, ("semeval2010",))).sources == ("wordnet",)  # old 3-tuples keep their meaning
+
+
+def test_the_multilingual_cells_train_the_other_wug_sets_and_their_extra_sources(tmp_path, monkeypatch):
+    import experiments.tune as cell
+
+    model, data_dir = tmp_path / "e5", tmp_path / "datasets"
+    model.mkdir()
+    (model / "config.json").write_text("{}", encoding="utf-8")
+    calls = []
+
+    def stop_after_training(out, train, *, steps, seed, options=None, **selection):
+        calls.append({"folder": out.name, "train": list(train), **selection})
+        raise StopIteration  # the call is what is checked; nothing is scored
+
+    monkeypatch.setattr(cell, "tune", stop_after_training)
+    for name in ("wug_multilingual", "wug_multilingual_more"):
+        with pytest.raises(StopIteration):
+            cell.wug_multilingual(tmp_path / "work", data_dir, 300, 0, model, name)
+    plain, more = calls
+    assert plain["folder"] == "multilingual-norwegian" and more["folder"] == "multilingual-more-norwegian"
+    assert more["train"] == [*plain["train"], f"wordnet:{data_dir / cell.WORDNET}"]  # the WUG sets, then WordNet
+    assert more["exclude"] == plain["exclude"] and len(plain["exclude"]) == 2  # NorDiaChange 1 and 2 never seen
+    assert all("nordiachange" not in source for source in more["train"])
+    assert cell.MULTILINGUAL_MORE["russian"]["extra"] == ("wordnet", "russe2018")
