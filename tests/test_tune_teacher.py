@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -43,11 +44,13 @@ def test_a_run_with_a_teacher_records_it(tmp_path, capsys):
     argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(out), "--teacher", "default", "--no-progress"]
     argv += ["--max-steps", "2", "--batch-uses", "4", "--device", "cpu", "--precision", "fp32"]
     assert main(argv) == 0, capsys.readouterr().err
-    assert "every training pair (not by its source) labelled by the teacher all-MiniLM-L6-v2" in capsys.readouterr().out
+    assert "every training pair labelled by the teacher all-MiniLM-L6-v2" in capsys.readouterr().out
     facts = json.loads((out / "wsd_tune.json").read_text(encoding="utf-8"))
     assert facts["teacher"]["name"] == "all-MiniLM-L6-v2" and facts["config"]["options"]["teacher"] == "default"
     assert facts["training"]["loss"] == {"graded": "cosent"}  # the source's binary labels are not what trained
-    assert "- teacher: `all-MiniLM-L6-v2`" in (out / "README.md").read_text(encoding="utf-8")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "- teacher: `all-MiniLM-L6-v2`" in card and "labelled every training pair by its cosine" in card
+    assert re.search(r"training time: \d+(\.\d)? s on ", card)  # whole seconds, a decimal below 10 s
 
 
 def test_a_teacher_that_is_not_there_is_one_line_before_any_source_is_read(tmp_path, capsys):
@@ -101,7 +104,8 @@ def test_human_labels_and_a_teacher_of_unlabelled_uses_train_side_by_side(tmp_pa
     assert facts["training"]["loss"] == {"binary": "contrastive", "graded": "cosent"}  # WordNet-like labels kept
     counts = {source["name"]: source["counts"] for source in facts["sources"]}
     assert counts[f"generic:{labelled}"]["unlabelled"] == 0 and counts[f"uses:{uses}"]["unlabelled"] == 2 * 990
-    assert "the unlabelled training pairs (uses:FILE" in (out / "README.md").read_text(encoding="utf-8")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "labelled the unlabelled training pairs (uses:FILE; the others kept their labels) by its cosine" in card
 
 
 def test_teacher_labels_without_a_teacher_is_one_line_and_nothing_is_written(tmp_path, capsys):

@@ -134,15 +134,22 @@ def teacher_scope(teacher: Mapping[str, Any]) -> str:
     >>> teacher_scope({"name": "m", "labels": "unlabelled"})
     'the unlabelled training pairs (uses:FILE; the others kept their labels)'
     >>> teacher_scope({"name": "m"})
-    'every training pair (not by its source)'
+    'every training pair'
     """
     if teacher.get("labels", "all") == "unlabelled":
         return "the unlabelled training pairs (uses:FILE; the others kept their labels)"
-    return "every training pair (not by its source)"
+    return "every training pair"
 
 
 def _figure(value: Any) -> str:
     return "–" if value is None else (f"{value:.4f}" if isinstance(value, float) else str(value))
+
+
+def _seconds(value: Any) -> str:
+    """A duration as the card shows it: whole seconds, with one decimal below 10 s."""
+    if not isinstance(value, (int, float)):
+        return "–"
+    return f"{value:.1f}" if value < 10 else f"{value:.0f}"
 
 
 def model_card(facts: Mapping[str, Any]) -> str:
@@ -215,14 +222,14 @@ def model_card(facts: Mapping[str, Any]) -> str:
         *(
             [
                 f"- teacher: `{facts['teacher']['name']}` (fingerprint `{facts['teacher']['fingerprint']}`): "
-                f"{teacher_scope(facts['teacher'])} labelled by its cosine of the two uses"
+                f"labelled {teacher_scope(facts['teacher'])} by its cosine of the two uses"
             ]
             if facts.get("teacher")
             else []
         ),
         f"- seed: {options.get('seed')}, lr: {options.get('lr')}, uses per step: {options.get('batch_uses')}, "
         f"frozen layers (with the embeddings): {options.get('freeze_layers', 0)}",
-        f"- training time: {_figure(training.get('seconds'))} s on {training.get('machine')} "
+        f"- training time: {_seconds(training.get('seconds'))} s on {training.get('machine')} "
         f"(device {training.get('device')}, precision {training.get('precision')})",
         "",
         "## Validation on the held-out lemmas",
