@@ -82,10 +82,10 @@ class Teacher:
         from typing import cast
 
         from wsd.embed.encoder import Encoder
-        from wsd.schema import Pooling
+        from wsd.schema import TUNE_TEACHER_LABELS, Pooling
 
-        if labels not in ("all", "unlabelled"):
-            raise ValueError(f"labels must be 'all' or 'unlabelled', not {labels!r}")
+        if labels not in TUNE_TEACHER_LABELS:
+            raise ValueError(f"labels must be one of {', '.join(TUNE_TEACHER_LABELS)}, not {labels!r}")
         self.labels = labels
         self.encoder = Encoder(
             model,
