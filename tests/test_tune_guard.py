@@ -67,3 +67,33 @@ def test_an_untuned_model_writes_no_overlap(tmp_path):
     args = ["evaluate", "--dataset", "generic", "--data", labelled, "--targets", "bank", "--out", str(tmp_path / "e")]
     assert main([*args, "--no-progress", "--precision", "fp32"]) == 0
     assert "training_overlap" not in json.loads((tmp_path / "e" / METRICS_FILE).read_text())
+
+
+@pytest.mark.parametrize("role", ["--model", "--teacher"])
+def test_a_student_inherits_the_lemmas_its_tuned_base_model_or_teacher_had_seen(fake_tuned, tmp_path, role, capsys):
+    import pandas as pd
+
+    table = pd.read_csv(DEMO_DIR / "labelled.tsv", sep="\t", keep_default_na=False)
+    russian = tmp_path / "russian.tsv"
+    table.loc[table["target"].isin(["замок", "ключ"])].to_csv(russian, sep="\t", index=False)
+    out = tmp_path / "student"
+    argv = ["tune", "--train", f"generic:{russian}", "--out", str(out), role, str(fake_tuned), "--no-progress"]
+    argv += ["--validation-fraction", "0"]
+    assert main([*argv, "--max-steps", "1", "--batch-uses", "4", "--device", "cpu", "--precision", "fp32"]) == 0
+    facts = read_tune_facts(str(out))
+    assert facts["training_lemmas"] == ["замок", "ключ"] and facts["inherited_lemmas"] == ["bank", "cell", "part"]
+    with pytest.warns(UserWarning, match="tuned on 2 of the evaluated lemmas"):
+        assert training_overlap(str(out), ["bank_nn", "замок", "mouse"]) == ["bank", "замок"]
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "- lemmas its wsd-tuned base model or teacher had seen (3; the leakage guard counts them too)" in card
+
+
+def test_a_teacher_whose_tuning_facts_are_damaged_is_one_line_before_anything_is_written(fake_tuned, tmp_path, capsys):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(fake_tuned, damaged, symlinks=True)
+    (damaged / TUNE_FILE).write_text("{not json", encoding="utf-8")
+    argv = ["tune", "--train", f"generic:{DEMO_DIR / 'labelled.tsv'}", "--out", str(tmp_path / "x")]
+    assert main([*argv, "--teacher", str(damaged), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be read as JSON" in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()

@@ -238,6 +238,9 @@ def tune_encoder(
     from wsd.tune.freezing import check_freeze_count
 
     check_freeze_count(options.model, options.freeze_layers)
+    from wsd.tune.card import inherited_lemmas
+
+    inherited = inherited_lemmas(options.model, options.teacher)  # before training: a bad wsd_tune.json fails now
     teacher = None
     if options.teacher is not None:
         from wsd.errors import ModelError
@@ -353,6 +356,7 @@ def tune_encoder(
         "training_lemmas": training.lemmas,
         "validation_lemmas": valid_lemmas,
         "excluded_lemmas": excluded,
+        "inherited_lemmas": inherited,
         "training": {
             "loss": {kind: chosen_loss(kind, options.loss) for kind in kinds},
             "epochs": state.epoch,

@@ -272,6 +272,7 @@ def average_encoders(
         "sources": _merged_sources(facts_in),
         "training_lemmas": _union(facts_in, "training_lemmas"),
         "validation_lemmas": _union(facts_in, "validation_lemmas"),
+        "inherited_lemmas": _union(facts_in, "inherited_lemmas"),
         "excluded_lemmas": sorted(
             set.intersection(*[set(f.get("excluded_lemmas", [])) for f in facts_in if f]) if any(facts_in) else set()
         ),

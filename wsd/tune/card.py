@@ -14,6 +14,7 @@ key                    value
 ``training_lemmas``    every lemma trained on (normalised, sorted)
 ``validation_lemmas``  the held-out lemmas (normalised, sorted)
 ``excluded_lemmas``    the lemmas dropped by ``exclude`` and ``exclude_lemmas``
+``inherited_lemmas``   the lemmas a wsd-tuned base model or teacher had seen (the leakage guard counts them)
 ``training``           ``loss`` per label kind, ``epochs``, ``steps``, ``stopped_early``, ``best_step``,
                        ``seconds``, ``machine``, ``device``, ``precision``
 ``validation``         the figures before training, at each validation, and of the weights kept
@@ -82,6 +83,61 @@ def read_tune_facts(model: str | os.PathLike[str] | None) -> dict[str, Any] | No
     return facts
 
 
+def seen_lemmas(facts: Mapping[str, Any]) -> list[str]:
+    """Every lemma a wsd-tuned model has seen: its training and validation lemmas, and those a wsd-tuned base model
+    or teacher had seen (``inherited_lemmas``), normalised and sorted.
+
+    Parameters
+    ----------
+    facts : mapping
+        A model folder's ``wsd_tune.json``.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> seen_lemmas({"training_lemmas": ["part_nn"], "validation_lemmas": [], "inherited_lemmas": ["Bank"]})
+    ['bank', 'part']
+    """
+    keys = ("training_lemmas", "validation_lemmas", "inherited_lemmas")
+    return sorted({normalize_lemma(lemma) for key in keys for lemma in facts.get(key, [])})
+
+
+def inherited_lemmas(*models: str | os.PathLike[str] | None) -> list[str]:
+    """The lemmas that the wsd-tuned ones among ``models`` (a base model, a teacher) had seen (:func:`seen_lemmas`).
+
+    A model that wsd did not tune adds nothing. What a student learns from its base model or teacher it learns
+    about their lemmas too, so the leakage guard counts them.
+
+    Parameters
+    ----------
+    *models : str, path or None
+        Models as ``--model`` takes them (None: the bundled model).
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ModelError
+        When a model's ``wsd_tune.json`` is there but unreadable.
+
+    Examples
+    --------
+    >>> inherited_lemmas(None)
+    []
+    """
+    found: set[str] = set()
+    for model in models:
+        facts = read_tune_facts(model) if model is not None else None
+        if facts is not None:
+            found.update(seen_lemmas(facts))
+    return sorted(found)
+
+
 def training_overlap(model: str | os.PathLike[str] | None, lemmas: Iterable[str]) -> list[str] | None:
     """The evaluated lemmas a wsd-tuned model was trained or validated on (compared normalised); warns if any.
 
@@ -105,8 +161,7 @@ def training_overlap(model: str | os.PathLike[str] | None, lemmas: Iterable[str]
     facts = read_tune_facts(model)
     if facts is None:
         return None
-    seen = {normalize_lemma(x) for x in [*facts.get("training_lemmas", []), *facts.get("validation_lemmas", [])]}
-    overlap = sorted({normalize_lemma(lemma) for lemma in lemmas} & seen)
+    overlap = sorted({normalize_lemma(lemma) for lemma in lemmas} & set(seen_lemmas(facts)))
     if overlap:
         shown = ", ".join(overlap[:10]) + (f" and {len(overlap) - 10} more" if len(overlap) > 10 else "")
         warnings.warn(
@@ -212,6 +267,14 @@ def model_card(facts: Mapping[str, Any]) -> str:
         "- validation lemmas (held out, never trained on): "
         + (", ".join(facts.get("validation_lemmas", [])) or "(none)"),
         f"- excluded lemmas: {', '.join(facts.get('excluded_lemmas', [])) or '(none)'}",
+        *(
+            [
+                f"- lemmas its wsd-tuned base model or teacher had seen ({len(facts['inherited_lemmas'])}; the "
+                "leakage guard counts them too): " + ", ".join(facts["inherited_lemmas"])
+            ]
+            if facts.get("inherited_lemmas")
+            else []
+        ),
         "",
         "## Training",
         "",
