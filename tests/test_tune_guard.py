@@ -95,5 +95,5 @@ def test_a_teacher_whose_tuning_facts_are_damaged_is_one_line_before_anything_is
     argv = ["tune", "--train", f"generic:{DEMO_DIR / 'labelled.tsv'}", "--out", str(tmp_path / "x")]
     assert main([*argv, "--teacher", str(damaged), "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert "cannot be read as JSON" in err and "Traceback" not in err
+    assert "--teacher: " in err and "cannot be read as JSON" in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()

@@ -240,7 +240,7 @@ def tune_encoder(
     check_freeze_count(options.model, options.freeze_layers)
     from wsd.tune.card import inherited_lemmas
 
-    inherited = inherited_lemmas(options.model, options.teacher)  # before training: a bad wsd_tune.json fails now
+    inherited = set(inherited_lemmas(options.model))  # before training: a damaged wsd_tune.json fails now
     teacher = None
     if options.teacher is not None:
         from wsd.errors import ModelError
@@ -256,6 +256,7 @@ def tune_encoder(
                 device=options.device,
                 labels=options.teacher_labels,
             )
+            inherited.update(inherited_lemmas(options.teacher))
         except ModelError as exc:
             raise ModelError(f"--teacher: {exc}") from exc
     exclude = [exclude] if isinstance(exclude, str) else exclude
@@ -356,7 +357,7 @@ def tune_encoder(
         "training_lemmas": training.lemmas,
         "validation_lemmas": valid_lemmas,
         "excluded_lemmas": excluded,
-        "inherited_lemmas": inherited,
+        "inherited_lemmas": sorted(inherited),
         "training": {
             "loss": {kind: chosen_loss(kind, options.loss) for kind in kinds},
             "epochs": state.epoch,
