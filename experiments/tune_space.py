@@ -1,0 +1,545 @@
+"""Does a tuned encoder separate DWUG EN's senses, or only rank its change? Figures without clustering (issue 23)
+
+Run from the repository root, after ``python -m experiments.tune`` has built the models named below::
+
+    python -m experiments.tune_space [--data-dir ../shared/datasets] [--mpnet-model DIR]
+
+The tuned MiniLMs of ``experiments.tune`` that rank DWUG EN's change best get *worse* senses there (tune.md:
+ρ PRT 0.539 with ARI 9.6, below one sense's 13.4). Is the tuned space worse at telling DWUG EN's senses apart,
+or does the clustering fail in it? For the bundled MiniLM untuned and each tuned model (every one trained with all
+DWUG EN lemmas excluded), the uses of DWUG EN are embedded by the default recipe and, per word:
+
+- **pair ρ**: Spearman's ρ between the cosine of two uses and their median human judgment (1–4; 0, "cannot
+  decide", dropped), over the word's judged pairs: what XL-LEXEME-style tuning trains for;
+- **sense AUC**: the chance that two uses of one gold sense are more similar (cosine) than two uses of different
+  gold senses (uses with a gold sense; a word with one gold sense has no such figure);
+- **ARI** of the default recipe's senses (k by the silhouette, 2–7), as tune.md reports it;
+- **ARI at the gold k**: the default clusterer given the number of gold senses that hold at least
+  :data:`MAJOR_SHARE` of the word's uses (one sense when only one does). It reads the gold, so it is NOT a system:
+  it separates the choice of k from the space.
+
+Figures are means over the 46 words (the ARIs weighted by each word's uses with a gold sense, as in tune.md). The
+measures and the share were fixed before any figure; nothing here selects a model.
+
+A second table asks whether the *choice* of k, not the space, is the lever for the senses: the default recipe with
+``--one-sense-below T`` (a word gets one sense when no k reaches silhouette T), T chosen from :data:`THRESHOLDS`
+(fixed before any figure; 0 is the default recipe) by two-fold cross-validation over words — T that gives the best
+ARI on the even-numbered words (sorted) scores the odd-numbered ones, and the other way round — so that every
+word's ARI and JSD come from a T chosen without it. ρ JSD is Spearman's ρ of the senses' JSD against the graded
+gold change over all words.
+
+Results: ``experiments/results/tune_space.md`` / ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from experiments.common import RESULTS_DIR, command_line, log
+
+#: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
+MAJOR_SHARE = 0.05
+#: The models compared: (the row's name, its folder under ``--work`` (None: the bundled MiniLM), the
+#: ``experiments.tune`` cell that builds it).
+MINILM_MODELS: tuple[tuple[str, str | None, str | None], ...] = (
+    ("untuned MiniLM", None, None),
+    ("dwug_wordnet_only (seed 0)", "dwug-wordnet-only-seed0", "dwug_seeds"),
+    ("dwug_wordnet_only (seed 1)", "dwug-wordnet-only-seed1", "dwug_seeds"),
+    ("dwug_wordnet_only (seed 2)", "dwug-wordnet-only-seed2", "dwug_seeds"),
+    ("dwug_sotu_distill", "dwug-sotu-distill", "dwug_sotu_distill"),
+    ("dwug_sotu_distill_seed1", "dwug-sotu-distill-seed1", "dwug_sotu_distill_seed1"),
+    ("dwug_sotu_distill_tuned_teacher", "dwug-sotu-distill-tuned-teacher", "dwug_sotu_distill_tuned_teacher"),
+    ("dwug_wordnet_sotu_distill", "dwug-wordnet-sotu-distill", "dwug_wordnet_sotu_distill"),
+)
+MPNET_TUNED = ("dwug_wordnet_only_mpnet", "mpnet-dwug-wordnet-only", "dwug_wordnet_only_mpnet")
+#: Word-bootstrap resamples of the intervals (seeded).
+N_BOOTSTRAP = 2000
+#: One-sense thresholds the cross-validation chooses from (0: the default recipe, no threshold).
+THRESHOLDS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12)
+
+
+def cosines(X: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Cosine of rows ``first[i]`` and ``second[i]`` of ``X``.
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+        Vectors.
+    first, second : ndarray of int (m,)
+        Row pairs.
+
+    Returns
+    -------
+    ndarray (m,)
+    """
+    unit = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
+    return np.einsum("ij,ij->i", unit[first], unit[second])
+
+
+def pair_rho(similarity: np.ndarray, judgment: np.ndarray) -> float:
+    """Spearman's ρ between pair similarities and human judgments (NaN with under 3 pairs or a constant side).
+
+    Parameters
+    ----------
+    similarity, judgment : ndarray (m,)
+
+    Returns
+    -------
+    float
+    """
+    from scipy.stats import spearmanr
+
+    if len(similarity) < 3 or np.ptp(similarity) == 0 or np.ptp(judgment) == 0:
+        return math.nan
+    return float(spearmanr(similarity, judgment).statistic)
+
+
+def sense_auc(X: np.ndarray, senses: np.ndarray) -> float:
+    """The chance that a same-sense pair is more similar (cosine) than a different-sense pair (ties count half).
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+        Vectors of uses that all have a gold sense.
+    senses : ndarray of str (n,)
+        Their gold senses.
+
+    Returns
+    -------
+    float
+        ROC AUC of the cosine for "same sense"; NaN without both kinds of pair.
+    """
+    from sklearn.metrics import roc_auc_score
+
+    first, second = np.triu_indices(len(X), 1)
+    same = senses[first] == senses[second]
+    if same.all() or not same.any():
+        return math.nan
+    return float(roc_auc_score(same, cosines(X, first, second)))
+
+
+def gold_k(senses: np.ndarray, share: float = MAJOR_SHARE) -> int:
+    """Number of gold senses holding at least ``share`` of the uses (at least 1).
+
+    Parameters
+    ----------
+    senses : ndarray of str
+        Gold senses of the uses that have one.
+    share : float
+        The least share of a sense that counts.
+
+    Returns
+    -------
+    int
+    """
+    if len(senses) == 0:
+        return 1
+    _, counts = np.unique(senses, return_counts=True)
+    return max(1, int((counts >= share * len(senses)).sum()))
+
+
+def word_space(
+    X: np.ndarray,
+    forms: np.ndarray,
+    periods: np.ndarray,
+    senses: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> dict[str, float]:
+    """One word's figures (see the module docstring): pair ρ, sense AUC, ARI, ARI at the gold k.
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+        The word's vectors (default recipe).
+    forms, periods : ndarray (n,)
+        Word forms and period (0/1) of each use.
+    senses : ndarray of str (n,)
+        Gold sense of each use ("" where none).
+    pairs : (ndarray, ndarray, ndarray)
+        Judged pairs: first rows, second rows, median judgments.
+
+    Returns
+    -------
+    dict
+        ``pair_rho``, ``sense_auc``, ``ari``, ``ari_gold_k``, ``gold_k``, ``n_senses`` and ``n_clustered``.
+    """
+    from experiments.lscd import Setting, word_result
+    from wsd.senses.recipes import recipe
+
+    first, second, judgment = pairs
+    known = senses != ""
+    k = gold_k(senses[known])
+    default = Setting("default", recipe("default"))
+    at_gold = Setting("gold k", recipe("default") | {"k": k}) if k > 1 else Setting("one", {"method": "one-sense"})
+    induced = word_result(default, X, forms, periods, senses, None)
+    oracle = word_result(at_gold, X, forms, periods, senses, None)
+    figures = {
+        "pair_rho": pair_rho(cosines(X, first, second), judgment),
+        "sense_auc": sense_auc(X[known], senses[known]),
+        "ari": induced.ari,
+        "ari_gold_k": oracle.ari,
+        "gold_k": float(k),
+        "n_senses": float(induced.n_senses),
+        "n_clustered": float(induced.n_clustered),
+    }
+    for threshold in THRESHOLDS:
+        params = recipe("default") | ({"one_sense_below": threshold} if threshold else {})
+        result = induced if not threshold else word_result(Setting("t", params), X, forms, periods, senses, None)
+        figures[f"ari@{threshold:g}"] = result.ari
+        figures[f"jsd@{threshold:g}"] = result.scores["jsd"]
+        figures[f"senses@{threshold:g}"] = float(result.n_senses)
+    return figures
+
+
+def summarise(words: dict[str, dict[str, float]]) -> dict[str, float]:
+    """Means over words: ρ and AUC plain (words without a figure left out), the ARIs weighted by clustered uses.
+
+    Parameters
+    ----------
+    words : dict
+        :func:`word_space` of each word.
+
+    Returns
+    -------
+    dict
+    """
+    rows = pd.DataFrame.from_dict(words, orient="index")
+    weights = rows["n_clustered"].to_numpy(dtype=float)
+    summary = {name: float(np.nanmean(rows[name])) for name in ("pair_rho", "sense_auc")}
+    for name in ("ari", "ari_gold_k"):
+        values = np.nan_to_num(rows[name].to_numpy(dtype=float))
+        summary[name] = float((values * weights).sum() / weights.sum()) if weights.sum() else math.nan
+    summary["mean_senses"] = float(rows["n_senses"].mean())
+    summary["mean_gold_k"] = float(rows["gold_k"].mean())
+    summary["words_with_auc"] = int(rows["sense_auc"].notna().sum())
+    return summary
+
+
+def weighted_ari(words: dict[str, dict[str, float]], names: Sequence[str], key: str) -> float:
+    """ARI of figure ``key`` over ``names``, weighted by each word's uses with a gold sense (NaN ARI counts 0).
+
+    Parameters
+    ----------
+    words : dict
+        :func:`word_space` of each word.
+    names : sequence of str
+        The words pooled.
+    key : str
+        The ARI figure (``ari``, ``ari@0.08``, ...).
+
+    Returns
+    -------
+    float
+    """
+    weights = np.array([words[w]["n_clustered"] for w in names], dtype=float)
+    values = np.nan_to_num(np.array([words[w][key] for w in names], dtype=float))
+    return float((values * weights).sum() / weights.sum()) if weights.sum() else math.nan
+
+
+def cross_validated_threshold(words: dict[str, dict[str, float]], gold: dict[str, float]) -> dict[str, Any]:
+    """Two-fold cross-validation over words of the one-sense threshold (see the module docstring).
+
+    Parameters
+    ----------
+    words : dict
+        :func:`word_space` of each word (with the ``ari@T`` / ``jsd@T`` / ``senses@T`` figures).
+    gold : dict
+        Graded gold change of each word.
+
+    Returns
+    -------
+    dict
+        ``chosen`` (the T chosen on each half, named by the half it scores), ``ari`` (pooled over all words, each
+        at the T chosen without it), ``rho_jsd`` (likewise), ``one_sense_words`` (their share).
+    """
+    from experiments.lscd import split_words
+
+    halves = split_words(sorted(words))
+    chosen: dict[str, float] = {}
+    key_of: dict[str, float] = {}
+    for scored, other in (("dev", "held_out"), ("held_out", "dev")):
+        best = max(THRESHOLDS, key=lambda t: (weighted_ari(words, halves[other], f"ari@{t:g}"), -t))
+        chosen[scored] = best
+        key_of |= dict.fromkeys(halves[scored], best)
+    names = sorted(words)
+    per_word = {
+        w: {
+            "ari": words[w][f"ari@{key_of[w]:g}"],
+            "jsd": words[w][f"jsd@{key_of[w]:g}"],
+            "n_clustered": words[w]["n_clustered"],
+        }
+        for w in names
+    }
+    jsd = np.array([per_word[w]["jsd"] for w in names])
+    return {
+        "chosen": chosen,
+        "ari": weighted_ari(per_word, names, "ari"),
+        "rho_jsd": _rho(jsd, np.array([gold[w] for w in names])),
+        "one_sense_words": float(np.mean([words[w][f"senses@{key_of[w]:g}"] == 1 for w in names])),
+        "words": per_word,
+    }
+
+
+def bootstrap_against(
+    model: dict[str, dict[str, float]], base: dict[str, dict[str, float]], gold: dict[str, float], seed: int
+) -> dict[str, list[float]]:
+    """Word-bootstrap 95% intervals of a model's ρ JSD and ARI, and of their differences from ``base``.
+
+    Each word keeps the threshold chosen for it (the choice is not repeated inside the bootstrap).
+
+    Parameters
+    ----------
+    model, base : dict
+        Per word ``ari``, ``jsd`` and ``n_clustered`` (:func:`cross_validated_threshold`'s ``words``).
+    gold : dict
+        Graded gold change of each word.
+    seed : int
+        Seeds the resampling.
+
+    Returns
+    -------
+    dict
+        ``rho_jsd``, ``rho_jsd_difference``, ``ari``, ``ari_difference``: each [2.5%, 97.5%].
+    """
+    words = np.array(sorted(gold))
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[float]] = {key: [] for key in ("rho_jsd", "rho_jsd_difference", "ari", "ari_difference")}
+    for _ in range(N_BOOTSTRAP):
+        sample = list(rng.choice(words, size=len(words), replace=True))
+        y = np.array([gold[w] for w in sample])
+        a = _rho(np.array([model[w]["jsd"] for w in sample]), y)
+        b = _rho(np.array([base[w]["jsd"] for w in sample]), y)
+        ari_a, ari_b = weighted_ari(model, sample, "ari"), weighted_ari(base, sample, "ari")
+        draws["rho_jsd"].append(a)
+        draws["rho_jsd_difference"].append(a - b)
+        draws["ari"].append(ari_a)
+        draws["ari_difference"].append(ari_a - ari_b)
+    return {key: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for key, v in draws.items()}
+
+
+def _rho(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy.stats import spearmanr
+
+    ok = ~(np.isnan(x) | np.isnan(y))
+    if ok.sum() < 3 or np.ptp(x[ok]) == 0:
+        return math.nan
+    return float(spearmanr(x[ok], y[ok]).statistic)
+
+
+def judged_pairs(data_dir: Path, ids: pd.Series) -> pd.DataFrame:
+    """DWUG EN's judged pairs (median, 0 dropped) as rows of ``ids`` (the usages' ids) with their judgment."""
+    from experiments.tune import DWUG
+    from wsd.tune import wug
+
+    pairs = wug.load(data_dir / DWUG).pairs
+    row_of = pd.Series(np.arange(len(ids)), index=ids.astype(str).to_numpy())
+    first = pairs["use_id_1"].str.split("#", n=1).str[1].map(row_of)
+    second = pairs["use_id_2"].str.split("#", n=1).str[1].map(row_of)
+    keep = first.notna() & second.notna()
+    return pd.DataFrame(
+        {
+            "first": first[keep].astype(np.int64).to_numpy(),
+            "second": second[keep].astype(np.int64).to_numpy(),
+            "label": pairs.loc[keep, "label"].to_numpy(dtype=float),
+        }
+    )
+
+
+def model_space(bundle: Any, pairs: pd.DataFrame, gold: dict[str, float], model: str | None) -> dict[str, Any]:
+    """Every word's figures for one model, their summary and the cross-validated one-sense threshold."""
+    from threadpoolctl import threadpool_limits
+
+    from experiments.lscd import embed
+    from wsd.evaluate.datasets.wug import period_of
+
+    (vectors,), _ = embed(bundle, model)
+    table = bundle.occurrences
+    targets = table["target"].to_numpy()
+    periods, forms = period_of(table), table["form"].to_numpy()
+    senses = table["sense"].fillna("").astype(str).to_numpy()
+    first, second, labels = (pairs[c].to_numpy() for c in ("first", "second", "label"))
+    figures: dict[str, dict[str, float]] = {}
+    with threadpool_limits(limits=1):
+        for word in sorted(gold):
+            rows = np.flatnonzero(targets == word)
+            local = pd.Series(np.arange(len(rows)), index=rows)
+            mine = np.isin(first, rows) & np.isin(second, rows)
+            word_pairs = (local[first[mine]].to_numpy(), local[second[mine]].to_numpy(), labels[mine])
+            X = vectors[rows].astype(np.float64)
+            figures[word] = word_space(X, forms[rows], periods[rows], senses[rows], word_pairs)
+    summary = summarise(figures) | {"rho_jsd": _rho(*_jsd_and_gold(figures, gold))}
+    return {"summary": summary, "threshold": cross_validated_threshold(figures, gold), "words": figures}
+
+
+def _jsd_and_gold(figures: dict[str, dict[str, float]], gold: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
+    names = sorted(gold)
+    return np.array([figures[w]["jsd@0"] for w in names]), np.array([gold[w] for w in names])
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results page."""
+    lines = [
+        "# Does a tuned encoder separate DWUG EN's senses? (issue 23)",
+        "",
+        f"- Command: `{results['command']}`",
+        f"- Machine: {results['machine']}",
+        f"- Date: {results['date']}",
+        f"- {results['words']} DWUG EN words, {results['pairs']:,} judged pairs; every tuned model was trained with "
+        "all DWUG EN lemmas excluded (the cells of tune.md). Pair ρ and sense AUC are means over words; the ARIs are "
+        "weighted by each word's uses with a gold sense. The ARI at the gold k reads the gold (the number of gold "
+        f"senses holding at least {MAJOR_SHARE:.0%} of a word's uses): not a system, a diagnosis. Measures fixed "
+        "before any figure; nothing here selects a model.",
+        "",
+        "| model | pair ρ | sense AUC | ARI % | ARI % at the gold k | mean k | mean gold k |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, cell in results["models"].items():
+        s = cell["summary"]
+        lines.append(
+            f"| {name} | {s['pair_rho']:.3f} | {s['sense_auc']:.3f} | {100 * s['ari']:.1f} | "
+            f"{100 * s['ari_gold_k']:.1f} | {s['mean_senses']:.2f} | {s['mean_gold_k']:.2f} |"
+        )
+    lines += [
+        "",
+        f"Sense AUC is defined for {_auc_words(results)} words (the others have one gold sense).",
+        "",
+        "The choice of k: the default recipe with `--one-sense-below T`, T from "
+        f"{{{', '.join(f'{t:g}' for t in THRESHOLDS)}}} (0: none) chosen by two-fold cross-validation over words "
+        "(the T best on one half scores the other), pooled over all words; ρ JSD against the graded gold change. "
+        f"One sense for every word gives ARI {100 * results['one_sense_ari']:.1f}.",
+        "",
+        f"In brackets: word-bootstrap 95% intervals ({N_BOOTSTRAP:,} resamples, each word at its chosen T) of the "
+        f"difference from {next(iter(results['models']))} with its own cross-validated T.",
+        "",
+        "| model | ARI % (default) | ρ JSD (default) | ARI % (T cross-validated) | ρ JSD (T cross-validated) | "
+        "T chosen (for even / odd words) | words given one sense |",
+        "|---|---:|---:|---:|---:|---|---:|",
+    ]
+    for name, cell in results["models"].items():
+        s, t = cell["summary"], cell["threshold"]
+        ari_ci, jsd_ci = t["intervals"]["ari_difference"], t["intervals"]["rho_jsd_difference"]
+        lines.append(
+            f"| {name} | {100 * s['ari']:.1f} | {s['rho_jsd']:.3f} | {100 * t['ari']:.1f} "
+            f"[{100 * ari_ci[0]:+.1f}, {100 * ari_ci[1]:+.1f}] | "
+            f"{t['rho_jsd']:.3f} [{jsd_ci[0]:+.3f}, {jsd_ci[1]:+.3f}] | "
+            f"{t['chosen']['dev']:g} / {t['chosen']['held_out']:g} | {t['one_sense_words']:.0%} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def one_sense_ari(bundle: Any, words: Sequence[str]) -> float:
+    """ARI of one sense for every word, weighted as the other ARIs (it does not depend on the model).
+
+    Parameters
+    ----------
+    bundle : DatasetBundle
+        DWUG EN.
+    words : sequence of str
+        The words pooled.
+
+    Returns
+    -------
+    float
+    """
+    from wsd.evaluate.metrics.clustering import adjusted_rand
+
+    table = bundle.occurrences
+    senses = table["sense"].fillna("").astype(str).to_numpy()
+    figures = {}
+    for word in words:
+        known = senses[(table["target"] == word).to_numpy()]
+        known = known[known != ""]
+        ari = adjusted_rand(list(known), ["0"] * len(known)) if len(known) else 0.0
+        figures[word] = {"ari": ari, "n_clustered": float(len(known))}
+    return weighted_ari(figures, list(words), "ari")
+
+
+def _auc_words(results: dict[str, Any]) -> int:
+    return max(cell["summary"]["words_with_auc"] for cell in results["models"].values())
+
+
+def models_to_compare(work: Path, mpnet: Path | None) -> list[tuple[str, str | None]]:
+    """(row name, model) of each model compared; a missing tuned folder is an error naming the cell that builds it.
+
+    Parameters
+    ----------
+    work : Path
+        ``experiments.tune``'s work folder.
+    mpnet : Path or None
+        all-mpnet-base-v2 (adds it and its tuned cell), or None.
+
+    Returns
+    -------
+    list of (str, str or None)
+    """
+    from wsd.errors import InputError
+
+    chosen = list(MINILM_MODELS) + ([("untuned MPNet", str(mpnet), None), MPNET_TUNED] if mpnet else [])
+    models: list[tuple[str, str | None]] = []
+    for name, folder, cell in chosen:
+        if folder is None or cell is None:
+            models.append((name, folder))
+            continue
+        path = work / folder
+        if not (path / "config.json").is_file():
+            raise InputError(f"{path}: no tuned model; build it with python -m experiments.tune --cells {cell}")
+        models.append((name, str(path)))
+    return models
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m experiments.tune_space", description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--work", type=Path, default=Path("out/experiments-tune"), help="experiments.tune's models")
+    parser.add_argument("--mpnet-model", type=Path, default=None, help="all-mpnet-base-v2 (adds the MPNet rows)")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--name", default="tune_space")
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
+    args = parser.parse_args(argv)
+    json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
+    if args.markdown_only:
+        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
+        return 0
+    from experiments.tune import _dwug_gold
+    from wsd import machine
+
+    models = models_to_compare(args.work, args.mpnet_model)
+    bundle, gold, _ = _dwug_gold(args.data_dir)
+    words = sorted(gold)
+    pairs = judged_pairs(args.data_dir, bundle.occurrences["id"])
+    cells = {}
+    for name, model in models:
+        log(f"{name}: embedding and scoring {len(words)} words")
+        cells[name] = model_space(bundle, pairs, gold, model)
+        log(f"{name}: {json.dumps(cells[name]['summary'])}")
+    base = cells[models[0][0]]["threshold"]["words"]
+    for cell in cells.values():
+        cell["threshold"]["intervals"] = bootstrap_against(cell["threshold"]["words"], base, gold, seed=0)
+    results = {
+        "command": command_line(),
+        "machine": machine.describe(),
+        "date": time.strftime("%Y-%m-%d"),
+        "words": len(words),
+        "pairs": len(pairs),
+        "one_sense_ari": one_sense_ari(bundle, words),
+        "models": cells,
+    }
+    json_file.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    md_file.write_text(markdown(results), encoding="utf-8")
+    log(f"wrote {md_file}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
