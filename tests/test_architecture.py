@@ -173,7 +173,10 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "io.store",
         "workflows.vectors",
+        "workflows.usage_pairs",
     },
+    # how a WUG set's vectors follow its usage-pair judgments: the judgments read as wug: training sources read them
+    "workflows.usage_pairs": {"errors", "evaluate", "tune"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
     "workflows.tagger": {"errors", "corpus", "embed", "senses", "io.layout", "io.store"},
 }

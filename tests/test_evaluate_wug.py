@@ -190,6 +190,9 @@ def test_dwug_en_two_words(tmp_path: Path, encoder) -> None:
     assert overall["graded_spearman_apd"] == pytest.approx(1.0) and overall["graded_spearman_prt"] == pytest.approx(1.0)
     table = pd.read_csv(tmp_path / "out" / CHANGE_CSV).set_index("target")
     assert table.loc["afternoon_nn", "change_graded"] == 0.0
+    # the judged pairs of both words, read and scored (the default vectors follow them: ρ above 0)
+    usage = result["usage_pairs"]
+    assert usage["words"] == 2 and usage["pairs"] > 100 and usage["spearman_words"] > 0 and usage["without"] == {}
 
 
 # ---------------------------------------------------------------------------------- honest gold (issue 26, finding 5)

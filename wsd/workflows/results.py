@@ -18,7 +18,8 @@
 and, where they apply, ``embedding`` (the vectors' metadata), ``dataset_stats`` (what the dataset reader
 counted), ``gold_change`` (WUG: the gold change column used, and the words without a gold value) and
 ``training_overlap`` (a model tuned by ``wsd tune``: the evaluated lemmas it was trained or validated on,
-possibly none; :func:`wsd.tune.card.training_overlap`).
+possibly none; :func:`wsd.tune.card.training_overlap`) and ``usage_pairs`` (WUG: how the cosines of judged use
+pairs follow the human judgments, :mod:`wsd.workflows.usage_pairs`).
 
 >>> document = metrics_document("generic", {}, [{"overall": {"ari": 0.5}, "per_target": {}}], {}, 10, 2)
 >>> list(document)[:4]
@@ -68,6 +69,7 @@ def metrics_document(
     dataset_stats: Mapping[str, Any] | None = None,
     gold_change: Mapping[str, Any] | None = None,
     training_overlap: Sequence[str] | None = None,
+    usage_pairs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``metrics.json`` document of a scored command (see the module docstring for its keys).
 
@@ -91,6 +93,8 @@ def metrics_document(
         The gold change scored against (WUG: :meth:`wsd.evaluate.change_gold.ChangeGold.to_dict`).
     training_overlap : sequence of str, optional
         The evaluated lemmas a wsd-tuned model was trained on (None: the model was not tuned by wsd).
+    usage_pairs : mapping, optional
+        WUG: how the vectors follow the usage-pair judgments (:func:`wsd.workflows.usage_pairs.usage_pair_agreement`).
 
     Returns
     -------
@@ -108,6 +112,8 @@ def metrics_document(
         document["gold_change"] = dict(gold_change)
     if training_overlap is not None:
         document["training_overlap"] = list(training_overlap)
+    if usage_pairs is not None:
+        document["usage_pairs"] = dict(usage_pairs)
     document["versions"] = library_versions()
     return document
 
@@ -229,7 +235,46 @@ def format_table(result: Mapping[str, Any]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(r, widths, strict=True)) for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines + gold_change_lines(result.get("gold_change")))
+    return "\n".join(lines + gold_change_lines(result.get("gold_change")) + usage_pair_lines(result.get("usage_pairs")))
+
+
+def usage_pair_lines(entry: dict[str, Any] | None) -> list[str]:
+    """The line under the ``wsd evaluate`` table that gives the usage-pair agreement (none without the entry).
+
+    Parameters
+    ----------
+    entry : dict, optional
+        ``metrics.json``'s ``usage_pairs``.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> usage_pair_lines({"file": "j", "words": 2, "pairs": 10, "spearman_words": 0.25, "spearman_pooled": 0.3,
+    ...                   "without": {"c": "no judgments file"}})  # doctest: +NORMALIZE_WHITESPACE
+    ['usage pairs: cosine against the median human judgment, Spearman ρ 0.250 (mean over 2 words; 0.300 pooled
+      over 10 pairs; j); 1 word without it: c (no judgments file)']
+    >>> usage_pair_lines({"file": "j", "reason": "no judgments file in d"})
+    ['usage pairs: not measured (no judgments file in d)']
+    """
+    if not entry:
+        return []
+    if "reason" in entry:
+        return [f"usage pairs: not measured ({entry['reason']})"]
+    words = "-" if entry["spearman_words"] is None else f"{entry['spearman_words']:.3f}"
+    pooled = "-" if entry["spearman_pooled"] is None else f"{entry['spearman_pooled']:.3f}"
+    line = (
+        f"usage pairs: cosine against the median human judgment, Spearman ρ {words} (mean over {entry['words']} "
+        f"words; {pooled} pooled over {entry['pairs']:,} pairs; {entry['file']})"
+    )
+    if entry["without"]:
+        shown = ", ".join(f"{w} ({why})" for w, why in list(entry["without"].items())[:5])
+        more = f", and {len(entry['without']) - 5} more" if len(entry["without"]) > 5 else ""
+        count = len(entry["without"])
+        line += f"; {count} word{'s' if count != 1 else ''} without it: {shown}{more}"
+    return [line]
 
 
 def gold_change_lines(gold: Mapping[str, Any] | None) -> list[str]:

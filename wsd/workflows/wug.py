@@ -42,6 +42,7 @@ from wsd.io.store import atomic_write, write_run
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, senses_per_target, write_senses
 from wsd.workflows.results import metrics_document, summarise, write_metrics
+from wsd.workflows.usage_pairs import usage_pair_agreement
 from wsd.workflows.vectors import embed_labelled, tuned_overlap
 
 
@@ -288,6 +289,8 @@ def evaluate_wug(
         The ``metrics.json`` document.
     """
     bundle, occurrences = load_wug(config)
+    data = config.data
+    assert data is not None  # load_wug refused a missing --data
     has_clusters = "sense" in occurrences and bool(occurrences["sense"].astype(str).str.strip().ne("").any())
     clustered = (
         occurrences["sense"].astype(str).str.strip().ne("").to_numpy()
@@ -330,6 +333,7 @@ def evaluate_wug(
         dataset_stats=bundle.stats | {"binary_k": rule[0], "binary_n": rule[1]},
         gold_change=gold_change.to_dict(),
         training_overlap=tuned_overlap(config, encoder, occurrences),
+        usage_pairs=usage_pair_agreement(data, occurrences, X),
     )
     if out is not None and first is not None:
         folder = Path(out)

@@ -1,0 +1,155 @@
+"""How well an encoder's vectors follow a WUG dataset's human usage-pair judgments (``wsd evaluate --dataset wug``).
+
+The judgments (``data/<word>/judgments.csv|tsv``, read as ``wug:`` training sources read them: the median of a
+pair's judgments without the 0s, "cannot decide", :mod:`wsd.tune.wug`) give each judged pair of uses a relatedness
+from 1 (unrelated) to 4 (identical). The figure is Spearman's ρ between the cosine of the two uses' vectors and that
+median, per word (its judged pairs) and pooled over every pair. It needs no clustering, so it measures the space
+itself: what usage-pair tuning (XL-LEXEME, ``wsd tune --train wug:DIR``) trains for, and what the clusters and the
+change scores are built on (experiments/results/tune_space.md).
+
+``metrics.json`` → ``usage_pairs``: ``file`` (the judgments file pattern), ``words`` (words with a figure),
+``pairs`` (judged pairs scored), ``spearman_words`` (the mean of the per-word ρ over words with at least
+:data:`MIN_PAIRS` pairs and a ρ defined), ``spearman_pooled`` (one ρ over every pair of every word), and
+``without`` (word → why it has no figure: no judgments file, too few pairs, ρ undefined). A dataset without any
+judgments file gets ``reason`` instead; a malformed judgments file is a warning naming its file and line, and the
+evaluation goes on without this figure (its other scores do not need the judgments).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wsd.errors import InputError
+from wsd.evaluate.datasets import wug as wug_dataset
+from wsd.tune.wug import judgments_file, median_labels, read_judgments
+
+#: Fewest judged pairs for a word's own ρ.
+MIN_PAIRS = 3
+JUDGMENTS_PATTERN = "data/<word>/judgments.csv|tsv"
+
+
+def pair_cosines(X: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Cosine of rows ``first[i]`` and ``second[i]`` of ``X`` (0 where a row is all zeros).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        Vectors.
+    first, second : ndarray of int, shape (m,)
+        The rows of each pair.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]])
+    >>> pair_cosines(X, np.array([0, 0]), np.array([1, 2])).tolist()
+    [0.0, 1.0]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    unit = np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+    return np.einsum("ij,ij->i", unit[first], unit[second])
+
+
+def _rho(similarity: np.ndarray, judgment: np.ndarray) -> float | None:
+    """Spearman's ρ, None when a side is constant or there are too few pairs."""
+    from scipy.stats import spearmanr
+
+    if len(similarity) < MIN_PAIRS or np.ptp(similarity) == 0 or np.ptp(judgment) == 0:
+        return None
+    return float(spearmanr(similarity, judgment).statistic)
+
+
+def word_pairs(folder: Path, ids: pd.Series) -> pd.DataFrame | None:
+    """One word's judged pairs as row positions of ``ids`` with their median judgment (None: no judgments file).
+
+    Parameters
+    ----------
+    folder : Path
+        ``data/<word>`` of the WUG dataset.
+    ids : pandas.Series
+        The ids of the word's uses, in the order of its vectors.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        ``first``, ``second`` (positions in ``ids``) and ``label``.
+
+    Raises
+    ------
+    InputError
+        When the judgments file is malformed (naming its file and line), or there are two.
+    """
+    if not any((folder / f"judgments{suffix}").is_file() for suffix in wug_dataset.SUFFIXES):
+        return None
+    labels, _ = median_labels(read_judgments(judgments_file(folder), set(ids.astype(str))))
+    position = pd.Series(np.arange(len(ids)), index=ids.astype(str).to_numpy())
+    return pd.DataFrame(
+        {
+            "first": position[labels["identifier1"]].to_numpy(),
+            "second": position[labels["identifier2"]].to_numpy(),
+            "label": labels["label"].to_numpy(dtype=np.float64),
+        }
+    )
+
+
+def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndarray) -> dict[str, Any]:
+    """The ``usage_pairs`` entry of ``metrics.json`` (see the module docstring).
+
+    Parameters
+    ----------
+    data : str or Path
+        The WUG dataset folder (as ``--data`` names it).
+    occurrences : pandas.DataFrame
+        The evaluated uses (``id``, ``target``), row-aligned with ``X``.
+    X : ndarray of shape (n, d)
+        Their vectors.
+
+    Returns
+    -------
+    dict
+    """
+    root = wug_dataset.dataset_folder(data)
+    without: dict[str, str] = {}
+    rhos: list[float] = []
+    cosines, labels = [], []
+    targets = occurrences["target"].astype(str).to_numpy()
+    try:
+        for word in sorted(set(targets)):
+            rows = np.flatnonzero(targets == word)
+            pairs = word_pairs(root / "data" / word, occurrences["id"].iloc[rows])
+            if pairs is None:
+                without[word] = "no judgments file"
+                continue
+            similarity = pair_cosines(X[rows], pairs["first"].to_numpy(), pairs["second"].to_numpy())
+            cosines.append(similarity)
+            labels.append(pairs["label"].to_numpy())
+            rho = _rho(similarity, labels[-1])
+            if rho is None:
+                without[word] = (
+                    f"{len(pairs)} judged pairs" if len(pairs) < MIN_PAIRS else "ρ undefined (a side constant)"
+                )
+            else:
+                rhos.append(rho)
+    except InputError as error:
+        warnings.warn(f"usage-pair agreement not measured: {error}", stacklevel=2)
+        return {"file": JUDGMENTS_PATTERN, "reason": str(error)}
+    if not cosines:
+        return {"file": JUDGMENTS_PATTERN, "reason": f"no judgments file in {root / 'data'}"}
+    pooled = _rho(np.concatenate(cosines), np.concatenate(labels))
+    return {
+        "file": JUDGMENTS_PATTERN,
+        "words": len(rhos),
+        "pairs": int(sum(len(c) for c in cosines)),
+        "spearman_words": float(np.mean(rhos)) if rhos else None,
+        "spearman_pooled": pooled,
+        "without": without,
+    }
