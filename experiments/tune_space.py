@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import RESULTS_DIR, command_line, log
+from wsd.workflows.usage_pairs import pair_cosines
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
 MAJOR_SHARE = 0.05
@@ -65,24 +66,6 @@ MPNET_TUNED = ("dwug_wordnet_only_mpnet", "mpnet-dwug-wordnet-only", "dwug_wordn
 N_BOOTSTRAP = 2000
 #: One-sense thresholds the cross-validation chooses from (0: the default recipe, no threshold).
 THRESHOLDS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12)
-
-
-def cosines(X: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Cosine of rows ``first[i]`` and ``second[i]`` of ``X``.
-
-    Parameters
-    ----------
-    X : ndarray (n, d)
-        Vectors.
-    first, second : ndarray of int (m,)
-        Row pairs.
-
-    Returns
-    -------
-    ndarray (m,)
-    """
-    unit = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
-    return np.einsum("ij,ij->i", unit[first], unit[second])
 
 
 def pair_rho(similarity: np.ndarray, judgment: np.ndarray) -> float:
@@ -124,7 +107,7 @@ def sense_auc(X: np.ndarray, senses: np.ndarray) -> float:
     same = senses[first] == senses[second]
     if same.all() or not same.any():
         return math.nan
-    return float(roc_auc_score(same, cosines(X, first, second)))
+    return float(roc_auc_score(same, pair_cosines(X, first, second)))
 
 
 def gold_k(senses: np.ndarray, share: float = MAJOR_SHARE) -> int:
@@ -183,7 +166,7 @@ def word_space(
     induced = word_result(default, X, forms, periods, senses, None)
     oracle = word_result(at_gold, X, forms, periods, senses, None)
     figures = {
-        "pair_rho": pair_rho(cosines(X, first, second), judgment),
+        "pair_rho": pair_rho(pair_cosines(X, first, second), judgment),
         "sense_auc": sense_auc(X[known], senses[known]),
         "ari": induced.ari,
         "ari_gold_k": oracle.ari,
