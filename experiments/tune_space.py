@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import RESULTS_DIR, command_line, log
-from wsd.workflows.usage_pairs import pair_cosines
+from wsd.evaluate.metrics.usage_pairs import pair_cosines
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
 MAJOR_SHARE = 0.05

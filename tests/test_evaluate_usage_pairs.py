@@ -12,10 +12,11 @@ from test_evaluate_wug import SENSES, _config, _vectors, make_wug
 
 from wsd.cli import main
 from wsd.evaluate.datasets import load_dataset
-from wsd.io.layout import METRICS_FILE
+from wsd.evaluate.metrics.usage_pairs import pair_cosines
+from wsd.io.layout import METRICS_FILE, REPORT_MARKDOWN
 from wsd.workflows.benchmark import evaluate
 from wsd.workflows.results import format_table
-from wsd.workflows.usage_pairs import pair_cosines, usage_pair_agreement
+from wsd.workflows.usage_pairs import usage_pair_agreement
 
 
 def _judge(root: Path, word: str, rule, name: str = "judgments.csv") -> None:
@@ -91,7 +92,7 @@ def test_the_cli_writes_it_to_metrics_json_and_prints_it(tmp_path: Path, capsys)
     for word in SENSES:
         _judge(root, word, lambda a, b: 4 if a == b else 1)
     out = tmp_path / "out"
-    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--no-progress"])
+    code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--report", "--no-progress"])
     assert code == 0, capsys.readouterr().err
     printed = capsys.readouterr().out
     document = json.loads((out / METRICS_FILE).read_text(encoding="utf-8"))
@@ -100,6 +101,9 @@ def test_the_cli_writes_it_to_metrics_json_and_prints_it(tmp_path: Path, capsys)
     assert -1.0 <= entry["spearman_words"] <= 1.0
     assert f"Spearman ρ {entry['spearman_words']:.3f} (mean over 3 words" in printed
     assert list(document)[-2:] == ["usage_pairs", "versions"]
+    # the report's evaluation section gives it too
+    page = (out / REPORT_MARKDOWN).read_text(encoding="utf-8")
+    assert f"Usage pairs: cosine against the median human judgment, Spearman ρ {entry['spearman_words']:.3f}" in page
 
 
 def test_pair_cosines_of_a_zero_vector_is_zero_not_nan() -> None:

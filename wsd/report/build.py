@@ -20,6 +20,7 @@ import pandas as pd
 from wsd import schema
 from wsd.change.compare import describe_order
 from wsd.errors import ConfigError, InputError
+from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.io import manifest
 from wsd.io.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.io.locate import folder_kind
@@ -480,7 +481,8 @@ class _Builder:
             paragraphs=[
                 f"Dataset: {metrics.get('dataset', 'generic')}; {metrics.get('n_instances', '?')} labelled "
                 "occurrences. Baselines: one-sense (every occurrence of a word in one sense), one-per-instance "
-                "(each occurrence its own sense), random (3 senses at random)."
+                "(each occurrence its own sense), random (3 senses at random).",
+                *[line[0].upper() + line[1:] + "." for line in usage_pair_lines(metrics.get("usage_pairs"))],
             ],
             tables=[
                 Table(

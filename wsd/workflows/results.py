@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.evaluate.keys import Key, write_key
+from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.evaluate.scoring import BASELINES, score_keys
 from wsd.io.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
 from wsd.io.store import atomic_write, library_versions, write_json
@@ -236,45 +237,6 @@ def format_table(result: Mapping[str, Any]) -> str:
     lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(r, widths, strict=True)) for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines + gold_change_lines(result.get("gold_change")) + usage_pair_lines(result.get("usage_pairs")))
-
-
-def usage_pair_lines(entry: dict[str, Any] | None) -> list[str]:
-    """The line under the ``wsd evaluate`` table that gives the usage-pair agreement (none without the entry).
-
-    Parameters
-    ----------
-    entry : dict, optional
-        ``metrics.json``'s ``usage_pairs``.
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> usage_pair_lines({"file": "j", "words": 2, "pairs": 10, "spearman_words": 0.25, "spearman_pooled": 0.3,
-    ...                   "without": {"c": "no judgments file"}})  # doctest: +NORMALIZE_WHITESPACE
-    ['usage pairs: cosine against the median human judgment, Spearman ρ 0.250 (mean over 2 words; 0.300 pooled
-      over 10 pairs; j); 1 word without it: c (no judgments file)']
-    >>> usage_pair_lines({"file": "j", "reason": "no judgments file in d"})
-    ['usage pairs: not measured (no judgments file in d)']
-    """
-    if not entry:
-        return []
-    if "reason" in entry:
-        return [f"usage pairs: not measured ({entry['reason']})"]
-    words = "-" if entry["spearman_words"] is None else f"{entry['spearman_words']:.3f}"
-    pooled = "-" if entry["spearman_pooled"] is None else f"{entry['spearman_pooled']:.3f}"
-    line = (
-        f"usage pairs: cosine against the median human judgment, Spearman ρ {words} (mean over {entry['words']} "
-        f"words; {pooled} pooled over {entry['pairs']:,} pairs; {entry['file']})"
-    )
-    if entry["without"]:
-        shown = ", ".join(f"{w} ({why})" for w, why in list(entry["without"].items())[:5])
-        more = f", and {len(entry['without']) - 5} more" if len(entry["without"]) > 5 else ""
-        count = len(entry["without"])
-        line += f"; {count} word{'s' if count != 1 else ''} without it: {shown}{more}"
-    return [line]
 
 
 def gold_change_lines(gold: Mapping[str, Any] | None) -> list[str]:

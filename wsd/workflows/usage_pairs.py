@@ -26,46 +26,10 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.datasets import wug as wug_dataset
+from wsd.evaluate.metrics.usage_pairs import MIN_PAIRS, pair_cosines, pair_spearman
 from wsd.tune.wug import judgments_file, median_labels, read_judgments
 
-#: Fewest judged pairs for a word's own ρ.
-MIN_PAIRS = 3
 JUDGMENTS_PATTERN = "data/<word>/judgments.csv|tsv"
-
-
-def pair_cosines(X: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Cosine of rows ``first[i]`` and ``second[i]`` of ``X`` (0 where a row is all zeros).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, d)
-        Vectors.
-    first, second : ndarray of int, shape (m,)
-        The rows of each pair.
-
-    Returns
-    -------
-    ndarray of shape (m,)
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]])
-    >>> pair_cosines(X, np.array([0, 0]), np.array([1, 2])).tolist()
-    [0.0, 1.0]
-    """
-    X = np.asarray(X, dtype=np.float64)
-    norms = np.linalg.norm(X, axis=1, keepdims=True)
-    unit = np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
-    return np.einsum("ij,ij->i", unit[first], unit[second])
-
-
-def _rho(similarity: np.ndarray, judgment: np.ndarray) -> float | None:
-    """Spearman's ρ, None when a side is constant or there are too few pairs."""
-    from scipy.stats import spearmanr
-
-    if len(similarity) < MIN_PAIRS or np.ptp(similarity) == 0 or np.ptp(judgment) == 0:
-        return None
-    return float(spearmanr(similarity, judgment).statistic)
 
 
 def word_pairs(folder: Path, ids: pd.Series) -> pd.DataFrame | None:
@@ -132,7 +96,7 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
             similarity = pair_cosines(X[rows], pairs["first"].to_numpy(), pairs["second"].to_numpy())
             cosines.append(similarity)
             labels.append(pairs["label"].to_numpy())
-            rho = _rho(similarity, labels[-1])
+            rho = pair_spearman(similarity, labels[-1])
             if rho is None:
                 without[word] = (
                     f"{len(pairs)} judged pairs" if len(pairs) < MIN_PAIRS else "ρ undefined (a side constant)"
@@ -144,7 +108,7 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
         return {"file": JUDGMENTS_PATTERN, "reason": str(error)}
     if not cosines:
         return {"file": JUDGMENTS_PATTERN, "reason": f"no judgments file in {root / 'data'}"}
-    pooled = _rho(np.concatenate(cosines), np.concatenate(labels))
+    pooled = pair_spearman(np.concatenate(cosines), np.concatenate(labels))
     return {
         "file": JUDGMENTS_PATTERN,
         "words": len(rhos),
