@@ -49,6 +49,8 @@ def test_vectors_that_follow_the_senses_follow_judgments_made_from_them(tmp_path
     assert entry["words"] == 2 and 0.8 < entry["spearman_words"] < 1.0 and entry["spearman_pooled"] > 0.8
     assert entry["pairs"] == 2 * 66  # 12 uses: every one of the 66 pairs, once however often it was judged
     assert entry["without"] == {"swap": "no judgments file"}
+    assert set(entry["per_word"]) == {"stable", "half"} and entry["per_word"]["half"]["pairs"] == 66
+    assert np.mean([w["spearman"] for w in entry["per_word"].values()]) == pytest.approx(entry["spearman_words"])
     # judgments that contradict the senses give a negative ρ
     _judge(root, "stable", lambda a, b: 1 if a == b else 4)
     contradicted = usage_pair_agreement(root, occurrences, _vectors(occurrences))

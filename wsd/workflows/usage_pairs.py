@@ -9,10 +9,11 @@ change scores are built on (experiments/results/tune_space.md).
 
 ``metrics.json`` → ``usage_pairs``: ``file`` (the judgments file pattern), ``words`` (words with a figure),
 ``pairs`` (judged pairs scored), ``spearman_words`` (the mean of the per-word ρ over words with at least
-:data:`MIN_PAIRS` pairs and a ρ defined), ``spearman_pooled`` (one ρ over every pair of every word), and
-``without`` (word → why it has no figure: no judgments file, too few pairs, ρ undefined). A dataset without any
-judgments file gets ``reason`` instead; a malformed judgments file is a warning naming its file and line, and the
-evaluation goes on without this figure (its other scores do not need the judgments).
+:data:`MIN_PAIRS` pairs and a ρ defined), ``spearman_pooled`` (one ρ over every pair of every word),
+``without`` (word → why it has no figure: no judgments file, too few pairs, ρ undefined) and ``per_word`` (word →
+its ``spearman`` and ``pairs``: which words the space follows the judgments on, and which it does not). A dataset
+without any judgments file gets ``reason`` instead; a malformed judgments file is a warning naming its file and
+line, and the evaluation goes on without this figure (its other scores do not need the judgments).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
     """
     root = wug_dataset.dataset_folder(data)
     without: dict[str, str] = {}
-    rhos: list[float] = []
+    per_word: dict[str, dict[str, Any]] = {}
     cosines, labels = [], []
     targets = occurrences["target"].astype(str).to_numpy()
     try:
@@ -102,13 +103,14 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
                     f"{len(pairs)} judged pairs" if len(pairs) < MIN_PAIRS else "ρ undefined (a side constant)"
                 )
             else:
-                rhos.append(rho)
+                per_word[word] = {"spearman": rho, "pairs": len(pairs)}
     except InputError as error:
         warnings.warn(f"usage-pair agreement not measured: {error}", stacklevel=2)
         return {"file": JUDGMENTS_PATTERN, "reason": str(error)}
     if not cosines:
         return {"file": JUDGMENTS_PATTERN, "reason": f"no judgments file in {root / 'data'}"}
     pooled = pair_spearman(np.concatenate(cosines), np.concatenate(labels))
+    rhos = [entry["spearman"] for entry in per_word.values()]
     return {
         "file": JUDGMENTS_PATTERN,
         "words": len(rhos),
@@ -116,4 +118,5 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
         "spearman_words": float(np.mean(rhos)) if rhos else None,
         "spearman_pooled": pooled,
         "without": without,
+        "per_word": per_word,
     }
