@@ -276,8 +276,9 @@ def agreement(run: Path, corpus: Path, naive: Path) -> dict:
 
     _, vectors = load_run(run)
     _, _, whole = occurrence_lines(run, corpus)
-    a = np.asarray(vectors, dtype=np.float32)[whole]
     b = np.load(naive)[whole]
+    # a run with the default recipe's context vector stores [target, weighted context]: compare the target part
+    a = np.asarray(vectors, dtype=np.float32)[whole][:, : b.shape[1]]
     cosine = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
     return {"compared": int(whole.sum()), "min": float(cosine.min()), "mean": float(cosine.mean())}
 

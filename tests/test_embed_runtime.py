@@ -77,11 +77,45 @@ def test_the_default_runtime_is_openvino_on_a_cpu_and_torch_on_a_gpu(monkeypatch
     import torch
 
     monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
+    monkeypatch.setattr(ov_runtime, "no_gpu_driver", lambda: False)  # a driver: torch is asked
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert ov_runtime.resolve_runtime(None, None) == "openvino"
     assert ov_runtime.resolve_runtime(None, "auto", "fp32") == "openvino"
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     assert ov_runtime.resolve_runtime(None, None) == "torch"
+
+
+def test_without_a_gpu_driver_the_default_runtime_does_not_ask_torch(monkeypatch, tmp_path):
+    import torch
+
+    def asked():
+        raise AssertionError("torch was asked for a GPU")
+
+    monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_available", asked)
+    monkeypatch.setattr(ov_runtime.sys, "platform", "linux")
+    monkeypatch.setattr(ov_runtime, "GPU_DRIVER_PATHS", (str(tmp_path / "nvidiactl"),))
+    assert ov_runtime.no_gpu_driver()
+    assert ov_runtime.resolve_runtime(None, None) == "openvino"
+    (tmp_path / "nvidiactl").touch()  # a driver's device node: the answer is torch's
+    assert not ov_runtime.no_gpu_driver()
+    with pytest.raises(AssertionError, match="torch was asked"):
+        ov_runtime.resolve_runtime(None, None)
+    monkeypatch.setattr(ov_runtime.sys, "platform", "win32")  # no device nodes to read: torch is asked
+    (tmp_path / "nvidiactl").unlink()
+    assert not ov_runtime.no_gpu_driver()
+
+
+def test_the_default_runtime_is_chosen_without_importing_torch_where_there_is_no_gpu_driver():
+    import subprocess
+    import sys
+
+    if not ov_runtime.no_gpu_driver():
+        pytest.skip("this machine has a GPU driver (or is not Linux): torch must be asked")
+    code = "import sys; from wsd.embed.ov_runtime import resolve_runtime; r = resolve_runtime(None); "
+    code += "print(r, 'torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["openvino" if ov_runtime.openvino_installed() else "torch", "False"]
 
 
 @pytest.mark.parametrize("precision", ["int8", "fp16"])

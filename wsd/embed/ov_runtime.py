@@ -34,6 +34,7 @@ import json
 import locale
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -71,6 +72,9 @@ FORMAT = 2
 #: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
 CHECKSUM = "sha256"
 _INSTALL = "pip install openvino (wsd installs it; this environment lacks it)"
+#: Driver folders and device nodes without which PyTorch sees no GPU on Linux: NVIDIA's driver and device nodes,
+#: AMD's ROCm device (``/dev/kfd``) and WSL 2's GPU bridge (``/dev/dxg``).
+GPU_DRIVER_PATHS = ("/proc/driver/nvidia", "/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
 
 
 #: OpenVINO switches the whole process's C locale to "C" while it compiles or converts a model and switches it
@@ -104,6 +108,20 @@ def locale_kept() -> Iterator[None]:
         finally:
             if locale.setlocale(locale.LC_ALL) != before:
                 locale.setlocale(locale.LC_ALL, before)
+
+
+def no_gpu_driver() -> bool:
+    """True on Linux where no GPU driver is present, so that no CUDA or ROCm device can be; found without torch.
+
+    ``--runtime auto`` (the default) runs PyTorch where a CUDA GPU is present; asking torch costs about a second of
+    importing it, which the OpenVINO path otherwise never pays. Without a GPU driver there is nothing to ask. On
+    other systems (and where a driver is present) the answer is "maybe", and torch is asked.
+
+    Returns
+    -------
+    bool
+    """
+    return sys.platform.startswith("linux") and not any(os.path.exists(path) for path in GPU_DRIVER_PATHS)
 
 
 def openvino_installed() -> bool:
@@ -167,7 +185,7 @@ def resolve_runtime(runtime: str | None, device: Any = None, precision: str | No
         return "torch"
     if not openvino_installed() or (device not in (None, "auto") and not on_cpu):
         return "torch"
-    if on_cpu:
+    if on_cpu or no_gpu_driver():
         return "openvino"
     import torch  # auto without a device: a CUDA GPU, where there is one, runs PyTorch
 
