@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, log
-from wsd.evaluate.metrics.usage_pairs import pair_cosines
+from experiments.common import RESULTS_DIR, command_line, log, save_page
+from wsd.evaluate.metrics.usage_pairs import pair_cosines, pair_spearman
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
 MAJOR_SHARE = 0.05
@@ -70,7 +70,7 @@ THRESHOLDS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12)
 
 
 def pair_rho(similarity: np.ndarray, judgment: np.ndarray) -> float:
-    """Spearman's ρ between pair similarities and human judgments (NaN with under 3 pairs or a constant side).
+    """Spearman's ρ between pair similarities and human judgments (:func:`pair_spearman`, NaN where undefined).
 
     Parameters
     ----------
@@ -80,11 +80,8 @@ def pair_rho(similarity: np.ndarray, judgment: np.ndarray) -> float:
     -------
     float
     """
-    from scipy.stats import spearmanr
-
-    if len(similarity) < 3 or np.ptp(similarity) == 0 or np.ptp(judgment) == 0:
-        return math.nan
-    return float(spearmanr(similarity, judgment).statistic)
+    rho = pair_spearman(similarity, judgment)
+    return math.nan if rho is None else rho
 
 
 def sense_auc(X: np.ndarray, senses: np.ndarray) -> float:
@@ -519,9 +516,7 @@ def main(argv: list[str] | None = None) -> int:
         "one_sense_ari": one_sense_ari(bundle, words),
         "models": cells,
     }
-    json_file.write_text(json.dumps(results, indent=1), encoding="utf-8")
-    md_file.write_text(markdown(results), encoding="utf-8")
-    log(f"wrote {md_file}")
+    save_page(results, json_file, md_file, markdown)
     return 0
 
 
