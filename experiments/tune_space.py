@@ -316,26 +316,42 @@ def _rho(x: np.ndarray, y: np.ndarray) -> float:
     return float(spearmanr(x[ok], y[ok]).statistic)
 
 
-def judged_pairs(data_dir: Path, ids: pd.Series) -> pd.DataFrame:
-    """DWUG EN's judged pairs (median, 0 dropped) as rows of ``ids`` (the usages' ids) with their judgment."""
+def judged_pairs(data_dir: Path, bundle: Any, words: Sequence[str]) -> dict[str, tuple[np.ndarray, ...]]:
+    """Each word's judged pairs (median, 0 dropped), read once as ``wsd evaluate`` reads them.
+
+    Parameters
+    ----------
+    data_dir : Path
+        The datasets folder (DWUG EN is ``DWUG`` inside it).
+    bundle : DatasetBundle
+        DWUG EN's uses.
+    words : sequence of str
+        The words scored.
+
+    Returns
+    -------
+    dict
+        Word → (first rows, second rows, median judgments), rows counted within the word's uses.
+    """
     from experiments.tune import DWUG
-    from wsd.tune import wug
+    from wsd.errors import InputError
+    from wsd.evaluate.datasets.wug import dataset_folder
+    from wsd.workflows.usage_pairs import word_pairs
 
-    pairs = wug.load(data_dir / DWUG).pairs
-    row_of = pd.Series(np.arange(len(ids)), index=ids.astype(str).to_numpy())
-    first = pairs["use_id_1"].str.split("#", n=1).str[1].map(row_of)
-    second = pairs["use_id_2"].str.split("#", n=1).str[1].map(row_of)
-    keep = first.notna() & second.notna()
-    return pd.DataFrame(
-        {
-            "first": first[keep].astype(np.int64).to_numpy(),
-            "second": second[keep].astype(np.int64).to_numpy(),
-            "label": pairs.loc[keep, "label"].to_numpy(dtype=float),
-        }
-    )
+    root = dataset_folder(data_dir / DWUG)
+    targets = bundle.occurrences["target"].to_numpy()
+    found: dict[str, tuple[np.ndarray, ...]] = {}
+    for word in words:
+        pairs = word_pairs(root / "data" / word, bundle.occurrences["id"][targets == word])
+        if pairs is None:
+            raise InputError(f"{root / 'data' / word}: no judgments file")
+        found[word] = (pairs["first"].to_numpy(), pairs["second"].to_numpy(), pairs["label"].to_numpy())
+    return found
 
 
-def model_space(bundle: Any, pairs: pd.DataFrame, gold: dict[str, float], model: str | None) -> dict[str, Any]:
+def model_space(
+    bundle: Any, pairs: dict[str, tuple[np.ndarray, ...]], gold: dict[str, float], model: str | None
+) -> dict[str, Any]:
     """Every word's figures for one model, their summary and the cross-validated one-sense threshold."""
     from threadpoolctl import threadpool_limits
 
@@ -347,16 +363,12 @@ def model_space(bundle: Any, pairs: pd.DataFrame, gold: dict[str, float], model:
     targets = table["target"].to_numpy()
     periods, forms = period_of(table), table["form"].to_numpy()
     senses = table["sense"].fillna("").astype(str).to_numpy()
-    first, second, labels = (pairs[c].to_numpy() for c in ("first", "second", "label"))
     figures: dict[str, dict[str, float]] = {}
     with threadpool_limits(limits=1):
         for word in sorted(gold):
             rows = np.flatnonzero(targets == word)
-            local = pd.Series(np.arange(len(rows)), index=rows)
-            mine = np.isin(first, rows) & np.isin(second, rows)
-            word_pairs = (local[first[mine]].to_numpy(), local[second[mine]].to_numpy(), labels[mine])
             X = vectors[rows].astype(np.float64)
-            figures[word] = word_space(X, forms[rows], periods[rows], senses[rows], word_pairs)
+            figures[word] = word_space(X, forms[rows], periods[rows], senses[rows], pairs[word])
     summary = summarise(figures) | {"rho_jsd": _rho(*_jsd_and_gold(figures, gold))}
     return {"summary": summary, "threshold": cross_validated_threshold(figures, gold), "words": figures}
 
@@ -498,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     models = models_to_compare(args.work, args.mpnet_model)
     bundle, gold, _ = _dwug_gold(args.data_dir)
     words = sorted(gold)
-    pairs = judged_pairs(args.data_dir, bundle.occurrences["id"])
+    pairs = judged_pairs(args.data_dir, bundle, words)
     cells = {}
     for name, model in models:
         log(f"{name}: embedding and scoring {len(words)} words")
@@ -512,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine.describe(),
         "date": time.strftime("%Y-%m-%d"),
         "words": len(words),
-        "pairs": len(pairs),
+        "pairs": sum(len(p[0]) for p in pairs.values()),
         "one_sense_ari": one_sense_ari(bundle, words),
         "models": cells,
     }
