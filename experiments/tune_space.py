@@ -61,6 +61,7 @@ MINILM_MODELS: tuple[tuple[str, str | None, str | None], ...] = (
     ("dwug_sotu_distill_tuned_teacher", "dwug-sotu-distill-tuned-teacher", "dwug_sotu_distill_tuned_teacher"),
     ("dwug_wordnet_sotu_distill", "dwug-wordnet-sotu-distill", "dwug_wordnet_sotu_distill"),
     ("dwug_wordnet_sotu_distill_seed1", "dwug-wordnet-sotu-distill-seed1", "dwug_wordnet_sotu_distill_seed1"),
+    ("dwug_sense_keys", "dwug-sense-keys", "dwug_sense_keys"),
 )
 MPNET_TUNED = ("dwug_wordnet_only_mpnet", "mpnet-dwug-wordnet-only", "dwug_wordnet_only_mpnet")
 #: Word-bootstrap resamples of the intervals (seeded).
