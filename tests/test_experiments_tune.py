@@ -348,3 +348,38 @@ def test_the_multilingual_cells_train_the_other_wug_sets_and_their_extra_sources
     assert more["exclude"] == plain["exclude"] and len(plain["exclude"]) == 2  # NorDiaChange 1 and 2 never seen
     assert all("nordiachange" not in source for source in more["train"])
     assert cell.MULTILINGUAL_MORE["russian"]["extra"] == ("wordnet", "russe2018")
+
+
+def test_the_mpnet_seed_cell_trains_its_own_model_with_its_seed_and_keeps_the_untuned_evaluation(tmp_path, monkeypatch):
+    import experiments.tune as cell
+
+    base, data_dir = tmp_path / "all-mpnet-base-v2", tmp_path / "datasets"
+    base.mkdir()
+    (base / "config.json").write_text("{}", encoding="utf-8")
+    trained, evaluated = [], []
+
+    def fake_tune(out, train, *, steps, seed, options=None, **selection):
+        trained.append((out.name, seed, options["model"]))
+        return {"training": {}}
+
+    def fake_evaluate(name, data_dir, model, out):
+        evaluated.append((model, out.name))
+        return {"overall": {"avg": 0.3}, "training_overlap": []}
+
+    monkeypatch.setattr(cell, "tune", fake_tune)
+    monkeypatch.setattr(cell, "training_summary", lambda facts: {})
+    monkeypatch.setattr(cell, "evaluate", fake_evaluate)
+    first = cell.semeval_unseen(tmp_path, data_dir, 300, 0, base=base)
+    second = cell.semeval_unseen(tmp_path, data_dir, 300, 0, base=base, training_seed=1)
+    assert trained == [
+        ("all-mpnet-base-v2-wordnet-no-semeval", 0, str(base)),
+        ("all-mpnet-base-v2-wordnet-no-semeval-seed1", 1, str(base)),
+    ]
+    assert [first["training_seed"], second["training_seed"]] == [0, 1]
+    # both score SemEval-2013 only, each beside the same untuned evaluation; the tuned ones apart
+    assert [out for _, out in evaluated] == [
+        "eval-semeval2013-all-mpnet-base-v2-untuned",
+        "eval-semeval2013-all-mpnet-base-v2-tuned",
+        "eval-semeval2013-all-mpnet-base-v2-untuned",
+        "eval-semeval2013-all-mpnet-base-v2-tuned-seed1",
+    ]
