@@ -172,11 +172,11 @@ def study(slices: dict[str, tuple[np.ndarray, np.ndarray]], gold: np.ndarray, dr
 def dataset_slices(name: str, data_dir: Path, cache_dir: Path) -> tuple[dict, np.ndarray, dict] | None:
     """Each gold word's two periods' cached default vectors, the gold, and the vectors' metadata (None: not cached)."""
     from experiments.lscd import gold_scores, load
-    from experiments.lscd_rank_by import cached_vectors
+    from experiments.lscd_rank_by import cached_vectors, default_encoder
     from wsd.evaluate.datasets.wug import period_of
 
     bundle = load(name, data_dir)
-    found = cached_vectors(bundle.occurrences, cache_dir)
+    found = cached_vectors(bundle.occurrences, cache_dir, default_encoder(name))
     if found is None:
         return None
     vectors, meta = found
