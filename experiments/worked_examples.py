@@ -36,6 +36,10 @@ SOTU_TARGETS = "power,bank,plant"
 SOTU_ALL_TARGETS = "power,bank,plant,interest,state"
 
 
+#: The floor before issue 25's last change, for the comparisons that show what it let through (then ``--out``).
+OLD_FLOOR = ("--min-uses", "10", "--out")
+
+
 def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
     """Run every command of the page that has no output yet: the change folder of each analysis, and the wall
     seconds of each command (kept in ``WORK/seconds.json``, so a resumed run still reports them)."""
@@ -133,6 +137,27 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
                 str(sotu_all),
             ],
         ),
+        *[
+            (
+                work / name,
+                [
+                    "change",
+                    "--run",
+                    str(source),
+                    "--by",
+                    "year",
+                    "--bin-width",
+                    "100",
+                    *extra,
+                    *OLD_FLOOR,
+                    str(work / name),
+                ],
+            )
+            for name, source, extra in (
+                ("sotu-1800s-2000s-min-uses-10", sotu, ["--between", "1800:1899,2000:2099"]),
+                ("sotu-all-min-uses-10", sotu_all, []),
+            )
+        ],
     ]
     timings_file = work / "seconds.json"
     seconds = json.loads(timings_file.read_text(encoding="utf-8")) if timings_file.is_file() else {}
@@ -149,6 +174,8 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
         "sotu_decades": work / "sotu-decades",
         "sotu_1800s_2000s": work / "sotu-1800s-2000s",
         "sotu_all_centuries": sotu_all / "change",
+        "sotu_1800s_2000s_min_uses_10": work / "sotu-1800s-2000s-min-uses-10",
+        "sotu_all_min_uses_10": work / "sotu-all-min-uses-10",
     }
     return folders, seconds
 
@@ -366,6 +393,10 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         *unmeasured_table(f["sotu_1800s_2000s"]["unmeasured"]),
         "",
+        "### With `--min-uses 10` (the floor before issue 25's last change)",
+        "",
+        *ranking_table(f["sotu_1800s_2000s_min_uses_10"]["ranking"]),
+        "",
         "## State of the Union by century: all five words",
         "",
         f"`wsd run ... --targets {SOTU_ALL_TARGETS} --by year --bin-width 100` "
@@ -374,6 +405,10 @@ def markdown(results: dict[str, Any]) -> str:
         *ranking_table(f["sotu_all_centuries"]["ranking"]),
         "",
         *unmeasured_table(f["sotu_all_centuries"]["unmeasured"]),
+        "",
+        "### With `--min-uses 10` (the floor before issue 25's last change)",
+        "",
+        *ranking_table(f["sotu_all_min_uses_10"]["ranking"]),
         "",
         "### Trends",
         "",

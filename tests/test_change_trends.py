@@ -20,6 +20,11 @@ from wsd.io.store import write_run
 YEARS = [2000, 2001, 2002, 2003, 2004, 2005]
 SLICES = [str(year) for year in YEARS]
 
+#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
+#: floor lower it to this.
+SMALL = 10
+SMALL_FLAG = str(SMALL)
+
 
 def _occurrences(spec: dict[str, list[list[int]]], years: list[int] = YEARS, dim: int = 6, seed: int = 0):
     """Each target's sense counts per slice (one list per year), with a noisy vector per sense."""
@@ -43,7 +48,7 @@ FLAT = [[70, 30], [67, 33], [72, 28], [69, 31], [71, 29], [68, 32]]  # sense 1 n
 
 def test_a_steadily_growing_sense_has_a_significant_trend_and_a_flat_one_none() -> None:
     occ, labels, X = _occurrences({"grow": GROW, "flat": FLAT})
-    trends = compare_slices(occ, labels=labels, X=X, by="year").trends
+    trends = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL).trends
     assert list(trends.columns) == TREND_COLUMNS
     grow = trends[(trends["target"] == "grow") & (trends["sense"] == 1)].iloc[0]
     assert grow["tau"] == pytest.approx(1.0) and grow["p_value"] < 0.01  # exact: 2/720
@@ -80,7 +85,7 @@ def test_trends_leave_out_sparse_slices_and_need_three() -> None:
 def test_the_pair_of_largest_change_is_the_best_by_the_rankings_order() -> None:
     peak = [[90, 10], [85, 15], [20, 80], [80, 20], [88, 12], [86, 14]]  # sense 1 peaks in 2002
     occ, labels, X = _occurrences({"grow": GROW, "peak": peak})
-    result = compare_slices(occ, labels=labels, X=X, by="year", measure="jsd")
+    result = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, measure="jsd")
     largest = result.largest.set_index("target")
     assert largest.loc["grow", ["slice_a", "slice_b"]].tolist() == ["2000", "2005"]
     assert largest.loc["peak", "slice_a"] == "2002" or largest.loc["peak", "slice_b"] == "2002"
@@ -89,12 +94,14 @@ def test_the_pair_of_largest_change_is_the_best_by_the_rankings_order() -> None:
         rows = (occ["target"] == target).to_numpy()
         lows = {}
         for a, b in itertools.combinations(SLICES, 2):
-            one = compare_slices(occ[rows], labels=labels[rows], by="year", measure="jsd", between=(a, b))
+            one = compare_slices(
+                occ[rows], labels=labels[rows], by="year", min_uses=SMALL, measure="jsd", between=(a, b)
+            )
             lows[(a, b)] = (float(one.scores.loc[0, "score_low"]), float(one.scores.loc[0, "score"]))
         best = max(lows, key=lows.__getitem__)
         assert tuple(largest.loc[target, ["slice_a", "slice_b"]]) == best
         assert largest.loc[target, "score_low"] == pytest.approx(lows[best][0])
-    by_score = compare_slices(occ, labels=labels, by="year", measure="jsd", rank_by="score").largest
+    by_score = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, measure="jsd", rank_by="score").largest
     assert by_score.set_index("target").loc["grow", ["slice_a", "slice_b"]].tolist() == ["2000", "2005"]
 
 
@@ -109,7 +116,7 @@ def test_a_sense_seen_once_in_a_slice_of_14_has_not_vanished() -> None:
         "few": [[5, 55], [0, 12]],  # the WUG rule (>= 5, then <= 1) calls it lost; 12 uses are no evidence
     }
     occ, labels, _ = _occurrences(spec, years=[1900, 2000])
-    result = compare_slices(occ, labels=labels, by="year")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=SMALL)
     assert result.senses[["target", "sense", "change"]].values.tolist() == [["drop", 0, "vanished"]]
     row = result.senses.iloc[0]
     assert (row["count_a"], row["count_b"], row["uses_a"], row["uses_b"]) == (40, 0, 100, 100)
@@ -119,7 +126,7 @@ def test_a_sense_seen_once_in_a_slice_of_14_has_not_vanished() -> None:
 
 def test_the_timeline_has_every_consecutive_pair() -> None:
     occ, labels, X = _occurrences({"grow": GROW, "flat": FLAT})
-    result = compare_slices(occ, labels=labels, X=X, by="year")
+    result = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL)
     timeline = result.timeline
     assert len(timeline) == 2 * (len(SLICES) - 1)
     grow = timeline[timeline["target"] == "grow"]
@@ -129,11 +136,11 @@ def test_the_timeline_has_every_consecutive_pair() -> None:
     assert ((grow["score_low"] <= grow["score"]) & (grow["score"] <= grow["score_high"])).all()
     consecutive = result.scores[result.scores["pair"] == "consecutive"].reset_index(drop=True)
     pd.testing.assert_series_equal(timeline["score_low"], consecutive["score_low"])  # the same bootstrap
-    chosen = compare_slices(occ, labels=labels, X=X, by="year", between=("2000", "2003"))
+    chosen = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, between=("2000", "2003"))
     assert len(chosen.timeline) == 10 and chosen.scores["pair"].tolist() == ["chosen", "chosen"]
     sparse = [*GROW[:2], [2, 1], *GROW[3:]]  # 2002 has 3 uses: its two steps are unmeasured, with the reason
     occ, labels, _ = _occurrences({"grow": sparse})
-    result = compare_slices(occ, labels=labels, by="year", between=("2000", "2005"))
+    result = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, between=("2000", "2005"))
     assert result.timeline["step"].tolist() == [1, 4, 5]
     assert result.unmeasured[["slice_a", "slice_b", "pair"]].values.tolist() == [
         ["2001", "2002", "consecutive"],
@@ -144,9 +151,9 @@ def test_the_timeline_has_every_consecutive_pair() -> None:
 
 def test_the_same_seed_gives_the_same_tables() -> None:
     occ, labels, X = _occurrences({"grow": GROW, "flat": FLAT})
-    first = compare_slices(occ, labels=labels, X=X, by="year", random_state=5)
-    again = compare_slices(occ, labels=labels, X=X, by="year", random_state=5)
-    other = compare_slices(occ, labels=labels, X=X, by="year", random_state=6)
+    first = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=5)
+    again = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=5)
+    other = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=6)
     for name in ("timeline", "trends", "largest", "senses"):
         pd.testing.assert_frame_equal(getattr(first, name), getattr(again, name))
     assert not np.allclose(first.trends["slope_low"], other.trends["slope_low"])
@@ -160,7 +167,7 @@ def test_the_change_folder_holds_the_new_tables_in_csv_parquet_and_json(tmp_path
     pd.DataFrame({"id": occ["id"], "target": occ["target"], "sense": labels}).to_parquet(
         tmp_path / "run" / "senses" / LABELS_FILE
     )
-    out = change_run(run, by="year")
+    out = change_run(run, by="year", min_uses=SMALL)
     expected = {
         CHANGE_TIMELINE: ["step", "target", "slice_a", "slice_b", "uses_a", "uses_b", "score", "score_low"],
         CHANGE_TRENDS: TREND_COLUMNS,

@@ -20,6 +20,11 @@ from wsd.io.store import write_run
 
 MEASURES = ("jsd", "apd", "prt")
 
+#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
+#: floor lower it to this.
+SMALL = 10
+SMALL_FLAG = str(SMALL)
+
 
 def _occurrences(spec: dict[str, tuple[list[int], list[int]]], dim: int = 8, seed: int = 0):
     """Occurrences of each target in 1800 and 1900 with the given sense counts, and noisy vectors per sense."""
@@ -40,7 +45,7 @@ def _occurrences(spec: dict[str, tuple[list[int], list[int]]], dim: int = 8, see
 def test_intervals_contain_the_point_score_for_every_measure() -> None:
     spec = {"a": ([12, 3], [4, 11]), "b": ([20, 20], [21, 19]), "c": ([30, 0], [15, 15]), "d": ([9, 1], [10, 2])}
     occ, labels, X = _occurrences(spec)
-    scores = compare_slices(occ, labels=labels, X=X, by="year").scores
+    scores = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL).scores
     for measure in MEASURES:
         low, point, high = scores[f"{measure}_low"], scores[measure], scores[f"{measure}_high"]
         assert ((low <= point) & (point <= high)).all(), measure
@@ -53,7 +58,7 @@ def test_intervals_shrink_with_more_uses() -> None:
     few = ([6, 4], [3, 7])
     many = ([600, 400], [300, 700])
     occ, labels, X = _occurrences({"few": few, "many": many})
-    scores = compare_slices(occ, labels=labels, X=X, by="year").scores.set_index("target")
+    scores = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL).scores.set_index("target")
     for measure in MEASURES:
         width = scores[f"{measure}_high"] - scores[f"{measure}_low"]
         assert width["many"] < width["few"] / 3, measure
@@ -62,24 +67,26 @@ def test_intervals_shrink_with_more_uses() -> None:
 
 def test_the_same_seed_gives_the_same_intervals_and_another_seed_others() -> None:
     occ, labels, X = _occurrences({"a": ([12, 3], [4, 11]), "b": ([20, 20], [21, 19])})
-    first = compare_slices(occ, labels=labels, X=X, by="year", random_state=3).scores
-    again = compare_slices(occ, labels=labels, X=X, by="year", random_state=3).scores
-    other = compare_slices(occ, labels=labels, X=X, by="year", random_state=4).scores
+    first = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=3).scores
+    again = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=3).scores
+    other = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, random_state=4).scores
     pd.testing.assert_frame_equal(first, again)
     assert not np.allclose(first["jsd_low"], other["jsd_low"]) or not np.allclose(first["prt_low"], other["prt_low"])
-    alone = compare_slices(occ[occ["target"] == "a"], labels=labels[:30], X=X[:30], by="year", random_state=3)
+    alone = compare_slices(
+        occ[occ["target"] == "a"], labels=labels[:30], X=X[:30], by="year", min_uses=SMALL, random_state=3
+    )
     assert alone.scores.loc[0, "prt_low"] == first.loc[0, "prt_low"]  # a target's interval ignores the others
 
 
 def test_min_uses_sends_sparse_pairs_to_unmeasured_with_the_reason() -> None:
     occ, labels, X = _occurrences({"bank": ([2, 1], [30, 20]), "power": ([20, 10], [15, 15])})
     occ["year"] = occ["year"].map({1800: 1790, 1900: 2020})
-    with pytest.warns(UserWarning, match="bank \\(slice 1790 has 3 uses, fewer than --min-uses 10\\)"):
-        result = compare_slices(occ, labels=labels, X=X, by="year")
-    assert DEFAULT_MIN_USES == 10
+    with pytest.warns(UserWarning, match="bank \\(slice 1790 has 3 uses, fewer than --min-uses 20\\)"):
+        result = compare_slices(occ, labels=labels, X=X, by="year")  # the default floor
+    assert DEFAULT_MIN_USES == 20
     assert result.ranking["target"].tolist() == ["power"]
     assert result.unmeasured[["target", "reason"]].values.tolist() == [
-        ["bank", "slice 1790 has 3 uses, fewer than --min-uses 10"]
+        ["bank", "slice 1790 has 3 uses, fewer than --min-uses 20"]
     ]
     lowered = compare_slices(occ, labels=labels, X=X, by="year", min_uses=3)
     assert set(lowered.ranking["target"]) == {"bank", "power"} and lowered.unmeasured.empty
@@ -91,13 +98,16 @@ def test_a_sparse_large_change_ranks_below_a_well_supported_moderate_one() -> No
     """The issue's case: plant on 10 vs 12 uses ranked first by its point score; power, on thousands, is real."""
     counts = {"plant": ([7, 3], [3, 9]), "power": ([900, 100], [650, 350])}
     occ, labels, _ = _occurrences(counts)
-    by_score = compare_slices(occ, labels=labels, by="year", rank_by="score")
+    by_score = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, rank_by="score")
     assert by_score.ranking["target"].tolist() == ["plant", "power"]  # the point score alone: plant first
-    result = compare_slices(occ, labels=labels, by="year", rank_by="lower")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, rank_by="lower")
     ranking = result.ranking.set_index("target")
     assert result.ranking["target"].tolist() == ["power", "plant"] and result.rank_by == "lower"
     # the default (shrunk; two targets cannot be told apart beyond noise, so its tie-breaker, the lower end)
-    assert compare_slices(occ, labels=labels, by="year").ranking["target"].tolist() == ["power", "plant"]
+    assert compare_slices(occ, labels=labels, by="year", min_uses=SMALL).ranking["target"].tolist() == [
+        "power",
+        "plant",
+    ]
     assert ranking.loc["plant", "score"] > ranking.loc["power", "score"]  # the point score is kept beside it
     assert ranking.loc["plant", "score"] == pytest.approx(jsd_distance([7, 3], [3, 9]))
     assert ranking.loc["plant", ["uses_a", "uses_b"]].tolist() == [10, 12]
@@ -125,9 +135,9 @@ def test_ranking_by_the_shrunk_score_puts_a_sparse_large_change_below_well_suppo
         "bank": ([500, 500], [450, 550]),
     }
     occ, labels, _ = _occurrences(counts)
-    by_score = compare_slices(occ, labels=labels, by="year", rank_by="score")
+    by_score = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, rank_by="score")
     assert by_score.ranking["target"].tolist()[0] == "plant"
-    result = compare_slices(occ, labels=labels, by="year", rank_by="shrunk")
+    result = compare_slices(occ, labels=labels, by="year", min_uses=SMALL, rank_by="shrunk")
     ranking = result.ranking.set_index("target")
     assert result.ranking["target"].tolist()[0] == "power" and result.rank_by == "shrunk"
     assert result.ranking["score_shrunk"].is_monotonic_decreasing
@@ -135,7 +145,9 @@ def test_ranking_by_the_shrunk_score_puts_a_sparse_large_change_below_well_suppo
     assert ranking.loc["power", "score_shrunk"] == pytest.approx(ranking.loc["power", "score"], abs=0.02)
     assert "score_shrunk" in by_score.ranking.columns  # every ranking carries it, whatever orders it
     # two targets: no spread to estimate, so the shrunk order falls back to the interval's lower end
-    two = compare_slices(*_occurrences({k: counts[k] for k in ("plant", "power")})[:2], by="year", rank_by="shrunk")
+    two = compare_slices(
+        *_occurrences({k: counts[k] for k in ("plant", "power")})[:2], by="year", min_uses=SMALL, rank_by="shrunk"
+    )
     assert two.ranking["target"].tolist() == ["power", "plant"]
 
 
@@ -149,8 +161,8 @@ def test_jsd_interval_resamples_the_uses() -> None:
 
 def test_big_slices_are_resampled_through_a_capped_subsample() -> None:
     occ, labels, X = _occurrences({"w": ([900, 600], [700, 800])})
-    full = compare_slices(occ, labels=labels, X=X, by="year", vector_cap=5000)
-    capped = compare_slices(occ, labels=labels, X=X, by="year", vector_cap=300)
+    full = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, vector_cap=5000)
+    capped = compare_slices(occ, labels=labels, X=X, by="year", min_uses=SMALL, vector_cap=300)
     assert not full.subsampled and capped.subsampled
     assert capped.to_dict()["bootstrap"] == {
         "resamples": 200,
@@ -189,7 +201,7 @@ def _run_with_senses(root: Path) -> Path:
 def test_columns_in_csv_and_parquet_and_the_reason_in_unmeasured(tmp_path: Path) -> None:
     run = _run_with_senses(tmp_path)
     with pytest.warns(UserWarning, match="fewer than --min-uses 10"):
-        out = change_run(run, by="year", measure="jsd")
+        out = change_run(run, by="year", min_uses=SMALL, measure="jsd")
     expected = ["rank", "target", "score", "score_low", "score_high", "slice_a", "slice_b", "uses_a", "uses_b"]
     for suffix in ("parquet", "csv"):
         read = pd.read_parquet if suffix == "parquet" else pd.read_csv
@@ -203,13 +215,13 @@ def test_columns_in_csv_and_parquet_and_the_reason_in_unmeasured(tmp_path: Path)
     unmeasured = pd.read_csv(out / CHANGE_UNMEASURED)
     assert unmeasured["reason"].tolist() == ["slice 1800 has 3 uses, fewer than --min-uses 10"]
     document = json.loads((out / CHANGE_JSON).read_text(encoding="utf-8"))
-    assert document["min_uses"] == 10 and document["rank_by"] == "shrunk"
-    assert document["config"]["min_uses"] == 10 and document["bootstrap"]["resamples"] == 200
+    assert document["min_uses"] == SMALL and document["rank_by"] == "shrunk"
+    assert document["config"]["min_uses"] == SMALL and document["bootstrap"]["resamples"] == 200
 
 
 def test_wsd_change_prints_the_ranking_with_intervals_and_counts(tmp_path: Path, capsys) -> None:
     run = _run_with_senses(tmp_path)
-    assert main(["change", "--run", str(run), "--by", "year", "--measure", "jsd"]) == 0
+    assert main(["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG, "--measure", "jsd"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0] == (

@@ -25,6 +25,11 @@ from wsd.io.layout import (
 from wsd.io.outputs import CHANGE_FORMAT
 from wsd.io.store import write_run
 
+#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
+#: floor lower it to this.
+SMALL = 10
+SMALL_FLAG = str(SMALL)
+
 
 def make_run(
     root: Path, years: dict[str, tuple[list[int], list[int]]] | None = None, fingerprint: str | None = None
@@ -74,7 +79,7 @@ def _one_line_error(capsys, code: int) -> str:
 def test_change_writes_the_tables_and_ranks_the_swap_first(tmp_path: Path, capsys) -> None:
     run = make_run(tmp_path / "run")
     _cluster(run)
-    code = main(["change", "--run", str(run), "--by", "year", "--measure", "jsd"])
+    code = main(["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG, "--measure", "jsd"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "solo (only in slice 1900)" in captured.err  # the warning, one line
@@ -101,7 +106,7 @@ def test_rerun_reuses_and_other_settings_need_overwrite(tmp_path: Path, capsys) 
     run = make_run(tmp_path / "run")
     _cluster(run)
     out = tmp_path / "change"
-    base = ["change", "--run", str(run), "--by", "year", "--out", str(out)]
+    base = ["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG, "--out", str(out)]
     assert main(base) == 0
     assert main(base) == 0  # the same settings: written again
     capsys.readouterr()
@@ -116,7 +121,9 @@ def test_a_folder_of_other_files_is_not_written(tmp_path: Path, capsys) -> None:
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep", encoding="utf-8")
-    err = _one_line_error(capsys, main(["change", "--run", str(run), "--by", "year", "--out", str(mine)]))
+    err = _one_line_error(
+        capsys, main(["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG, "--out", str(mine)])
+    )
     assert "folder of other files" in err
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
 
@@ -124,7 +131,7 @@ def test_a_folder_of_other_files_is_not_written(tmp_path: Path, capsys) -> None:
 def test_without_senses_only_vector_measures(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run")
     with pytest.warns(UserWarning, match="no senses folder"):
-        out = change_run(run, by="year")
+        out = change_run(run, by="year", min_uses=SMALL)
     scores = pd.read_parquet(out / f"{CHANGE_SCORES}.parquet")
     assert {"apd", "prt"} <= set(scores) and "jsd" not in scores
 
@@ -162,19 +169,27 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys, options: list[
 
 
 def test_missing_run_and_senses_of_another_run(tmp_path: Path, capsys) -> None:
-    err = _one_line_error(capsys, main(["change", "--run", str(tmp_path / "nothing"), "--by", "year"]))
+    err = _one_line_error(
+        capsys, main(["change", "--run", str(tmp_path / "nothing"), "--by", "year", "--min-uses", SMALL_FLAG])
+    )
     assert "nothing" in err
-    err = _one_line_error(capsys, main(["change", "--by", "year"]))
+    err = _one_line_error(capsys, main(["change", "--by", "year", "--min-uses", SMALL_FLAG]))
     assert "--run is required" in err
     other = make_run(tmp_path / "other", {"x": ([1, 2], [0, 1])})
     _cluster(other)
     run = make_run(tmp_path / "run")
     capsys.readouterr()
     err = _one_line_error(
-        capsys, main(["change", "--run", str(run), "--senses", str(other / SENSES_DIR), "--by", "year"])
+        capsys,
+        main(
+            ["change", "--run", str(run), "--senses", str(other / SENSES_DIR), "--by", "year", "--min-uses", SMALL_FLAG]
+        ),
     )
     assert "induced on another run" in err
-    err = _one_line_error(capsys, main(["change", "--run", str(run), "--senses", str(tmp_path / "no"), "--by", "year"]))
+    err = _one_line_error(
+        capsys,
+        main(["change", "--run", str(run), "--senses", str(tmp_path / "no"), "--by", "year", "--min-uses", SMALL_FLAG]),
+    )
     assert "folder not found" in err
 
 
@@ -184,7 +199,7 @@ def test_config_file_and_show(tmp_path: Path, capsys) -> None:
     assert "[change]" in shown and 'measure = "prt"' in shown
     run = make_run(tmp_path / "run")
     config = tmp_path / "change.toml"
-    config.write_text(f'[change]\nrun = "{run}"\nby = "year"\nmeasure = "apd"\n', encoding="utf-8")
+    config.write_text(f'[change]\nrun = "{run}"\nby = "year"\nmeasure = "apd"\nmin_uses = {SMALL}\n', encoding="utf-8")
     assert main(["change", "--config", str(config)]) == 0
     capsys.readouterr()
     assert json.loads((run / CHANGE_DIR / CHANGE_JSON).read_text(encoding="utf-8"))["measure"] == "apd"
@@ -258,19 +273,23 @@ def test_senses_of_another_run_with_the_same_ids_are_refused(tmp_path: Path, cap
     other = make_run(tmp_path / "b", {"swap": ([1900] * 12, [0, 1] * 6), "calm": ([2000] * 12, [1] * 12)}, "bbbb")
     _cluster(other)  # ids swap:0..11, calm:0..11 exist in both runs
     capsys.readouterr()
-    code = main(["change", "--run", str(run), "--senses", str(other / SENSES_DIR), "--by", "year"])
+    code = main(
+        ["change", "--run", str(run), "--senses", str(other / SENSES_DIR), "--by", "year", "--min-uses", SMALL_FLAG]
+    )
     err = _one_line_error(capsys, code)
     assert "induced on another run" in err and "fingerprints differ" in err
     _cluster(run)
     capsys.readouterr()
-    assert main(["change", "--run", str(run), "--by", "year"]) == 0  # its own senses: accepted
+    assert (
+        main(["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG]) == 0
+    )  # its own senses: accepted
 
 
 def test_slices_where_no_target_can_be_measured_are_an_error(tmp_path: Path, capsys) -> None:
     run = make_run(tmp_path / "run", {"old": ([1900] * 4, [0, 1, 0, 1]), "new": ([2000] * 4, [0, 1, 0, 1])})
     _cluster(run)
     capsys.readouterr()
-    err = _one_line_error(capsys, main(["change", "--run", str(run), "--by", "year"]))
+    err = _one_line_error(capsys, main(["change", "--run", str(run), "--by", "year", "--min-uses", SMALL_FLAG]))
     assert "no target's change between 1900 and 2000 can be measured" in err
     assert not (run / CHANGE_DIR / CHANGE_RANKING).with_suffix(".csv").exists()
 

@@ -45,7 +45,7 @@ EMBED = [
     "--no-progress",
 ]
 CLUSTER = ["cluster", "--no-progress"]
-CHANGE = ["change", "--by", "year", "--bins", "1900:2005,2006:2100"]
+CHANGE = ["change", "--by", "year", "--bins", "1900:2005,2006:2100", "--min-uses", "3"]  # a few uses a slice
 #: Longest a command may take here (a slow, shared CI machine).
 LIMIT_S = 300
 

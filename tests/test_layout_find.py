@@ -34,7 +34,7 @@ def test_change_of_a_wsd_run_output_finds_its_senses(tmp_path: Path, capsys, giv
     """``wsd change --run OUT/run`` used to fall back to APD/PRT; ``--run OUT`` said "not a wsd run directory"."""
     out = make_run_with_change(tmp_path / "out")
     destination = tmp_path / "change"
-    code = main(["change", "--run", str(out / given), "--by", "year", "--out", str(destination)])
+    code = main(["change", "--run", str(out / given), "--by", "year", "--min-uses", "10", "--out", str(destination)])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "no senses" not in err
@@ -94,7 +94,10 @@ def test_report_draws_a_change_folder_given_or_found(tmp_path: Path, capsys) -> 
     assert "## Change across slices" in markdown and "new in 1910" in markdown
     # a change folder written elsewhere, drawn with --change instead of OUT/change (jsd) found beside the run
     moved = tmp_path / "by-decade"
-    assert main(["change", "--run", str(out), "--by", "year", "--out", str(moved), "--measure", "apd"]) == 0
+    assert (
+        main(["change", "--run", str(out), "--by", "year", "--min-uses", "10", "--out", str(moved), "--measure", "apd"])
+        == 0
+    )
     second = tmp_path / "second"
     code = main(["report", "--run", str(out / RUN_DIR), "--change", str(moved), "--out", str(second)])
     assert code == 0, capsys.readouterr().err

@@ -18,6 +18,11 @@ from wsd.report.plots import sense_proportions
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
 
+#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
+#: floor lower it to this.
+SMALL = 10
+SMALL_FLAG = str(SMALL)
+
 
 def make_run_with_change(root: Path, n_slices: int = 2) -> Path:
     """``swap``: sense 0 in the first slice, sense 1 in the last; ``calm``: both senses everywhere."""
@@ -42,7 +47,7 @@ def make_run_with_change(root: Path, n_slices: int = 2) -> Path:
     write_senses(root / SENSES_DIR, occurrences, X, model, proba)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        change_run(run, root / SENSES_DIR, root / "change", by="year", measure="jsd")
+        change_run(run, root / SENSES_DIR, root / "change", by="year", min_uses=SMALL, measure="jsd")
     return root
 
 

@@ -36,7 +36,7 @@ and/or its vector, and gives a :class:`SliceComparison` of eight tables:
                 highest point score)
 ``unmeasured``  the target/pair combinations whose change cannot be measured, with the ``reason`` (a
                 target with no use in one of the slices, "only in slice 1850"; a slice with fewer than
-                ``min_uses`` uses, "slice 1790 has 3 uses, fewer than --min-uses 10"): they appear in no
+                ``min_uses`` uses, "slice 1790 has 3 uses, fewer than --min-uses 20"): they appear in no
                 other table, and a warning names them — no table ever holds a NaN
 ==============  ===========================================================================================
 
