@@ -334,15 +334,22 @@ def test_the_multilingual_cells_train_the_other_wug_sets_and_their_extra_sources
         raise StopIteration  # the call is what is checked; nothing is scored
 
     monkeypatch.setattr(cell, "tune", stop_after_training)
-    for name in ("wug_multilingual", "wug_multilingual_more", "wug_multilingual_more_seed1"):
+    for name in (
+        "wug_multilingual",
+        "wug_multilingual_more",
+        "wug_multilingual_more_seed1",
+        "wug_multilingual_more_seed2",
+    ):
         with pytest.raises(StopIteration):
             cell.wug_multilingual(tmp_path / "work", data_dir, 300, 0, model, name)
-    plain, more, more_seed1 = calls
-    assert [plain["seed"], more["seed"], more_seed1["seed"]] == [0, 0, 1]  # only the seed cell trains with seed 1
+    plain, more, more_seed1, more_seed2 = calls
+    assert [c["seed"] for c in calls] == [0, 0, 1, 2]  # only the seed cells train with another seed
     assert more_seed1["folder"] == "multilingual-more-seed1-norwegian"  # its own model, not the first seed's
-    assert {k: v for k, v in more_seed1.items() if k not in ("seed", "folder")} == {
-        k: v for k, v in more.items() if k not in ("seed", "folder")
-    }
+    assert more_seed2["folder"] == "multilingual-more-seed2-norwegian"
+    for other in (more_seed1, more_seed2):
+        assert {k: v for k, v in other.items() if k not in ("seed", "folder")} == {
+            k: v for k, v in more.items() if k not in ("seed", "folder")
+        }
     assert plain["folder"] == "multilingual-norwegian" and more["folder"] == "multilingual-more-norwegian"
     assert more["train"] == [*plain["train"], f"wordnet:{data_dir / cell.WORDNET}"]  # the WUG sets, then WordNet
     assert more["exclude"] == plain["exclude"] and len(plain["exclude"]) == 2  # NorDiaChange 1 and 2 never seen
