@@ -135,7 +135,8 @@ def permutation_tests(
 
     distance = {"apd": apd, "prt": prt}[measure]
     values = occurrences[by].to_numpy()
-    first, last = sorted(pd.unique(values))[0], sorted(pd.unique(values))[-1]
+    ordered = sorted(pd.unique(values))
+    first, last = ordered[0], ordered[-1]
     rows = {}
     for target, group in occurrences.reset_index(drop=True).groupby("target", sort=True):
         a = group.index[values[group.index] == first].to_numpy()
