@@ -180,3 +180,21 @@ def test_run_summary_with_gold_keeps_the_ari_column() -> None:
     shown = format_summary(summary | {"metrics": {**metrics, "overall": dict.fromkeys(
         ("ari", "nmi", "v_measure", "paired_f", "bcubed_f", "fnmi", "fbc_f"), 0.5)}})  # fmt: skip
     assert "ARI %" in shown and "50.0" in shown
+
+
+def test_run_refuses_a_floor_no_target_reaches_before_embedding(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Three uses a century against the default floor (20): the error comes from the scan, not after clustering."""
+    import wsd.workflows.pipeline
+
+    monkeypatch.setattr(wsd.workflows.pipeline, "embed_corpus", lambda *a, **k: pytest.fail("embedding started"))
+    out = tmp_path / "o"
+    argv = _run(_corpus(tmp_path), out, "--by", "date:year", "--bin-width", "100")
+    floor = argv.index("--min-uses")
+    del argv[floor : floor + 2]  # the default floor
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and "no target's change between 1800:1899 and 2000:2099 can be measured" in err, err
+    assert "slice 1800:1899 has 3 uses and slice 2000:2099 has 3 uses, fewer than --min-uses 20" in err
+    assert "or lower --min-uses" in err and not out.exists()
+    monkeypatch.undo()
+    assert main(_run(_corpus(tmp_path), out, "--by", "date:year", "--bin-width", "100", "--min-uses", "3")) == 0

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from wsd.corpus.documents import corpus_fingerprint
@@ -179,9 +180,12 @@ def check_slices_before_embedding(
 ) -> None:
     """Scan the corpus (without embedding) and check that the slices of ``change`` hold uses of the targets.
 
-    Only the slice column is kept, so the check costs one reading of the corpus, not its memory. A bin without
-    uses is a warning naming it; no bin with uses, or fewer than two slices, an error
-    (:func:`wsd.change.slices.assign_slices`). The scan's own warnings are left to the embedding's scan.
+    Only the slice and target columns are kept, so the check costs one reading of the corpus, not its memory. A
+    bin without uses is a warning naming it; no bin with uses, or fewer than two slices, an error
+    (:func:`wsd.change.slices.assign_slices`); so is a ranked pair of slices where no target reaches
+    ``change.min_uses`` uses in both (the error :func:`wsd.change.compare_slices` would give after embedding and
+    clustering: the uses a scan finds are the most the senses can hold). The scan's own warnings are left to the
+    embedding's scan.
 
     Parameters
     ----------
@@ -192,7 +196,7 @@ def check_slices_before_embedding(
     out : Path
         The output folder (left out of a corpus folder that holds it).
     change : ChangeOptions
-        ``by``, ``bins``, ``bin_width``.
+        ``by``, ``bins``, ``bin_width``, ``between``, ``min_uses``.
     scan : ScanSettings
         The scan settings (its ``forms`` is ``forms``).
 
@@ -201,22 +205,36 @@ def check_slices_before_embedding(
     InputError
         As :func:`wsd.change.slices.assign_slices` (and as the scan, for a corpus without the targets).
     """
-    from wsd.change.slices import assign_slices, parse_by
+    from wsd.change.compare import compare_slices
+    from wsd.change.slices import parse_by
     from wsd.corpus.documents import iter_documents
 
     column = parse_by(str(change.by))[0]
     options = build_scan_options(targets, forms, **scan.scan_kwargs())
     matcher = make_matcher(options.targets, options.lemmatizer, options.case_sensitive, options.languages)
-    values: list[pd.Series] = []
+    chunks: list[pd.DataFrame] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the embedding's scan says them once
         documents = iter_documents(corpus, text_field=options.text_field, exclude=[out], meta=options.meta_spec)
         for chunk in iter_document_chunks(documents, matcher, options):
-            values.append(chunk[column])
-    if not values:
+            chunks.append(chunk[["target", column]])
+    if not chunks:
         return  # no occurrence at all: the embedding's scan says so, with its reasons
-    table = pd.DataFrame({column: pd.concat(values, ignore_index=True)})
-    assign_slices(table, str(change.by), change.bins, change.bin_width)
+    table = pd.concat(chunks, ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="the change of .* cannot be measured")  # the real run says it
+        compare_slices(  # counts only: every use one sense, no vectors, the fewest resamples
+            table,
+            labels=np.zeros(len(table), dtype=np.int64),
+            by=str(change.by),
+            bins=change.bins,
+            bin_width=change.bin_width,
+            between=change.between,
+            measure="jsd",
+            min_uses=change.min_uses,
+            rank_by="score",
+            resamples=10,
+        )
 
 
 @in_session
