@@ -203,7 +203,8 @@ def check_slices_before_embedding(
     Raises
     ------
     InputError
-        As :func:`wsd.change.slices.assign_slices` (and as the scan, for a corpus without the targets).
+        As :func:`wsd.change.slices.assign_slices` (and as the scan, for a corpus without the targets), and when
+        no target has ``change.min_uses`` uses in both ranked slices.
     """
     from wsd.change.compare import compare_slices
     from wsd.change.slices import parse_by
