@@ -166,11 +166,12 @@ class Reader:
             (self.checkout / name).symlink_to(REPO_ROOT / name, target_is_directory=True)
         datasets = shared_datasets_dir()
         self.has_shared = (datasets / "semeval2013-task13").is_dir()
-        if self.has_shared:
-            (folder / "shared").mkdir()
-            (folder / "shared" / "datasets").symlink_to(datasets.resolve(), target_is_directory=True)
         corpora = shared_corpora_dir()
-        self.has_corpora = self.has_shared and corpora.is_dir()
+        self.has_corpora = corpora.is_dir()
+        if self.has_shared or self.has_corpora:
+            (folder / "shared").mkdir()
+        if self.has_shared:
+            (folder / "shared" / "datasets").symlink_to(datasets.resolve(), target_is_directory=True)
         if self.has_corpora:
             (folder / "shared" / "corpora").symlink_to(corpora.resolve(), target_is_directory=True)
         self.missing_outputs: dict[str, str] = {}  # --out of a skipped command: why it was skipped
@@ -218,12 +219,13 @@ class Reader:
         """Run one command in the checkout folder; its result, or why it was skipped."""
         words = shlex.split(command)
         reason = None
-        if SHARED in command and not self.has_shared:
+        if SHARED_CORPORA in command:  # checked first: every corpus path also names ../shared/
+            if not self.has_corpora:
+                reason = f"the shared corpora are absent ({shared_corpora_dir()})"
+        elif SHARED in command and not self.has_shared:
             reason = f"the shared datasets are absent ({shared_datasets_dir()})"
-        elif SHARED_CORPORA in command and not self.has_corpora:
-            reason = f"the shared corpora are absent ({shared_corpora_dir()})"
-        else:
-            reason = next((why for out, why in self.missing_outputs.items() if _names(words, out)), None)
+        if reason is None:
+            reason = next((why for out, why in self.missing_outputs.items() if _names(command, out)), None)
         if reason is not None:
             for at, word in enumerate(words[:-1]):
                 if word == "--out":
@@ -268,9 +270,12 @@ class Reader:
         return code, stderr.getvalue()
 
 
-def _names(words: list[str], path: str) -> bool:
-    """Whether a command's words name ``path`` or something inside it (``runs/sotu``, ``runs/sotu/change``)."""
-    return any(word == path or word.startswith(path.rstrip("/") + "/") for word in words)
+def _names(command: str, path: str) -> bool:
+    """Whether a command names ``path`` or something inside it anywhere, quoted code included (``runs/sotu``,
+    ``runs/sotu/change``, ``python -c "... 'runs/sotu/trends.csv' ..."``), but not a longer name
+    (``runs/sotu-decades``)."""
+    bounded = r"(?<![\w./-])" + re.escape(path.rstrip("/")) + r"(?![\w.-])"
+    return re.search(bounded, command) is not None
 
 
 def _path_blocks(pages: list[Path]) -> list[Block]:
@@ -351,14 +356,34 @@ def test_parser_reads_markers_continuations_and_exit_codes() -> None:
         parse_blocks("```bash\nwsd demo\n")
 
 
-def test_commands_on_absent_corpora_and_their_outputs_are_skipped(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("datasets_present", [True, False], ids=["datasets-present", "nothing-shared"])
+def test_commands_on_absent_corpora_and_their_outputs_are_skipped(
+    tmp_path: Path, monkeypatch, datasets_present: bool
+) -> None:
+    # a fresh clone has neither the corpora nor the datasets: the corpus command is still skipped for the corpora
+    datasets = tmp_path / "datasets"
+    (datasets / "semeval2013-task13").mkdir(parents=True)
+    monkeypatch.setenv("WSD_DATASETS", str(datasets if datasets_present else tmp_path / "no-datasets"))
     monkeypatch.setenv("WSD_CORPORA", str(tmp_path / "no-corpora"))
-    reader = Reader(tmp_path, [])
-    assert not reader.has_corpora
+    (tmp_path / "reader").mkdir()
+    reader = Reader(tmp_path / "reader", [])
+    assert not reader.has_corpora and reader.has_shared == datasets_present
     first = reader.run_command("wsd run --corpus ../shared/corpora/sotu.jsonl.gz --targets power --out runs/sotu", 0)
     later = reader.run_command("wsd change --run runs/sotu --by year --out runs/sotu-decades", 0)
     inside = reader.run_command("python -c 'print(1)' runs/sotu-decades/trends.csv", 0)
+    # the path inside quoted code (docs/change.md's check of trends.csv) is a use of the skipped output too
+    quoted = reader.run_command("python -c \"import pandas as pd; pd.read_csv('runs/sotu-decades/trends.csv')\"", 0)
     assert "shared corpora are absent" in first["skipped"] and "no-corpora" in first["skipped"]
-    assert later["skipped"] == first["skipped"] and inside["skipped"] == first["skipped"]
+    assert later["skipped"] == first["skipped"] == inside["skipped"] == quoted["skipped"]
     other = reader.run_command("ls runs/sotu-other-name", 2)  # not an output of a skipped command: it runs
     assert "skipped" not in other and other["code"] == 2
+    data = reader.run_command("ls ../shared/datasets/semeval2013-task13", 0)
+    assert ("skipped" in data) != datasets_present
+
+
+def test_names_matches_a_path_not_a_longer_name() -> None:
+    assert _names("wsd change --run runs/sotu --out x", "runs/sotu")
+    assert _names("wsd report --run runs/sotu/change", "runs/sotu")
+    assert _names("python -c \"open('runs/sotu/trends.csv')\"", "runs/sotu")
+    assert not _names("wsd change --run runs/sotu-decades", "runs/sotu")
+    assert not _names("ls old-runs/sotu", "runs/sotu")
