@@ -92,8 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
-        print(f"wsd {name}: interrupted; run the same command again to resume", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a message says what was saved (wsd tune), else the run resumes
+        print(f"wsd {name}: interrupted; {str(exc) or 'run the same command again to resume'}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # every errno: the disk, a name too long, a dangling link, ... (one line, the path)
         if debug:

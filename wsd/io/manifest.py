@@ -2,18 +2,23 @@
 
 A folder is wsd's only when it holds a manifest (:data:`wsd.io.layout.MANIFEST_FILE`); a file in it is wsd's only
 when the manifest lists it and the file still has the size and SHA-256 recorded. Everything else is the user's,
-whatever its name, and is never removed or replaced.
+whatever its name, and is never removed or replaced; so is a file wsd wrote and that was changed since.
 
 The manifest is a JSON-lines log, appended to (one ``write`` of one line, ``O_APPEND``), so several processes
 writing parts of one run record their files without a lock. Its first line says what the folder is::
 
     {"format": "wsd-manifest/1", "kind": "run", "created": "2026-12-03T12:00:00+00:00", "pid": 1234, "host": "h"}
-    {"path": "notes.txt", "size": 812, "sha256": "9f2c..."}
-    {"path": "parts/part-1.bin", "size": 4096, "sha256": "77ab..."}
+    {"path": "notes.txt", "size": 812, "sha256": "9f2c...", "mtime_ns": 1796212800123456789}
+    {"path": "parts/part-1.bin", "pending": {"temporary": ".part-1.bin.tmp-77-1a2b3c4d", "size": 4096, ...}}
+    {"path": "parts/part-1.bin", "size": 4096, "sha256": "77ab...", "mtime_ns": 1796212801000000000}
     {"path": "parts/part-1.bin", "removed": true}
 
 The last line about a path wins. A line cut short by a killed process is skipped (the file it describes is then
-not proven wsd's, which errs on the safe side).
+not proven wsd's, which errs on the safe side). A ``pending`` line is written before an atomic write renames its
+temporary file into place (:func:`pending`), the final line after: a process killed between the two leaves a file
+whose size and modification time are those of the pending line, and it is read as that entry (the file is wsd's,
+complete). A pending line that no file matches (killed before the rename) changes nothing. Lines without
+``mtime_ns`` (written before it was recorded) are checked by their checksum alone.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -36,10 +41,10 @@ import socket
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, BinaryIO, Literal
 
 from wsd.errors import WsdError
-from wsd.io.layout import MANIFEST_FILE
+from wsd.io.layout import MANIFEST_FILE, PARTS_DIR, TUNE_CHECKPOINT_DIR
 
 #: The first line's ``format``.
 MANIFEST_FORMAT = "wsd-manifest/1"
@@ -47,6 +52,11 @@ MANIFEST_FORMAT = "wsd-manifest/1"
 OWNER_DEPTH = 3
 #: Bytes read at a time when hashing a file.
 _BLOCK = 1 << 20
+#: The folders of wsd's own state, by the kind of the folder that holds them: a run's parts (checked against their
+#: own checksums when read; a resume drops and redoes a damaged one) and the checkpoint of ``wsd tune`` (loaded
+#: only when its checksum is the manifest's). No one's output: wsd rewrites a file there even when it was changed
+#: since (damaged); ``--overwrite`` removes a changed one only from the checkpoint (:mod:`wsd.io.outputs`).
+INTERNAL_STATE = {"run": PARTS_DIR, "encoder": TUNE_CHECKPOINT_DIR}
 
 FileStatus = Literal["match", "changed", "missing", "unknown"]
 
@@ -67,11 +77,15 @@ class Entry:
         Its size in bytes.
     sha256 : str
         Its SHA-256 (hexadecimal).
+    mtime_ns : int or None
+        Its modification time (nanoseconds) when written: a file of the same size and time is not hashed again
+        (None in manifests written before it was recorded: the checksum decides).
     """
 
     path: str
     size: int
     sha256: str
+    mtime_ns: int | None = None
 
 
 @dataclass
@@ -117,10 +131,34 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     >>> file_sha256(p)[:12]
     'e3b0c44298fc'
     """
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        while block := handle.read(_BLOCK):
-            digest.update(block)
+        return stream_sha256(handle)
+
+
+def stream_sha256(handle: BinaryIO) -> str:
+    """SHA-256 of what is left to read in an open binary file, read in blocks (constant memory).
+
+    Hashing the handle a reader then loads from (after ``seek(0)``) checks the very bytes it loads.
+
+    Parameters
+    ----------
+    handle : binary file
+        Open for reading.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> import io
+    >>> stream_sha256(io.BytesIO(b""))[:12]
+    'e3b0c44298fc'
+    """
+    digest = hashlib.sha256()
+    while block := handle.read(_BLOCK):
+        digest.update(block)
     return digest.hexdigest()
 
 
@@ -246,17 +284,47 @@ def read(folder: str | os.PathLike[str]) -> Manifest | None:
         raise ManifestError(f"{path} is not a wsd manifest (its first line is not a {MANIFEST_FORMAT} header)")
     header = records[0]
     entries: dict[str, Entry] = {}
+    waiting: dict[str, Entry] = {}  # pending lines no final line followed (yet)
     for value in records[1:]:
         name = value.get("path")
         if not isinstance(name, str):
             continue
         if value.get("removed"):
             entries.pop(name, None)
+            waiting.pop(name, None)
             continue
-        size, checksum = value.get("size"), value.get("sha256")
-        if isinstance(size, int) and isinstance(checksum, str):
-            entries[name] = Entry(name, size, checksum)
+        if isinstance(value.get("pending"), dict):
+            found = _entry(name, value["pending"])
+            if found is not None and found.mtime_ns is not None:
+                waiting[name] = found
+            continue
+        found = _entry(name, value)
+        if found is not None:
+            entries[name] = found
+            waiting.pop(name, None)
+    for name, found in waiting.items():
+        if _renamed(root / name, found):  # killed after the rename, before the final line: the file is this one
+            entries[name] = found
     return Manifest(root, str(header.get("kind", "")), header, entries)
+
+
+def _entry(name: str, value: dict[str, Any]) -> Entry | None:
+    """The entry a line describes, or None when its size or checksum is missing or of the wrong type."""
+    size, checksum, mtime = value.get("size"), value.get("sha256"), value.get("mtime_ns")
+    if not isinstance(size, int) or not isinstance(checksum, str):
+        return None
+    return Entry(name, size, checksum, mtime if isinstance(mtime, int) and not isinstance(mtime, bool) else None)
+
+
+def _renamed(target: Path, entry: Entry) -> bool:
+    """Whether ``target`` is the file a pending line describes: its size and modification time (a rename keeps it)."""
+    try:
+        if target.is_symlink() or not target.is_file():
+            return False
+        found = target.stat()
+    except OSError:
+        return False
+    return found.st_size == entry.size and found.st_mtime_ns == entry.mtime_ns
 
 
 def owner(path: str | os.PathLike[str]) -> Path | None:
@@ -286,7 +354,51 @@ def _relative(folder: Path, path: Path) -> str:
     return Path(path).absolute().relative_to(folder.absolute()).as_posix()
 
 
-def record(path: str | os.PathLike[str], *, sha256: str | None = None) -> None:
+def _describe(file: Path, sha256: str | None) -> dict[str, Any]:
+    """Size, checksum and modification time of a file wsd has just written (read once when ``sha256`` is None)."""
+    found = file.stat()
+    checksum = sha256 if sha256 is not None else file_sha256(file)
+    return {"size": found.st_size, "sha256": checksum, "mtime_ns": found.st_mtime_ns}
+
+
+def pending(
+    path: str | os.PathLike[str], temporary: str | os.PathLike[str], *, sha256: str | None = None
+) -> Entry | None:
+    """Record, before an atomic write renames ``temporary`` to ``path``, what ``path`` is about to hold.
+
+    A process killed after the rename and before :func:`record` leaves a file the manifest still proves wsd's:
+    its size and modification time are those recorded here (see the module docstring).
+
+    Parameters
+    ----------
+    path : path
+        The file being written.
+    temporary : path
+        The complete temporary file that will be renamed to ``path``.
+    sha256 : str, optional
+        Its checksum when the writer already knows it (else the temporary file is read once).
+
+    Returns
+    -------
+    Entry or None
+        What to pass to :func:`record` after the rename; None when no wsd folder holds ``path``.
+
+    Raises
+    ------
+    ManifestError
+        When the manifest cannot be written.
+    """
+    target = Path(path)
+    folder = owner(target)
+    if folder is None or target.name == MANIFEST_FILE:
+        return None
+    name = _relative(folder, target)
+    facts = _describe(Path(temporary), sha256)
+    _append(manifest_path(folder), {"path": name, "pending": {"temporary": Path(temporary).name, **facts}})
+    return Entry(name, facts["size"], facts["sha256"], facts["mtime_ns"])
+
+
+def record(path: str | os.PathLike[str], *, sha256: str | None = None, entry: Entry | None = None) -> None:
     """Record a file wsd has just written in the manifest of its folder (nothing when it has none).
 
     Parameters
@@ -295,14 +407,19 @@ def record(path: str | os.PathLike[str], *, sha256: str | None = None) -> None:
         The file, complete (after its atomic rename).
     sha256 : str, optional
         Its checksum when the writer already knows it (else the file is read once).
+    entry : Entry, optional
+        What :func:`pending` recorded before the rename (then nothing is read).
     """
     target = Path(path)
     folder = owner(target)
     if folder is None or target.name == MANIFEST_FILE:
         return
-    size = target.stat().st_size
-    checksum = sha256 if sha256 is not None else file_sha256(target)
-    _append(manifest_path(folder), {"path": _relative(folder, target), "size": size, "sha256": checksum})
+    name = _relative(folder, target)
+    if entry is not None and entry.path == name:
+        facts: dict[str, Any] = {"size": entry.size, "sha256": entry.sha256, "mtime_ns": entry.mtime_ns}
+    else:
+        facts = _describe(target, sha256)
+    _append(manifest_path(folder), {"path": name, **facts})
 
 
 def forget(path: str | os.PathLike[str]) -> None:
@@ -320,8 +437,11 @@ def forget(path: str | os.PathLike[str]) -> None:
     _append(manifest_path(folder), {"path": _relative(folder, target), "removed": True})
 
 
-def entry_status(folder: str | os.PathLike[str], entry: Entry) -> FileStatus:
+def entry_status(folder: str | os.PathLike[str], entry: Entry, *, thorough: bool = False) -> FileStatus:
     """Whether the file an entry describes is still as wsd wrote it.
+
+    A file of the recorded size and modification time is taken as unchanged without reading it, unless
+    ``thorough``; any other (and every file of an entry without a time) is compared by its SHA-256.
 
     Parameters
     ----------
@@ -329,6 +449,8 @@ def entry_status(folder: str | os.PathLike[str], entry: Entry) -> FileStatus:
         The manifest's folder.
     entry : Entry
         One of its entries.
+    thorough : bool
+        Compare the checksum even when size and time match (before a file is trusted, e.g. loaded).
 
     Returns
     -------
@@ -340,20 +462,25 @@ def entry_status(folder: str | os.PathLike[str], entry: Entry) -> FileStatus:
     if not target.is_file():
         return "changed"
     try:
-        if target.stat().st_size != entry.size:
+        found = target.stat()
+        if found.st_size != entry.size:
             return "changed"
+        if not thorough and entry.mtime_ns is not None and found.st_mtime_ns == entry.mtime_ns:
+            return "match"
         return "match" if file_sha256(target) == entry.sha256 else "changed"
     except OSError:
         return "changed"
 
 
-def status(path: str | os.PathLike[str]) -> FileStatus:
+def status(path: str | os.PathLike[str], *, thorough: bool = False) -> FileStatus:
     """Whether ``path`` is a file wsd wrote and that is unchanged since.
 
     Parameters
     ----------
     path : path
         A file.
+    thorough : bool
+        Compare its checksum even when its size and modification time match the entry (:func:`entry_status`).
 
     Returns
     -------
@@ -367,7 +494,50 @@ def status(path: str | os.PathLike[str]) -> FileStatus:
     entry = listed(target)
     if entry is None:
         return "unknown"
-    return entry_status(folder, entry)
+    return entry_status(folder, entry, thorough=thorough)
+
+
+def internal(found: Manifest, name: str) -> bool:
+    """Whether the file ``name`` of a manifest's folder is wsd's own state (:data:`INTERNAL_STATE`), no output.
+
+    Parameters
+    ----------
+    found : Manifest
+        The manifest of the folder.
+    name : str
+        The file's path relative to that folder (``/``-separated).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> model = Manifest(Path("model"), "encoder")
+    >>> internal(model, "checkpoint/state.pt"), internal(model, "notes.txt")
+    (True, False)
+    """
+    folder = INTERNAL_STATE.get(found.kind)
+    return folder is not None and name.startswith(f"{folder}/")
+
+
+def is_internal(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` lies in wsd's own state of the wsd folder near it (:func:`internal`).
+
+    Parameters
+    ----------
+    path : path
+        A file.
+
+    Returns
+    -------
+    bool
+        False outside wsd folders.
+    """
+    target = Path(path)
+    folder = owner(target)
+    found = read(folder) if folder is not None else None
+    return found is not None and folder is not None and internal(found, _relative(folder, target))
 
 
 def listed(path: str | os.PathLike[str]) -> Entry | None:

@@ -8,7 +8,12 @@ there with its size and SHA-256; names mean nothing. A destination is one of:
   others are written again); one that a failed command left without a single file is reused too;
 - a wsd folder of another kind or configuration → refused, or with ``overwrite=True`` emptied: only the files
   its manifest lists and that are unchanged are removed, and the refusal names any other file (a file of the
-  user's inside it, or one of wsd's files edited since) instead of touching it;
+  user's inside it, or one of wsd's files edited since) instead of touching it; the one exception is the
+  checkpoint of ``wsd tune`` (``OUT/checkpoint``), wsd's own state and no one's output: a file there that the
+  manifest lists is removed even when changed since (damaged; it is never loaded then: :mod:`wsd.tune.train`);
+- an unfinished folder of another configuration: what a killed ``wsd cluster``, ``wsd change`` or ``wsd tune``
+  left before its first checkpoint is wsd's own and redone without ``overwrite``; a run, or a ``wsd tune`` whose
+  checkpoint holds the steps trained, is refused like a finished folder, naming the settings that differ;
 - a folder without a manifest (someone's files, or the output of a wsd older than manifests), a file where a
   folder is expected → always refused, ``--overwrite`` or not, with one line naming what is there.
 
@@ -30,7 +35,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from wsd.errors import ConfigError, InputError
 from wsd.io import lock, manifest
@@ -52,6 +57,7 @@ from wsd.io.layout import (
     SENSE_MODEL_FILE,
     SENSES_DIR,
     TUNE_CHECKPOINT_DIR,
+    TUNE_CHECKPOINT_STATE,
     TUNE_FILE,
     VECTORS_FILE,
 )
@@ -100,6 +106,22 @@ _FINISHED = {
 
 class OutputRefused(ConfigError):
     """The destination holds something wsd must not replace (the message says what and how to go on)."""
+
+
+class NotAsWritten(ConfigError):
+    """A file wsd is about to trust is not proven its own: not listed in a manifest, or changed since written.
+
+    Parameters
+    ----------
+    message : str
+        What and where.
+    listed : bool
+        Whether a manifest lists the file (then its bytes differ from the ones recorded).
+    """
+
+    def __init__(self, message: str, *, listed: bool) -> None:
+        super().__init__(message)
+        self.listed = listed
 
 
 @dataclass
@@ -573,11 +595,15 @@ def _decide(
         changed = list(differences(old, config))
         if not changed:
             return "reuse"
-        unfinished = found.kind != "run" and not _finished(found.path, found.kind)
-        if not overwrite and not unfinished:  # a killed cluster/change left only wsd's own unfinished files: redo
+        # a killed cluster/change left only wsd's own unfinished files: redo them; a run, or a tune whose
+        # checkpoint holds the steps trained so far, is never discarded without --overwrite
+        unfinished = found.kind != "run" and not _finished(found.path, found.kind) and not _trained(found)
+        if not overwrite and not unfinished:
             # a run embedded by PyTorch when it was the default records no runtime (issue 24 made OpenVINO it)
             torch_before = any(".runtime: null" in change for change in changed)
             hint = " (it was embedded with PyTorch: add --runtime torch to resume it)" if torch_before else ""
+            if _trained(found) and not _finished(found.path, found.kind):
+                hint = " (its training is unfinished: the command with its earlier settings resumes it)"
             raise OutputRefused(
                 f"{where} holds {found.describe()} with a different configuration ({'; '.join(changed[:3])}){hint}; "
                 f"use another {option}, or --overwrite to replace it"
@@ -589,6 +615,12 @@ def _decide(
         )
     remove_wsd_files(found.path, option)
     return "create"
+
+
+def _trained(found: Found) -> bool:
+    """Whether a folder of ``wsd tune`` holds a checkpoint (steps trained, which only ``--overwrite`` discards)."""
+    checkpoint = found.path / TUNE_CHECKPOINT_DIR / TUNE_CHECKPOINT_STATE
+    return found.kind == "encoder" and (checkpoint.exists() or checkpoint.is_symlink())
 
 
 def _check_creatable(path: Path, option: str) -> None:
@@ -625,7 +657,7 @@ def _removal_plan(root: Path, plan: _Plan | None = None) -> _Plan:
     listed = found.entries
     for name, entry in sorted(listed.items()):
         state = manifest.entry_status(root, entry)
-        if state == "match":
+        if state == "match" or (state == "changed" and found.kind == "encoder" and manifest.internal(found, name)):
             plan.files.append(root / name)
         elif state == "changed":
             plan.blockers.append(f"{root / name} (a file wsd wrote, changed since)")
@@ -677,6 +709,8 @@ def remove_wsd_files(folder: str | os.PathLike[str], option: str = "--out") -> N
     Nested wsd folders (``OUT/run``, ``OUT/senses``, ``OUT/change``) are emptied through their own manifests,
     and the folders left empty are removed. Nothing is removed when anything else is there — a file of the
     user's, a file wsd wrote that was changed since, a folder another process is writing: the refusal names it.
+    The checkpoint of ``wsd tune`` is wsd's own state, no one's output: its listed files are removed even when
+    changed since (damaged).
 
     Parameters
     ----------
@@ -704,6 +738,63 @@ def remove_wsd_files(folder: str | os.PathLike[str], option: str = "--out") -> N
             f"(or delete it yourself), or use another {option}"
         )
     _execute(plan, keep_manifest=False)
+
+
+# ---------------------------------------------------------------------------------------------- trusted state
+@contextmanager
+def open_as_written(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """Open a file wsd wrote for reading, only when its bytes are the ones its manifest recorded.
+
+    The checksum is computed on the very handle yielded (rewound), so what is checked is what is read, even if
+    the file is replaced meanwhile. For files whose content is trusted, such as a training checkpoint.
+
+    Parameters
+    ----------
+    path : path
+        A file in a wsd folder.
+
+    Yields
+    ------
+    BinaryIO
+        The file, open at its start.
+
+    Raises
+    ------
+    NotAsWritten
+        When no manifest lists the file, or its SHA-256 is not the one recorded.
+    OSError
+        When it cannot be read.
+
+    Examples
+    --------
+    >>> with open_as_written("models/m/checkpoint/state.pt") as handle:   # doctest: +SKIP
+    ...     data = handle.read()
+    """
+    target = Path(path)
+    entry = manifest.listed(target)
+    if entry is None:
+        raise NotAsWritten(f"{target} is not listed in the manifest of its wsd folder", listed=False)
+    with open(target, "rb") as handle:
+        if manifest.stream_sha256(handle) != entry.sha256:
+            raise NotAsWritten(f"{target} was written by wsd and changed since", listed=True)
+        handle.seek(0)
+        yield handle
+
+
+def discard(path: str | os.PathLike[str]) -> None:
+    """Remove a file of wsd's own state and record in its manifest that it is gone (a refused checkpoint).
+
+    Parameters
+    ----------
+    path : path
+        The file (nothing happens when it is absent).
+
+    Examples
+    --------
+    >>> discard("models/m/checkpoint/state.pt")                         # doctest: +SKIP
+    """
+    Path(path).unlink(missing_ok=True)
+    manifest.forget(path)
 
 
 # ---------------------------------------------------------------------------------------------- inputs

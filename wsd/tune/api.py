@@ -156,10 +156,11 @@ def _read_training(
 ) -> tuple[PairSet, list[str]]:
     """The training pairs of every source, less the excluded lemmas; and the excluded lemmas.
 
-    Every spec is checked (its kind, that its path exists and lies apart from ``out``) before any is read.
+    Every spec is checked (its kind, that its path exists and lies apart from ``out``, that no two training
+    sources are the same data) before any is read.
     """
     from wsd.io.outputs import check_disjoint
-    from wsd.tune.sources import parse_source, read_source, source_lemmas
+    from wsd.tune.sources import check_distinct_sources, parse_source, read_source, source_lemmas
 
     if isinstance(train, (str, PairSet)):
         train = [train]
@@ -169,6 +170,7 @@ def _read_training(
         for spec in specs:
             if not isinstance(spec, PairSet):
                 check_disjoint(out, {f"{option} {spec}": parse_source(spec)[1]})
+    check_distinct_sources([spec for spec in train if not isinstance(spec, PairSet)], "--train")
     pairset = concat(item if isinstance(item, PairSet) else read_source(item, random_state=seed) for item in train)
     if not len(pairset):
         raise ConfigError("the training sources hold no labelled pair")
@@ -177,6 +179,46 @@ def _read_training(
         excluded |= source_lemmas(spec)
     kept = exclude_lemmas(pairset, excluded) if excluded else pairset
     return kept, sorted(excluded & set(pairset.lemmas))
+
+
+def _check_apart_from_models(out: Path, options: TuneOptions) -> None:
+    """Refuse an ``out`` that is, holds or lies inside the base model or the teacher (compared resolved, links
+    followed), or that would make the folder a Hub name given as either would then be read as.
+
+    A Hub name (``org/name``) is no path: ``--out org`` does not hold it. But a folder ``org/name`` that ``--out``
+    makes takes the Hub model's place for every later read of that name (a resumed run among them).
+    """
+    from wsd.embed.models import model_source
+    from wsd.errors import ModelError
+    from wsd.io.outputs import OutputRefused, check_disjoint
+
+    for option, model in (("--model", options.model), ("--teacher", options.teacher)):
+        if model is None and option == "--teacher":
+            continue
+        try:
+            source = model_source(model)
+        except ModelError:  # neither a folder nor a Hub name: loading it says so, in its own words
+            continue
+        if source.local:
+            check_disjoint(out, {option: source.location})
+            continue
+        target, named = Path(os.path.realpath(out)), Path(os.path.realpath(Path(str(model)).expanduser()))
+        if target == named or named in target.parents:
+            raise OutputRefused(
+                f"--out {out} would make the folder {model}, which {option} {model} then names instead of the "
+                "Hugging Face Hub model; choose another --out"
+            )
+
+
+def _take_back(folder: Path) -> None:
+    """Remove what this command's claim started in ``folder`` (its manifest): a model that failed to load leaves
+    no half-made folder behind (the files of a folder wsd did not write are never touched)."""
+    import contextlib
+
+    from wsd.io.outputs import OutputRefused, remove_wsd_files
+
+    with contextlib.suppress(OutputRefused, OSError):  # the load's error is the one to report
+        remove_wsd_files(folder)
 
 
 def tune_encoder(
@@ -219,9 +261,12 @@ def tune_encoder(
     ------
     ConfigError
         For bad options, no source, nothing left to train on after the exclusions, or an ``out`` that
-        holds something else (:class:`~wsd.io.outputs.OutputRefused`).
+        holds something else, or is, holds or lies inside a source, the base model or the teacher
+        (:class:`~wsd.io.outputs.OutputRefused`).
     InputError
-        For a source that cannot be read.
+        For a source that cannot be read, or one given twice (under any spelling).
+    ModelError
+        For a base model or teacher that cannot be loaded (nothing is left in ``out``).
 
     Examples
     --------
@@ -235,8 +280,14 @@ def tune_encoder(
     options = options if options is not None else TuneOptions()
     if not isinstance(options, TuneOptions):
         raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
+    _check_apart_from_models(Path(out), options)
+    from wsd.embed.model_folder import check_model_folder
+    from wsd.embed.models import model_source
     from wsd.tune.freezing import check_freeze_count
 
+    base = model_source(options.model)
+    if base.local:  # a folder that is no model fails now: before a source is read or --out claimed
+        check_model_folder(Path(base.location))
     check_freeze_count(options.model, options.freeze_layers)
     from wsd.tune.card import inherited_lemmas
 
@@ -294,41 +345,48 @@ def tune_encoder(
         "excluded_lemmas": excluded,
     }
     folder = Path(out)
-    claim_folder(
+    decision = claim_folder(
         folder,
         "encoder",
         config=config,
         settings=lambda meta: with_later_defaults(meta.get("config")),
         overwrite=overwrite,
     )
-    checkpoint = folder / TUNE_CHECKPOINT_DIR
-    from wsd.io.atomic import atomic_write
-
-    marker = {"format": "wsd-tune/1", "config": config}
-    atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
-
     from typing import cast
 
     from wsd import machine
     from wsd.embed.encoder import Encoder
+    from wsd.errors import ModelError
     from wsd.schema import Pooling
     from wsd.tune.forward import SpanEncoder
     from wsd.tune.train import autocast_dtype
     from wsd.tune.train import train as run_training
 
-    encoder = Encoder(
-        options.model,
-        layers=options.layers,
-        pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
-        device=options.device,
-        precision="fp32",
-        window_tokens=options.window_tokens,
-        runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
-        context_vector=options.context_vector,
-    )
+    try:  # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing
+        encoder = Encoder(
+            options.model,
+            layers=options.layers,
+            pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
+            device=options.device,
+            precision="fp32",
+            window_tokens=options.window_tokens,
+            runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
+            context_vector=options.context_vector,
+        )
+    except ModelError:
+        if decision == "create":
+            _take_back(folder)
+        raise
+    checkpoint = folder / TUNE_CHECKPOINT_DIR
+    from wsd.io.atomic import atomic_write
+
+    marker = {"format": "wsd-tune/1", "config": config}
+    atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
-    outcome = run_training(span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher)
+    outcome = run_training(
+        span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher, overwrite=overwrite
+    )
     state = outcome.state
     from wsd.io.store import library_versions
 

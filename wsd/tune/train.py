@@ -11,14 +11,21 @@ every ``eval_steps``; the best weights are kept, and ``patience`` validations wi
 A checkpoint (``OUT/checkpoint/state.pt``, written atomically) holds the weights, the optimizer and scheduler,
 the step and the position in the epoch (the batches of an epoch follow from the seed), the RNG state, the
 validation history and the best weights so far: a run that resumes from it ends with the same weights as one
-that was never interrupted.
+that was never interrupted. One is written every ``checkpoint_steps`` steps, and on Ctrl-C when a step was
+finished since the last (:class:`TrainingInterrupted` says which step is saved).
+
+A checkpoint is trusted only as far as it is proven wsd's: its SHA-256 must be the one the folder's manifest
+recorded (:mod:`wsd.io.manifest`, checked on the very bytes loaded), and it is loaded as tensors and plain values
+only (``torch.load(weights_only=True)``), so a file put in its place runs no code.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,6 +38,7 @@ from tqdm.auto import tqdm
 from wsd.errors import ConfigError
 from wsd.io.atomic import atomic_write
 from wsd.io.layout import TUNE_CHECKPOINT_STATE
+from wsd.io.outputs import NotAsWritten, differences, discard, open_as_written
 from wsd.tune.batches import Batch, PairIndex
 from wsd.tune.forward import SpanEncoder
 from wsd.tune.freezing import freeze_lower_layers
@@ -45,6 +53,13 @@ CHECKPOINT_FORMAT = "wsd-tune-checkpoint/1"
 MAX_GRAD_NORM = 1.0
 #: Weight of the newest step in the running loss the progress bar shows.
 RUNNING_WEIGHT = 0.1
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C during training; the message says what was saved (``saved at step N of M ...``, or nothing).
+
+    A :class:`KeyboardInterrupt`, so it stops the command as Ctrl-C does; the CLI prints its message.
+    """
 
 
 @dataclass
@@ -202,8 +217,13 @@ def train(
     *,
     on_step: Callable[[int, float], None] | None = None,
     teacher: Teacher | None = None,
+    overwrite: bool = False,
 ) -> TrainOutcome:
     """Train ``span``'s model in place on ``pairset`` (see the module docstring); resume from a checkpoint.
+
+    A resumed run says so on stderr (``resuming from step N of M``). Ctrl-C saves a checkpoint of the steps
+    finished since the last one (atomically) and raises :class:`TrainingInterrupted`, whose message says which
+    step is saved, or that nothing is.
 
     Parameters
     ----------
@@ -224,6 +244,10 @@ def train(
         stops the run (a test interrupts a run this way).
     teacher : Teacher, optional
         Labels every training pair with its cosine instead of the source's label (:mod:`wsd.tune.teacher`).
+    overwrite : bool
+        A checkpoint that is not as wsd wrote it, or not a checkpoint, is removed (a warning says so) and
+        training starts at step 0; without it such a checkpoint is refused. Either way it runs no code: it is
+        loaded only when its checksum is the manifest's, and then as tensors and plain values only.
 
     Returns
     -------
@@ -233,7 +257,10 @@ def train(
     Raises
     ------
     ConfigError
-        When the training pairs are empty.
+        When the training pairs are empty, or the checkpoint is not wsd's, changed since wsd wrote it, not a
+        checkpoint (without ``overwrite``), or of another configuration.
+    TrainingInterrupted
+        On Ctrl-C.
     """
     if not len(pairset):
         raise ConfigError("no training pair is left (every lemma is excluded or held out for validation)")
@@ -245,20 +272,29 @@ def train(
         total = min(total, options.max_steps)
     freeze_lower_layers(model, options.freeze_layers)
     trainable = [weight for weight in model.parameters() if weight.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=options.lr, weight_decay=options.weight_decay)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _schedule(total, options.warmup_fraction))
+    optimizer, scheduler = _optimizer(trainable, options, total)
     state = TrainState()
     best: dict[str, torch.Tensor] | None = None
     path = checkpoint_dir / TUNE_CHECKPOINT_STATE
     with deterministic(options.seed):
-        if path.is_file():
-            state, best = _load_checkpoint(path, config, model, optimizer, scheduler, span.device)
+        saved: int | None = None  # the step of the checkpoint on disk
+        found = path.is_file()
+        resumed = _resume(path, config, model, optimizer, scheduler, span.device, overwrite) if found else None
+        if resumed is not None:
+            state, best = resumed
+            saved = state.step
+            print(f"tuning: resuming from step {state.step} of {total} ({path})", file=sys.stderr, flush=True)
+        elif found:  # refused and removed (--overwrite): nothing of it may stay in the optimizer
+            optimizer, scheduler = _optimizer(trainable, options, total)
+        # False while the state in memory is between two steps' (an update, a validation): not saved on Ctrl-C
+        consistent = True
 
         def check(when: str) -> bool:
             """Validate; keep the weights when they are the best; True when patience ran out."""
-            nonlocal best
+            nonlocal best, consistent
             if valid is None:
                 return False
+            consistent = False
             model.eval()
             figures = validate(span.encode, valid, options.batch_uses)
             model.train()
@@ -272,51 +308,94 @@ def train(
             return options.patience is not None and state.bad_validations >= options.patience
 
         clock = time.perf_counter()
-        if not state.history and state.step == 0:
-            check("before")
-        uses = pairset.uses
+        rng = _rng_state()  # as the next step starts: a checkpoint taken during the step has the step's RNG
+
+        def save() -> None:
+            nonlocal clock, saved
+            state.seconds += time.perf_counter() - clock
+            clock = time.perf_counter()
+            _save_checkpoint(path, config, model, optimizer, scheduler, state, best, rng)
+            saved = state.step
+
         bar = tqdm(total=total, initial=state.step, unit="step", desc="tuning", disable=not options.progress)
-        running = float(np.mean(state.losses[-10:])) if state.losses else None
-        model.train()
-        while state.epoch < len(plans) and state.step < total and not state.stopped_early:
-            plan = plans[state.epoch]
-            while state.position < len(plan) and state.step < total:
-                loss = _batch_loss(span, uses, plan[state.position], options, teacher)
-                optimizer.zero_grad(set_to_none=True)
-                if loss.requires_grad:
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(trainable, MAX_GRAD_NORM)
-                    optimizer.step()
-                scheduler.step()
-                value = float(loss.detach())
-                state.step, state.position = state.step + 1, state.position + 1
-                state.losses.append(value)
-                running = value if running is None else (1 - RUNNING_WEIGHT) * running + RUNNING_WEIGHT * value
-                bar.update(1)
-                bar.set_postfix(loss=f"{running:.4f}", epoch=state.epoch + 1)
-                if options.eval_steps is not None and state.step % options.eval_steps == 0 and check("step"):
-                    state.stopped_early = True
+        try:
+            if not state.history and state.step == 0:
+                check("before")
+                consistent = True
+            uses = pairset.uses
+            running = float(np.mean(state.losses[-10:])) if state.losses else None
+            model.train()
+            while state.epoch < len(plans) and state.step < total and not state.stopped_early:
+                plan = plans[state.epoch]
+                while state.position < len(plan) and state.step < total:
+                    rng = _rng_state()
+                    loss = _batch_loss(span, uses, plan[state.position], options, teacher)
+                    optimizer.zero_grad(set_to_none=True)
+                    if loss.requires_grad:
+                        loss.backward()
+                        torch.nn.utils.clip_grad_norm_(trainable, MAX_GRAD_NORM)
+                    consistent = False  # the weights, the optimizer and the step change together
+                    if loss.requires_grad:
+                        optimizer.step()
+                    scheduler.step()
+                    value = float(loss.detach())
+                    state.step, state.position = state.step + 1, state.position + 1
+                    state.losses.append(value)
+                    running = value if running is None else (1 - RUNNING_WEIGHT) * running + RUNNING_WEIGHT * value
+                    bar.update(1)
+                    bar.set_postfix(loss=f"{running:.4f}", epoch=state.epoch + 1)
+                    if options.eval_steps is not None and state.step % options.eval_steps == 0 and check("step"):
+                        state.stopped_early = True
+                        consistent = True
+                        break
+                    rng, consistent = _rng_state(), True
+                    if state.step % options.checkpoint_steps == 0:
+                        save()
+                    if on_step is not None:
+                        on_step(state.step, value)
+                if state.stopped_early:
                     break
-                if state.step % options.checkpoint_steps == 0:
-                    state.seconds += time.perf_counter() - clock
-                    clock = time.perf_counter()
-                    _save_checkpoint(path, config, model, optimizer, scheduler, state, best)
-                if on_step is not None:
-                    on_step(state.step, value)
-            if state.stopped_early:
-                break
-            if state.position >= len(plan):
-                if check(f"epoch {state.epoch + 1}"):
-                    state.stopped_early = True
-                state.epoch, state.position = state.epoch + 1, 0
-        bar.close()
-        if valid is not None and state.history[-1]["step"] != state.step and not state.stopped_early:
-            check("end")
+                if state.position >= len(plan):
+                    if check(f"epoch {state.epoch + 1}"):
+                        state.stopped_early = True
+                    consistent = False
+                    state.epoch, state.position = state.epoch + 1, 0
+                    consistent = True
+            bar.close()
+            if valid is not None and state.history[-1]["step"] != state.step and not state.stopped_early:
+                check("end")
+                consistent = True
+        except KeyboardInterrupt:
+            bar.close()
+            if consistent and state.step > (saved if saved is not None else 0):  # a step finished since the last
+                with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: the write is atomic, the last stays
+                    save()
+            raise TrainingInterrupted(_interrupted(saved, state.step, total, checkpoint_dir)) from None
         state.seconds += time.perf_counter() - clock
     if best is not None:
         model.load_state_dict(best)
     model.eval()
     return TrainOutcome(state, total)
+
+
+def _optimizer(trainable: list[torch.nn.Parameter], options: TuneOptions, total: int) -> tuple[Any, Any]:
+    """AdamW and its linear warm-up and decay over ``total`` steps, fresh."""
+    optimizer = torch.optim.AdamW(trainable, lr=options.lr, weight_decay=options.weight_decay)
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, _schedule(total, options.warmup_fraction))
+
+
+def _interrupted(saved: int | None, step: int, total: int, checkpoint_dir: Path) -> str:
+    """What an interrupted training left: the step of its checkpoint, or nothing to resume."""
+    if saved is not None:
+        return f"saved at step {saved} of {total} in {checkpoint_dir}; run the same command again to resume"
+    if step == 0:
+        return "no step was finished; nothing to resume"
+    return f"{step} steps were done and none is saved; nothing to resume"
+
+
+def _rng_state() -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The RNG state of torch on the CPU and on every CUDA device."""
+    return torch.get_rng_state(), (torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [])
 
 
 def _save_checkpoint(
@@ -327,8 +406,10 @@ def _save_checkpoint(
     scheduler: Any,
     state: TrainState,
     best: dict[str, torch.Tensor] | None,
+    rng: tuple[torch.Tensor, list[torch.Tensor]] | None = None,
 ) -> None:
-    """Write the checkpoint atomically (a reader never finds half of one)."""
+    """Write the checkpoint atomically (a reader never finds half of one); ``rng``: the state to resume with."""
+    cpu_rng, cuda_rng = rng if rng is not None else _rng_state()
     document = {
         "format": CHECKPOINT_FORMAT,
         "config": config,
@@ -336,11 +417,75 @@ def _save_checkpoint(
         "optimizer": optimizer.state_dict(),
         "scheduler": scheduler.state_dict(),
         "state": asdict(state),
-        "rng": torch.get_rng_state(),
-        "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
+        "rng": cpu_rng,
+        "cuda_rng": cuda_rng,
         "best": best,
     }
     atomic_write(path, lambda tmp: torch.save(document, tmp))
+
+
+class _Untrusted(ConfigError):
+    """A checkpoint that is not as wsd wrote it, or not a checkpoint: never loaded (``--overwrite`` removes it)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def _resume(
+    path: Path,
+    config: dict[str, Any],
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: Any,
+    device: torch.device,
+    overwrite: bool,
+) -> tuple[TrainState, dict[str, torch.Tensor] | None] | None:
+    """Restore the checkpoint; with ``overwrite`` one that cannot be trusted is removed instead (None: from scratch)."""
+    try:
+        return _load_checkpoint(path, config, model, optimizer, scheduler, device)
+    except _Untrusted as exc:
+        if not overwrite:
+            raise
+        discard(path)
+        warnings.warn(
+            f"--overwrite removed the checkpoint {path} (it was {exc.reason}); training starts at step 0",
+            stacklevel=2,
+        )
+        return None
+
+
+def _read_trusted(path: Path) -> dict[str, Any]:
+    """The checkpoint's document: its bytes checked against the manifest, then loaded as tensors and plain values.
+
+    The checksum is computed on the handle that is then loaded, so the bytes checked are the bytes loaded.
+    """
+    how = "run again with --overwrite to start at step 0 (it removes the checkpoint, wsd's own state)"
+    try:
+        with open_as_written(path) as handle:
+            document = torch.load(handle, map_location="cpu", weights_only=True)
+    except NotAsWritten as exc:
+        if not exc.listed:
+            raise ConfigError(
+                f"the checkpoint {path} is not listed in its folder's manifest, so wsd did not write it (or not "
+                f"this one): it is not opened; move it out of {path.parent} to start at step 0"
+            ) from exc
+        raise _Untrusted(
+            f"the checkpoint {path} was written by wsd and changed since (damaged, or replaced), so it is not "
+            f"opened; {how}",
+            "changed since wsd wrote it",
+        ) from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read the checkpoint {path}: {exc.strerror or exc}") from exc
+    except Exception as exc:  # weights_only refuses anything but tensors and plain values; or a damaged file
+        raise _Untrusted(
+            f"{path} is not a wsd tune checkpoint (it holds more than tensors and plain values, or cannot be "
+            f"read as one: {type(exc).__name__}); it was not loaded; {how}",
+            "not a wsd tune checkpoint",
+        ) from exc
+    if not isinstance(document, dict) or document.get("format") != CHECKPOINT_FORMAT:
+        raise _Untrusted(f"{path} is not a wsd tune checkpoint; it was not used; {how}", "not a wsd tune checkpoint")
+    return document
 
 
 def _load_checkpoint(
@@ -352,25 +497,36 @@ def _load_checkpoint(
     device: torch.device,
 ) -> tuple[TrainState, dict[str, torch.Tensor] | None]:
     """Restore a checkpoint of the same configuration into the model, optimizer and scheduler."""
-    from wsd.io.outputs import differences
-
-    try:
-        document = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as exc:
-        raise ConfigError(f"the checkpoint {path} cannot be read ({exc}); remove it to start again") from exc
-    if not isinstance(document, dict) or document.get("format") != CHECKPOINT_FORMAT:
-        raise ConfigError(f"{path} is not a wsd tune checkpoint; remove it to start again")
+    document = _read_trusted(path)
     changed = list(differences(with_later_defaults(document.get("config")), config))
     if changed:
-        raise ConfigError(
+        raise _Untrusted(
             f"the checkpoint {path} is of another configuration ({'; '.join(changed[:3])}); "
-            "use another --out, or --overwrite to start again"
+            "use another --out, or --overwrite to start again",
+            "of another configuration",
         )
-    model.load_state_dict(document["model"])
+    # everything is checked before anything is restored, so a refused checkpoint leaves the model as it was
+    try:
+        state = TrainState(**copy.deepcopy(document["state"]))
+        weights, best, rng = document["model"], document["best"], document["rng"]
+        expected = {name: value.shape for name, value in model.state_dict().items()}
+        for found in (weights, best) if best is not None else (weights,):
+            if {name: getattr(value, "shape", None) for name, value in found.items()} != expected:
+                raise ValueError("its weights are not those of this model")
+        if not isinstance(rng, torch.Tensor) or rng.dtype != torch.uint8:
+            raise ValueError("its random state is not a byte tensor")
+        optimizer.load_state_dict(document["optimizer"])  # checks the parameter groups before it changes anything
+        scheduler.load_state_dict(document["scheduler"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _Untrusted(
+            f"{path} is not a checkpoint of this training ({type(exc).__name__}: {' '.join(str(exc).split())[:80]}); "
+            "it was not "
+            "used; run again with --overwrite to start at step 0 (it removes the checkpoint, wsd's own state)",
+            "not a checkpoint of this training",
+        ) from exc
+    model.load_state_dict(weights)
     model.to(device)
-    optimizer.load_state_dict(document["optimizer"])
-    scheduler.load_state_dict(document["scheduler"])
-    torch.set_rng_state(document["rng"])
-    if document["cuda_rng"] and torch.cuda.is_available():
+    torch.set_rng_state(rng)
+    if document.get("cuda_rng") and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(document["cuda_rng"])
-    return TrainState(**copy.deepcopy(document["state"])), document["best"]
+    return state, best
