@@ -146,6 +146,8 @@ def check_value(setting: Setting, value: Any, where: str = "") -> Any:
         raise ConfigError(f"{prefix}{setting.name} must be one of {', '.join(setting.choices)}, not {_describe(value)}")
     if setting.minimum is not None and kind in ("int", "k") and _is_int(value) and value < setting.minimum:
         raise ConfigError(f"{prefix}{setting.name} must be at least {setting.minimum}, not {value}")
+    if setting.maximum is not None and kind in ("int", "k") and _is_int(value) and value > setting.maximum:
+        raise ConfigError(f"{prefix}{setting.name} must be at most {setting.maximum}, not {value}")
     if kind == "k" and _is_int(value) and value < 1:
         raise ConfigError(f"{prefix}{setting.name} must be at least 1, not {value}")
     return value

@@ -362,6 +362,8 @@ TUNE_TEACHER_LABELS: tuple[str, ...] = get_args(TuneTeacherLabels)
 TuneRecipeName = Literal["sense-minilm"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
 _TUNE = ("tune",)
+#: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
+SEED_MAX = 2**32 - 1
 _OVERWRITE = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
@@ -543,7 +545,15 @@ OPTION_LIST: tuple[Option, ...] = (
         "(k-means, silhouette)",
         choices=RECIPE_NAMES,
     ),
-    _o("senses.seed", "int", 0, ("cluster", "run"), "random state of every random choice"),
+    _o(
+        "senses.seed",
+        "int",
+        0,
+        ("cluster", "run"),
+        "random state of every random choice",
+        minimum=0,
+        maximum=SEED_MAX,
+    ),
     _o("senses.method", "str", None, _SENSES, "clustering method or baseline", choices=METHODS),
     _o("senses.k", "k", None, _SENSES, "number of senses, or auto (chosen per word)"),
     _o("senses.selection", "str", None, _SENSES, "criterion that chooses k for --k auto", choices=SELECTIONS),
@@ -935,7 +945,15 @@ OPTION_LIST: tuple[Option, ...] = (
     ),
     _o("tune.scale", "float", 20.0, _TUNE, "CoSENT scale (inverse temperature)"),
     _o("tune.margin", "float", 0.5, _TUNE, "contrastive margin on the cosine distance"),
-    _o("tune.seed", "int", 0, _TUNE, "seed of the lemma split, the batches, dropout and the updates"),
+    _o(
+        "tune.seed",
+        "int",
+        0,
+        _TUNE,
+        "seed of the lemma split, the batches, dropout and the updates",
+        minimum=0,
+        maximum=SEED_MAX,
+    ),
     _o(
         "tune.layers",
         "str",
@@ -1064,7 +1082,7 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         ("predict",),
         "a text to tag instead of a run (repeatable): prints each occurrence of --target with its sense, "
-        "probability and keywords",
+        "probability and keywords; at most 100,000 characters in all (more: wsd embed them, then --run)",
         config=False,
         repeat=True,
         dest="texts",
@@ -1140,7 +1158,7 @@ OPTION_LIST: tuple[Option, ...] = (
         "where to write",
         config=False,
         metavar="DIR",
-        unset="the --run output folder; required for experiment results",
+        unset="the --run output folder (a change folder from elsewhere: that folder); required for experiment results",
     ),
     _o(
         "report.projection",
@@ -1180,7 +1198,16 @@ OPTION_LIST: tuple[Option, ...] = (
         repeat=True,
         config=False,
     ),
-    _o("report.seed", "int", 0, ("report",), "random state of the map sample and t-SNE", config=False),
+    _o(
+        "report.seed",
+        "int",
+        0,
+        ("report",),
+        "random state of the map sample and t-SNE",
+        config=False,
+        minimum=0,
+        maximum=SEED_MAX,
+    ),
     _o("report.title", "str", None, ("report",), "the report's title", config=False),
     _o("demo.out", "str", None, ("demo",), "output directory", config=False, required=("demo",)),
     _o(
@@ -1293,7 +1320,7 @@ def options_of(command: str) -> list[Option]:
 
 
 # ------------------------------------------------------------------------------------------- argparse
-def _whole_number(minimum: int | None) -> Callable[[str], int]:
+def _whole_number(minimum: int | None, maximum: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -1301,6 +1328,8 @@ def _whole_number(minimum: int | None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if minimum is not None and value < minimum:
             raise argparse.ArgumentTypeError(f"expected a number ≥ {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"expected a number ≤ {maximum}, got {value}")
         return value
 
     return parse
@@ -1364,7 +1393,7 @@ def _argument(option: Option, command: str) -> dict[str, Any]:
     if option.repeat:
         kwargs["action"] = "append"
     elif option.kind == "int":
-        kwargs["type"] = int if option.choices else _whole_number(option.minimum)
+        kwargs["type"] = int if option.choices else _whole_number(option.minimum, option.maximum)
     elif option.kind == "float":
         kwargs["type"] = float
     elif option.kind == "k":

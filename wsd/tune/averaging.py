@@ -38,7 +38,8 @@ def mixing_weights(count: int, weights: Sequence[float] | None) -> list[float]:
     count : int
         How many models are averaged (at least 2).
     weights : sequence of float or None
-        One non-negative finite weight per model, not all zero.
+        One non-negative finite weight per model, not all zero. They are divided by the largest before they are
+        summed, so weights near the largest float (``1e308``) add up without overflowing.
 
     Returns
     -------
@@ -47,7 +48,8 @@ def mixing_weights(count: int, weights: Sequence[float] | None) -> list[float]:
     Raises
     ------
     ConfigError
-        For fewer than two models, a count mismatch, or a weight that is negative, not finite, or all zero.
+        For fewer than two models, a count mismatch, a weight that is negative or not finite, weights that are
+        all zero, or a positive weight so much smaller than the largest that its share is no float above 0.
 
     Examples
     --------
@@ -55,6 +57,8 @@ def mixing_weights(count: int, weights: Sequence[float] | None) -> list[float]:
     [0.5, 0.5]
     >>> mixing_weights(2, [1, 3])
     [0.25, 0.75]
+    >>> mixing_weights(2, [1e308, 1e308])
+    [0.5, 0.5]
     """
     if count < 2:
         raise ConfigError(f"averaging needs at least two models, got {count}")
@@ -63,10 +67,19 @@ def mixing_weights(count: int, weights: Sequence[float] | None) -> list[float]:
     values = [float(w) for w in weights]
     if len(values) != count:
         raise ConfigError(f"{len(values)} weights for {count} models: give one weight per model")
-    if any(not math.isfinite(w) or w < 0 for w in values) or sum(values) <= 0:
+    largest = max(values) if all(math.isfinite(w) for w in values) else math.inf
+    if not math.isfinite(largest) or any(w < 0 for w in values) or largest <= 0:
         raise ConfigError(f"averaging weights must be finite, non-negative and not all zero, got {values}")
-    total = sum(values)
-    return [w / total for w in values]
+    scaled = [w / largest for w in values]  # in [0, 1]: their sum (at most count) cannot overflow
+    total = math.fsum(scaled)
+    shares = [w / total for w in scaled]
+    for weight, share in zip(values, shares, strict=True):
+        if weight > 0 and not share > 0:
+            raise ConfigError(
+                f"averaging weight {weight!r} is too small next to {largest!r} to be represented (its share "
+                "would be 0); give 0 to leave that model out, or weights closer together"
+            )
+    return shares
 
 
 def _word_vector_options(facts: Sequence[tuple[str, Mapping[str, Any] | None]]) -> dict[str, Any]:
@@ -126,7 +139,8 @@ def average_state(states: Sequence[Mapping[str, Any]], weights: Sequence[float],
     Raises
     ------
     ConfigError
-        For weights of other names or shapes, or integer buffers (position ids) that differ.
+        For weights of other names or shapes, integer buffers (position ids) that differ, or a mean that is not
+        finite (an ingredient with NaN or infinite weights), naming the tensor and the ingredients.
     """
     import torch
 
@@ -142,7 +156,15 @@ def average_state(states: Sequence[Mapping[str, Any]], weights: Sequence[float],
         total = torch.zeros(tensor.shape, dtype=torch.float64)
         for weight, state in zip(weights, states, strict=True):
             total += weight * state[key].to(torch.float64)
-        averaged[key] = total.to(tensor.dtype)
+        mean = total.to(tensor.dtype)
+        if not bool(torch.isfinite(mean).all()):
+            bad = [name for name, state in zip(names, states, strict=True) if not torch.isfinite(state[key]).all()]
+            why = f"{', '.join(bad)} {'holds' if len(bad) == 1 else 'hold'} NaN or infinite values there"
+            raise ConfigError(
+                f"cannot average {', '.join(names)}: the mean of {key} is not finite "
+                f"({why if bad else 'it overflows'}); nothing was written"
+            )
+        averaged[key] = mean
     return averaged
 
 
@@ -246,9 +268,9 @@ def average_encoders(
         "word_vectors": word_vectors,
     }
     states = [e.loaded.model.state_dict() for e in encoders]
-    _state_dicts_compatible(names, states)  # before the folder is claimed: a refused average leaves nothing behind
-    claim_folder(folder, "encoder", config=config, overwrite=overwrite)
+    # before the folder is claimed: a refused average (other shapes, a mean that is not finite) leaves nothing behind
     state = average_state(states, shares, names)
+    claim_folder(folder, "encoder", config=config, overwrite=overwrite)
     target = encoders[0]
     target.loaded.model.load_state_dict(state)
     bases = {

@@ -16,6 +16,7 @@ wsd.errors.ConfigError: tune option loss: 'triplet' is not one of cosent, contra
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -157,12 +158,15 @@ class TuneOptions:
         if self.batch_uses < 2:
             raise ConfigError(f"tune option batch_uses: a pair needs 2 uses, not {self.batch_uses}")
         for item in dataclasses.fields(self):
-            value, minimum = getattr(self, item.name), OPTIONS[item.metadata["option"]].minimum
+            declared = OPTIONS[item.metadata["option"]]
+            value, minimum, maximum = getattr(self, item.name), declared.minimum, declared.maximum
             if minimum is not None and value is not None and value < minimum:
                 raise ConfigError(f"tune option {item.name}: must be at least {minimum}, not {value}")
-        for name in ("lr", "scale", "margin"):
-            if not getattr(self, name) > 0:
-                raise ConfigError(f"tune option {name}: must be above 0, not {getattr(self, name)}")
+            if maximum is not None and value is not None and value > maximum:
+                raise ConfigError(f"tune option {item.name}: must be at most {maximum}, not {value}")
+        for name in ("lr", "scale", "margin"):  # NaN and infinity would train a model of NaN
+            if not (getattr(self, name) > 0 and math.isfinite(getattr(self, name))):
+                raise ConfigError(f"tune option {name}: must be above 0 and finite, not {getattr(self, name)}")
         for name in ("warmup_fraction", "weight_decay"):
             if not 0 <= getattr(self, name) < 1:
                 raise ConfigError(f"tune option {name}: must be in [0, 1), not {getattr(self, name)}")

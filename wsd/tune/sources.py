@@ -18,6 +18,7 @@ The source's name (``PairSet.uses["source"]``) is the spec as given.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -62,6 +63,47 @@ def parse_source(spec: str) -> tuple[str, Path]:
     if not location.exists():
         raise InputError(f"training source {spec!r}: {location} not found")
     return kind, location
+
+
+def check_distinct_sources(specs: Iterable[str], option: str = "training source") -> None:
+    """Refuse a source given twice: the same file (under any kind), or the same folder under the same kind.
+
+    Paths are compared resolved (:func:`os.path.realpath`: ``..``, ``.`` and links followed), so
+    ``wug:data/wug`` and ``wug:other/../data/wug`` or a link to it are one source whose pairs would count twice.
+    A folder under two kinds is two datasets (``semeval2013:DIR`` and ``semeval2010:DIR`` read different files
+    of it); a file is the same data whatever kind reads it.
+
+    Parameters
+    ----------
+    specs : iterable of str
+        ``KIND:PATH`` specs (each checked by :func:`parse_source`).
+    option : str
+        What names them in the message (``--train``).
+
+    Raises
+    ------
+    InputError
+        Naming the second spelling and the first, or as :func:`parse_source`.
+    ConfigError
+        As :func:`parse_source`.
+
+    Examples
+    --------
+    >>> check_distinct_sources(["wug:.", "wordnet:."])
+    >>> try:
+    ...     check_distinct_sources(["wug:.", "wug:./"])
+    ... except InputError as error:
+    ...     print(str(error).split(" (")[0])
+    training source wug:./ is the same data as wug:.
+    """
+    seen: dict[tuple[str, str], str] = {}
+    for spec in specs:
+        kind, path = parse_source(spec)
+        resolved = os.path.realpath(path)
+        key = ("", resolved) if not os.path.isdir(resolved) else (kind, resolved)
+        if key in seen:
+            raise InputError(f"{option} {spec} is the same data as {seen[key]} ({resolved}); give each source once")
+        seen[key] = str(spec)
 
 
 def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
@@ -124,11 +166,13 @@ def read_sources(specs: Iterable[str], *, max_pairs_per_lemma: int | None = 1000
     ConfigError
         For no spec, a malformed spec or an unknown kind.
     InputError
-        As :func:`read_source`; when a source is given twice.
+        As :func:`read_source`; when a source is given twice, under any spelling
+        (:func:`check_distinct_sources`).
     """
     specs = list(specs)
     if not specs:
         raise ConfigError("no training source (give at least one KIND:PATH)")
+    check_distinct_sources(specs)
     return concat(read_source(s, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state) for s in specs)
 
 

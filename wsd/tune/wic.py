@@ -17,8 +17,10 @@
 Gold ``T``/``True``/``1`` is a "same sense" pair (label 1), ``F``/``False``/``0`` a "different senses" pair
 (label 0). Uses that recur with the same lemma, text and span are one use (so a training batch encodes
 them once). Strict: a missing data or gold file, a gold file with another number of lines (or ids), an
-unknown label, a token index past the sentence's end or a span outside it is an :class:`InputError` naming
-the file and line.
+unknown label, a token index or offset that is not ASCII digits, a token index past the sentence's end or a
+span outside it, an MCL-WiC id given twice (in the data file; in the gold file with another tag), a lemma or
+sentence that is not a string (``null``, a number) is an :class:`InputError` naming the file and line (or
+item).
 
 ``stats``: ``pairs``, ``same``, ``different``, ``uses``.
 """
@@ -39,7 +41,9 @@ from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, use_id
 GOLD_VALUES: dict[str, float] = {"t": 1.0, "true": 1.0, "1": 1.0, "f": 0.0, "false": 0.0, "0": 0.0}
 WIC_FIELDS, XLWIC_FIELDS = 5, 9
 _TOKEN = re.compile(r"\S+")
-_RANGE = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
+#: An index or offset: ASCII digits only (``str.isdigit`` and ``\d`` take ``²``, ``٣``, ``１`` too).
+_NUMBER = re.compile(r"[0-9]+")
+_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 
 
 def gold_path(data: Path) -> Path:
@@ -86,20 +90,20 @@ def _gold_lines(file: Path, expected: int) -> list[float]:
 
 
 def _token_span(sentence: str, index: str, where: str) -> tuple[int, int]:
-    if not index.strip().isdigit():
-        raise InputError(f"{where}: token index {index!r} is not a number")
+    if not _NUMBER.fullmatch(index.strip()):
+        raise InputError(f"{where}: token index {index!r} is not a number (ASCII digits 0-9)")
     tokens = [m.span() for m in _TOKEN.finditer(sentence)]
-    position = int(index)
+    position = int(index.strip())
     if position >= len(tokens):
         raise InputError(f"{where}: token index {position} is past the sentence's {len(tokens)} tokens")
     return tokens[position]
 
 
 def _char_span(sentence: str, start: object, end: object, where: str) -> tuple[int, int]:
-    try:
-        span = int(str(start).strip()), int(str(end).strip())
-    except ValueError:
-        raise InputError(f"{where}: target offsets {start!r}, {end!r} are not integers") from None
+    texts = str(start).strip(), str(end).strip()
+    if isinstance(start, bool) or isinstance(end, bool) or not all(_NUMBER.fullmatch(text) for text in texts):
+        raise InputError(f"{where}: target offsets {start!r}, {end!r} are not integers (ASCII digits 0-9)")
+    span = int(texts[0]), int(texts[1])
     if not 0 <= span[0] < span[1] <= len(sentence):
         raise InputError(f"{where}: target span {span[0]}-{span[1]} lies outside the sentence of {len(sentence)}")
     return span
@@ -177,45 +181,82 @@ def _json_list(file: Path, what: str) -> list[dict]:
     return items
 
 
+def _shown(value: object) -> str:
+    """A JSON value as the file spells it (``null``, ``5``, ``["a"]``), cut to 40 characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _mclwic_id(item: dict, where: str) -> str:
+    """The ``id`` of an MCL-WiC item: a string (a whole number is read as its digits)."""
+    value = item["id"]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{where}: id {_shown(value)} is neither a string nor a whole number")
+    return str(value)
+
+
+def _item_where(file: Path, number: int, item: dict) -> str:
+    """Where an MCL-WiC item is: the file, its number, and its id where it has a usable one."""
+    ident = item.get("id")
+    named = isinstance(ident, (str, int)) and not isinstance(ident, bool)
+    return f"{file}: item {number}" + (f" (id {str(ident)!r})" if named else "")
+
+
+def _mclwic_text(item: dict, key: str, where: str) -> str:
+    """A text field of an MCL-WiC item (``lemma``, ``sentence1``, ``sentence2``): a string that is not blank."""
+    value = item[key]
+    if not isinstance(value, str):
+        raise InputError(f"{where}: {key} {_shown(value)} is not a string")
+    if not value.strip():
+        raise InputError(f"{where}: {key} is empty")
+    return value
+
+
 def _read_mclwic(file: Path, gold: Path | None) -> list[Record]:
     items = _json_list(file, "MCL-WiC data file")
     gold = gold or gold_path(file)
     if not gold.is_file():
         raise InputError(f"{file}: no gold file beside it ({gold.name} not found)")
-    tags: dict[str, float] = {}
+    tags: dict[str, tuple[float, int, str]] = {}
     for number, item in enumerate(_json_list(gold, "MCL-WiC gold file"), 1):
         if "id" not in item or "tag" not in item:
             raise InputError(f"{gold}: item {number} lacks 'id' or 'tag'")
-        tags[str(item["id"])] = _label(str(item["tag"]), f"{gold}: item {number}")
+        ident = _mclwic_id(item, f"{gold}: item {number}")
+        tag = str(item["tag"])
+        label = _label(tag, f"{gold}: item {number}")
+        if ident in tags and tags[ident][0] != label:
+            _, first_number, first_tag = tags[ident]
+            raise InputError(
+                f"{gold}: item {number}: id {ident!r} is given twice with different tags "
+                f"({first_tag!r} at item {first_number}, {tag!r} here)"
+            )
+        tags.setdefault(ident, (label, number, tag))
     records = []
+    first_items: dict[str, int] = {}
     for number, item in enumerate(items, 1):
         where = f"{file}: item {number}"
         missing = [key for key in ("id", "lemma", "sentence1", "sentence2") if key not in item]
         if missing:
             raise InputError(f"{where} lacks {', '.join(missing)}")
+        ident = _mclwic_id(item, where)
+        if ident in first_items:  # two pairs under one id would share the ids of their uses
+            raise InputError(f"{where}: id {ident!r} is given twice (item {first_items[ident]})")
+        first_items[ident] = number
+        where = _item_where(file, number, item)
+        lemma = _mclwic_text(item, "lemma", where)
+        sentences = {side: _mclwic_text(item, f"sentence{side}", where) for side in ("1", "2")}
         spans = []
         for side in ("1", "2"):
-            sentence = str(item[f"sentence{side}"])
+            sentence = sentences[side]
             if f"ranges{side}" in item:
                 spans.append(_ranges_span(sentence, item[f"ranges{side}"], where))
             elif f"start{side}" in item and f"end{side}" in item:
                 spans.append(_char_span(sentence, item[f"start{side}"], item[f"end{side}"], where))
             else:
                 raise InputError(f"{where} has neither ranges{side} nor start{side}/end{side}")
-        ident = str(item["id"])
         if ident not in tags:
             raise InputError(f"{gold}: no gold tag for {ident!r} ({where})")
-        records.append(
-            Record(
-                ident,
-                str(item["lemma"]),
-                str(item["sentence1"]),
-                spans[0],
-                str(item["sentence2"]),
-                spans[1],
-                tags[ident],
-            )
-        )
+        records.append(Record(ident, lemma, sentences["1"], spans[0], sentences["2"], spans[1], tags[ident][0]))
     return records
 
 
@@ -302,7 +343,9 @@ def lemmas(path: str | Path) -> set[str]:
         missing = next((n for n, item in enumerate(items, 1) if "lemma" not in item), None)
         if missing is not None:
             raise InputError(f"{file}: item {missing} lacks lemma")
-        return {normalize_lemma(str(item["lemma"])) for item in items}
+        return {
+            normalize_lemma(_mclwic_text(item, "lemma", _item_where(file, n, item))) for n, item in enumerate(items, 1)
+        }
     found = {normalize_lemma(line.split("\t")[0]) for _, line in iter_lines(file, "WiC data file") if line.strip()}
     if not found:
         raise InputError(f"{file}: empty WiC data file")

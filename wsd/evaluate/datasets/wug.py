@@ -34,6 +34,7 @@ with its file, line and column.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,11 +134,15 @@ def _one_file(folder: Path, stem: str, what: str, required: bool = True) -> Path
     return found[0] if found else None
 
 
+#: A character offset: ASCII digits only (``str.isdigit`` takes ``²`` and ``٣`` too, which ``int`` refuses or reads).
+_OFFSET = re.compile(r"[0-9]+")
+
+
 def _span(value: str, text: str, where: str) -> tuple[int, int]:
     start, sep, end = value.partition(":")
-    if not sep or not start.strip().isdigit() or not end.strip().isdigit():
-        raise InputError(f"{where}: indexes_target_token {value!r} is not 'start:end'")
-    span = int(start), int(end)
+    if not sep or not _OFFSET.fullmatch(start.strip()) or not _OFFSET.fullmatch(end.strip()):
+        raise InputError(f"{where}: indexes_target_token {value!r} is not 'start:end' (ASCII digits 0-9)")
+    span = int(start.strip()), int(end.strip())
     if not 0 <= span[0] < span[1] <= len(text):
         raise InputError(f"{where}: target span {value} lies outside the context of {len(text)} characters")
     return span
