@@ -83,7 +83,8 @@ def write_report(
         bars).
     report_dir : path, optional
         Where to write; default the output folder (``OUT`` also for ``OUT/run`` or ``OUT/change``; the run of a
-        staged layout), or ``<name>-report/`` beside a single result file.
+        staged layout), or ``<name>-report/`` beside a single result file. A change folder other than the run's own
+        (``wsd change --out DIR``, given as ``change`` or as ``out_dir``) gets its report inside it.
         Figures go to ``report_dir/report_figures/``.
     projection : {"pca", "tsne", "umap"}
         How sense maps are drawn in 2-D (UMAP needs ``umap-learn``).
@@ -103,7 +104,8 @@ def write_report(
     senses : path, optional
         The senses folder of the run (default: found beside it; ``wsd cluster --out`` elsewhere needs it).
     change : path, optional
-        The change folder drawn (default: the one beside the run, where there is one).
+        The change folder drawn (default: the one beside the run, where there is one); refused when it was made
+        from another run.
 
     Returns
     -------
@@ -115,7 +117,9 @@ def write_report(
     ConfigError
         For an unknown ``projection`` or ``max_points``/``n_examples`` out of range.
     InputError
-        When ``out_dir`` does not exist or what it holds cannot be read as a run or as experiment results.
+        When ``out_dir`` does not exist or what it holds cannot be read as a run or as experiment results, a
+        table of its senses or change folder was changed since wsd wrote it, or they belong to another run
+        (:func:`wsd.report.data.load_run_data`).
 
     Examples
     --------
@@ -142,8 +146,9 @@ def write_report(
     elif source.is_file():
         destination = source.with_name(f"{source.stem}-report")
     else:
-        destination = data.out_dir if data is not None else source
-    in_place = destination.resolve() in (source.resolve(), *([data.out_dir.resolve()] if data else []))
+        destination = (data.report_dir or data.out_dir) if data is not None else source
+    own_folders = [data.out_dir, *([data.report_dir] if data.report_dir is not None else [])] if data else []
+    in_place = destination.resolve() in {folder.resolve() for folder in (source, *own_folders)}
     check_disjoint(destination, {"--run": None if in_place else source})
     for path in extra:
         check_disjoint(destination, {"--experiments": path})

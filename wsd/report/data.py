@@ -11,7 +11,12 @@ Either may hold a change folder (``OUT/change/`` of ``wsd run --by`` and ``wsd e
 ``RUN/change/`` of ``wsd change``): it is read into :attr:`RunData.change`, with the gold change of
 ``OUT/change.csv`` where an evaluation wrote one. Any folder of a layout finds the rest (:mod:`wsd.io.locate`):
 ``OUT/run``, ``OUT/senses``, ``OUT/change`` or a change folder written elsewhere; ``--senses`` and ``--change``
-name folders that are not beside the run.
+name folders that are not beside the run. A run reports its own change folder (``RUN/change``, ``OUT/change``);
+a change folder elsewhere is drawn only when named, and its report goes into it (:attr:`RunData.report_dir`).
+
+What is read is checked first: every table of a senses or change folder against the checksum its folder's
+manifest records (:func:`check_unchanged`: a table edited since wsd wrote it is refused, naming it), and the senses
+and change folder against the run they were made from (:func:`check_change_of_run`, by the run fingerprint).
 
 >>> data = load_run_data("out/demo")      # doctest: +SKIP
 >>> data.targets[:2], data.has_gold       # doctest: +SKIP
@@ -33,11 +38,14 @@ import numpy as np
 import pandas as pd
 
 from wsd.change.slices import assign_slices
+from wsd.change.stage import check_senses_of_run
 from wsd.errors import InputError, WsdError
 from wsd.evaluate.keys import parse_senses
+from wsd.io import manifest
 from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_CSV,
+    CHANGE_DIR,
     CHANGE_JSON,
     CHANGE_RANKING,
     CHANGE_SENSES,
@@ -52,7 +60,7 @@ from wsd.io.layout import (
     SENSES_FILE,
 )
 from wsd.io.locate import Layout, find_layout, folder_kind
-from wsd.io.store import load_run, read_meta
+from wsd.io.store import check_recorded, load_run, read_meta
 
 GOLD_COLUMN = "sense"
 
@@ -67,6 +75,93 @@ HEADLINE_METRICS: dict[str, tuple[str, ...]] = {
 
 #: Gold change columns shown beside the system's in the report (where an evaluation wrote them).
 GOLD_CHANGE_COLUMNS = ("change_graded", "change_binary", "COMPARE")
+#: What to do about a change folder whose files were edited or damaged (the end of the error that names the file).
+DAMAGED_CHANGE = "run `wsd change` again to rebuild the change folder"
+#: The same for a senses folder.
+DAMAGED_SENSES = "run the same `wsd cluster` again to rebuild the senses folder"
+#: The same for an evaluation's ``change.csv``.
+DAMAGED_GOLD_CHANGE = "run the same `wsd evaluate` again to rebuild it"
+
+
+def check_unchanged(path: Path, remedy: str) -> None:
+    """Refuse a file wsd wrote that was changed since, by the manifest of its folder (:mod:`wsd.io.manifest`).
+
+    A file no manifest lists (a folder of an older wsd) is checked against the checksums its folder's
+    ``meta.json`` records, where it records any (:func:`wsd.io.store.check_recorded`), else read as it is.
+
+    Parameters
+    ----------
+    path : Path
+        A file a report reads (a table of a senses or change folder).
+    remedy : str
+        The command that writes it again (the end of the error; an edited file is to be moved away first, since
+        wsd never replaces a file that was changed since it wrote it).
+
+    Raises
+    ------
+    InputError
+        When the manifest lists the file and it is missing or its size or SHA-256 differs (the message names it).
+
+    Examples
+    --------
+    >>> check_unchanged(Path("runs/x/change/ranking.parquet"), DAMAGED_CHANGE)  # doctest: +SKIP
+    """
+    state = manifest.status(path, thorough=True)  # tables a report draws are hashed whole: tampering may keep the time
+    if state == "changed":
+        folder = manifest.owner(path)
+        record = manifest.manifest_path(folder) if folder is not None else "its folder's manifest"
+        raise InputError(
+            f"{path}: changed since wsd wrote it (its size or SHA-256 differs from what {record} records); "
+            f"move it away and {remedy}"
+        )
+    if state == "missing":
+        raise InputError(f"{path}: missing, though wsd wrote it (its folder's manifest lists it); {remedy}")
+    if state == "unknown" and path.is_file():
+        check_recorded(path, remedy)
+
+
+def check_change_of_run(folder: Path, run: Path, run_meta: dict[str, Any]) -> None:
+    """Refuse a change folder made from another run, by the run fingerprint its ``change.json`` records.
+
+    The same check as ``wsd change`` makes of a senses folder (:func:`wsd.change.stage.check_senses_of_run`):
+    occurrence ids alone do not tell runs apart. A change folder without a fingerprint (``wsd evaluate --dataset
+    wug``, an older wsd) is not checked.
+
+    Parameters
+    ----------
+    folder : Path
+        The change folder (``change.json``, checked first: :func:`check_unchanged`).
+    run : Path
+        The run reported.
+    run_meta : dict
+        The run's ``meta.json``.
+
+    Raises
+    ------
+    InputError
+        When both fingerprints are known and differ (the message names both folders), or ``change.json`` is
+        unreadable.
+
+    Examples
+    --------
+    >>> check_change_of_run(Path("runs/x/change"), Path("runs/x"), {"fingerprint": "ab12"})  # doctest: +SKIP
+    """
+    file = folder / CHANGE_JSON
+    check_unchanged(file, DAMAGED_CHANGE)
+    try:
+        document = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{folder}: damaged change folder ({exc}); {DAMAGED_CHANGE}") from None
+    theirs = document.get("run_fingerprint") if isinstance(document, dict) else None
+    ours = run_meta.get("fingerprint")
+    if theirs and ours and theirs != ours:
+        config = document.get("config")
+        made_from = config.get("run") if isinstance(config, dict) else None
+        made_on = f" ({made_from})" if isinstance(made_from, str) else ""
+        raise InputError(
+            f"--change {folder} was made from another run{made_on}, not from --run {run} (the run fingerprints "
+            f"differ); give the change folder of {run}, or run wsd change --run {run} for one"
+        )
 
 
 @dataclass
@@ -113,6 +208,10 @@ class ChangeData:
         return str(self.document.get("measure", "score"))
 
 
+#: The tables of a change folder a report reads (timeline and trends are absent from folders before issue 25).
+TABLES_READ = (CHANGE_RANKING, CHANGE_COUNTS, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS)
+
+
 def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
     """Read a change folder (and the gold change of an evaluation's ``change.csv``).
 
@@ -130,15 +229,19 @@ def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
     Raises
     ------
     InputError
-        When ``change.json`` or a table is unreadable.
+        When ``change.json`` or a table is unreadable, or was changed since wsd wrote it (:func:`check_unchanged`).
     """
+    for name in (CHANGE_JSON, *(f"{stem}.parquet" for stem in TABLES_READ)):
+        check_unchanged(folder / name, DAMAGED_CHANGE)
+    if gold_file is not None and gold_file.is_file():
+        check_unchanged(gold_file, DAMAGED_GOLD_CHANGE)
     try:
         document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
         tables = [
             pd.read_parquet(folder / f"{stem}.parquet") for stem in (CHANGE_RANKING, CHANGE_COUNTS, CHANGE_SENSES)
         ]
     except (OSError, ValueError) as exc:
-        raise InputError(f"{folder}: damaged change folder ({exc}); run wsd change again") from None
+        raise InputError(f"{folder}: damaged change folder ({exc}); {DAMAGED_CHANGE}") from None
     ranking, counts, changes = tables
     optional = []
     for stem in (CHANGE_TIMELINE, CHANGE_TRENDS):  # absent from change folders written before issue 25
@@ -146,7 +249,7 @@ def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
         try:
             optional.append(pd.read_parquet(file) if file.is_file() else pd.DataFrame())
         except (OSError, ValueError) as exc:
-            raise InputError(f"{folder}: damaged change folder ({exc}); run wsd change again") from None
+            raise InputError(f"{folder}: damaged change folder ({exc}); {DAMAGED_CHANGE}") from None
     if gold_file is not None and gold_file.is_file():
         gold = pd.read_csv(gold_file)
         columns = [c for c in GOLD_CHANGE_COLUMNS if c in gold.columns]
@@ -182,6 +285,9 @@ class RunData:
     slices : ndarray of object (n,) or None
         The slice of each occurrence as the change folder cut them (None: in no slice); None without a change
         folder.
+    report_dir : Path or None
+        Where its report goes unless told: the change folder drawn when it is not the run's own (one named with
+        ``--change``, or given as the run: a report belongs to the folder it reports); None: ``out_dir``.
     """
 
     out_dir: Path
@@ -195,6 +301,7 @@ class RunData:
     senses_meta: dict[str, Any] = field(default_factory=dict)
     change: ChangeData | None = None
     slices: np.ndarray | None = None
+    report_dir: Path | None = None
 
     @cached_property
     def target_rows(self) -> dict[str, np.ndarray]:
@@ -306,8 +413,9 @@ def load_run_data(
     Raises
     ------
     InputError
-        When the folder is not a clustered run (see :func:`resolve_layout`), or a labels, gold or metrics
-        file is malformed.
+        When the folder is not a clustered run (see :func:`resolve_layout`); a labels, gold or metrics file is
+        malformed; a table of the senses or change folder was changed since wsd wrote it (:func:`check_unchanged`);
+        or the senses or change folder was made from another run (:func:`check_change_of_run`).
 
     Examples
     --------
@@ -318,6 +426,12 @@ def load_run_data(
     layout = resolve_layout(out_dir, senses, change)
     root, run_dir, senses_dir = layout.root, layout.run, layout.senses
     assert senses_dir is not None  # resolve_layout refuses a layout without senses
+    run_meta = read_meta(run_dir)  # a missing or damaged run is named first
+    check_senses_of_run(senses_dir, run_dir, run_meta)  # before anything large is read
+    if layout.change is not None:
+        check_change_of_run(layout.change, run_dir, run_meta)
+    for name in (LABELS_FILE, SENSES_FILE):
+        check_unchanged(senses_dir / name, DAMAGED_SENSES)
     occurrences, vectors = load_run(run_dir)
     occurrences = occurrences.reset_index(drop=True)
     label_table = pd.read_parquet(senses_dir / LABELS_FILE)
@@ -338,11 +452,19 @@ def load_run_data(
         senses=senses_table,
         gold=gold,
         metrics=metrics,
-        run_meta=read_meta(run_dir),
+        run_meta=run_meta,
         senses_meta=senses_meta,
         change=change_data,
         slices=occurrence_slices(occurrences, change_data) if change_data is not None else None,
+        report_dir=None if layout.change is None or _own_change(layout) else layout.change,
     )
+
+
+def _own_change(layout: Layout) -> bool:
+    """Whether the layout's change folder is the run's own (``OUT/change``, ``RUN/change``), not one elsewhere."""
+    assert layout.change is not None
+    own = {os.path.realpath(folder / CHANGE_DIR) for folder in (layout.root, layout.run)}
+    return os.path.realpath(layout.change) in own
 
 
 def occurrence_slices(occurrences: pd.DataFrame, change: ChangeData) -> np.ndarray | None:
