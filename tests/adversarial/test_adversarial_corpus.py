@@ -72,6 +72,13 @@ FILE_CASES = [
     ("jsonl bad json", "c.jsonl", b'{"text": "a"}\n{"text": \n', r"c\.jsonl, line 2: not valid JSON", None),
     ("jsonl bom", "c.jsonl", b"\xef\xbb\xbf" + _jsonl({"text": "a mouse"}), ["a mouse"], None),
     (
+        "jsonl utf-16",
+        "c.jsonl",
+        _jsonl({"text": "a mouse"}).decode().encode("utf-16"),
+        r"c\.jsonl: looks like UTF-16",
+        None,
+    ),
+    (
         "jsonl latin-1",
         "c.jsonl",
         '{"text": "café mouse"}\n'.encode("latin-1"),
@@ -98,6 +105,14 @@ FILE_CASES = [
         None,
     ),
     ("txt.gz empty file", "c.txt.gz", b"", [], None),
+    ("txt utf-16", "c.txt", "a mouse\n".encode("utf-16"), r"c\.txt: looks like UTF-16 \(little-endian\)", None),
+    (
+        "txt.gz utf-16 big-endian",
+        "c.txt.gz",
+        _gzip("\ufeffa mouse\n".encode("utf-16-be")),
+        r"c\.txt\.gz: looks like UTF-16 \(big-endian\)",
+        None,
+    ),
     # CSV / TSV
     (
         "csv ok",
@@ -135,6 +150,7 @@ FILE_CASES = [
         r"1 row\(s\) have text after a closing quote \(the first on line 2\)",
     ),
     ("csv bom header", "c.csv", b"\xef\xbb\xbftext\na mouse\n", ["a mouse"], None),
+    ("csv utf-16", "c.csv", "text\na mouse\n".encode("utf-16"), r"c\.csv: looks like UTF-16 \(little-endian\)", None),
     ("csv cr line ends", "c.csv", b"id,text\r1,a mouse\r2,the bank\r", ["a mouse", "the bank"], None),
     ("csv no text column", "c.csv", b"id,body\n1,a\n", r"c\.csv, line 1: no 'text' column", None),
     ("csv short row", "c.csv", b"id,x,text\n1,a mouse\n", r"line 2: expected 3 fields, found 2", None),
@@ -312,7 +328,7 @@ EMPTY_CASES = [
     ("only null texts", lambda tmp: _write(tmp / "c.jsonl", b'{"text": null}\n'), r"is empty: no documents with text"),
     ("header-only csv", lambda tmp: _write(tmp / "c.csv", b"id,text\n"), r"is empty: no documents with text"),
     ("missing", lambda tmp: tmp / "nope.txt", r"corpus not found"),
-    ("link loop", lambda tmp: _loop(tmp / "loop"), r"cannot read corpus .*loop: Too many levels of symbolic links"),
+    ("link loop", lambda tmp: _loop(tmp / "loop"), r"corpus .*loop is a link that points to itself \(a loop\)"),
     ("broken link", lambda tmp: _broken(tmp / "c.txt"), r"corpus not found: .*c\.txt is a broken symbolic link"),
     ("unsupported file", lambda tmp: _write(tmp / "c.docx", b"x"), r"unsupported corpus file type"),
 ]

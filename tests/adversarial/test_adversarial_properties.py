@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import gzip
 import io
 import json
 import re
 import sys
 import tempfile
+import unicodedata
 import warnings
 from pathlib import Path
 
@@ -21,7 +23,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from wsd.corpus.documents import iter_documents
-from wsd.corpus.folding import FoldedOffsets, expanding_characters, fold_text
+from wsd.corpus.folding import (
+    FoldedOffsets,
+    combining_marks,
+    expanding_characters,
+    fold_text,
+    match_key,
+    normal_text,
+)
 from wsd.corpus.forms import find_word
 from wsd.corpus.matcher import FormMatcher, _whole_words
 from wsd.corpus.targets import parse_targets
@@ -215,7 +224,12 @@ def test_any_targets_file_gives_targets_or_one_wsd_error(lines):
 
 
 def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
+    """A character of a word: ``\\w`` (letters, digits, ``_``) or a combining mark, which joins the letter before."""
+    return char.isalnum() or char == "_" or unicodedata.category(char).startswith("M")
+
+
+def _words(text: str) -> list[re.Match]:
+    return list(re.finditer(rf"[\w{combining_marks()}]+", text))
 
 
 def _folding_keeps_word_characters(text: str) -> bool:
@@ -235,23 +249,62 @@ VARIANTS = (str.upper, str.lower, str.casefold, str.title, str.swapcase, lambda 
     st.booleans(),
 )
 def test_matches_are_the_words_whose_case_fold_is_a_form(forms, pieces, case_sensitive):
+    """A match is a word (word characters and combining marks) whose NFC, case-folded unless case-sensitive,
+    is a form's; spans and forms are those of the text as given, in whatever normalisation form it is."""
     parts = [p if isinstance(p, str) else VARIANTS[p[1]](forms[p[0] % len(forms)]) for p in pieces]
     text = " ".join(parts)
     assume(all(_is_word(c) for form in forms for c in form.casefold()))
     assume(_folding_keeps_word_characters(text))
-    key = (lambda s: s) if case_sensitive else str.casefold
+    key = functools.partial(match_key, case_sensitive=case_sensitive)
+    # NFC joins no two words and splits none (true for nearly all of Unicode)
+    assume([key(w.group()) for w in _words(text)] == [key(w.group()) for w in _words(normal_text(text)[0])])
     wanted = {key(form) for form in forms}
     targets = {form: [form] for form in forms}
     matches = FormMatcher(targets, case_sensitive=case_sensitive).find(text)
     found = sorted({(m.start, m.end) for m in matches})
-    expected = [m.span() for m in re.finditer(r"\w+", text) if key(m.group()) in wanted]
+    expected = [m.span() for m in _words(text) if key(m.group()) in wanted]
     assert found == expected
     for m in matches:
         assert text[m.start : m.end] == m.form and key(m.form) == key(m.target)
-    if not case_sensitive:
+    if not case_sensitive and unicodedata.is_normalized("NFC", text) and not re.search(f"[{combining_marks()}]", text):
         assert sorted(set(find_word(text, forms))) == expected or any(
-            ch in text or ch in "".join(forms) for ch in "\u0300\u0301ёЁеЕ"
+            ch in text or ch in "".join(forms) for ch in "ёЁеЕ"
         )
+
+
+#: Letters with and without their marks, marks, Hangul jamo, characters that NFC replaces alone, folds that grow.
+NORMAL_FORM_TEXT = st.text(
+    st.sampled_from(["a", "e", " ", "-", "\u00e9", "\u0301", "\u0323", "\u0308", "\u093e", "\u0345", "\u212b", "A"])
+    | st.sampled_from(["\u0958", "\u0915", "\u093c", "\u1100", "\u1161", "\u11a8", "\uac00", "\u1e69", "ß", "İ", "q"]),
+    max_size=30,
+)
+
+
+@PROPERTY
+@given(
+    NORMAL_FORM_TEXT, st.lists(st.sampled_from(["e", "\u00e9", "\u0915", "\uac01", "a", "ss", "\u1e69"]), min_size=1)
+)
+def test_matches_ignore_the_normalisation_form_of_text_and_forms(text, forms):
+    for form_of in ("NFC", "NFD"):
+        targets = {unicodedata.normalize(form_of, f): [unicodedata.normalize(form_of, f)] for f in forms}
+        wanted = {match_key(f) for f in targets}
+        found = sorted({(m.start, m.end) for m in FormMatcher(targets).find(text)})
+        assert found == [m.span() for m in _words(text) if match_key(m.group()) in wanted]
+
+
+@PROPERTY
+@given(NORMAL_FORM_TEXT | ANY_TEXT)
+def test_normal_text_is_nfc_and_its_offsets_map_back(text):
+    composed, offsets = normal_text(text)
+    assert composed == unicodedata.normalize("NFC", text)
+    assert (offsets is None) == unicodedata.is_normalized("NFC", text)
+    mapper = offsets or FoldedOffsets("")  # an empty map: every offset is itself
+    assert mapper.original(0) == 0 and mapper.original(len(composed)) == len(text)
+    for position in range(len(composed) + 1):
+        original = mapper.original(position)
+        if original is not None:  # never wrong: the two sides are the NFC of the two sides of the original
+            assert unicodedata.normalize("NFC", text[:original]) == composed[:position]
+            assert unicodedata.normalize("NFC", text[original:]) == composed[position:]
 
 
 @PROPERTY
@@ -259,7 +312,7 @@ def test_matches_are_the_words_whose_case_fold_is_a_form(forms, pieces, case_sen
 def test_the_fast_search_finds_what_a_look_behind_finds(alternatives, text):
     body = "(?:" + "|".join(re.escape(a) for a in sorted(alternatives, key=lambda a: (-len(a), a))) + r")(?!\w)"
     fast = [m.span() for m in _whole_words(re.compile(body), text)]
-    assert fast == [m.span() for m in re.compile(r"(?<!\w)" + body).finditer(text)]
+    assert fast == [m.span() for m in re.compile(rf"(?<![\w{combining_marks()}])" + body).finditer(text)]
 
 
 @PROPERTY

@@ -23,6 +23,7 @@ value is a number (``2 < 10``), else as strings (``1700-1916 < 1918-1990``); bin
 
 from __future__ import annotations
 
+import calendar
 import itertools
 import math
 import re
@@ -51,9 +52,18 @@ __all__ = [
 
 #: The units a date column is sliced by (``--by date:year``); a decade is a year with a bin width of 10.
 DATE_UNITS = ("year", "decade")
-#: A date as text: a year (``1999``, ``-45``), optionally ``-MM`` and ``-DD``, optionally a time after ``T`` or a
-#: space (what a datetime Parquet column becomes in a run: ``1999-05-01 00:00:00``).
-_DATE = re.compile(r"\s*([+-]?\d{1,6})(-\d{1,2}(?:-\d{1,2})?)?(?:[T ]\d.*)?\s*")
+#: What looks like a date (``1999-05``, ``01-01-87``, ``1887-13-45``): a column of such values is read as dates
+#: without being asked, and then strictly (:data:`_ISO_DATE`), so that a value that only looks like one is an error.
+_DATE_SHAPE = re.compile(r"\s*([+-]?\d{1,6})(-\d{1,2}(?:-\d{1,4})?)?(?:[T ]\d.*)?\s*")
+#: A date as the docs promise it: a year (``1999``, ``-45``), or an ISO date ``YYYY-MM`` or ``YYYY-MM-DD`` (the year
+#: first with at least four digits), optionally with a time after ``T`` or a space (``hh:mm``, ``:ss``, a
+#: fraction, ``Z`` or an offset: what a datetime Parquet column becomes in a run, ``1999-05-01 00:00:00``).
+_ISO_DATE = re.compile(
+    r"\s*(?P<year>[+-]?\d{1,6})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2})"
+    r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?\s*"
+)
+#: What a date that is no ISO date is told to be.
+_ISO_HINT = "expected an ISO date: YYYY, YYYY-MM or YYYY-MM-DD, optionally with a time (1999-05-01T12:00:00)"
 
 
 @dataclass(frozen=True)
@@ -183,8 +193,14 @@ def parse_by(by: str) -> tuple[str, str | None]:
     return column, unit
 
 
-def years_of(values: pd.Series, column: str, *, strict: bool = True) -> pd.Series | None:
+def years_of(
+    values: pd.Series, column: str, *, strict: bool = True, documents: pd.Series | None = None
+) -> pd.Series | None:
     """The year of every date in ``values`` (text, datetimes or numbers) as text; missing values stay None.
+
+    A date is read strictly: a year (``1887``, ``-45``), or an ISO date with the year first (``1887-05``,
+    ``1887-05-03``, optionally with a time such as ``1887-05-03T10:00:00Z``) whose month and day exist. Anything
+    else (``01-01-87``, ``1887-13-45``, ``1887-02-30``, ``May 1887``) is no date.
 
     Parameters
     ----------
@@ -194,6 +210,9 @@ def years_of(values: pd.Series, column: str, *, strict: bool = True) -> pd.Serie
         Its name, for the message.
     strict : bool
         Raise on a value that is no date (else: None when one is not, the column is no date column).
+    documents : pandas.Series, optional
+        The document of every value (an occurrence table's ``doc_id``, same index), so that the message names
+        the first document that holds a bad value.
 
     Returns
     -------
@@ -203,43 +222,79 @@ def years_of(values: pd.Series, column: str, *, strict: bool = True) -> pd.Serie
     Raises
     ------
     InputError
-        With ``strict``, naming the column and the first value that is no date.
+        With ``strict``, in one line naming the column, the first value that is no date, its document and
+        what is wrong with it.
 
     Examples
     --------
     >>> years_of(pd.Series(["1999-05-01", "-45", None]), "date").tolist()
     ['1999', '-45', None]
+    >>> years_of(pd.Series(["01-01-87"]), "date")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: --by: column 'date' holds '01-01-87', which is not a date (the year comes first, ...
     """
     if pd.api.types.is_datetime64_any_dtype(values):
         years = values.dt.year
         return pd.Series([None if pd.isna(y) else str(int(y)) for y in years], index=values.index, dtype=object)
     codes, uniques = pd.factorize(values)  # each distinct value parsed once
     parsed: list[str | None] = []
-    for value in uniques:
+    for number, value in enumerate(uniques):
         year = getattr(value, "year", None)  # a datetime or date object
         if year is not None and not isinstance(value, str):
             parsed.append(str(int(year)))
             continue
         if isinstance(value, float | np.floating) and float(value).is_integer():
             value = int(value)
-        match = _DATE.fullmatch(str(value))
-        if match is None or isinstance(value, bool | np.bool_):
+        found, reason = (None, "true or false is no date") if isinstance(value, bool | np.bool_) else _year(str(value))
+        if found is None:
             if not strict:
                 return None
-            raise InputError(
-                f"--by: column {column!r} holds {value!r}, which is not a date (expected an ISO date such as "
-                f"1999-05-01, a timestamp, or a year)"
-            )
-        parsed.append(str(int(match.group(1))))
+            where = ""
+            if documents is not None:
+                where = f" in document {documents.iloc[int(np.flatnonzero(codes == number)[0])]}"
+            raise InputError(f"--by: column {column!r} holds {value!r}{where}, which is not a date ({reason})")
+        parsed.append(str(found))
     texts = np.array([*parsed, None], dtype=object)
     return pd.Series(texts[codes], index=values.index, dtype=object)
 
 
+def _year(text: str) -> tuple[int | None, str]:
+    """The year of a date written as text, or None and why it is no date (:data:`_ISO_DATE`)."""
+    match = _ISO_DATE.fullmatch(text)
+    if match is None:
+        shape = _DATE_SHAPE.fullmatch(text)
+        if shape is not None and shape.group(2) is not None:
+            if len(shape.group(1).lstrip("+-")) < 4:
+                return None, f"the year comes first, with four digits; {_ISO_HINT}"
+            if re.fullmatch(r"-\d{2}(?:-\d{2})?", shape.group(2)) is None:
+                return None, f"month and day have two digits; {_ISO_HINT}"
+            return None, f"the time is not hh:mm or hh:mm:ss after a full date; {_ISO_HINT}"
+        return None, _ISO_HINT
+    year = int(match["year"])
+    if match["month"] is None:
+        return year, ""
+    if len(match["year"].lstrip("+-")) < 4:
+        return None, f"the year comes first, with four digits; {_ISO_HINT}"
+    month = int(match["month"])
+    if not 1 <= month <= 12:
+        return None, f"month {month} is not 1 to 12"
+    if match["day"] is not None:
+        day = int(match["day"])
+        days = (31, 29 if calendar.isleap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+        if not 1 <= day <= days:
+            return None, f"{match['year']}-{match['month']} has no day {day}"
+    for unit, highest in (("hour", 23), ("minute", 59), ("second", 60)):  # 60: a leap second
+        if match[unit] is not None and int(match[unit]) > highest:
+            return None, f"{unit} {int(match[unit])} is not 0 to {highest}"
+    return year, ""
+
+
 def _all_dates(values: pd.Series) -> bool:
-    """Whether every value is an ISO date with at least a month (``1999-05``), so that it is read as a year."""
+    """Whether every value looks like a date with at least a month (``1999-05``), so that it is read as a year."""
     present = values.dropna().unique()
     return bool(len(present)) and all(
-        isinstance(value, str) and (m := _DATE.fullmatch(value)) is not None and m.group(2) is not None
+        isinstance(value, str) and (m := _DATE_SHAPE.fullmatch(value)) is not None and m.group(2) is not None
         for value in present
     )
 
@@ -480,10 +535,13 @@ def assign_slices(
         )
     raw = occurrences[column]
     values = None
-    if unit is not None or pd.api.types.is_datetime64_any_dtype(raw):
-        values = years_of(raw, column)
-    elif not pd.api.types.is_numeric_dtype(raw) and _all_dates(raw):
-        values = years_of(raw, column, strict=False)
+    documents = occurrences["doc_id"] if "doc_id" in occurrences.columns else None
+    if (
+        unit is not None
+        or pd.api.types.is_datetime64_any_dtype(raw)
+        or (not pd.api.types.is_numeric_dtype(raw) and _all_dates(raw))  # dates unasked: read strictly too
+    ):
+        values = years_of(raw, column, documents=documents)
     if unit == "decade" and bins is None and bin_width is None:
         bin_width = 10
     values = _text_values(values if values is not None else raw)

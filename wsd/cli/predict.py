@@ -6,6 +6,7 @@ import argparse
 
 from wsd.cli.parsing import add_command
 from wsd.errors import WsdError
+from wsd.io.textfiles import check_utf8_text
 
 NAME = "predict"
 #: The one-line summary of ``wsd --help``.
@@ -41,10 +42,10 @@ def command_predict(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.senses.stage import predict_run
-
     if args.texts:
         return _predict_texts(args)
+    from wsd.senses.stage import predict_run
+
     if args.run is None:
         raise WsdError("give --run RUN (a run to label) or --text TEXT (texts to tag)")
     out = predict_run(
@@ -55,11 +56,19 @@ def command_predict(args: argparse.Namespace) -> int:
 
 
 def _predict_texts(args: argparse.Namespace) -> int:
-    """``wsd predict --text ...``: print the sense of the target in each text (wsd.load(...).predict)."""
-    from wsd.workflows.tagger import load
+    """``wsd predict --text ...``: print the sense of the target in each text (wsd.load(...).predict).
 
+    The texts and the target are checked before anything is loaded: an argument that is not UTF-8 (on POSIX it
+    arrives as surrogate escapes) is one error naming the flag and the byte.
+    """
     if args.run is not None or args.out is not None:
         raise WsdError("--text tags texts and writes nothing: leave out --run and --out")
+    for text in args.texts:
+        check_utf8_text(text, "--text")
+    if args.target is not None:
+        check_utf8_text(args.target, "--target")
+    from wsd.workflows.tagger import load
+
     frame = load(args.senses).predict(args.texts, target=args.target)
     for row in frame.itertuples():
         shares = " ".join(f"{p:.2f}" for p in row.probabilities)

@@ -20,7 +20,8 @@ valid UTF-8 are replaced by U+FFFD and one warning per file says how many lines 
 learns about it without losing the rest of the line. Anything that would turn into wrong text raises an
 :class:`~wsd.errors.InputError` naming the file and line instead: a ``text`` that is a number, object or
 list (JSON), a column of bytes or lists (Parquet), a quote that is never closed (CSV), a truncated ``.gz``
-file, a folder that cannot be read, a broken link.
+file, a file that starts with a UTF-16 byte-order mark (every character of it would be replaced), a folder
+that cannot be read, a broken link, a corpus path that is a link loop.
 
 Metadata beside the text (``--meta year,source``: JSON fields, CSV/TSV and Parquet columns; and values taken
 from the file path with ``--slice-from-path``) travel with each document as :attr:`Document.meta`
@@ -121,23 +122,16 @@ def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLi
     Raises
     ------
     InputError
-        If the path does not exist, is a file of an unsupported type, holds no corpus file, a folder in it
-        cannot be read, a corpus file is a broken link, or a file is not readable.
+        If the path does not exist or is a link loop (:func:`corpus_location`), is a file of an unsupported
+        type, holds no corpus file, a folder in it cannot be read, a corpus file is a broken link, or a file is
+        not readable.
 
     Examples
     --------
     >>> corpus_files("data/demo/corpus.txt")  # doctest: +SKIP
     [PosixPath('data/demo/corpus.txt')]
     """
-    root = Path(path)
-    try:
-        root.stat()
-    except FileNotFoundError:
-        if root.is_symlink():
-            raise InputError(f"corpus not found: {root} is a broken symbolic link") from None
-        raise InputError(f"corpus not found: {root}") from None
-    except OSError as error:
-        raise InputError(f"cannot read corpus {root}: {error.strerror or error}") from None
+    root = Path(corpus_location(path, resolve=False))
     if root.is_file():
         if not _has_suffix(root, CORPUS_SUFFIXES):
             raise InputError(f"{root}: unsupported corpus file type (use one of {', '.join(CORPUS_SUFFIXES)})")
@@ -153,6 +147,53 @@ def corpus_files(path: str | os.PathLike[str], exclude: Iterable[str | os.PathLi
         if not os.access(file, os.R_OK):
             raise InputError(f"corpus file is not readable: {file}")
     return files
+
+
+def corpus_location(path: str | os.PathLike[str], *, resolve: bool = True) -> str:
+    """The absolute path of a corpus file or folder (links resolved), or one :class:`InputError` saying why not.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The corpus the user gave.
+    resolve : bool
+        Return the absolute path with every link resolved (what a run records); else ``path`` as given.
+
+    Returns
+    -------
+    str
+        The path.
+
+    Raises
+    ------
+    InputError
+        When nothing is there, for a broken link, for a link that leads back to itself (a loop, directly or
+        through other links), and when the path cannot be read.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> loop = pathlib.Path(tempfile.mkdtemp()) / "loop.txt"
+    >>> loop.symlink_to(loop)
+    >>> corpus_location(loop)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: corpus .../loop.txt is a link that points to itself (a loop); ...
+    """
+    root = Path(path)
+    try:
+        root.stat()
+    except FileNotFoundError:
+        if root.is_symlink():
+            raise InputError(f"corpus not found: {root} is a broken symbolic link") from None
+        raise InputError(f"corpus not found: {root}") from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputError(
+                f"corpus {root} is a link that points to itself (a loop); give the file or folder it should point to"
+            ) from None
+        raise InputError(f"cannot read corpus {root}: {error.strerror or error}") from None
+    return os.path.realpath(root) if resolve else os.fspath(path)
 
 
 def _walk(root: Path, skipped: set[str]) -> list[Path]:

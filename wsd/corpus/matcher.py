@@ -7,6 +7,10 @@ Two matchers share one interface, ``matcher.find(text) -> list[Match]``:
 - :class:`LemmaMatcher` also matches every word whose lemma (from the optional ``simplemma`` package, which
   covers English, Russian and 40+ other languages offline) is a target. It finds forms nobody listed
   (*шагали* for *шагать*) at the price of speed and of the lemmatizer's mistakes.
+
+Both compare text in NFC (:mod:`wsd.corpus.folding`): ``café`` matches the decomposed ``cafe`` + U+0301 and the
+other way round, and a combining mark belongs to the word before it, so ``cafe`` matches neither. Spans and
+forms are those of the text as given.
 """
 
 from __future__ import annotations
@@ -14,15 +18,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from wsd.corpus.folding import fold_text
+from wsd.corpus.folding import match_key, matchable_text, normal_text, word_character, word_characters
 from wsd.corpus.targets import TargetForms
 from wsd.errors import ConfigError
 from wsd.schema import is_off
 
-WORD_PATTERN = re.compile(r"\w+(?:[-'’]\w+)*")
-_WORD_CHAR = re.compile(r"\w")
 DEFAULT_LANGUAGES: tuple[str, ...] = ("en", "ru")
+
+
+@lru_cache(maxsize=1)
+def word_pattern() -> re.Pattern[str]:
+    """One word: word characters and combining marks, joined by hyphens or apostrophes (``mouse-like``).
+
+    Returns
+    -------
+    re.Pattern
+        The compiled pattern (built once, on first use).
+
+    Examples
+    --------
+    >>> [m.group() for m in word_pattern().finditer("a mouse-like cafe\\u0301!")] == ["a", "mouse-like", "cafe\\u0301"]
+    True
+    """
+    word = f"{word_character()}+"
+    return re.compile(rf"{word}(?:[-'’]{word})*")
 
 
 @dataclass(frozen=True)
@@ -50,7 +71,9 @@ class FormMatcher:
 
     Ignoring case means Unicode case folding (:mod:`wsd.corpus.folding`): a form matches a word when both
     have the same :meth:`str.casefold`, so ``straße`` finds ``Straße``, ``STRASSE`` and ``strasse``, and
-    ``İstanbul`` finds itself. Spans always index the original text.
+    ``İstanbul`` finds itself. Both are compared in NFC, so a composed ``café`` and a decomposed one (``e`` and
+    U+0301) are one word, and a word ends only where no combining mark follows. Spans always index the
+    original text.
 
     Parameters
     ----------
@@ -88,10 +111,11 @@ class FormMatcher:
             raise ConfigError("no target forms to search for")
         # No look-behind: :func:`_whole_words` checks the character before a candidate, which keeps the
         # search on the regular expression engine's fast path (twice as fast) with the same matches.
-        self._pattern = re.compile("(?:" + "|".join(re.escape(f) for f in alternatives) + r")(?!\w)")
+        body = "|".join(re.escape(f) for f in alternatives)
+        self._pattern = re.compile(f"(?:{body})(?!{word_character()})")
 
     def _key(self, form: str) -> str:
-        return form if self.case_sensitive else form.casefold()
+        return match_key(form, self.case_sensitive)
 
     def find(self, text: str) -> list[Match]:
         """All target occurrences in ``text``, in order of position.
@@ -108,18 +132,12 @@ class FormMatcher:
         """
         found: list[Match] = []
         targets_of = self._targets_of
-        if self.case_sensitive:
-            for hit in _whole_words(self._pattern, text):
-                form = hit.group()
-                for target in targets_of[form]:
-                    found.append(Match(hit.start(), hit.end(), form, target))
-            return found
-        folded, offsets = fold_text(text)
+        folded, offsets = matchable_text(text, self.case_sensitive)
         for hit in _whole_words(self._pattern, folded):
             start, end = hit.span()
             if offsets is not None:
                 start, end = offsets.original(start), offsets.original(end)  # type: ignore[assignment]
-                if start is None or end is None:  # begins or ends inside the fold of one character
+                if start is None or end is None:  # begins or ends inside the fold or NFC of one character
                     continue
             for target in targets_of[hit.group()]:
                 found.append(Match(start, end, text[start:end], target))
@@ -127,14 +145,14 @@ class FormMatcher:
 
 
 def _whole_words(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """The matches of ``pattern`` (forms followed by ``(?!\\w)``) that do not follow a word character.
+    """The matches of ``pattern`` (forms, then no word character) that do not follow a word character or mark.
 
-    The same matches as ``finditer`` with ``(?<!\\w)`` in front of the pattern: a candidate preceded by a
-    word character is dropped and the search goes on from the next position, where the look-behind would
-    have let the engine go on.
+    The same matches as ``finditer`` with ``(?<![\\w...])`` (a word character or a combining mark) in front of
+    the pattern: a candidate preceded by one is dropped and the search goes on from the next position, where
+    the look-behind would have let the engine go on.
     """
     search = pattern.search
-    is_word = _WORD_CHAR.match
+    is_word = word_characters().match
     position = 0
     while (hit := search(text, position)) is not None:
         start = hit.start()
@@ -187,14 +205,14 @@ class LemmaMatcher:
         self._forms = FormMatcher(targets, case_sensitive=case_sensitive)
         self._target_of_lemma: dict[str, list[str]] = {}
         for target in targets:
-            self._target_of_lemma.setdefault(target.casefold(), []).append(target)
+            self._target_of_lemma.setdefault(match_key(target), []).append(target)
         self._cache: dict[str, list[str]] = {}
 
     def _targets_for(self, word: str) -> list[str]:
-        key = word.casefold()
+        key = match_key(word)
         cached = self._cache.get(key)
         if cached is None:
-            lemma = self._lemmatize(key, lang=self.languages).casefold()
+            lemma = match_key(self._lemmatize(key, lang=self.languages))
             cached = self._target_of_lemma.get(lemma, [])
             self._cache[key] = cached
         return cached
@@ -214,9 +232,15 @@ class LemmaMatcher:
             start at the same place, the listed form's match is kept.
         """
         found = {(m.start, m.target): m for m in self._forms.find(text)}
-        for hit in WORD_PATTERN.finditer(text):
+        composed, offsets = normal_text(text)
+        for hit in word_pattern().finditer(composed):
+            start, end = hit.span()
+            if offsets is not None:
+                start, end = offsets.original(start), offsets.original(end)  # type: ignore[assignment]
+                if start is None or end is None:
+                    continue
             for target in self._targets_for(hit.group()):
-                found.setdefault((hit.start(), target), Match(hit.start(), hit.end(), hit.group(), target))
+                found.setdefault((start, target), Match(start, end, text[start:end], target))
         return sorted(found.values(), key=lambda m: (m.start, m.target))
 
 

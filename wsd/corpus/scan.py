@@ -27,6 +27,10 @@ from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
 from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES, is_off
 
+#: A document with more occurrences than a chunk is cut inside, between two of its passages (``doc_id`` and
+#: ``doc_start`` change), once the chunk holds this many times ``chunk_size`` rows (iter_document_chunks).
+SPLIT_INSIDE_CHUNKS = 2
+
 
 @dataclass
 class ScanOptions:
@@ -189,9 +193,10 @@ def iter_occurrence_chunks(
 ) -> Iterator[pd.DataFrame]:
     """Stream the occurrences of the targets in ``corpus`` as occurrence tables of ``chunk_size`` rows.
 
-    Chunks always end at a document boundary when possible (a chunk may exceed ``chunk_size`` by one
-    document's occurrences; a line read in pieces counts as its blocks, :mod:`wsd.corpus.blocks`), so the
-    chunking is the same on every run over the same corpus. At the end it warns
+    Chunks end at a document boundary when possible (a chunk may exceed ``chunk_size`` by one document's
+    occurrences; a line read in pieces counts as its blocks, :mod:`wsd.corpus.blocks`); a document with more
+    occurrences than that is cut between two of its passages (:func:`iter_document_chunks`). The chunking is
+    the same on every run over the same corpus. At the end it warns
     about targets that were never found and raises :class:`InputError` when the corpus has no documents or
     none of the targets occurs. Metadata columns (``options.meta``, ``options.slice_from_path``) are text in
     the chunks, as a run's parts store them: their dtypes depend on the whole corpus, and
@@ -230,7 +235,11 @@ def iter_document_chunks(
     """The occurrence tables of a stream of documents, ``chunk_size`` rows each (ending at a document end).
 
     The one scan loop: the whole-corpus scan and the scan of a corpus shard both run it, so both give the
-    same rows with the same ids.
+    same rows with the same ids. A chunk ends at the end of the document that brings it to ``chunk_size``
+    rows; only a document with more occurrences than ``chunk_size`` is cut inside, between two passages, once
+    the chunk holds :data:`SPLIT_INSIDE_CHUNKS` × ``chunk_size`` rows (and inside a passage at twice that), so
+    a line with 100,000 uses becomes tables of about 2,000 rows, not one of 100,000 (each row carries its
+    passage's text: issue 39). Every chunk of an ordinary corpus is as it was.
 
     Parameters
     ----------
@@ -262,6 +271,8 @@ def iter_document_chunks(
             yield document
 
     blocks = iter_blocks(counting(documents), matcher, options.context, options.context_chars, _margin(options))
+    split = SPLIT_INSIDE_CHUNKS * max(int(chunk_size), 1)
+    passage = slice(REQUIRED_COLUMNS.index("doc_id"), REQUIRED_COLUMNS.index("doc_start") + 1)  # its document, start
     for block in blocks:
         document = block.document
         matches = _sift_proper(block.text, block.matches, options, listed, stats, block.open_start) if sift else None
@@ -281,6 +292,9 @@ def iter_document_chunks(
             open_end=block.open_end,
         )
         for row in found_rows:
+            if len(rows) >= split and (len(rows) >= 2 * split or row[passage] != rows[-1][passage]):
+                yield rows_frame(rows, columns)  # a document with thousands of uses: cut between its passages
+                rows = []
             rows.append(row)
             stats.occurrences[row[1]] += 1
         if len(rows) >= chunk_size:

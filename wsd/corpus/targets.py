@@ -14,7 +14,9 @@ Three ways to name targets and forms (every target always matches itself):
 
 Files are read with :mod:`wsd.io.textfiles` (UTF-8, a byte-order mark is dropped; bad bytes are an error naming
 the line). Unless matching is case-sensitive, targets that differ only in case (``mouse,MOUSE``) are one
-word: they are merged into the first, with one warning, so each occurrence is stored once.
+word: they are merged into the first, with one warning, so each occurrence is stored once. So are targets
+that differ only in their Unicode normalisation (``café`` with the letter ``é`` or with ``e`` and a combining
+accent), case-sensitive or not: forms are compared in NFC (:func:`wsd.corpus.folding.match_key`).
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from wsd.corpus.folding import match_key
 from wsd.errors import ConfigError, InputError
-from wsd.io.textfiles import read_lines
+from wsd.io.textfiles import check_utf8_text, read_lines
 
 TargetForms = dict[str, list[str]]
 #: Separators of the forms after ``target:`` in a targets file.
@@ -62,7 +65,8 @@ def parse_targets(
     ConfigError
         For an item with an empty target name, or when no target is given.
     InputError
-        For a targets file that cannot be read or has a malformed line (naming the file and line).
+        For a targets file that cannot be read or has a malformed line (naming the file and line), and for
+        targets that hold characters UTF-8 cannot hold (bytes of the command line that were not UTF-8).
 
     Examples
     --------
@@ -73,6 +77,9 @@ def parse_targets(
     """
     if isinstance(spec, Mapping):
         items = {str(t).strip(): [str(f).strip() for f in forms] for t, forms in spec.items()}
+        for target, target_forms in items.items():
+            for text in (target, *target_forms):
+                check_utf8_text(text, f"target {target!r}")
         if any(not target for target in items):
             raise ConfigError(f"empty target name in {dict(spec)!r}")
         if not items:
@@ -82,9 +89,11 @@ def parse_targets(
         text = os.fspath(spec)
         if isinstance(spec, os.PathLike) or os.path.isfile(text):  # a Path is always meant as a file
             return read_targets_file(text, case_sensitive)
+        check_utf8_text(text, "--targets")  # bytes of the command line that are not UTF-8 (POSIX)
         return _merge_case_duplicates(_parse_command_line(text), case_sensitive)
     forms: dict[str, list[str]] = {}
     for number, item in enumerate(spec, start=1):
+        check_utf8_text(str(item), f"target item {number}")
         parsed = _parse_line(str(item).strip(), f"target item {number}", ConfigError, comments=False)
         if parsed is not None:
             forms.setdefault(parsed[0], []).extend(parsed[1])
@@ -237,43 +246,51 @@ def merge_forms(targets: TargetForms, extra: TargetForms, case_sensitive: bool =
     {'mouse': ['mouse', 'mice']}
     """
     merged = {t: list(f) for t, f in targets.items()}
-    by_fold = {} if case_sensitive else {t.casefold(): t for t in reversed(list(targets))}
+    by_key = {match_key(t, case_sensitive): t for t in reversed(list(targets))}
     for target, forms in extra.items():
-        name = target if target in merged else by_fold.get(target.casefold())
+        name = target if target in merged else by_key.get(match_key(target, case_sensitive))
         if name is not None:
             merged[name].extend(forms)
     return _normalise(merged)
 
 
 def _merge_case_duplicates(forms: TargetForms, case_sensitive: bool) -> TargetForms:
-    """Merge targets equal under case folding into the first of them, warning once (unless case-sensitive)."""
-    if case_sensitive:
-        return forms
+    """Merge targets equal under case folding (unless case-sensitive) or NFC into the first, warning once each."""
     first_of: dict[str, str] = {}
     merged: dict[str, list[str]] = {}
-    duplicates: list[str] = []
+    in_case: list[str] = []
+    in_form: list[str] = []
     for target, target_forms in forms.items():
-        first = first_of.setdefault(target.casefold(), target)
+        first = first_of.setdefault(match_key(target, case_sensitive), target)
         if first != target:
-            duplicates.append(f"{target!r} into {first!r}")
+            if match_key(target, case_sensitive=True) == match_key(first, case_sensitive=True):
+                in_form.append(f"{target!a} into {first!a}")
+            else:
+                in_case.append(f"{target!r} into {first!r}")
         merged.setdefault(first, []).extend(target_forms)
-    if duplicates:
+    if in_case:
         warnings.warn(
-            f"targets that differ only in case are one word when case is ignored; merged {', '.join(duplicates)} "
+            f"targets that differ only in case are one word when case is ignored; merged {', '.join(in_case)} "
             "(each occurrence is stored once; match case-sensitively to keep them apart)",
+            stacklevel=3,
+        )
+    if in_form:
+        warnings.warn(
+            "targets that differ only in their Unicode normalisation (a composed letter or a letter and a "
+            f"combining mark) are one word; merged {', '.join(in_form)} (each occurrence is stored once)",
             stacklevel=3,
         )
     return _normalise(merged)
 
 
 def _normalise(forms: dict[str, list[str]]) -> TargetForms:
-    """Put each target first among its forms and drop duplicate forms (case-insensitively)."""
+    """Put each target first among its forms and drop duplicate forms (in NFC, case-insensitively)."""
     result: TargetForms = {}
     for target, target_forms in forms.items():
         seen: set[str] = set()
         ordered: list[str] = []
         for form in [target, *target_forms]:
-            key = form.casefold()
+            key = match_key(form)
             if key not in seen:
                 seen.add(key)
                 ordered.append(form)

@@ -7,7 +7,8 @@ kind of message:
 - a file that is not UTF-8 raises :class:`~wsd.errors.InputError` naming the file, the line, the column and
   the first bad byte (``corpus.txt line 12: not UTF-8 (byte 0xe9 at column 5); convert the file to UTF-8
   ...``), or, for corpora (``bad_bytes="replace"``), the bad bytes become U+FFFD and one warning per file
-  says how many lines had them;
+  says how many lines had them; a file that starts with a UTF-16 byte-order mark is an error either way
+  (``corpus.txt: looks like UTF-16 (little-endian) ...``);
 - a missing path, a folder, an unreadable file, and a damaged or truncated ``.gz`` file each raise one
   :class:`~wsd.errors.InputError` naming the path;
 - lines end at ``\\n`` (and, with ``universal_newlines``, also at ``\\r\\n`` and a lone ``\\r``).
@@ -45,6 +46,11 @@ _GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 CONVERT_HINT = "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8 FILE > FILE.utf8)"
+#: The same for a file that starts with a UTF-16 byte-order mark.
+CONVERT_UTF16_HINT = "convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8)"
+#: A character that UTF-8 cannot hold: a lone surrogate; U+DC80 to U+DCFF stand for bytes that were not UTF-8 (a
+#: command-line argument or file name decoded by Python with ``surrogateescape``, as POSIX systems do).
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def describe(path: str | os.PathLike[str], what: str = "") -> str:
@@ -205,17 +211,88 @@ def decode_error(
     ...     print(decode_error("notes.txt", data, error))  # doctest: +ELLIPSIS
     notes.txt line 1: not UTF-8 (byte 0xef at column 3); convert the file to UTF-8 ...
     """
-    for bom, encoding in _FOREIGN_BOMS:
-        if first_line == 1 and data.startswith(bom):
-            return InputError(
-                f"{describe(path, what)}: looks like {encoding} (it starts with a byte-order mark); {CONVERT_HINT}"
-            )
+    if first_line == 1 and (encoding := foreign_encoding(data)) is not None:
+        return InputError(
+            f"{describe(path, what)}: looks like {encoding} (it starts with a byte-order mark); {CONVERT_UTF16_HINT}"
+        )
     start = error.start
     line_start = data.rfind(b"\n", 0, start) + 1
     line = first_line + data.count(b"\n", 0, start)
     column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
     return InputError(
         f"{describe(path, what)} line {line}: not UTF-8 (byte 0x{data[start]:02x} at column {column}); {CONVERT_HINT}"
+    )
+
+
+def foreign_encoding(data: bytes) -> str | None:
+    """The encoding that the start of a file announces with its byte-order mark when it is not UTF-8, or None.
+
+    Parameters
+    ----------
+    data : bytes
+        The first bytes of a file (its first line).
+
+    Returns
+    -------
+    str or None
+        ``"UTF-16 (little-endian)"`` or ``"UTF-16 (big-endian)"``; None for any other start.
+
+    Examples
+    --------
+    >>> foreign_encoding("mouse".encode("utf-16")), foreign_encoding(b"mouse")
+    ('UTF-16 (little-endian)', None)
+    """
+    for bom, encoding in _FOREIGN_BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None
+
+
+def check_utf8_text(text: str, what: str) -> str:
+    """``text`` itself, or one :class:`InputError` when it holds characters that UTF-8 cannot hold.
+
+    On POSIX systems Python decodes command-line arguments that are not UTF-8 with ``surrogateescape``: a byte
+    ``0xff`` becomes the lone surrogate U+DCFF, which no later step can write. Free text from the command line
+    (``--text``, ``--targets``) is checked with this before anything is loaded.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    what : str
+        What it is, for the message (``"--text"``).
+
+    Returns
+    -------
+    str
+        ``text``, unchanged.
+
+    Raises
+    ------
+    InputError
+        ``"--text holds bytes that are not UTF-8 (byte 0xff at character 4); ..."``, or for a lone surrogate
+        that stands for no byte, naming it.
+
+    Examples
+    --------
+    >>> check_utf8_text("café", "--text")
+    'café'
+    >>> check_utf8_text("caf\\udcff", "--text")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: --text holds bytes that are not UTF-8 (byte 0xff at character 4); give it in UTF-8 ...
+    """
+    bad = _SURROGATE.search(text)
+    if bad is None:
+        return text
+    code = ord(bad.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        raise InputError(
+            f"{what} holds bytes that are not UTF-8 (byte 0x{code - 0xDC00:02x} at character {bad.start() + 1}); "
+            "give it in UTF-8 (check the terminal's or the script's encoding, e.g. LANG=C.UTF-8)"
+        )
+    raise InputError(
+        f"{what} holds a lone surrogate U+{code:04X} at character {bad.start() + 1}, which UTF-8 cannot hold"
     )
 
 
@@ -300,7 +377,8 @@ class LineDecoder:
 
     With ``bad_bytes="error"`` a line that is not UTF-8 raises :class:`InputError` (file, line, column,
     byte); with ``"replace"`` its bad bytes become U+FFFD, and :meth:`report` warns once with the number of
-    such lines and the first of them.
+    such lines and the first of them. A file that starts with a UTF-16 byte-order mark is no UTF-8 with a few
+    bad bytes but another encoding: its first line raises :class:`InputError` naming the file either way.
 
     Parameters
     ----------
@@ -353,12 +431,14 @@ class LineDecoder:
         Raises
         ------
         InputError
-            With ``bad_bytes="error"``, when ``raw`` is not UTF-8.
+            With ``bad_bytes="error"``, when ``raw`` is not UTF-8; either way when the first line starts with a
+            UTF-16 byte-order mark.
         """
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            if self.bad_bytes == "error":
+            first_line = number == 1 or (number is None and self._first)
+            if self.bad_bytes == "error" or (first_line and foreign_encoding(raw) is not None):
                 raise decode_error(self.file, raw, error, self.what, number or 1) from None
             self.bad_lines += 1
             if self.first_bad_line is None and number is not None:

@@ -39,7 +39,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from wsd.corpus.documents import corpus_fingerprint
+from wsd.corpus.documents import corpus_fingerprint, corpus_location
 from wsd.corpus.matcher import make_matcher
 from wsd.corpus.metafields import check_meta_fields
 from wsd.corpus.proper import warn_proper
@@ -196,7 +196,7 @@ def embed_corpus(
             warn_unreadable(identity.pop("unreadable"), options.targets, identity["embedding"].get("model", ""))
         load_s = time.perf_counter() - clock
         config = {
-            "corpus": str(Path(corpus).resolve()),
+            "corpus": corpus_location(corpus),
             "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[own_output]),
             "scan": options.to_dict(),
             "embed": identity["embed"],

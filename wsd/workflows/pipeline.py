@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd.corpus.documents import corpus_fingerprint
+from wsd.corpus.documents import corpus_fingerprint, corpus_location
 from wsd.corpus.matcher import make_matcher
 from wsd.corpus.scan import (
     build_scan_options,
@@ -125,7 +125,7 @@ def stage_request(
     if embed_options.get("encoder") is not None:
         return None
     request = {
-        "corpus": str(Path(corpus).resolve()),
+        "corpus": corpus_location(corpus),
         "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[out]),
         "targets": _file_stamp(targets),
         "forms": _file_stamp(forms),
@@ -180,8 +180,8 @@ def check_slices_before_embedding(
 ) -> None:
     """Scan the corpus (without embedding) and check that the slices of ``change`` hold uses of the targets.
 
-    Only the slice and target columns are kept, so the check costs one reading of the corpus, not its memory. A
-    bin without uses is a warning naming it; no bin with uses, or fewer than two slices, an error
+    Only the target, document and slice columns are kept, so the check costs one reading of the corpus, not its
+    memory. A bin without uses is a warning naming it; no bin with uses, or fewer than two slices, an error
     (:func:`wsd.change.slices.assign_slices`); so is a ranked pair of slices where no target reaches
     ``change.min_uses`` uses in both (the error :func:`wsd.change.compare_slices` would give after embedding and
     clustering: the uses a scan finds are the most the senses can hold). The scan's own warnings are left to the
@@ -218,7 +218,7 @@ def check_slices_before_embedding(
         warnings.simplefilter("ignore")  # the embedding's scan says them once
         documents = iter_documents(corpus, text_field=options.text_field, exclude=[out], meta=options.meta_spec)
         for chunk in iter_document_chunks(documents, matcher, options):
-            chunks.append(chunk[["target", column]])
+            chunks.append(chunk[["target", "doc_id", column]])  # the document: to name a bad value
     if not chunks:
         return  # no occurrence at all: the embedding's scan says so, with its reasons
     table = pd.concat(chunks, ignore_index=True)
