@@ -35,11 +35,12 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from wsd.embed.context import ContextSpec, combine, context_plan, parse_context
+from wsd.embed.forward import distinct_pieces
 from wsd.embed.identity import EncoderIdentity
 from wsd.embed.layers import LayerSpec, parse_layers
 from wsd.embed.models import LoadedEncoder, load_encoder
 from wsd.embed.pooling import check_pooling, pool_pieces, pooled_dim
-from wsd.embed.windows import WindowPlan, plan_windows
+from wsd.embed.windows import WindowPlan, piece_groups, plan_windows
 from wsd.errors import ConfigError
 from wsd.schema import DEFAULT_LAYERS, DEFAULT_POOLING, Pooling, Precision, Runtime
 
@@ -638,11 +639,23 @@ class Encoder:
         forward = self.loaded.forward
         with forward.session():
             for members, input_ids, mask, rows, cols, segment in self._window_batches(plan, self._batch_size):
-                gathered = forward.pieces(input_ids, mask, needed, rows, cols)
-                for index, spec, pool in contextual:
-                    positions = spec.resolve(self.loaded.num_layers)
-                    tokens = spec.combine_tokens([gathered[p] for p in positions])
-                    outputs[index][members] = pool_pieces(tokens, segment, len(members), pool)
+                # each distinct token once, then pooled in groups: memory bounded by the batch, not by the
+                # occurrences in its windows (a long line with thousands of uses: issue 39)
+                gathered, where = distinct_pieces(forward, input_ids, mask, needed, rows, cols)
+                tokens = {
+                    index: spec.combine_tokens([gathered[p] for p in spec.resolve(self.loaded.num_layers)])
+                    for index, spec, _ in contextual
+                }
+                del gathered
+                counts = plan.num_pieces[members]
+                bounds = piece_groups(counts)
+                piece_bounds = np.concatenate([[0], np.cumsum(counts)])[bounds]
+                for group in range(len(bounds) - 1):
+                    lo, hi = bounds[group], bounds[group + 1]
+                    first, last = piece_bounds[group], piece_bounds[group + 1]
+                    picked, local = where[first:last], segment[first:last] - lo
+                    for index, _, pool in contextual:
+                        outputs[index][members[lo:hi]] = pool_pieces(tokens[index][picked], local, hi - lo, pool)
                 bar.update(int(np.count_nonzero(members < shown)))
         bar.close()
         return outputs

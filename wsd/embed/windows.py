@@ -12,6 +12,10 @@ space marker (``▁word``) are found too. The window the model sees is
 - with ``window_tokens=N``: at most N tokens either side of the occurrence.
 
 Identical windows (the same token ids, from any text) are run once.
+
+Memory stays bounded however many occurrences share a window: a batch's hidden states are gathered once per
+distinct token (:func:`wsd.embed.forward.distinct_pieces`) and its occurrences are pooled in groups of at
+most about :data:`PIECES_PER_POOL` pieces (:func:`piece_groups`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from wsd.errors import ConfigError, InputError
+
+#: Pieces pooled at once, at most (plus one occurrence's): the tokens of a CPU batch, 32 windows of 512 tokens.
+PIECES_PER_POOL = 16_384
 
 
 @dataclass
@@ -183,3 +190,36 @@ def _inside(first: int, last: int, window: tuple[int, int], margin: int, length:
     """True when pieces ``first..last`` sit in ``window`` with ``margin`` tokens (or the text's edge) each side."""
     lo, hi = window
     return first - lo >= min(margin, first) and hi - last >= min(margin, length - last)
+
+
+def piece_groups(counts: np.ndarray, budget: int | None = None) -> np.ndarray:
+    """Cut consecutive occurrences into groups of about ``budget`` pieces, to pool a batch group by group.
+
+    An occurrence joins the group in which its first piece falls, so a group holds fewer than ``budget``
+    pieces plus the last occurrence's; an occurrence is never split. A batch's pooled vectors do not depend
+    on the grouping (each occurrence is pooled from its own pieces alone), only its memory does.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n,)
+        The pieces of each occurrence, in order.
+    budget : int, optional
+        Pieces a group holds, about (at least 1; default :data:`PIECES_PER_POOL`).
+
+    Returns
+    -------
+    ndarray of shape (groups + 1,)
+        The boundaries: group ``g`` is occurrences ``bounds[g]:bounds[g + 1]`` (``[0, n]`` for one group).
+
+    Examples
+    --------
+    >>> piece_groups(np.array([3, 3, 3, 3]), budget=6).tolist()
+    [0, 2, 4]
+    >>> piece_groups(np.array([2, 50, 1]), budget=10).tolist()
+    [0, 2, 3]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    group = starts // max(int(PIECES_PER_POOL if budget is None else budget), 1)
+    cuts = np.flatnonzero(np.diff(group)) + 1
+    return np.concatenate([[0], cuts, [len(counts)]]).astype(np.int64)

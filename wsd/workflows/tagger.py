@@ -33,6 +33,13 @@ from wsd.io.store import read_meta
 from wsd.senses.model import SenseModel
 from wsd.senses.stage import sense_keywords
 
+#: The most characters :meth:`SenseTagger.predict` tags in one call, all texts together (``max_chars``; the
+#: help of ``wsd predict --text`` states it). The forward pass's memory is bounded by its batches whatever the
+#: texts hold; this bounds the time and the arrays of one call, which grow with the uses. At the limit, one text
+#: with a use every 13 characters (7,607 uses): 16 s and 1.2 GB peak for the whole ``wsd predict`` process on 2
+#: cores (experiments/results/bench_line_memory.md; before issue 39, 120 KB took 95 s and 12 GB).
+MAX_TEXT_CHARS = 100_000
+
 #: The columns of :meth:`SenseTagger.predict`, in order.
 PREDICTION_COLUMNS = (
     "text_id",
@@ -137,6 +144,7 @@ class SenseTagger:
         texts: str | Sequence[str],
         target: str | None = None,
         spans: Sequence[tuple[int, int]] | None = None,
+        max_chars: int | None = MAX_TEXT_CHARS,
     ) -> pd.DataFrame:
         """The sense of the target in each text, with its probability, every sense's probability and its keywords.
 
@@ -149,6 +157,10 @@ class SenseTagger:
             Needed unless the senses have a single target.
         spans : sequence of (int, int), optional
             Instead of finding the target: the character span of the target in each text, one per text.
+        max_chars : int, optional
+            The most characters of all texts together (default :data:`MAX_TEXT_CHARS`, the limit of
+            ``wsd predict --text``); ``None``: no limit. A larger corpus is embedded as a run (``wsd embed``)
+            and labelled with ``wsd predict --run``.
 
         Returns
         -------
@@ -161,9 +173,16 @@ class SenseTagger:
         Raises
         ------
         InputError
-            For a target the senses do not know, or spans that do not match the texts.
+            For a target the senses do not know, spans that do not match the texts, or texts longer than
+            ``max_chars`` together.
         """
         texts = [texts] if isinstance(texts, str) else [str(text) for text in texts]
+        total = sum(map(len, texts))
+        if max_chars is not None and total > max_chars:
+            raise InputError(
+                f"the texts hold {total:,} characters, more than the {max_chars:,} tagged in one call; "
+                "embed them as a corpus (wsd embed) and label the run (wsd predict --run)"
+            )
         if target is None:
             if len(self.targets) != 1:
                 raise InputError(f"give target=...: these senses have {len(self.targets)} targets ({self._known()})")
