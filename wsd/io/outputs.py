@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
-from wsd.errors import ConfigError, InputError
+from wsd.errors import ConfigError, InputError, ModelError
 from wsd.io import lock, manifest
 from wsd.io.atomic import TEMPORARY_INFIX
 from wsd.io.layout import (
@@ -322,8 +322,9 @@ def session() -> Iterator[None]:
     """Hold the locks of every folder claimed inside the ``with`` block until it ends (one per command).
 
     Sessions nest: an inner one (a library function called by a command) joins the outer one. When the block
-    fails with an :class:`~wsd.errors.InputError` or :class:`~wsd.errors.ConfigError` (bad input: the user will
-    correct the command), the folders it created that hold nothing finished are removed again, so they do not
+    fails with an :class:`~wsd.errors.InputError`, :class:`~wsd.errors.ConfigError` or
+    :class:`~wsd.errors.ModelError` (bad input, or a ``--model`` that does not load: the user will correct the
+    command), the folders it created that hold nothing finished are removed again, so they do not
     block the corrected command; an interruption or a write error keeps them, to resume.
 
     Yields
@@ -343,7 +344,7 @@ def session() -> Iterator[None]:
     _SESSIONS.append(current)
     try:
         yield
-    except (InputError, ConfigError):
+    except (InputError, ConfigError, ModelError):
         _undo(current)
         raise
     finally:
