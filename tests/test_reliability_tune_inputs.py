@@ -319,6 +319,7 @@ def test_tune_options_refuse_what_is_not_a_finite_positive_number(name, value):
     ("flag", "value", "message"),
     [
         ("--epochs", "0", "--epochs: expected a number ≥ 1, got 0"),
+        ("--epochs", "1000000000", "--epochs: expected a number ≤ 1000, got 1000000000"),
         ("--batch-uses", "0", "--batch-uses: expected a number ≥ 2, got 0"),
         ("--max-steps", "-5", "--max-steps: expected a number ≥ 1, got -5"),
         ("--eval-steps", "0", "--eval-steps: expected a number ≥ 1, got 0"),

@@ -61,6 +61,11 @@ NOISES: tuple[str, ...] = get_args(Noise)
 DATASETS: tuple[str, ...] = get_args(Dataset)
 #: The datasets ``wsd score`` scores key files of (the WUG has no key files).
 KEY_DATASETS: tuple[str, ...] = tuple(name for name in DATASETS if name != "wug")
+#: Datasets of labelled use pairs, scored on the vectors alone (WiC, MCL-WiC, AM2iCo: :mod:`wsd.workflows.wic`).
+PairDataset = Literal["wic"]
+PAIR_DATASETS: tuple[str, ...] = get_args(PairDataset)
+#: What ``wsd evaluate --dataset`` takes: the sense datasets and the pair datasets.
+EVALUATE_DATASETS: tuple[str, ...] = DATASETS + PAIR_DATASETS
 #: The change measures, in the order every table shows them.
 MEASURES: tuple[str, ...] = get_args(Measure)
 #: How the change ranking is ordered: by the lower end of the score's bootstrap interval, by the score shrunk toward
@@ -364,6 +369,8 @@ TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
 _TUNE = ("tune",)
 #: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
 SEED_MAX = 2**32 - 1
+#: The most epochs `wsd tune` takes (each epoch's batch plan is made before training starts).
+MAX_EPOCHS = 1000
 _OVERWRITE = "write where wsd output of another configuration or other files are (only wsd's files are replaced)"
 
 
@@ -630,8 +637,8 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         "semeval2013",
         ("evaluate",),
-        "dataset, or the config file's; wug: a Word Usage Graph folder (--data)",
-        choices=DATASETS,
+        "dataset, or the config file's; wug: a Word Usage Graph folder (--data); wic: a WiC, MCL-WiC or AM2iCo file",
+        choices=EVALUATE_DATASETS,
     ),
     _o(
         "evaluation.data",
@@ -640,6 +647,15 @@ OPTION_LIST: tuple[Option, ...] = (
         ("evaluate",),
         "dataset folder or file (generic: a .tsv or .jsonl file)",
         path=True,
+    ),
+    _o(
+        "evaluation.dev",
+        "str",
+        None,
+        ("evaluate",),
+        "wic: the pairs file the cosine threshold is chosen on",
+        path=True,
+        unset="a threshold by lemma cross-validation on --data",
     ),
     _o("evaluation.split", "str", None, ("evaluate",), "RUSSE split(s): wiki-wiki, bts-rnc, active-dict, main, ..."),
     _o(
@@ -922,7 +938,9 @@ OPTION_LIST: tuple[Option, ...] = (
         "auto: cosent for graded labels, contrastive for binary ones",
         choices=TUNE_LOSSES,
     ),
-    _o("tune.epochs", "int", 1, _TUNE, "passes over the training pairs", minimum=1),
+    # every epoch's batch plan is made before the first step (the schedule needs the total): a cap keeps a typo
+    # such as --epochs 1000000000 from hanging before training starts
+    _o("tune.epochs", "int", 1, _TUNE, "passes over the training pairs", minimum=1, maximum=MAX_EPOCHS),
     _o("tune.max_steps", "int", None, _TUNE, "stop after this many steps", minimum=1, unset="the epochs decide"),
     _o("tune.lr", "float", 2e-5, _TUNE, "peak learning rate (AdamW, linear warm-up and decay)"),
     _o("tune.warmup_fraction", "float", 0.1, _TUNE, "share of the steps spent warming the learning rate up"),
