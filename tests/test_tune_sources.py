@@ -223,7 +223,14 @@ def test_wic_token_indices_and_gold_beside(tmp_path: Path) -> None:
     spans = [(r.text_1[r.start_1 : r.end_1], r.text_2[r.start_2 : r.end_2], r.label) for r in wide.itertuples()]
     assert spans == [("bank", "bank", 0.0), ("run", "Running", 1.0)]
     assert list(wide["lemma"]) == ["bank", "run"] and set(wide["kind"]) == {"binary"}
-    assert pairset.stats["wic:t"] == {"pairs": 2, "same": 1, "different": 1, "uses": 4}
+    assert pairset.stats["wic:t"] == {
+        "pairs": 2,
+        "same": 1,
+        "different": 1,
+        "uses": 4,
+        "self_pairs_skipped": 0,
+        "repeats_skipped": 0,
+    }
 
 
 def test_xlwic_char_offsets_label_inline_or_in_gold(tmp_path: Path) -> None:

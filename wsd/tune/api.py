@@ -408,6 +408,7 @@ def tune_encoder(
                 "name": row["source"],
                 "counts": {k: int(v) for k, v in row.items() if k != "source"},
                 "lemmas": sorted(set(training.pairs.loc[training.pairs["source"] == row["source"], "lemma"])),
+                "read": {k: int(v) for k, v in training.stats.get(row["source"], {}).items()},
             }
             for row in training.counts().to_dict("records")
         ],

@@ -10,7 +10,9 @@ key                    value
                        a run resumes or is written again)
 ``base_model``         ``name``, ``location``, ``fingerprint`` of the model tuned
 ``sources``            per source: ``name``, counts (``lemmas``, ``uses``, ``pairs``, ``graded``, ``same``,
-                       ``different``) and its training ``lemmas``
+                       ``different``), its training ``lemmas`` and ``read``, the reader's counts of the whole
+                       source (``self_pairs_skipped``, ``repeats_skipped`` of a ``wic:`` file, ...); the card
+                       adds files and pairs per language of the ``wic:`` files (:func:`language_counts`)
 ``training_lemmas``    every lemma trained on (normalised, sorted)
 ``validation_lemmas``  the held-out lemmas (normalised, sorted)
 ``excluded_lemmas``    the lemmas dropped by ``exclude`` and ``exclude_lemmas``
@@ -39,6 +41,7 @@ from wsd.embed.models import model_source
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
 from wsd.tune.pairs import COUNT_COLUMNS, normalize_lemma
+from wsd.tune.wic import SKIPPED, language
 
 TUNE_FORMAT = "wsd-tune/1"
 
@@ -323,10 +326,59 @@ def _sources_lines(facts: Mapping[str, Any]) -> list[str]:
     for source in facts.get("sources", []):
         counts = source["counts"]  # folders written before unlabelled sources have no ``unlabelled`` count
         lines.append(f"| `{source['name']}` | " + " | ".join(str(counts.get(name, 0)) for name in counted) + " |")
-    lines += [""]
+    lines += ["", *_language_lines(facts.get("sources", []))]
+    for source in facts.get("sources", []):
+        skipped = [source.get("read", {}).get(key, 0) for key in SKIPPED]
+        if any(skipped):
+            lines.append(
+                f"- `{source['name']}` as read: {skipped[0]} pair(s) of a use with itself and {skipped[1]} repeated "
+                "pair(s) skipped"
+            )
     for source in facts.get("sources", []):
         lines.append(f"- lemmas of `{source['name']}`: {', '.join(source['lemmas']) or '(none)'}")
     return lines
+
+
+def language_counts(sources: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """Files and training pairs per language of the Word-in-Context sources (``wic:``) of a model folder.
+
+    The language comes from each file's name (:func:`wsd.tune.wic.language`): ``en-ru`` for a cross-lingual
+    MCL-WiC file, ``en`` for WiC, ``en-de`` for AM2iCo's ``de/`` folder; sources that tell none are left out.
+
+    Parameters
+    ----------
+    sources : iterable of mapping
+        The ``sources`` of ``wsd_tune.json`` (``name`` and ``counts``).
+
+    Returns
+    -------
+    dict
+        Language → ``{"files": n, "pairs": n}``, sorted by language.
+
+    Examples
+    --------
+    >>> language_counts([{"name": "wic:d/test.en-ru.data", "counts": {"pairs": 999}},
+    ...                  {"name": "wic:w/train.data.txt", "counts": {"pairs": 5424}}])
+    {'en': {'files': 1, 'pairs': 5424}, 'en-ru': {'files': 1, 'pairs': 999}}
+    """
+    found: dict[str, dict[str, int]] = {}
+    for source in sources:
+        tongue = language(source["name"]) if str(source["name"]).startswith("wic:") else None
+        if tongue is not None:
+            row = found.setdefault(tongue, {"files": 0, "pairs": 0})
+            row["files"] += 1
+            row["pairs"] += int(source["counts"].get("pairs", 0))
+    return dict(sorted(found.items()))
+
+
+def _language_lines(sources: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The pairs-per-language table of a model card (empty without Word-in-Context sources)."""
+    counts = language_counts(sources)
+    if not counts:
+        return []
+    lines = ["| language | files | pairs |", "|---|---:|---:|"]
+    lines += [f"| {tongue} | {row['files']} | {row['pairs']} |" for tongue, row in counts.items()]
+    return [*lines, ""]
 
 
 def _average_card(facts: Mapping[str, Any]) -> str:

@@ -4,7 +4,8 @@
 kind                reader                                                labels
 ==================  ====================================================  =======================================
 ``wug``             :mod:`wsd.tune.wug` (a WUG folder's judgments)        graded 1–4 (pair medians, 0s dropped)
-``wic``             :mod:`wsd.tune.wic` (WiC, XL-WiC, MCL-WiC file)        binary (gold T/F)
+``wic``             :mod:`wsd.tune.wic` (WiC, XL-WiC, MCL-WiC, AM2iCo      binary (gold T/F)
+                    file, or a folder of them)
 ``semeval2013``     :mod:`wsd.tune.senses` (gold sense keys)               binary (same top sense or not)
 ``semeval2010``     :mod:`wsd.tune.senses`                                 binary
 ``russe2018``       :mod:`wsd.tune.senses`                                 binary
@@ -66,12 +67,13 @@ def parse_source(spec: str) -> tuple[str, Path]:
 
 
 def check_distinct_sources(specs: Iterable[str], option: str = "training source") -> None:
-    """Refuse a source given twice: the same file (under any kind), or the same folder under the same kind.
+    """Refuse a source given twice: the same file (any kind), the same folder (same kind), or one inside a wic: folder.
 
     Paths are compared resolved (:func:`os.path.realpath`: ``..``, ``.`` and links followed), so
     ``wug:data/wug`` and ``wug:other/../data/wug`` or a link to it are one source whose pairs would count twice.
     A folder under two kinds is two datasets (``semeval2013:DIR`` and ``semeval2010:DIR`` read different files
-    of it); a file is the same data whatever kind reads it.
+    of it); a file is the same data whatever kind reads it. A ``wic:`` folder reads every labelled file in it, so
+    a file or folder inside it, given as well under any spelling, is refused too.
 
     Parameters
     ----------
@@ -104,6 +106,15 @@ def check_distinct_sources(specs: Iterable[str], option: str = "training source"
         if key in seen:
             raise InputError(f"{option} {spec} is the same data as {seen[key]} ({resolved}); give each source once")
         seen[key] = str(spec)
+    # a wic: folder reads every labelled file in it: a file inside it given as well would count twice
+    folders = {resolved: spec for (kind, resolved), spec in seen.items() if kind == "wic"}
+    for (_, resolved), spec in seen.items():
+        inside = next((folders[f] for f in folders if f != resolved and Path(f) in Path(resolved).parents), None)
+        if inside is not None:
+            raise InputError(
+                f"{option} {spec} lies inside {inside}, which reads every labelled file in it ({resolved}); "
+                "give the folder or its files, not both"
+            )
 
 
 def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
@@ -182,7 +193,8 @@ def source_lemmas(spec: str) -> set[str]:
     Parameters
     ----------
     spec : str
-        ``KIND:PATH``: a WUG folder (its words), a WiC file (its targets), a sense dataset (its targets),
+        ``KIND:PATH``: a WUG folder (its words), a WiC file or folder (its targets; English for cross-lingual
+        pairs), a sense dataset (its targets),
         WordNet (all its words), a file of uses (its targets).
 
     Returns
