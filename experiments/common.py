@@ -296,8 +296,16 @@ def markdown_table(
     return "\n".join(lines)
 
 
-def header_lines(command: str, seeds: int, encoder_meta: dict[str, Any] | None, extra: Sequence[str] = ()) -> list[str]:
-    """Provenance lines for a results file: command, date, machine, versions, encoder, seeds."""
+def header_lines(
+    command: str,
+    seeds: int,
+    encoder_meta: dict[str, Any] | None,
+    extra: Sequence[str] = (),
+    *,
+    seeds_note: str = "mean ± std over seeds; scores in percent",
+) -> list[str]:
+    """Provenance lines for a results file: command, date, machine, versions, encoder, seeds (``seeds_note``: what
+    the seeds line says of them and of the scores' unit, for a page that is not a mean of percentages)."""
     import wsd
     from wsd.machine import describe
 
@@ -305,7 +313,7 @@ def header_lines(command: str, seeds: int, encoder_meta: dict[str, Any] | None, 
         f"- Command: `{command}`",
         f"- Date: {_datetime.date.today().isoformat()}; machine: {describe()}; wsd {wsd.__version__}, "
         f"Python {platform.python_version()}",
-        f"- Seeds: {seeds} (mean ± std over seeds; scores in percent)",
+        f"- Seeds: {seeds} ({seeds_note})",
     ]
     if encoder_meta:
         lines.append(

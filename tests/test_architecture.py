@@ -159,8 +159,11 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "io.store",
         "workflows.vectors",
+        "workflows.wic",
         "workflows.wug",
     },
+    # binary use pairs (WiC, MCL-WiC, AM2iCo): the pairs read as wic: training sources read them, scored by cosine
+    "workflows.wic": {"errors", "config", "embed", "evaluate", "tune", "workflows.results", "workflows.vectors"},
     "workflows.wug": {
         "change",
         "errors",

@@ -41,7 +41,7 @@ from typing import Any
 from wsd.errors import ConfigError, InputError
 from wsd.io.atomic import atomic_write
 from wsd.options import EmbeddingOptions, SenseOptions  # EmbeddingOptions: re-exported, as it lived here
-from wsd.schema import CONFIG_COMMANDS, OPTIONS, RUNTIMES, SETTINGS, Option, is_off, off_to_word
+from wsd.schema import CONFIG_COMMANDS, OPTIONS, PAIR_DATASETS, RUNTIMES, SETTINGS, Option, is_off, off_to_word
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
@@ -631,6 +631,10 @@ def evaluation_config(config: Config) -> EvaluationConfig:
         options["splits"] = evaluation["split"]
     if evaluation["gold_key"]:
         options["key"] = evaluation["gold_key"]
+    if evaluation.get("dev"):
+        if evaluation["dataset"] not in PAIR_DATASETS:
+            raise ConfigError(f"--dev is for --dataset wic (pairs), not {evaluation['dataset']}")
+        options["dev"] = evaluation["dev"]
     overrides = {key: evaluation[key] for key in ("graded", "min_weight", "top", "seeds", "cache_dir")}
     change = config.get("change", {})
     overrides |= {"change_measure": change.get("measure"), "binary_k": change.get("binary_k")}

@@ -15,7 +15,8 @@ SUMMARY = "embed, cluster and score a labelled dataset with its official metrics
 #: The description of ``wsd evaluate --help``.
 DESCRIPTION = (
     "Evaluate sense induction on SemEval-2013 Task 13, SemEval-2010 Task 14, RUSSE-2018 or your own labelled "
-    "data (generic format), with mean ± std over seeds and the trivial baselines."
+    "data (generic format), with mean ± std over seeds and the trivial baselines; or usage similarity on WiC, "
+    "MCL-WiC or AM2iCo pairs (--dataset wic: threshold accuracy and ROC AUC of the cosine)."
 )
 
 
@@ -54,6 +55,8 @@ def command_evaluate(args: argparse.Namespace) -> int:
     out, report = resolved["output"]["out"], resolved["output"]["report"]
     if report and not out:
         raise WsdError("--report needs --out (the folder the report is written into)")
+    if report and config.dataset == "wic":
+        raise WsdError("--report: a wic evaluation induces no senses to draw; its scores are in OUT/metrics.json")
     executor = executor_for(resolved)
     with executor or contextlib.nullcontext():  # one cluster for every seed
         result = evaluate(

@@ -10,7 +10,8 @@
 :func:`wsd.load_run`) and ``senses/`` (the senses induced with seed 0: labels, descriptions, sense model), the
 layout (:mod:`wsd.io.layout`) that ``wsd report`` reads.
 
-``dataset="wug"`` (diachronic Word Usage Graphs) is scored on senses *and* change: :mod:`wsd.workflows.wug`.
+``dataset="wug"`` (diachronic Word Usage Graphs) is scored on senses *and* change: :mod:`wsd.workflows.wug`;
+``dataset="wic"`` (WiC, MCL-WiC, AM2iCo use pairs) on the vectors alone: :mod:`wsd.workflows.wic`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
 from wsd.workflows.results import baseline_scores, metrics_document, write_metrics
 from wsd.workflows.vectors import embed_labelled, tuned_overlap
+from wsd.workflows.wic import evaluate_wic
 from wsd.workflows.wug import evaluate_wug
 
 
@@ -114,8 +116,10 @@ def _scored_settings(config: Any) -> Any:
     if isinstance(settings.get("data"), str):
         settings["data"] = str(Path(settings["data"]).resolve())
     options = settings.get("dataset_options")
-    if isinstance(options, dict) and isinstance(options.get("key"), str):
-        settings["dataset_options"] = {**options, "key": str(Path(options["key"]).resolve())}
+    for name in ("key", "dev"):
+        if isinstance(options, dict) and isinstance(options.get(name), str):
+            options = {**options, name: str(Path(options[name]).resolve())}
+            settings["dataset_options"] = options
     return settings
 
 
@@ -162,7 +166,7 @@ def evaluate(
         The ``metrics.json`` document (:func:`wsd.workflows.results.metrics_document`).
     """
     if out is not None:  # before any work: a refused destination costs nothing
-        check_disjoint(out, {"--data": config.data})
+        check_disjoint(out, {"--data": config.data, "--dev": config.dataset_options.get("dev")})
         claim_folder(
             out,
             "output",
@@ -170,6 +174,8 @@ def evaluate(
             settings=lambda meta: _scored_settings(meta.get("config")),
             overwrite=overwrite,
         )
+    if config.dataset == "wic":
+        return evaluate_wic(config, out, encoder, progress, offline)
     if config.dataset == "wug":
         return evaluate_wug(config, out, encoder, vectors, map_function, progress, log, offline)
     bundle, occurrences = load_labelled(config)

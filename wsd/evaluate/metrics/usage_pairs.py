@@ -9,7 +9,7 @@ vector space itself (what usage-pair tuning trains for). The judgments are read 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -95,6 +95,8 @@ def usage_pair_lines(entry: Mapping[str, Any] | None) -> list[str]:
         return []
     if "reason" in entry:
         return [f"usage pairs: not measured ({entry['reason']})"]
+    if "accuracy" in entry:
+        return [binary_pair_line(entry)]
     words = "-" if entry["spearman_words"] is None else f"{entry['spearman_words']:.3f}"
     pooled = "-" if entry["spearman_pooled"] is None else f"{entry['spearman_pooled']:.3f}"
     line = (
@@ -107,3 +109,282 @@ def usage_pair_lines(entry: Mapping[str, Any] | None) -> list[str]:
         count = len(entry["without"])
         line += f"; {count} word{'s' if count != 1 else ''} without it: {shown}{more}"
     return [line]
+
+
+# ------------------------------------------------------------------------------ binary pairs (WiC, MCL-WiC, AM2iCo)
+#: Folds of the lemma cross-validation that chooses the threshold where no dev file is given (fewer with fewer lemmas).
+LEMMA_FOLDS = 5
+#: Bootstrap resamples of the pairs behind each 95% interval.
+BOOTSTRAP_RESAMPLES = 1000
+
+
+def best_threshold(scores: np.ndarray, labels: np.ndarray) -> float:
+    """The cosine threshold with the highest accuracy on these pairs (a pair is "same" when its score ≥ it).
+
+    The candidates are the midpoints between neighbouring distinct scores and one value beyond each end (all
+    "same", all "different"); a tie goes to the lowest threshold.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (m,)
+        One score (cosine) per pair.
+    labels : ndarray of shape (m,)
+        1 for a "same sense" pair, 0 for "different senses".
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> best_threshold(np.array([0.1, 0.4, 0.6, 0.9]), np.array([0, 0, 1, 1]))
+    0.5
+    >>> best_threshold(np.array([0.2, 0.8]), np.array([1, 1]))  # all "same": below the lowest score
+    -0.8
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    labels = np.asarray(labels).astype(bool)
+    values = np.unique(scores)
+    candidates = np.concatenate([[values[0] - 1.0], (values[:-1] + values[1:]) / 2, [values[-1] + 1.0]])
+    # pairs under each candidate are "different": right when 0; those at or over it are "same": right when 1
+    order = np.sort(scores)
+    below = np.searchsorted(order, candidates, side="left")
+    negatives_below = np.concatenate([[0], np.cumsum(~labels[np.argsort(scores, kind="stable")])])[below]
+    positives_above = labels.sum() - (below - negatives_below)
+    correct = negatives_below + positives_above
+    return float(candidates[int(np.argmax(correct))])
+
+
+def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
+    """Area under the ROC curve of the scores against binary labels (None unless both labels occur).
+
+    The probability that a "same" pair scores above a "different" one, ties counting half (the Mann–Whitney
+    statistic, as :func:`sklearn.metrics.roc_auc_score`).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (m,)
+        One score per pair.
+    labels : ndarray of shape (m,)
+        1 or 0 per pair.
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> roc_auc(np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1]))
+    0.75
+    >>> roc_auc(np.array([0.1, 0.2]), np.array([1, 1])) is None
+    True
+    """
+    from scipy.stats import rankdata
+
+    labels = np.asarray(labels).astype(bool)
+    positives, negatives = int(labels.sum()), int((~labels).sum())
+    if positives == 0 or negatives == 0:
+        return None
+    ranks = rankdata(np.asarray(scores, dtype=np.float64))
+    return float((ranks[labels].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+
+
+def lemma_cv_predictions(
+    scores: np.ndarray, labels: np.ndarray, lemmas: np.ndarray, n_folds: int = LEMMA_FOLDS
+) -> tuple[np.ndarray, list[float]]:
+    """Predictions of each pair by a threshold chosen on the other lemmas' pairs (grouped k-fold over lemmas).
+
+    The folds are :class:`sklearn.model_selection.GroupKFold`'s (deterministic: no shuffling), ``min(n_folds,
+    lemmas)`` of them; no lemma has pairs on both sides of a split.
+
+    Parameters
+    ----------
+    scores, labels : ndarray of shape (m,)
+        Score and 1/0 label of each pair.
+    lemmas : ndarray of shape (m,)
+        The lemma of each pair.
+    n_folds : int
+        Most folds.
+
+    Returns
+    -------
+    (ndarray of bool, list of float)
+        The prediction ("same") of each pair, and the threshold of each fold.
+
+    Raises
+    ------
+    InputError
+        With fewer than two lemmas (nothing to hold out).
+
+    Examples
+    --------
+    >>> predicted, thresholds = lemma_cv_predictions(
+    ...     np.array([0.1, 0.9, 0.2, 0.8]), np.array([0, 1, 0, 1]), np.array(["a", "a", "b", "b"]))
+    >>> predicted.tolist(), thresholds
+    ([False, True, False, True], [0.5, 0.5])
+    """
+    from sklearn.model_selection import GroupKFold
+
+    from wsd.errors import InputError
+
+    scores, labels, lemmas = np.asarray(scores, dtype=np.float64), np.asarray(labels), np.asarray(lemmas)
+    n_lemmas = len(np.unique(lemmas))
+    if n_lemmas < 2:
+        raise InputError(f"{n_lemmas} lemma: a threshold by lemma cross-validation needs two or more (or a dev file)")
+    predicted = np.zeros(len(scores), dtype=bool)
+    thresholds = []
+    for train, test in GroupKFold(n_splits=min(n_folds, n_lemmas)).split(scores, labels, lemmas):
+        thresholds.append(best_threshold(scores[train], labels[train]))
+        predicted[test] = scores[test] >= thresholds[-1]
+    return predicted, thresholds
+
+
+def bootstrap_interval(
+    statistic: Callable[[np.ndarray], float | None],
+    n: int,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    random_state: int = 0,
+) -> list[float] | None:
+    """The 95% percentile bootstrap interval of a statistic of ``n`` pairs, resampling the pairs with replacement.
+
+    Parameters
+    ----------
+    statistic : callable
+        Takes an array of pair positions (with repeats) and returns the statistic (None: undefined there; such a
+        resample is left out).
+    n : int
+        Number of pairs.
+    n_resamples : int
+        Resamples drawn.
+    random_state : int
+        Seed of the resampling (the same seed, the same interval).
+
+    Returns
+    -------
+    [low, high] or None
+        None when no resample defines the statistic.
+
+    Examples
+    --------
+    >>> correct = np.array([1.0] * 8 + [0.0] * 2)
+    >>> low, high = bootstrap_interval(lambda rows: correct[rows].mean(), len(correct))
+    >>> 0.5 <= low <= 0.8 <= high <= 1.0
+    True
+    """
+    rng = np.random.default_rng(random_state)
+    values = []
+    for rows in rng.integers(0, n, size=(n_resamples, n)):
+        value = statistic(rows)
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    low, high = np.percentile(values, [2.5, 97.5])
+    return [float(low), float(high)]
+
+
+def binary_pair_scores(
+    scores: np.ndarray,
+    labels: np.ndarray,
+    lemmas: np.ndarray,
+    dev_scores: np.ndarray | None = None,
+    dev_labels: np.ndarray | None = None,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    random_state: int = 0,
+) -> dict[str, Any]:
+    """Accuracy of a cosine threshold and ROC AUC of binary usage pairs, each with a 95% bootstrap interval.
+
+    The threshold is the one with the best accuracy on the dev pairs where they are given
+    (:func:`best_threshold`), else chosen for each lemma fold on the other folds (:func:`lemma_cv_predictions`).
+    The intervals resample the pairs (the thresholds stay as chosen).
+
+    Parameters
+    ----------
+    scores, labels, lemmas : ndarray of shape (m,)
+        Score, 1/0 label and lemma of each evaluated pair.
+    dev_scores, dev_labels : ndarray, optional
+        Scores and labels of the pairs the threshold is chosen on.
+    n_resamples : int
+        Bootstrap resamples.
+    random_state : int
+        Seed of the resampling.
+
+    Returns
+    -------
+    dict
+        ``pairs``, ``lemmas``, ``same`` (pairs labelled 1), ``threshold_from`` (``"dev"`` or ``"lemma-cv"``),
+        ``thresholds`` (one, or one per fold), ``accuracy``, ``accuracy_ci``, ``auc``, ``auc_ci`` (None where
+        only one label occurs), ``resamples``.
+
+    Examples
+    --------
+    >>> entry = binary_pair_scores(np.array([0.1, 0.9, 0.2, 0.8]), np.array([0, 1, 0, 1]), np.array(list("aabb")),
+    ...                            n_resamples=50)
+    >>> entry["accuracy"], entry["auc"], entry["threshold_from"]
+    (1.0, 1.0, 'lemma-cv')
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    labels = np.asarray(labels).astype(bool)
+    if dev_scores is not None and dev_labels is not None:
+        thresholds = [best_threshold(dev_scores, dev_labels)]
+        predicted = scores >= thresholds[0]
+        source = "dev"
+    else:
+        predicted, thresholds = lemma_cv_predictions(scores, labels, lemmas)
+        source = "lemma-cv"
+    correct = (predicted == labels).astype(np.float64)
+    return {
+        "pairs": len(scores),
+        "lemmas": len(np.unique(np.asarray(lemmas))),
+        "same": int(labels.sum()),
+        "threshold_from": source,
+        "thresholds": thresholds,
+        "accuracy": float(correct.mean()),
+        "accuracy_ci": bootstrap_interval(
+            lambda rows: float(correct[rows].mean()), len(scores), n_resamples, random_state
+        ),
+        "auc": roc_auc(scores, labels),
+        "auc_ci": bootstrap_interval(
+            lambda rows: roc_auc(scores[rows], labels[rows]), len(scores), n_resamples, random_state
+        ),
+        "resamples": n_resamples,
+    }
+
+
+def _interval(value: float | None, interval: list[float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" + (f" [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "")
+
+
+def binary_pair_line(entry: Mapping[str, Any]) -> str:
+    """The line of binary usage pairs (WiC, MCL-WiC, AM2iCo): accuracy and ROC AUC with their 95% intervals.
+
+    Parameters
+    ----------
+    entry : mapping
+        ``metrics.json``'s ``usage_pairs`` of ``wsd evaluate --dataset wic`` (:func:`binary_pair_scores`, ``file``,
+        ``dev``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> binary_pair_line({"file": "d.txt", "dev": None, "pairs": 4, "lemmas": 2, "threshold_from": "lemma-cv",
+    ...                   "thresholds": [0.5, 0.5], "accuracy": 1.0, "accuracy_ci": [1.0, 1.0], "auc": 1.0,
+    ...                   "auc_ci": None})  # doctest: +NORMALIZE_WHITESPACE
+    'usage pairs: same sense or not by a cosine threshold, accuracy 1.000 [1.000, 1.000] (threshold by 2-fold
+     lemma cross-validation); ROC AUC 1.000 (4 pairs of 2 lemmas; d.txt)'
+    """
+    if entry["threshold_from"] == "dev":
+        how = f"threshold {entry['thresholds'][0]:.3f} chosen on {entry['dev']}"
+    else:
+        how = f"threshold by {len(entry['thresholds'])}-fold lemma cross-validation"
+    return (
+        f"usage pairs: same sense or not by a cosine threshold, accuracy "
+        f"{_interval(entry['accuracy'], entry['accuracy_ci'])} ({how}); ROC AUC "
+        f"{_interval(entry['auc'], entry['auc_ci'])} ({entry['pairs']:,} pairs of {entry['lemmas']:,} lemmas; "
+        f"{entry['file']})"
+    )
