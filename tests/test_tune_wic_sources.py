@@ -336,3 +336,25 @@ def test_a_file_inside_a_wic_folder_given_as_well_is_refused_under_any_spelling(
         with pytest.raises(InputError, match="lies inside wic:"):
             check_distinct_sources([f"wic:{folder}", f"wic:{spelling}"])
     check_distinct_sources([f"wic:{folder / 'train'}", f"wordnet:{tmp_path}"])  # a folder above it, not a wic: one
+
+
+def test_tuning_the_english_base_on_another_script_warns_as_embed_does(tmp_path: Path, recwarn, capsys) -> None:
+    import pandas as pd
+
+    from wsd.cli import main
+    from wsd.embed.encoder import Encoder
+    from wsd.tune.api import warn_unreadable_words
+
+    encoder = Encoder(device="cpu", precision="fp32")  # the bundled English MiniLM
+    english = pd.DataFrame({"text": ["Turn the lock ."], "start": [9], "end": [13]})
+    assert warn_unreadable_words(encoder, english) == {} and not recwarn.list
+    crosslingual = pd.DataFrame({"text": ["Turn the lock .", "Открой замок ."], "start": [9, 7], "end": [13, 12]})
+    with pytest.warns(UserWarning, match=r"1 of 2 targets \(замок\) are split by .*multilingual"):
+        assert set(warn_unreadable_words(encoder, crosslingual)) == {"замок"}
+    # and `wsd tune` says it before training (one step on the en-ru pairs)
+    data = _crosslingual(tmp_path / "mcl")
+    argv = ["tune", "--train", f"wic:{data}", "--out", str(tmp_path / "tuned"), "--max-steps", "1"]
+    argv += ["--batch-uses", "4", "--device", "cpu", "--no-progress", "--validation-fraction", "0"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "1 of 2 targets (замок) are split by all-MiniLM-L6-v2" in err and "multilingual" in err

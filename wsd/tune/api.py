@@ -17,13 +17,16 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
 from wsd.tune.card import teacher_scope
 from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import UNLABELLED, PairSet, concat, exclude_lemmas, normalize_lemma
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: sentence-transformers files carried over from the base model (made anew where it has none).
 SENTENCE_TRANSFORMERS_FILES = ("modules.json", "sentence_bert_config.json", "config_sentence_transformers.json")
@@ -377,6 +380,7 @@ def tune_encoder(
         if decision == "create":
             _take_back(folder)
         raise
+    warn_unreadable_words(encoder, pairset.uses)
     checkpoint = folder / TUNE_CHECKPOINT_DIR
     from wsd.io.atomic import atomic_write
 
@@ -437,6 +441,39 @@ def tune_encoder(
     write_model_folder(folder, encoder, facts, options.model)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return TuneResult(folder, facts)
+
+
+def warn_unreadable_words(encoder: Any, uses: pd.DataFrame) -> dict[str, float]:
+    """Warn once, as ``wsd embed`` does, when the base model's vocabulary cannot read the trained words.
+
+    The words are the uses' target spans (both sides of a cross-lingual pair: the Russian word of an en-ru pair
+    too); an English-only base such as the bundled MiniLM splits Cyrillic into a piece per letter, and training
+    on such pieces teaches it nothing about senses (:mod:`wsd.embed.coverage`).
+
+    Parameters
+    ----------
+    encoder : wsd.embed.encoder.Encoder
+        The loaded base model.
+    uses : DataFrame
+        The training uses (``text``, ``start``, ``end``).
+
+    Returns
+    -------
+    dict
+        The unreadable words and their share (empty: no warning).
+
+    Examples
+    --------
+    >>> warn_unreadable_words(encoder, pairset.uses)  # doctest: +SKIP
+    {}
+    """
+    from wsd.embed.coverage import unreadable_targets, warn_unreadable
+
+    spans = zip(uses["text"], uses["start"], uses["end"], strict=True)
+    words = sorted({text[start:end] for text, start, end in spans})
+    found = unreadable_targets(encoder.loaded.backend, words)
+    warn_unreadable(found, words, encoder.loaded.name, stacklevel=3)
+    return found
 
 
 def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: str | None) -> None:
