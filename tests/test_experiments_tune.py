@@ -179,7 +179,20 @@ def test_the_pages_show_their_figures() -> None:
     }
     results["dwug_wordnet_only_mpnet"] = results["dwug_kfold"]
     results["dwug_wordnet_distill_long"] = results["dwug_kfold"]
+    results["dwug_wic"] = results["dwug_wic_only"] = results["dwug_kfold"]
+    results["semeval_wic"] = {
+        "untuned": results["semeval_frozen"]["untuned"],
+        "runs": {"WordNet": frozen_runs["0"], "WordNet + WiC + MCL-WiC en-en": frozen_runs["2"]},
+        "chosen": "WordNet + WiC + MCL-WiC en-en",
+    }
     page = markdown(results)
+    assert (
+        "## DWUG EN, never seen: one model tuned on WordNet; WiC train; MCL-WiC en-en training (46 words; 300 steps; "
+        "WordNet and the Word-in-Context pairs)" in page
+    )
+    wic_section = page[page.index("## SemEval-2013 and SemEval-2010 from Word-in-Context pairs") :]
+    assert "| WordNet | 90 | 10.00 | 50.00 | 33.00 |" in wic_section  # beside the WordNet-only row, none chosen
+    assert "| WordNet + WiC + MCL-WiC en-en | 90 | 10.00 | 50.00 | 35.00 |" in wic_section
     assert "## DWUG EN, never seen: one model tuned on WordNet (46 words; 300 steps; all-mpnet-base-v2)" in page
     assert "The untuned row is all-mpnet-base-v2 scored the same way" in page
     assert "(46 words; 1500 steps; distilled from all-mpnet-base-v2)" in page
@@ -195,8 +208,9 @@ def test_the_pages_show_their_figures() -> None:
     assert "| target + context vector | 90 | 10.00 | 50.00 | 35.00 |" in page  # a comparison: no row is "chosen"
     assert "(`--context-vector 20:last:0.5`, fixed before any figure)" in page
     machines = (
-        "dwug_kfold, dwug_wordnet_only_mpnet, dwug_wordnet_distill_long, semeval_unseen, semeval_context, "
-        "semeval_sources, semeval_seeds, dwug_seeds, semeval_soups, dwug_soups, wug_multilingual"
+        "dwug_kfold, dwug_wordnet_only_mpnet, dwug_wordnet_distill_long, dwug_wic, dwug_wic_only, semeval_unseen, "
+        "semeval_context, "
+        "semeval_sources, semeval_wic, semeval_seeds, dwug_seeds, semeval_soups, dwug_soups, wug_multilingual"
     )
     machines += ": test"
     assert f"- Machines: {machines}; semeval_frozen: another" in page
@@ -390,3 +404,75 @@ def test_the_mpnet_seed_cell_trains_its_own_model_with_its_seed_and_keeps_the_un
         "eval-semeval2013-all-mpnet-base-v2-untuned",
         "eval-semeval2013-all-mpnet-base-v2-tuned-seed1",
     ]
+
+
+def test_the_wic_cells_add_only_the_word_in_context_files_to_their_wordnet_only_counterparts(tmp_path, monkeypatch):
+    """``dwug_wic`` / ``semeval_wic`` train as ``dwug_wordnet_only`` / ``semeval_sources``' WordNet row, plus the
+    WiC and MCL-WiC en-en training files, with the same exclusions, steps and options (nothing is trained)."""
+    import experiments.tune as cell
+
+    data_dir = tmp_path / "datasets"
+    gold = {"attack_nn": 0.1, "plane_nn": 0.2, "word_nn": 0.3}
+    calls = []
+
+    def fake_tune(out, train, *, steps, seed, options=None, **selection):
+        calls.append({"folder": out.name, "train": list(train), "steps": steps, "seed": seed, "options": options})
+        calls[-1] |= selection
+        if out.name.startswith("dwug"):
+            raise StopIteration  # the DWUG call is what is checked; nothing is scored
+        facts = {"training": {k: 0 for k in ("steps", "seconds", "final_loss", "best_step", "stopped_early")}}
+        facts["training"] |= {"precision": "fp32", "machine": "m"}
+        return facts | {"config": {"pairs": 1}, "training_lemmas": [], "validation_lemmas": [], "excluded_lemmas": []}
+
+    monkeypatch.setattr(cell, "tune", fake_tune)
+    monkeypatch.setattr(cell, "_dwug_gold", lambda data_dir: (None, gold, "change_graded"))
+    monkeypatch.setattr(cell, "word_figures", lambda bundle, words, model: {w: {} for w in words})
+    monkeypatch.setattr(cell, "pooled", lambda figures, gold: {})
+    for name in ("dwug_wordnet_only", "dwug_wic", "dwug_wic_only"):
+        with pytest.raises(StopIteration):
+            cell.dwug_kfold(tmp_path / "work", data_dir, 4, 300, 0, name)
+    wordnet_only, wic, wic_only = calls
+    wic_files = [
+        f"wic:{data_dir / 'wic' / 'train' / 'train.data.txt'}",
+        f"wic:{data_dir / 'mcl-wic' / 'training' / 'training.en-en.data'}",
+    ]
+    assert wordnet_only["train"] == [f"wordnet:{data_dir / cell.WORDNET}"]
+    assert wic["train"] == [*wordnet_only["train"], *wic_files]
+    assert wic["exclude_lemmas"] == sorted(gold)  # every DWUG EN lemma, from all three sources
+    assert {k: v for k, v in wic.items() if k not in ("folder", "train")} == {
+        k: v for k, v in wordnet_only.items() if k not in ("folder", "train")
+    }
+    assert wic["folder"] == "dwug-wordnet-wic" != wordnet_only["folder"]
+    assert wic_only["train"] == wic_files and wic_only["folder"] == "dwug-wic-only"
+    assert {k: v for k, v in wic_only.items() if k not in ("folder", "train")} == {
+        k: v for k, v in wordnet_only.items() if k not in ("folder", "train")
+    }
+    assert cell.DWUG_VARIANTS["dwug_wic"].options is None and cell.DWUG_VARIANTS["dwug_wic"].one_model
+
+    calls.clear()
+    scores = {"semeval2013": 0.3, "semeval2010": 0.4}
+    monkeypatch.setattr(cell, "evaluate", lambda name, *_: {"overall": {"avg": scores[name]}, "training_overlap": []})
+    result = cell.semeval_wic(tmp_path / "work", data_dir, 300, 0)
+    wordnet, semeval_wic, semeval_wic_only = calls
+    assert wordnet["folder"] == "wordnet-no-semeval" and wordnet["train"] == wordnet_only["train"]
+    assert semeval_wic["train"] == [*wordnet["train"], *wic_files]
+    expected = [f"{name}:{data_dir / folder}" for name, folder in cell.SEMEVAL.items()]
+    assert wordnet["exclude"] == semeval_wic["exclude"] == expected  # neither SemEval task's lemmas, in any source
+    assert semeval_wic_only["train"] == wic_files and semeval_wic_only["exclude"] == expected
+    assert wordnet["options"] is semeval_wic["options"] is semeval_wic_only["options"] is None
+    assert semeval_wic["steps"] == semeval_wic_only["steps"] == 300
+    assert [run["trained_on"] for run in result["runs"].values()] == [
+        ["wordnet"],
+        ["wordnet", "wic", "mcl_wic_en"],
+        ["wic", "mcl_wic_en"],
+    ]
+    assert {"dwug_wic", "dwug_wic_only", "semeval_wic"} <= set(cell.CELLS) and "semeval_wic" in cell.SIMPLE_CELLS
+
+
+def test_the_wic_cells_read_english_training_files_only(datasets_dir) -> None:
+    import experiments.tune as cell
+    from wsd.tune import wic
+
+    for path in cell.WIC_SOURCES.values():
+        assert (datasets_dir / path).is_file() and wic.gold_path(datasets_dir / path).is_file()
+        assert wic.language(path) == "en" and "train" in path.name and not {"dev", "test"} & set(path.parts)
