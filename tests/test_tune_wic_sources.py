@@ -338,6 +338,11 @@ def test_a_file_inside_a_wic_folder_given_as_well_is_refused_under_any_spelling(
     check_distinct_sources([f"wic:{folder / 'train'}", f"wordnet:{tmp_path}"])  # a folder above it, not a wic: one
 
 
+#: Ordinary English words, each one piece of MiniLM's vocabulary.
+ENGLISH_WORDS = """bank bat cell mouse plant lock key spring match light fair ring bark pitch rock seal watch train case
+point line state power interest party order court house"""
+
+
 def test_tuning_the_english_base_on_another_script_warns_as_embed_does(tmp_path: Path, recwarn, capsys) -> None:
     import pandas as pd
 
@@ -351,6 +356,10 @@ def test_tuning_the_english_base_on_another_script_warns_as_embed_does(tmp_path:
     crosslingual = pd.DataFrame({"text": ["Turn the lock .", "Открой замок ."], "start": [9, 7], "end": [13, 12]})
     with pytest.warns(UserWarning, match=r"1 of 2 targets \(замок\) are split by .*multilingual"):
         assert set(warn_unreadable_words(encoder, crosslingual)) == {"замок"}
+    # a few odd English words among many are no other script: no warning
+    common = ENGLISH_WORDS.split()
+    odd = pd.DataFrame({"text": [*common, "zizz"], "start": 0, "end": [len(w) for w in [*common, "zizz"]]})
+    assert warn_unreadable_words(encoder, odd) == {} and not recwarn.list
     # and `wsd tune` says it before training (one step on the en-ru pairs)
     data = _crosslingual(tmp_path / "mcl")
     argv = ["tune", "--train", f"wic:{data}", "--out", str(tmp_path / "tuned"), "--max-steps", "1"]
