@@ -1465,8 +1465,9 @@ VARIANT_SECTIONS = {
     "semeval_wic": (
         "## SemEval-2013 and SemEval-2010 from Word-in-Context pairs: WordNet plus WiC and MCL-WiC en-en",
         "MiniLM tuned as the SemEval cell ({steps} steps, contrastive) on WordNet 3.0 example pairs alone (the "
-        "cell's own run) or on WordNet plus WiC's training pairs and MCL-WiC's English training pairs (`wic:`), "
-        "every SemEval-2013 and SemEval-2010 lemma excluded from all three, so both tasks are unseen by both rows; "
+        "cell's own run), on WordNet plus WiC's training pairs and MCL-WiC's English training pairs (`wic:`), or "
+        "on the two Word-in-Context files alone, every SemEval-2013 and SemEval-2010 lemma excluded from every "
+        "source, so both tasks are unseen by every row; "
         "`wsd evaluate` with the default recipe, one seed (percent). Added for issue 40 (its targets: SemEval-2013 "
         "AVG ≥ 34, SemEval-2010 not below the untuned row), settings fixed before any figure of it; read the "
         "difference against the seed spread of `semeval_seeds`. Every row was measured in one run, on this cell's "
