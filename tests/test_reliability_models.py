@@ -42,3 +42,16 @@ def test_an_empty_folder_given_as_out_stays_as_it_was(tmp_path: Path, broken_mod
     )
     assert code == 2 and "config.json" in capsys.readouterr().err
     assert out.is_dir() and not any(out.iterdir())
+
+
+def test_tune_encoder_from_python_takes_back_its_folder_when_the_model_does_not_load(tmp_path: Path, broken_model):
+    from wsd.errors import ModelError
+    from wsd.tune import TuneOptions, tune_encoder
+
+    wic = tmp_path / "train.data.txt"
+    wic.write_text("bank\tN\t1-1\tthe bank rose\tthe bank fell\nbat\tN\t1-1\ta bat flew\ta bat hit\n", encoding="utf-8")
+    (tmp_path / "train.gold.txt").write_text("T\nF\n", encoding="utf-8")
+    out = tmp_path / "tuned"
+    with pytest.raises(ModelError):  # no CLI session around it: tune_encoder holds its own
+        tune_encoder(f"wic:{wic}", out, options=TuneOptions(model=str(broken_model), validation_fraction=0.0))
+    assert not out.exists(), sorted(p.name for p in out.rglob("*"))

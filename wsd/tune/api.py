@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
+from wsd.io.outputs import in_session
 from wsd.tune.card import teacher_scope
 from wsd.tune.options import TuneOptions, with_later_defaults
 from wsd.tune.pairs import UNLABELLED, PairSet, concat, exclude_lemmas, normalize_lemma
@@ -216,17 +217,7 @@ def _check_apart_from_models(out: Path, options: TuneOptions) -> None:
             )
 
 
-def _take_back(folder: Path) -> None:
-    """Remove what this command's claim started in ``folder`` (its manifest): a model that failed to load leaves
-    no half-made folder behind (the files of a folder wsd did not write are never touched)."""
-    import contextlib
-
-    from wsd.io.outputs import OutputRefused, remove_wsd_files
-
-    with contextlib.suppress(OutputRefused, OSError):  # the load's error is the one to report
-        remove_wsd_files(folder)
-
-
+@in_session  # a failure on bad input or a model that does not load takes back the folder it created
 def tune_encoder(
     train: Sequence[str | PairSet] | str | PairSet,
     out: str | os.PathLike[str],
@@ -351,7 +342,7 @@ def tune_encoder(
         "excluded_lemmas": excluded,
     }
     folder = Path(out)
-    decision = claim_folder(
+    claim_folder(
         folder,
         "encoder",
         config=config,
@@ -362,27 +353,23 @@ def tune_encoder(
 
     from wsd import machine
     from wsd.embed.encoder import Encoder
-    from wsd.errors import ModelError
     from wsd.schema import Pooling
     from wsd.tune.forward import SpanEncoder
     from wsd.tune.train import autocast_dtype
     from wsd.tune.train import train as run_training
 
-    try:  # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing
-        encoder = Encoder(
-            options.model,
-            layers=options.layers,
-            pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
-            device=options.device,
-            precision="fp32",
-            window_tokens=options.window_tokens,
-            runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
-            context_vector=options.context_vector,
-        )
-    except ModelError:
-        if decision == "create":
-            _take_back(folder)
-        raise
+    # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing (the
+    # session takes back the claim's manifest, wsd.io.outputs.session)
+    encoder = Encoder(
+        options.model,
+        layers=options.layers,
+        pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
+        device=options.device,
+        precision="fp32",
+        window_tokens=options.window_tokens,
+        runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
+        context_vector=options.context_vector,
+    )
     warn_unreadable_words(encoder, pairset.uses)
     checkpoint = folder / TUNE_CHECKPOINT_DIR
     from wsd.io.atomic import atomic_write
