@@ -159,7 +159,7 @@ def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
     """Area under the ROC curve of the scores against binary labels (None unless both labels occur).
 
     The probability that a "same" pair scores above a "different" one, ties counting half (the Mann–Whitney
-    statistic, as :func:`sklearn.metrics.roc_auc_score`).
+    statistic), computed by :func:`sklearn.metrics.roc_auc_score`.
 
     Parameters
     ----------
@@ -179,14 +179,12 @@ def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
     >>> roc_auc(np.array([0.1, 0.2]), np.array([1, 1])) is None
     True
     """
-    from scipy.stats import rankdata
+    from sklearn.metrics import roc_auc_score
 
     labels = np.asarray(labels).astype(bool)
-    positives, negatives = int(labels.sum()), int((~labels).sum())
-    if positives == 0 or negatives == 0:
+    if labels.all() or not labels.any():
         return None
-    ranks = rankdata(np.asarray(scores, dtype=np.float64))
-    return float((ranks[labels].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+    return float(roc_auc_score(labels, np.asarray(scores, dtype=np.float64)))
 
 
 def lemma_cv_predictions(
