@@ -36,7 +36,7 @@ from wsd.senses.stage import sense_keywords
 #: The most characters :meth:`SenseTagger.predict` tags in one call, all texts together (``max_chars``; the
 #: help of ``wsd predict --text`` states it). The forward pass's memory is bounded by its batches whatever the
 #: texts hold; this bounds the time and the arrays of one call, which grow with the uses. At the limit, one text
-#: with a use every 13 characters (7,607 uses): 16 s and 1.2 GB peak for the whole ``wsd predict`` process on 2
+#: with a use every 13 characters (7,607 uses): 20 s and 1,187 MiB peak for the whole ``wsd predict`` process on 2
 #: cores (experiments/results/bench_line_memory.md; before issue 39, 120 KB took 95 s and 12 GB).
 MAX_TEXT_CHARS = 100_000
 
