@@ -150,7 +150,7 @@ def test_config_settings_are_the_schema_settings() -> None:
 # ------------------------------------------------------------------------------------------- wsd tune
 #: The options of ``wsd tune`` that are not TuneOptions fields: tune_encoder's other arguments and the shared flags.
 TUNE_ARGUMENTS = {"tune.train", "tune.exclude", "tune.exclude_lemmas", "output.out", "cli.overwrite", "cli.config"}
-TUNE_ARGUMENTS |= {"cli.set", "tune.recipe", "tune.average", "tune.average_weights"}
+TUNE_ARGUMENTS |= {"cli.set", "tune.recipe", "tune.average", "tune.average_weights", "evaluate.data_dir"}
 _KIND_OF_TYPE = {int: "int", float: "float", bool: "bool", str: "str", tuple: "str_list"}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ def caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty model cache and no WordNet anywhere this machine might have one."""
     monkeypatch.setenv("WSD_MODELS_DIR", str(tmp_path / "models"))
     monkeypatch.delenv("WNHOME", raising=False)
+    monkeypatch.delenv("WSD_DATA_DIR", raising=False)
     monkeypatch.setattr(recipes, "_wordnet_candidates", lambda: [tmp_path / "nowhere" / "wordnet"])
     return tmp_path
 
@@ -33,10 +35,21 @@ def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_the_schema_and_the_recipes_name_the_same_recipes() -> None:
-    assert tuple(recipes.RECIPES) == TUNE_RECIPES == ("sense-minilm",)
-    assert recipes.resolve_recipe("sense-minilm").source_kind == "wordnet"
-    with pytest.raises(ConfigError, match="unknown tuning recipe 'nope'; choose from sense-minilm"):
+    assert tuple(recipes.RECIPES) == TUNE_RECIPES == ("sense-minilm", "sense-multilingual")
+    assert recipes.resolve_recipe("sense-minilm").kinds == ("wic",)
+    assert recipes.resolve_recipe("sense-multilingual").kinds == ("wic", "wug")
+    with pytest.raises(ConfigError, match="unknown tuning recipe 'nope'; choose from sense-minilm, sense-multi"):
         recipes.resolve_recipe("nope")
+
+
+def test_sense_minilm_never_trains_on_a_benchmark_lemma() -> None:
+    """The shipped list is the one experiments/sense_minilm.py wrote (the model built is the model scored)."""
+    excluded = recipes.recipe_excluded_lemmas(recipes.resolve_recipe("sense-minilm"))
+    assert {"part", "bank", "add", "wait", "edge", "gas", "rally"} <= set(excluded)
+    assert excluded == sorted(set(excluded)) and all(lemma == lemma.strip() for lemma in excluded)
+    written = Path(__file__).parents[1] / "experiments" / "results" / "sense_minilm_excluded_lemmas.txt"
+    assert excluded == written.read_text(encoding="utf-8").split()
+    assert recipes.recipe_excluded_lemmas(recipes.resolve_recipe("sense-multilingual")) == []
 
 
 def test_a_model_never_built_or_unknown_is_one_line_naming_the_command(caches: Path, capsys) -> None:
@@ -53,17 +66,22 @@ def test_a_model_never_built_or_unknown_is_one_line_naming_the_command(caches: P
 def test_the_recipe_refuses_options_that_contradict_it(caches: Path, capsys) -> None:
     wordnet = make_wordnet(caches / "wordnet")
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--max-steps", "5", "--train", f"wordnet:{wordnet}")
-    assert "--recipe sense-minilm fixes --max-steps to 300; drop --max-steps 5" in err
+    assert "--recipe sense-minilm fixes --max-steps to 1000; drop --max-steps 5" in err
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--train", f"wug:{wordnet}")
-    assert "trains on wordnet:DIR only" in err
+    assert f"--recipe sense-minilm trains on wic: sources only, not wug:{wordnet}" in err
+    err = _refused(capsys, "tune", "--recipe", "sense-multilingual", "--data-dir", str(caches))
+    assert "--recipe sense-multilingual tunes the multilingual encoder you name: give --model BASE" in err
     with pytest.raises(SystemExit):
         main(["tune", "--recipe", "nope"])
     assert "invalid choice: 'nope'" in capsys.readouterr().err
 
 
-def test_without_wordnet_the_recipe_says_where_it_looked(caches: Path, capsys) -> None:
+def test_without_its_data_the_recipe_says_where_it_looked(caches: Path, capsys) -> None:
     err = _refused(capsys, "tune", "--recipe", "sense-minilm")
-    assert "WordNet 3.0 was not found (looked in " in err and "apt install wordnet-base" in err
+    assert "--recipe sense-minilm needs wic/train/train.data.txt, mcl-wic/training/training.en-en.data" in err
+    assert "no data folder (give --data-dir DIR or set WSD_DATA_DIR)" in err
+    err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(caches / "nowhere"))
+    assert f"looked in the data folder {caches / 'nowhere'}" in err
 
 
 def test_wordnet_is_found_in_wnhome_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,14 +93,41 @@ def test_wordnet_is_found_in_wnhome_first(tmp_path: Path, monkeypatch: pytest.Mo
     assert recipes.find_wordnet() != home / "dict" if Path("/usr/share/wordnet/data.verb").is_file() else True
 
 
+def _data_folder(root: Path) -> Path:
+    """A data folder laid out as ../shared/datasets, with a tiny WiC train and MCL-WiC en-en training."""
+    wic = root / "wic" / "train"
+    wic.mkdir(parents=True)
+    rows = [
+        ("plant", "N", "1-1", "the plant grew tall", "a plant needs water", "T"),
+        ("plant", "N", "1-1", "the plant grew tall", "the plant closed down", "F"),
+        ("plant", "N", "1-3", "a plant needs water", "workers at the plant struck", "F"),
+        ("bank", "N", "1-1", "the bank lent money", "the bank of the river", "F"),
+    ]
+    (wic / "train.data.txt").write_text("".join("\t".join(row[:5]) + "\n" for row in rows), encoding="utf-8")
+    (wic / "train.gold.txt").write_text("".join(row[5] + "\n" for row in rows), encoding="utf-8")
+    mcl = root / "mcl-wic" / "training"
+    mcl.mkdir(parents=True)
+    items = [
+        {"id": "training.en-en.0", "lemma": "crane", "pos": "NOUN", "sentence1": "a crane lifted the beam",
+         "sentence2": "a crane stood in the marsh", "start1": 2, "end1": 7, "start2": 2, "end2": 7},
+        {"id": "training.en-en.1", "lemma": "crane", "pos": "NOUN", "sentence1": "the crane lifted steel",
+         "sentence2": "a crane lifted the beam", "start1": 4, "end1": 9, "start2": 2, "end2": 7},
+    ]  # fmt: skip
+    (mcl / "training.en-en.data").write_text(json.dumps(items), encoding="utf-8")
+    gold = [{"id": "training.en-en.0", "tag": "F"}, {"id": "training.en-en.1", "tag": "T"}]
+    (mcl / "training.en-en.gold").write_text(json.dumps(gold), encoding="utf-8")
+    return root
+
+
 def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     caches: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    """A real build on a tiny WordNet (one epoch of a few steps); ``--model wsd:sense-minilm`` then loads it."""
+    """A real build on tiny sources (one epoch of a few steps) found through $WSD_DATA_DIR; ``--model
+    wsd:sense-minilm`` then loads it; built again elsewhere, it is the same model, bit for bit."""
     from wsd.embed.encoder import Encoder
 
-    monkeypatch.setenv("WNHOME", str(make_wordnet(caches / "wn")))
-    monkeypatch.setattr(recipes, "_wordnet_candidates", lambda: [caches / "wn"])
+    data = _data_folder(caches / "datasets")
+    monkeypatch.setenv("WSD_DATA_DIR", str(data))
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0, capsys.readouterr().err
     printed = capsys.readouterr().out
     folder = recipe_folder("sense-minilm")
@@ -90,8 +135,14 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     assert "load it anywhere with --model wsd:sense-minilm" in printed
     facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
     options = facts["config"]["options"]
-    assert (options["max_steps"], options["seed"], options["validation_fraction"]) == (300, 0, 0.0)
-    assert facts["config"]["sources"] == [f"wordnet:{caches / 'wn'}"] and facts["training"]["precision"] == "fp32"
+    assert (options["max_steps"], options["seed"], options["validation_fraction"]) == (1000, 0, 0.0)
+    assert facts["given_sources"] == [
+        f"wic:{data / 'wic' / 'train' / 'train.data.txt'}",
+        f"wic:{data / 'mcl-wic' / 'training' / 'training.en-en.data'}",
+    ]
+    assert facts["training"]["precision"] == "fp32"
+    # the shipped list reaches the training: a benchmark lemma (bank) is left out
+    assert facts["config"]["excluded_lemmas"] == ["bank"] and facts["training_lemmas"] == ["crane", "plant"]
     assert built_model_folder("wsd:sense-minilm") == folder
     encoder = Encoder(model="wsd:sense-minilm", device="cpu", precision="fp32", runtime="torch")
     vectors = encoder.embed_spans(["the bank lent money"], [(4, 8)])
@@ -102,10 +153,34 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0
     assert "is built already in" in capsys.readouterr().out
     assert (folder / "model.safetensors").read_bytes() == weights
+    # built a second time, into another folder, from a copy of the data elsewhere named by --data-dir: the same
+    # weights (nothing depends on where the data lies)
+    monkeypatch.delenv("WSD_DATA_DIR")
+    again, copy = caches / "again", caches / "elsewhere" / "data"
+    shutil.copytree(data, copy)
+    argv = ["tune", "--recipe", "sense-minilm", "--data-dir", str(copy), "--out", str(again), "--no-progress"]
+    assert main([*argv, "--device", "cpu"]) == 0, capsys.readouterr().err
+    assert (again / "model.safetensors").read_bytes() == weights
     # a folder holding another tuned model is not taken for the recipe's: it is refused, and kept
     facts_file = folder / "wsd_tune.json"
     facts["config"]["options"]["seed"] = 7
     facts_file.write_text(json.dumps(facts), encoding="utf-8")
+    monkeypatch.setenv("WSD_DATA_DIR", str(data))
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 2
     assert "different configuration" in capsys.readouterr().err
     assert (folder / "model.safetensors").read_bytes() == weights
+
+
+def test_a_train_source_replaces_the_recipes_sources_of_its_kind(tmp_path: Path) -> None:
+    recipe = recipes.resolve_recipe("sense-multilingual")
+    data = tmp_path / "datasets"
+    for source in recipe.sources:
+        (data / source.path).mkdir(parents=True)
+    found = recipes.recipe_sources(recipe, data, ["wic:mine.tsv"])
+    assert found[0] == "wic:mine.tsv" and sum(spec.startswith("wic:") for spec in found) == 1
+    assert [spec for spec in found if spec.startswith("wug:")] == [
+        f"wug:{data / 'lscd/nordiachange/subset1'}",
+        f"wug:{data / 'lscd/nordiachange/subset2'}",
+        f"wug:{data / 'lscd/rusemshift/rusemshift_1'}",
+        f"wug:{data / 'lscd/rusemshift/rusemshift_2'}",
+    ]

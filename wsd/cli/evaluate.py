@@ -16,7 +16,8 @@ SUMMARY = "embed, cluster and score a labelled dataset with its official metrics
 DESCRIPTION = (
     "Evaluate sense induction on SemEval-2013 Task 13, SemEval-2010 Task 14, RUSSE-2018 or your own labelled "
     "data (generic format), with mean ± std over seeds and the trivial baselines; or usage similarity on WiC, "
-    "MCL-WiC or AM2iCo pairs (--dataset wic: threshold accuracy and ROC AUC of the cosine)."
+    "MCL-WiC or AM2iCo pairs (--dataset wic: threshold accuracy and ROC AUC of the cosine, a per-pair table "
+    "OUT/pairs.csv, and with --report a page of the scores, the cosine distributions and the ROC curve)."
 )
 
 
@@ -55,8 +56,6 @@ def command_evaluate(args: argparse.Namespace) -> int:
     out, report = resolved["output"]["out"], resolved["output"]["report"]
     if report and not out:
         raise WsdError("--report needs --out (the folder the report is written into)")
-    if report and config.dataset == "wic":
-        raise WsdError("--report: a wic evaluation induces no senses to draw; its scores are in OUT/metrics.json")
     executor = executor_for(resolved)
     with executor or contextlib.nullcontext():  # one cluster for every seed
         result = evaluate(
@@ -70,7 +69,12 @@ def command_evaluate(args: argparse.Namespace) -> int:
     print(format_table(result))
     if out:
         write_config(out, resolved, "evaluate")
-        print(f"metrics, per-target scores and system keys written to {out}")
+        written = (
+            "metrics and the per-pair table"
+            if config.dataset == "wic"
+            else "metrics, per-target scores and system keys"
+        )
+        print(f"{written} written to {out}")
     if report:
         from wsd.report import write_report
 

@@ -14,7 +14,8 @@ SUMMARY = "write report.html, report.md and the plots of a run, an evaluation or
 #: The description of ``wsd report --help``.
 DESCRIPTION = (
     "Sense maps, sense cards, confusion heatmaps and score plots of the --out folder of `wsd run`, `wsd "
-    "demo` or `wsd evaluate`; or plots of experiment results (a .json file or a folder of them)."
+    "demo` or `wsd evaluate` (for `--dataset wic`: the scores, the cosine distributions and the ROC curve); or plots "
+    "of experiment results (a .json file or a folder of them)."
 )
 
 

@@ -7,6 +7,7 @@ A command's settings come from the defaults, ``--config``, its flags and ``--set
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,8 +73,10 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
             except ValueError:
                 raise WsdError(f"--temperature must be a number or auto, not {value!r}") from None
         flags[option.name] = value
-    if command == "evaluate" and args.data is None and args.data_dir is not None:
-        flags["evaluation.data"] = args.data_dir
+    if command == "evaluate" and args.data is None:
+        data_dir = args.data_dir or os.environ.get("WSD_DATA_DIR") or None
+        if data_dir is not None:
+            flags["evaluation.data"] = data_dir
     file = read_config_file(args.config) if args.config else None
     config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
     out = config.get("output", {}).get("out")

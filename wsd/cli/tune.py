@@ -55,8 +55,9 @@ def command_tune(args: argparse.Namespace) -> int:
     if tune.get("average"):
         return _average_run(tune, out, args.overwrite)
     recipe = tune.get("recipe")
+    excluded: list[str] = []
     if recipe:
-        tune, out = _recipe_run(tune, out)
+        tune, out, excluded = _recipe_run(tune, out, args.data_dir)
         if not args.overwrite and _built_by_recipe(Path(out), tune):
             print(
                 f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
@@ -68,7 +69,7 @@ def command_tune(args: argparse.Namespace) -> int:
         tune["train"],
         out,
         exclude=tune["exclude"] or (),
-        exclude_lemmas=read_lemma_list(tune["exclude_lemmas"] or ()),
+        exclude_lemmas=[*excluded, *read_lemma_list(tune["exclude_lemmas"] or ())],
         options=options,
         overwrite=args.overwrite,
     )
@@ -111,7 +112,8 @@ def _built_by_recipe(folder: Path, settings: dict) -> bool:
 
     try:
         facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
-        options, sources = facts["config"]["options"], facts["config"]["sources"]
+        options = facts["config"]["options"]
+        sources = facts.get("given_sources", facts["config"]["sources"])
     except (OSError, ValueError, KeyError, TypeError):
         return False
     from wsd.tune.recipes import resolve_recipe
@@ -128,18 +130,15 @@ def _load_hint(recipe: str, out: str) -> str:
     return f"load it anywhere with --model {name}"
 
 
-def _recipe_run(tune: dict, out: str | None) -> tuple[dict, str]:
-    """The ``[tune]`` settings and the folder of a ``--recipe`` run: its fixed options, its source, its cache folder."""
+def _recipe_run(tune: dict, out: str | None, data_dir: str | None) -> tuple[dict, str, list[str]]:
+    """The ``[tune]`` settings, the folder and the excluded lemmas of a ``--recipe`` run: its fixed options, its
+    sources (found under ``data_dir`` or ``$WSD_DATA_DIR``, or given with ``--train``), its cache folder."""
     from wsd.embed.built_models import recipe_folder
     from wsd.schema import OPTIONS
-    from wsd.tune.recipes import find_wordnet, recipe_settings, resolve_recipe
+    from wsd.tune.recipes import recipe_excluded_lemmas, recipe_settings, recipe_sources, resolve_recipe
 
     recipe = resolve_recipe(tune["recipe"])
     defaults = {name.split(".", 1)[1]: option.default for name, option in OPTIONS.items() if name.startswith("tune.")}
     settings = recipe_settings(recipe, tune, defaults)
-    sources = list(settings.get("train") or [])
-    kinds = {spec.split(":", 1)[0] for spec in sources}
-    if kinds - {recipe.source_kind}:
-        raise ConfigError(f"--recipe {recipe.name} trains on {recipe.source_kind}:DIR only, not {', '.join(sources)}")
-    settings["train"] = sources or [f"{recipe.source_kind}:{find_wordnet()}"]
-    return settings, out or str(recipe_folder(recipe.name))
+    settings["train"] = recipe_sources(recipe, data_dir, list(settings.get("train") or []))
+    return settings, out or str(recipe_folder(recipe.name)), recipe_excluded_lemmas(recipe)

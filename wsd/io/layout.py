@@ -43,6 +43,7 @@ An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`
     OUT/metrics.json         scores (:mod:`wsd.workflows.results`)
     OUT/per_target.csv       scores per target (``wsd evaluate``)
     OUT/change.csv           change scores per target beside the gold change (``wsd evaluate --dataset wug``)
+    OUT/pairs.csv            every scored use pair: cosine, threshold, prediction (``wsd evaluate --dataset wic``)
     OUT/system.seed<N>.key   the system key of seed N (``wsd evaluate``)
     OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
     OUT/report.html  OUT/report.md  OUT/report_figures/
@@ -102,6 +103,7 @@ RUN_DIR = "run"
 METRICS_FILE = "metrics.json"
 PER_TARGET_FILE = "per_target.csv"
 CHANGE_CSV = "change.csv"
+PAIRS_FILE = "pairs.csv"  # one row per use pair of ``wsd evaluate --dataset wic`` (wsd.workflows.wic)
 GOLD_FILE = "gold.parquet"
 REPORT_HTML = "report.html"
 REPORT_MARKDOWN = "report.md"

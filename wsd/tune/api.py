@@ -309,6 +309,7 @@ def tune_encoder(
             raise ModelError(f"--teacher: {exc}") from exc
     exclude = [exclude] if isinstance(exclude, str) else exclude
     exclude_lemmas = [exclude_lemmas] if isinstance(exclude_lemmas, str) else exclude_lemmas
+    train_items = [train] if isinstance(train, str | PairSet) else list(train)
     pairset, excluded = _read_training(train, list(exclude), list(exclude_lemmas), options.seed, Path(out))
     if teacher is None and (pairset.pairs["kind"] == UNLABELLED).any():
         unlabelled = sorted(set(pairset.pairs.loc[pairset.pairs["kind"] == UNLABELLED, "source"]))
@@ -392,6 +393,8 @@ def tune_encoder(
     facts = {
         "format": "wsd-tune/1",
         "config": config,
+        # the sources as given: one whose every lemma is excluded has no pairs, so it is missing from ``sources``
+        "given_sources": [item if isinstance(item, str) else "(pairs given in Python)" for item in train_items],
         "base_model": {
             "name": encoder.loaded.name,
             "location": str(options.model) if options.model is not None else "bundled",

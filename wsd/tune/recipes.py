@@ -1,35 +1,73 @@
 """Named tuning recipes: a tuned encoder rebuilt in one step, kept in wsd's model folder cache like a Hub model.
 
-``wsd tune --recipe sense-minilm`` trains the encoder that the recipe names, from the bundled MiniLM and data a
-user can obtain, into ``$WSD_MODELS_DIR/sense-minilm`` (default ``~/.cache/wsd/models``); ``--model
-wsd:sense-minilm`` then loads it everywhere in wsd, and a recipe that was never built is one line saying how to
-build it. A recipe fixes the training options it was measured with; a flag that contradicts it is refused.
+``wsd tune --recipe NAME`` trains the encoder that the recipe names, from data a user can obtain, into
+``$WSD_MODELS_DIR/NAME`` (default ``~/.cache/wsd/models``); ``--model wsd:NAME`` then loads it everywhere in wsd,
+and a recipe that was never built is one line saying how to build it. A recipe fixes the training options it was
+measured with (seed 0, fp32, deterministic algorithms: a recipe built twice on one machine is the same model,
+bit for bit); a flag that contradicts it is refused.
+
+A recipe's sources are files of the public datasets, found under one data folder laid out as
+``../shared/datasets`` is (:data:`DATA_LAYOUT`): ``--data-dir DIR``, else ``$WSD_DATA_DIR``. WordNet 3.0 is also
+found where a WordNet install puts it (:func:`find_wordnet`). ``--train KIND:PATH`` replaces the recipe's sources
+of that kind.
 
 ``sense-minilm``
-    The bundled MiniLM tuned for 300 steps on the WordNet 3.0 example pairs (contrastive loss, seed 0, fp32
-    so that every machine builds the same model, no validation split): about 150 s on 2 CPU cores. Measured
-    on words it never saw (``experiments/results/tune.md``): SemEval-2013 AVG and SemEval-2010 AVG above the
-    bundled model (a model built with the SemEval lemmas left out), and every DWUG EN change score above it (a
-    model built with the DWUG EN lemmas left out). WordNet is found in ``$WNHOME/dict``, ``$WNHOME``,
-    ``/usr/share/wordnet`` (Debian's ``wordnet-base``) or ``~/nltk_data/corpora/wordnet``, unless ``--train
-    wordnet:DIR`` names it.
+    The bundled MiniLM tuned for one epoch (732 steps of 24 uses) on WiC's training pairs and MCL-WiC's English
+    training pairs: the mix that ``experiments/sense_minilm.py`` chose among four (with and without WordNet's
+    example pairs, 300 steps or one epoch) on held-out pairs of its training files
+    (``experiments/results/sense_minilm.md``). About 18 minutes on one CPU core. Its lemma list
+    (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of SemEval-2013, SemEval-2010 and DWUG EN
+    and the experiment's choice lemmas, so the model built is the model scored there, on words it never saw.
+``sense-multilingual``
+    A multilingual base (``--model BASE``, e.g. the multilingual-e5-small folder of ``../shared/models``) tuned on
+    MCL-WiC in every language (training, dev and the gold-labelled test files), AM2iCo (de-en, ru-en), the
+    Norwegian and Russian WUG sets (NorDiaChange 1 and 2, RuSemShift 1 and 2) and WiC (train and dev).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.schema import TUNE_RECIPES
 
-__all__ = ["RECIPES", "TuneRecipe", "find_wordnet", "recipe_settings", "resolve_recipe"]
+__all__ = [
+    "DATA_DIR_VARIABLE",
+    "RECIPES",
+    "RecipeSource",
+    "TuneRecipe",
+    "find_wordnet",
+    "recipe_excluded_lemmas",
+    "recipe_settings",
+    "recipe_sources",
+    "resolve_recipe",
+]
 
 #: The files a WordNet database folder must hold.
 WORDNET_FILES = ("data.noun", "data.verb")
+#: The environment variable naming the data folder of the recipes (``--data-dir`` wins).
+DATA_DIR_VARIABLE = "WSD_DATA_DIR"
+
+
+@dataclass(frozen=True)
+class RecipeSource:
+    """One training source of a recipe: its kind and where it lies under the data folder.
+
+    Parameters
+    ----------
+    kind : str
+        The source kind (``wordnet``, ``wic``, ``wug``; as ``--train KIND:PATH``).
+    path : str
+        Its file or folder, relative to the data folder (``wic/train/train.data.txt``).
+    """
+
+    kind: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -42,24 +80,57 @@ class TuneRecipe:
         The recipe's name (``--recipe NAME``; the model is ``wsd:NAME``).
     summary : str
         What it trains, in a line.
-    source_kind : str
-        The kind of its one training source (its path is found, or given with ``--train KIND:PATH``).
+    sources : tuple of RecipeSource
+        Its training sources.
     settings : mapping
         The :class:`~wsd.tune.TuneOptions` fields it fixes.
+    excluded_lemmas : str or None
+        The file of ``wsd/tune/recipe_data`` listing the lemmas it never trains on (one per line).
+    needs_model : bool
+        Whether the base encoder is the user's (``--model BASE``) rather than the bundled one.
     """
 
     name: str
     summary: str
-    source_kind: str
+    sources: tuple[RecipeSource, ...]
     settings: Mapping[str, Any] = field(default_factory=dict)
+    excluded_lemmas: str | None = None
+    needs_model: bool = False
 
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of its sources, each once, in order."""
+        return tuple(dict.fromkeys(source.kind for source in self.sources))
+
+
+#: The options every recipe fixes: one seed, fp32 (bf16 rounds differently on each CPU), no validation split.
+_FIXED = {"seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "fp32"}
 
 RECIPES: dict[str, TuneRecipe] = {
     "sense-minilm": TuneRecipe(
         "sense-minilm",
-        "the bundled MiniLM tuned on WordNet 3.0 example pairs for 300 steps",
-        "wordnet",
-        {"max_steps": 300, "seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "fp32", "model": None},
+        "the bundled MiniLM tuned for one epoch (732 steps) on the WiC and MCL-WiC en-en training pairs",
+        (
+            RecipeSource("wic", "wic/train/train.data.txt"),
+            RecipeSource("wic", "mcl-wic/training/training.en-en.data"),
+        ),
+        _FIXED | {"epochs": 1, "max_steps": 1000, "model": None},
+        excluded_lemmas="sense-minilm-excluded.txt",
+    ),
+    "sense-multilingual": TuneRecipe(
+        "sense-multilingual",
+        "a multilingual --model BASE tuned for 1,000 steps on MCL-WiC, AM2iCo, NorDiaChange, RuSemShift and WiC",
+        (
+            RecipeSource("wic", "mcl-wic"),
+            RecipeSource("wic", "am2ico"),
+            RecipeSource("wug", "lscd/nordiachange/subset1"),
+            RecipeSource("wug", "lscd/nordiachange/subset2"),
+            RecipeSource("wug", "lscd/rusemshift/rusemshift_1"),
+            RecipeSource("wug", "lscd/rusemshift/rusemshift_2"),
+            RecipeSource("wic", "wic"),
+        ),
+        _FIXED | {"max_steps": 1000},
+        needs_model=True,
     ),
 }
 if tuple(RECIPES) != TUNE_RECIPES:  # pragma: no cover - a programming error, caught by the first import in tests
@@ -94,6 +165,10 @@ def _wordnet_candidates() -> list[Path]:
     return [*found, Path("/usr/share/wordnet"), Path.home() / "nltk_data" / "corpora" / "wordnet"]
 
 
+def _is_wordnet(folder: Path) -> bool:
+    return all((folder / name).is_file() for name in WORDNET_FILES)
+
+
 def find_wordnet() -> Path:
     """The WordNet 3.0 database folder of this machine.
 
@@ -110,14 +185,119 @@ def find_wordnet() -> Path:
     """
     candidates = _wordnet_candidates()
     for folder in candidates:
-        if all((folder / name).is_file() for name in WORDNET_FILES):
+        if _is_wordnet(folder):
             return folder
     raise ConfigError(
         "WordNet 3.0 was not found (looked in "
         + ", ".join(str(c) for c in candidates)
-        + "): pass --train wordnet:DIR, set WNHOME, or install it (Debian: apt install wordnet-base; "
-        "NLTK: nltk.download('wordnet'))"
+        + "): pass --train wordnet:DIR or --data-dir DIR, set WNHOME, or install it (Debian: apt install "
+        "wordnet-base; NLTK: nltk.download('wordnet'))"
     )
+
+
+def data_folder(given: str | os.PathLike[str] | None) -> Path | None:
+    """The recipes' data folder: ``given`` (``--data-dir``), else ``$WSD_DATA_DIR``, else None.
+
+    Parameters
+    ----------
+    given : path or None
+        ``--data-dir``.
+
+    Returns
+    -------
+    Path or None
+    """
+    chosen = given or os.environ.get(DATA_DIR_VARIABLE) or None
+    return Path(chosen).expanduser() if chosen else None
+
+
+def recipe_sources(recipe: TuneRecipe, data_dir: str | os.PathLike[str] | None, given: Sequence[str]) -> list[str]:
+    """The ``KIND:PATH`` training sources of a recipe's run.
+
+    Parameters
+    ----------
+    recipe : TuneRecipe
+        The recipe.
+    data_dir : path or None
+        ``--data-dir`` (None: ``$WSD_DATA_DIR``, see :func:`data_folder`).
+    given : sequence of str
+        ``--train`` sources: each replaces the recipe's sources of its kind.
+
+    Returns
+    -------
+    list of str
+        The recipe's sources in its order (a given kind in the place of its first source).
+
+    Raises
+    ------
+    ConfigError
+        For a given kind the recipe does not train on, or a source found nowhere (the message names the data
+        folder looked in and how to give one).
+    """
+    by_kind: dict[str, list[str]] = {}
+    for spec in given:
+        by_kind.setdefault(spec.split(":", 1)[0], []).append(spec)
+    unknown = [spec for kind, specs in by_kind.items() if kind not in recipe.kinds for spec in specs]
+    if unknown:
+        raise ConfigError(
+            f"--recipe {recipe.name} trains on {', '.join(k + ':' for k in recipe.kinds)} sources only, not "
+            + ", ".join(unknown)
+        )
+    folder = data_folder(data_dir)
+    sources: list[str] = []
+    missing: list[str] = []
+    for source in recipe.sources:
+        if source.kind in by_kind:
+            sources += by_kind.pop(source.kind)
+            continue
+        if any(spec.startswith(f"{source.kind}:") for spec in given):
+            continue  # this kind was given, and placed at its first source
+        path = folder / source.path if folder is not None else None
+        if path is not None and path.exists():
+            sources.append(f"{source.kind}:{path}")
+        elif source.kind == "wordnet":  # also where a WordNet install puts it
+            try:
+                sources.append(f"wordnet:{find_wordnet()}")
+            except ConfigError:
+                missing.append(source.path)
+        else:
+            missing.append(source.path)
+    if missing:
+        where = (
+            f"the data folder {folder}"
+            if folder is not None
+            else f"no data folder (give --data-dir DIR or set {DATA_DIR_VARIABLE})"
+        )
+        wordnet = (
+            " (WordNet is also found in $WNHOME, /usr/share/wordnet or ~/nltk_data/corpora/wordnet)"
+            if any(source.kind == "wordnet" and source.path in missing for source in recipe.sources)
+            else ""
+        )
+        raise ConfigError(
+            f"--recipe {recipe.name} needs {', '.join(missing)} under its data folder, laid out as "
+            f"../shared/datasets; looked in {where}{wordnet}"
+        )
+    return sources
+
+
+def recipe_excluded_lemmas(recipe: TuneRecipe) -> list[str]:
+    """The lemmas a recipe never trains on (its ``recipe_data`` list; none for a recipe without one).
+
+    Parameters
+    ----------
+    recipe : TuneRecipe
+        The recipe.
+
+    Returns
+    -------
+    list of str
+    """
+    if recipe.excluded_lemmas is None:
+        return []
+    text = (
+        resources.files("wsd.tune").joinpath("recipe_data").joinpath(recipe.excluded_lemmas).read_text(encoding="utf-8")
+    )
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def recipe_settings(recipe: TuneRecipe, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,7 +321,7 @@ def recipe_settings(recipe: TuneRecipe, given: Mapping[str, Any], defaults: Mapp
     ------
     ConfigError
         When a setting differs from its default and from the recipe's value (the recipe would not be the one
-        measured).
+        measured), or a recipe on the user's base is given no ``--model``.
     """
     settings = dict(given)
     for key, value in recipe.settings.items():
@@ -153,4 +333,9 @@ def recipe_settings(recipe: TuneRecipe, given: Mapping[str, Any], defaults: Mapp
                 "give every option yourself"
             )
         settings[key] = value
+    if recipe.needs_model and not settings.get("model"):
+        raise ConfigError(
+            f"--recipe {recipe.name} tunes the multilingual encoder you name: give --model BASE (a model folder "
+            "or Hub name, e.g. the multilingual-e5-small folder that ../shared/models converts)"
+        )
     return settings

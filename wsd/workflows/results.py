@@ -39,7 +39,7 @@ import pandas as pd
 from wsd.evaluate.keys import Key, write_key
 from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.evaluate.scoring import BASELINES, score_keys
-from wsd.io.layout import METRICS_FILE, PER_TARGET_FILE, system_key_name
+from wsd.io.layout import METRICS_FILE, PAIRS_FILE, PER_TARGET_FILE, system_key_name
 from wsd.io.store import atomic_write, library_versions, write_json
 
 REQUIRED_KEYS = (
@@ -176,8 +176,13 @@ def summarise(per_seed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[Key] = ()) -> Path:
-    """Write ``metrics.json``, ``per_target.csv`` and the system key of every seed into ``out``.
+def write_metrics(
+    out: str | Path,
+    document: Mapping[str, Any],
+    keys: Sequence[Key] = (),
+    pair_table: pd.DataFrame | None = None,
+) -> Path:
+    """Write ``metrics.json``, ``per_target.csv``, the system key of every seed (and ``pairs.csv``) into ``out``.
 
     Parameters
     ----------
@@ -187,6 +192,9 @@ def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[K
         A :func:`metrics_document`.
     keys : sequence of Key
         The system key of each seed (none: no key files).
+    pair_table : DataFrame, optional
+        One row per scored use pair (``wsd evaluate --dataset wic``: :func:`wsd.workflows.wic.pair_table`),
+        written as ``pairs.csv``.
 
     Returns
     -------
@@ -195,6 +203,8 @@ def write_metrics(out: str | Path, document: Mapping[str, Any], keys: Sequence[K
     """
     folder = Path(out)
     # metrics.json last: a failure on the way leaves no scores that the other files do not back
+    if pair_table is not None:
+        atomic_write(folder / PAIRS_FILE, lambda tmp: pair_table.to_csv(tmp, index=False))
     for seed, key in enumerate(keys):
         atomic_write(folder / system_key_name(seed), functools.partial(write_key, key))
     frame = pd.DataFrame.from_dict(document["per_target"], orient="index")

@@ -12,8 +12,12 @@ the **ROC AUC** of the cosine against the label (no threshold at all).
 
 ``metrics.json``: ``overall`` holds ``accuracy`` and ``auc``; ``usage_pairs`` holds the whole entry (``file``,
 ``dev``, ``dev_overlap``: the lemmas of ``--dev`` also in ``--data``, ``pairs``, ``lemmas``, ``same``,
-``threshold_from``, ``thresholds``, ``accuracy[_ci]``, ``auc[_ci]``, ``resamples``). The files are read by
-:func:`wsd.tune.wic.load` (its formats and its errors).
+``threshold_from``, ``thresholds``, ``accuracy[_ci]``, ``auc[_ci]``, ``resamples``). ``pairs.csv``: one row
+per scored pair, for error analysis (:func:`pair_table`; the columns are
+:data:`wsd.evaluate.metrics.usage_pairs.PAIR_TABLE_COLUMNS`): its ``correct`` column's mean is the accuracy. Both
+are written through the output folder's manifest like every output, ``metrics.json`` last; ``wsd report OUT``
+draws them (:mod:`wsd.report.pairs_page`). The files are read by :func:`wsd.tune.wic.load` (its formats and its
+errors).
 """
 
 from __future__ import annotations
@@ -29,7 +33,13 @@ import pandas as pd
 from wsd.config import EvaluationConfig
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
-from wsd.evaluate.metrics.usage_pairs import binary_pair_scores, pair_cosines
+from wsd.evaluate.metrics.usage_pairs import (
+    PAIR_TABLE_COLUMNS,
+    PairThresholds,
+    binary_pair_scores,
+    pair_cosines,
+    pair_thresholds,
+)
 from wsd.tune.pairs import PairSet
 from wsd.workflows.results import metrics_document, write_metrics
 from wsd.workflows.vectors import embed_labelled, tuned_overlap
@@ -104,6 +114,70 @@ def pair_occurrences(pairs: PairSet) -> tuple[pd.DataFrame, np.ndarray, np.ndarr
     return table, first, second
 
 
+def pair_table(
+    occurrences: pd.DataFrame,
+    first: np.ndarray,
+    second: np.ndarray,
+    pairs: PairSet,
+    cosines: np.ndarray,
+    chosen: PairThresholds,
+) -> pd.DataFrame:
+    """One row per scored pair: lemma, both target words as written, label, cosine, threshold, prediction, contexts.
+
+    Parameters
+    ----------
+    occurrences : DataFrame
+        The uses as an occurrence table, with the rows of each pair's two uses (:func:`pair_occurrences`).
+    first, second : ndarray of int
+        The row of the first and of the second use of each pair.
+    pairs : PairSet
+        The pairs (``lemma``, ``label``).
+    cosines : ndarray of shape (m,)
+        The cosine of each pair.
+    chosen : PairThresholds
+        The threshold of each pair and its fold (:func:`wsd.evaluate.metrics.usage_pairs.pair_thresholds`).
+
+    Returns
+    -------
+    DataFrame
+        The columns of :data:`wsd.evaluate.metrics.usage_pairs.PAIR_TABLE_COLUMNS`; ``correct`` is 1 where the
+        prediction (cosine ≥ threshold) matches the label.
+
+    Examples
+    --------
+    >>> uses = pd.DataFrame({"use_id": ["u1", "u2"], "lemma": ["bank", "bank"], "text": ["a bank", "the Bank"],
+    ...                      "start": [2, 4], "end": [6, 8], "source": ["s", "s"]})
+    >>> links = pd.DataFrame({"use_id_1": ["u1"], "use_id_2": ["u2"], "lemma": ["bank"], "label": [1.0],
+    ...                       "kind": ["binary"], "source": ["s"]})
+    >>> pairs = PairSet(uses, links)
+    >>> table, first, second = pair_occurrences(pairs)
+    >>> chosen = PairThresholds(np.array([0.5]), np.array([0]), [0.5], "dev")
+    >>> pair_table(table, first, second, pairs, np.array([0.8]), chosen)[["word_2", "predicted", "correct"]]
+      word_2  predicted  correct
+    0   Bank          1        1
+    """
+    labels = pairs.pairs["label"].to_numpy(dtype=np.float64).astype(np.int64)
+    predicted = (np.asarray(cosines, dtype=np.float64) >= chosen.per_pair).astype(np.int64)
+    forms, texts = occurrences["form"].to_numpy(), occurrences["text"].to_numpy()
+    table = pd.DataFrame(
+        {
+            "pair": np.arange(1, len(labels) + 1),
+            "lemma": pairs.pairs["lemma"].astype(str).to_numpy(),
+            "word_1": forms[first],
+            "word_2": forms[second],
+            "label": labels,
+            "cosine": np.asarray(cosines, dtype=np.float64),
+            "threshold": chosen.per_pair,
+            "fold": chosen.fold,
+            "predicted": predicted,
+            "correct": (predicted == labels).astype(np.int64),
+            "context_1": texts[first],
+            "context_2": texts[second],
+        }
+    )
+    return table[list(PAIR_TABLE_COLUMNS)]
+
+
 def _pair_cosines(
     config: EvaluationConfig, pairs: PairSet, encoder: Encoder, progress: bool
 ) -> tuple[np.ndarray, pd.DataFrame, Any]:
@@ -129,7 +203,8 @@ def evaluate_wic(
         ``data`` (the pairs file), ``dataset_options["dev"]`` (the pairs the threshold is chosen on, optional),
         the encoder's options.
     out : path, optional
-        Output folder: ``metrics.json`` and ``per_target.csv`` (empty); nothing is written without it.
+        Output folder: ``pairs.csv`` (:func:`pair_table`), ``metrics.json`` and ``per_target.csv`` (empty);
+        nothing is written without it.
     encoder : Encoder, optional
         An already loaded encoder.
     progress : bool
@@ -192,5 +267,7 @@ def evaluate_wic(
         usage_pairs=entry,
     )
     if out is not None:
-        write_metrics(Path(out), document)
+        chosen = pair_thresholds(cosines, labels, lemmas, dev_scores, dev_labels)  # the thresholds scored above
+        first, second = pair_occurrences(pairs)[1:]
+        write_metrics(Path(out), document, pair_table=pair_table(occurrences, first, second, pairs, cosines, chosen))
     return document

@@ -10,6 +10,7 @@ vector space itself (what usage-pair tuning trains for). The judgments are read 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -116,6 +117,25 @@ def usage_pair_lines(entry: Mapping[str, Any] | None) -> list[str]:
 LEMMA_FOLDS = 5
 #: Bootstrap resamples of the pairs behind each 95% interval.
 BOOTSTRAP_RESAMPLES = 1000
+#: The columns of the per-pair table of ``wsd evaluate --dataset wic`` (``OUT/pairs.csv``), in order: the pair's
+#: position among the pairs scored (1, 2, ...; file order, self-pairs and repeats skipped), its lemma, each use's
+#: target word as written, the gold label (1 same sense, 0 not), the cosine, the threshold applied to it, its lemma
+#: fold (0: the dev threshold), the predicted label (cosine ≥ threshold), whether that is right (1/0: their mean
+#: is the accuracy), and the two contexts.
+PAIR_TABLE_COLUMNS = (
+    "pair",
+    "lemma",
+    "word_1",
+    "word_2",
+    "label",
+    "cosine",
+    "threshold",
+    "fold",
+    "predicted",
+    "correct",
+    "context_1",
+    "context_2",
+)
 
 
 def best_threshold(scores: np.ndarray, labels: np.ndarray) -> float:
@@ -193,7 +213,7 @@ def lemma_cv_predictions(
     """Predictions of each pair by a threshold chosen on the other lemmas' pairs (grouped k-fold over lemmas).
 
     The folds are :class:`sklearn.model_selection.GroupKFold`'s (deterministic: no shuffling), ``min(n_folds,
-    lemmas)`` of them; no lemma has pairs on both sides of a split.
+    lemmas)`` of them; no lemma has pairs on both sides of a split (:func:`pair_thresholds`).
 
     Parameters
     ----------
@@ -221,20 +241,97 @@ def lemma_cv_predictions(
     >>> predicted.tolist(), thresholds
     ([False, True, False, True], [0.5, 0.5])
     """
+    chosen = pair_thresholds(scores, labels, lemmas, n_folds=n_folds)
+    return np.asarray(scores, dtype=np.float64) >= chosen.per_pair, chosen.thresholds
+
+
+@dataclass(frozen=True)
+class PairThresholds:
+    """The cosine threshold each pair is judged by, and where it was chosen (:func:`pair_thresholds`).
+
+    Parameters
+    ----------
+    per_pair : ndarray of shape (m,)
+        The threshold applied to each pair (a pair is "same" when its score is at or above it).
+    fold : ndarray of int, shape (m,)
+        The lemma fold (1, 2, ...) each pair was held out in; 0 for every pair with a dev threshold.
+    thresholds : list of float
+        The dev threshold alone, or the threshold of each fold in fold order.
+    source : {"dev", "lemma-cv"}
+        Chosen on the dev pairs, or by lemma cross-validation.
+    """
+
+    per_pair: np.ndarray
+    fold: np.ndarray
+    thresholds: list[float]
+    source: str
+
+
+def pair_thresholds(
+    scores: np.ndarray,
+    labels: np.ndarray,
+    lemmas: np.ndarray,
+    dev_scores: np.ndarray | None = None,
+    dev_labels: np.ndarray | None = None,
+    n_folds: int = LEMMA_FOLDS,
+) -> PairThresholds:
+    """The threshold of each pair: the dev one (:func:`best_threshold` on the dev pairs), else its lemma fold's.
+
+    Without dev pairs the pairs are split into ``min(n_folds, lemmas)`` folds by
+    :class:`sklearn.model_selection.GroupKFold` over lemmas (deterministic: no shuffling; no lemma on both sides
+    of a split), and each fold's pairs are judged by the best threshold on the other folds' pairs.
+
+    Parameters
+    ----------
+    scores, labels : ndarray of shape (m,)
+        Score and 1/0 label of each evaluated pair.
+    lemmas : ndarray of shape (m,)
+        The lemma of each pair.
+    dev_scores, dev_labels : ndarray, optional
+        Scores and labels of the pairs the threshold is chosen on.
+    n_folds : int
+        Most folds of the lemma cross-validation.
+
+    Returns
+    -------
+    PairThresholds
+
+    Raises
+    ------
+    InputError
+        Without dev pairs and with fewer than two lemmas (nothing to hold out).
+
+    Examples
+    --------
+    >>> chosen = pair_thresholds(np.array([0.1, 0.9, 0.2, 0.8]), np.array([0, 1, 0, 1]), np.array(list("aabb")))
+    >>> chosen.per_pair.tolist(), chosen.fold.tolist(), chosen.source
+    ([0.5, 0.5, 0.5, 0.5], [2, 2, 1, 1], 'lemma-cv')
+    >>> pair_thresholds(np.array([0.4]), np.array([1]), np.array(["a"]), np.array([0.2, 0.6]),
+    ...                 np.array([0, 1])).thresholds
+    [0.4]
+    """
     from sklearn.model_selection import GroupKFold
 
     from wsd.errors import InputError
 
     scores, labels, lemmas = np.asarray(scores, dtype=np.float64), np.asarray(labels), np.asarray(lemmas)
+    if dev_scores is not None and dev_labels is not None:
+        threshold = best_threshold(dev_scores, dev_labels)
+        return PairThresholds(
+            np.full(len(scores), threshold), np.zeros(len(scores), dtype=np.int64), [threshold], "dev"
+        )
     n_lemmas = len(np.unique(lemmas))
     if n_lemmas < 2:
         raise InputError(f"{n_lemmas} lemma: a threshold by lemma cross-validation needs two or more (or a dev file)")
-    predicted = np.zeros(len(scores), dtype=bool)
+    per_pair = np.zeros(len(scores), dtype=np.float64)
+    fold = np.zeros(len(scores), dtype=np.int64)
     thresholds = []
-    for train, test in GroupKFold(n_splits=min(n_folds, n_lemmas)).split(scores, labels, lemmas):
+    splits = GroupKFold(n_splits=min(n_folds, n_lemmas)).split(scores, labels, lemmas)
+    for number, (train, test) in enumerate(splits, 1):
         thresholds.append(best_threshold(scores[train], labels[train]))
-        predicted[test] = scores[test] >= thresholds[-1]
-    return predicted, thresholds
+        per_pair[test] = thresholds[-1]
+        fold[test] = number
+    return PairThresholds(per_pair, fold, thresholds, "lemma-cv")
 
 
 def bootstrap_interval(
@@ -293,7 +390,7 @@ def binary_pair_scores(
     """Accuracy of a cosine threshold and ROC AUC of binary usage pairs, each with a 95% bootstrap interval.
 
     The threshold is the one with the best accuracy on the dev pairs where they are given
-    (:func:`best_threshold`), else chosen for each lemma fold on the other folds (:func:`lemma_cv_predictions`).
+    (:func:`best_threshold`), else chosen for each lemma fold on the other folds (:func:`pair_thresholds`).
     The intervals resample the pairs (the thresholds stay as chosen).
 
     Parameters
@@ -323,20 +420,14 @@ def binary_pair_scores(
     """
     scores = np.asarray(scores, dtype=np.float64)
     labels = np.asarray(labels).astype(bool)
-    if dev_scores is not None and dev_labels is not None:
-        thresholds = [best_threshold(dev_scores, dev_labels)]
-        predicted = scores >= thresholds[0]
-        source = "dev"
-    else:
-        predicted, thresholds = lemma_cv_predictions(scores, labels, lemmas)
-        source = "lemma-cv"
-    correct = (predicted == labels).astype(np.float64)
+    chosen = pair_thresholds(scores, labels, lemmas, dev_scores, dev_labels)
+    correct = ((scores >= chosen.per_pair) == labels).astype(np.float64)
     return {
         "pairs": len(scores),
         "lemmas": len(np.unique(np.asarray(lemmas))),
         "same": int(labels.sum()),
-        "threshold_from": source,
-        "thresholds": thresholds,
+        "threshold_from": chosen.source,
+        "thresholds": chosen.thresholds,
         "accuracy": float(correct.mean()),
         "accuracy_ci": bootstrap_interval(
             lambda rows: float(correct[rows].mean()), len(scores), n_resamples, random_state
