@@ -8,6 +8,13 @@ sense's keywords.
 
 >>> tagger = load("out/senses")  # doctest: +SKIP
 >>> tagger.predict(["The mouse ran under the desk.", "Click the left mouse button."], target="mouse")  # doctest: +SKIP
+
+:meth:`SenseTagger.from_examples` makes a tagger from sense-labelled examples instead (few-shot disambiguation: each
+occurrence gets the sense of its nearest examples, :mod:`wsd.senses.nearest`); :meth:`SenseTagger.label` labels the
+spans of an occurrence table (``wsd predict --examples FILE --data FILE2``).
+
+>>> tagger = SenseTagger.from_examples("examples.tsv")  # doctest: +SKIP
+>>> tagger.predict("She sat on the bank of the river.", target="bank")  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -28,9 +35,19 @@ from wsd.corpus.scan import ScanOptions, build_scan_options, iter_document_chunk
 from wsd.embed.coverage import warn_unreadable_targets
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
+from wsd.evaluate.datasets.generic import read_generic
 from wsd.io.layout import META_FILE, MODEL_DIR
 from wsd.io.store import read_meta
+from wsd.occurrences import GOLD_COLUMN, validate_occurrences
+from wsd.schema import (
+    DEFAULT_FEW_SHOT_CONTEXT_VECTOR,
+    DEFAULT_FEW_SHOT_MARGIN,
+    DEFAULT_FEW_SHOT_NEIGHBORS,
+    DEFAULT_FEW_SHOT_RULE,
+    FewShotRule,
+)
 from wsd.senses.model import SenseModel
+from wsd.senses.nearest import LABEL_COLUMNS, FewShotSenses, NearestSenseClassifier, primary_senses, warn_unlabelled
 from wsd.senses.stage import sense_keywords
 
 #: The most characters :meth:`SenseTagger.predict` tags in one call, all texts together (``max_chars``; the
@@ -39,6 +56,9 @@ from wsd.senses.stage import sense_keywords
 #: with a use every 13 characters (7,607 uses): 20 s and 1,187 MiB peak for the whole ``wsd predict`` process on 2
 #: cores (experiments/results/bench_line_memory.md; before issue 39, 120 KB took 95 s and 12 GB).
 MAX_TEXT_CHARS = 100_000
+
+#: The columns of :meth:`SenseTagger.label` before the sense's (:data:`wsd.senses.nearest.LABEL_COLUMNS`).
+OCCURRENCE_COLUMNS = ("id", "target", "form", "text", "start", "end")
 
 #: The columns of :meth:`SenseTagger.predict`, in order.
 PREDICTION_COLUMNS = (
@@ -68,14 +88,15 @@ def _run_scan_options(meta: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 class SenseTagger:
-    """Predict the senses of a target word in new texts with a fitted senses folder and its encoder.
+    """Predict the senses of a target word in new texts with fitted senses and their encoder.
 
-    Made by :func:`load`. Parameters are stored as given.
+    Made by :func:`load` (induced senses, a senses folder) or :meth:`from_examples` (labelled examples).
+    Parameters are stored as given.
 
     Parameters
     ----------
-    model : SenseModel
-        The fitted sense model.
+    model : SenseModel or FewShotSenses
+        The fitted sense model, or the few-shot classifiers of labelled examples.
     encoder : Encoder
         The encoder whose vectors the model was fitted on.
     keywords : mapping
@@ -86,7 +107,7 @@ class SenseTagger:
 
     def __init__(
         self,
-        model: SenseModel,
+        model: SenseModel | FewShotSenses,
         encoder: Encoder,
         keywords: Mapping[tuple[str, int], str] | None = None,
         scan: Mapping[str, Any] | None = None,
@@ -95,6 +116,94 @@ class SenseTagger:
         self.encoder = encoder
         self.keywords = dict(keywords or {})
         self.scan = dict(scan) if scan is not None else None
+
+    @classmethod
+    def from_examples(
+        cls,
+        examples: str | os.PathLike[str] | pd.DataFrame,
+        encoder: Encoder | None = None,
+        *,
+        rule: FewShotRule = DEFAULT_FEW_SHOT_RULE,
+        n_neighbors: int = DEFAULT_FEW_SHOT_NEIGHBORS,
+        margin: float = DEFAULT_FEW_SHOT_MARGIN,
+        **encoder_options: Any,
+    ) -> SenseTagger:
+        """A tagger that gives each occurrence the sense of its nearest labelled examples (few-shot).
+
+        The examples are embedded once; each target gets a :class:`~wsd.senses.nearest.NearestSenseClassifier`.
+        A graded label (``a/0.7 b/0.3``) counts as its highest-weight sense; examples without a sense are left
+        out with a warning.
+
+        Parameters
+        ----------
+        examples : path or DataFrame
+            A file in the generic labelled format (``id, target, text, start, end, sense``; TSV or JSON Lines,
+            :mod:`wsd.evaluate.datasets.generic`), or a table with those columns (:func:`read_examples`).
+        encoder : Encoder, optional
+            An encoder already loaded (default: ``Encoder(**encoder_options)``, the bundled model with the
+            measured representation, ``context_vector=DEFAULT_FEW_SHOT_CONTEXT_VECTOR``).
+        rule : {"knn", "centroid"}
+            Local-mean k-NN or sense centroids (:class:`~wsd.senses.nearest.NearestSenseClassifier`).
+        n_neighbors : int
+            Examples per sense the k-NN rule averages (1: the nearest neighbour).
+        margin : float
+            The least lead of the best sense (cosine units), else the most frequent sense of the examples.
+        **encoder_options
+            Options of :class:`wsd.Encoder` (``model``, ``layers``, ``context_vector``, ``device``, ...), when
+            ``encoder`` is not given.
+
+        Returns
+        -------
+        SenseTagger
+
+        Raises
+        ------
+        InputError
+            When the examples have no ``sense`` column, no labelled row, or a malformed record (file and line).
+
+        Examples
+        --------
+        >>> tagger = SenseTagger.from_examples("data/demo/labelled.tsv")  # doctest: +SKIP
+        >>> tagger.predict("Click the left mouse button.", target="mouse")[["sense", "probability"]]  # doctest: +SKIP
+        """
+        table = read_examples(examples)
+        if encoder is None:
+            encoder = Encoder(**({"context_vector": DEFAULT_FEW_SHOT_CONTEXT_VECTOR} | encoder_options))
+        warn_unreadable_targets(encoder.loaded.backend, encoder.loaded.name, table["target"].unique().tolist())
+        X = encoder.embed_occurrences(table)
+        classifier = NearestSenseClassifier(rule=rule, n_neighbors=n_neighbors, margin=margin)
+        model = FewShotSenses(classifier).fit(table, X, table[GOLD_COLUMN].to_numpy())
+        return cls(model, encoder)
+
+    def label(self, occurrences: pd.DataFrame) -> pd.DataFrame:
+        """The sense of each occurrence of a table (its own spans), by the labelled examples (:meth:`from_examples`).
+
+        Parameters
+        ----------
+        occurrences : DataFrame
+            The occurrences: ``target``, ``text``, ``start``, ``end`` (``id`` and ``form`` are filled in where
+            missing), e.g. :func:`wsd.evaluate.datasets.generic.read_generic`'s table.
+
+        Returns
+        -------
+        DataFrame
+            One row per occurrence, in order: :data:`OCCURRENCE_COLUMNS`, then ``sense``, ``probability``,
+            ``margin``, ``fallback`` and ``most_frequent`` (:meth:`wsd.senses.nearest.FewShotSenses.label`).
+
+        Raises
+        ------
+        InputError
+            For a target without examples (all of them named), before anything is embedded.
+        """
+        if not isinstance(self.model, FewShotSenses):
+            raise InputError("label() needs a tagger made from labelled examples (SenseTagger.from_examples)")
+        occurrences = _occurrence_table(occurrences, "the occurrences to label")
+        self.model.check_targets(occurrences["target"].unique())
+        if occurrences.empty:
+            return pd.DataFrame(columns=[*OCCURRENCE_COLUMNS, *LABEL_COLUMNS])
+        X = self.encoder.embed_occurrences(occurrences)
+        labels = self.model.label(occurrences, X)
+        return pd.concat([occurrences[list(OCCURRENCE_COLUMNS)], labels], axis=1)
 
     @property
     def targets(self) -> list[str]:
@@ -187,7 +296,7 @@ class SenseTagger:
             if len(self.targets) != 1:
                 raise InputError(f"give target=...: these senses have {len(self.targets)} targets ({self._known()})")
             target = self.targets[0]
-        if target not in self.model.inducers_:
+        if target not in self.targets:
             raise InputError(f"target {target!r} is not one of the senses' targets ({self._known()})")
         if spans is not None:
             occurrences = self._spans(texts, target, spans)
@@ -200,6 +309,8 @@ class SenseTagger:
             return pd.DataFrame(columns=list(PREDICTION_COLUMNS))
         warn_unreadable_targets(self.encoder.loaded.backend, self.encoder.loaded.name, [target])
         X = self.encoder.embed_occurrences(occurrences)
+        if isinstance(self.model, FewShotSenses):
+            return self._predict_by_examples(occurrences, X, target)
         identity = self.encoder.identity()
         proba = self.model.predict_proba(occurrences, X, embedding_meta=identity)
         labels = self.model.predict(occurrences, X, embedding_meta=identity)
@@ -218,6 +329,29 @@ class SenseTagger:
                 "probability": proba[rows, np.maximum(labels, 0)],
                 "probabilities": [row[:n_senses].tolist() for row in proba],
                 "keywords": [self.keywords.get((target, int(label)), "") for label in labels],
+            },
+            columns=list(PREDICTION_COLUMNS),
+        )
+
+    def _predict_by_examples(self, occurrences: pd.DataFrame, X: np.ndarray, target: str) -> pd.DataFrame:
+        """:meth:`predict`'s table from the labelled examples: the sense is the examples' label (also ``sense_id``)."""
+        assert isinstance(self.model, FewShotSenses)
+        occurrences = occurrences.reset_index(drop=True)
+        labels = self.model.label(occurrences, X)
+        proba = self.model.classifiers_[target].predict_proba(X)
+        return pd.DataFrame(
+            {
+                "text_id": occurrences["text_id"].to_numpy(dtype=np.int64),
+                "text": occurrences["text"].astype(str).to_numpy(),
+                "target": target,
+                "form": occurrences["form"].astype(str).to_numpy(),
+                "start": occurrences["start"].to_numpy(dtype=np.int64),
+                "end": occurrences["end"].to_numpy(dtype=np.int64),
+                "sense": labels["sense"].to_numpy(),
+                "sense_id": labels["sense"].to_numpy(),
+                "probability": labels["probability"].to_numpy(),
+                "probabilities": [row.tolist() for row in proba],
+                "keywords": "",
             },
             columns=list(PREDICTION_COLUMNS),
         )
@@ -246,6 +380,76 @@ class SenseTagger:
                 "end": [end for _, end in spans],
             }
         )
+
+
+def _occurrence_table(frame: pd.DataFrame, where: str) -> pd.DataFrame:
+    """An occurrence table of a DataFrame with ``target``, ``text``, ``start``, ``end`` (and maybe ``sense``): the
+    other columns filled as the generic reader fills them (``id``: the row number, ``form``: the span)."""
+    frame = frame.reset_index(drop=True)
+    missing_form = "form" not in frame.columns
+    filled = {
+        "id": lambda: np.arange(len(frame)).astype(str),
+        "form": lambda: "",
+        "doc_id": lambda: frame["id"] if "id" in frame.columns else np.arange(len(frame)).astype(str),
+        "doc_start": lambda: 0,
+    }
+    frame = frame.assign(**{name: make() for name, make in filled.items() if name not in frame.columns})
+    table = validate_occurrences(frame, where=where)
+    if missing_form:
+        table["form"] = [
+            text[start:end] for text, start, end in zip(table["text"], table["start"], table["end"], strict=True)
+        ]
+    if GOLD_COLUMN in table.columns:
+        table[GOLD_COLUMN] = table[GOLD_COLUMN].fillna("").astype(str)
+    return table
+
+
+def read_examples(examples: str | os.PathLike[str] | pd.DataFrame) -> pd.DataFrame:
+    """The labelled rows of sense-labelled examples, one sense each (the highest-weight one).
+
+    Parameters
+    ----------
+    examples : path or DataFrame
+        A file in the generic labelled format, or a DataFrame with ``target``, ``text``, ``start``, ``end`` and
+        ``sense`` (``id`` and ``form`` are filled in where missing).
+
+    Returns
+    -------
+    DataFrame
+        An occurrence table with a ``sense`` column; examples without a sense are left out, with a warning.
+
+    Raises
+    ------
+    InputError
+        For a file or table without a ``sense`` column, without rows, without a labelled row, or with a malformed
+        record (file and line).
+
+    Examples
+    --------
+    >>> read_examples("data/demo/labelled.tsv")["sense"].iloc[0]  # doctest: +SKIP
+    'mouse.animal'
+    """
+    if isinstance(examples, pd.DataFrame):
+        where = "the examples"
+        table = _occurrence_table(examples, where)
+    else:
+        where = str(examples)
+        table = read_generic(examples)
+    if table.empty:
+        raise InputError(f"{where}: no examples (expected a header and one line per labelled occurrence)")
+    if GOLD_COLUMN not in table.columns:
+        raise InputError(
+            f"{where}: no {GOLD_COLUMN} column: the examples must be labelled (fields id, target, text, start, end, "
+            f"{GOLD_COLUMN})"
+        )
+    senses = primary_senses(table[GOLD_COLUMN])
+    labelled = senses != ""
+    if not labelled.any():
+        raise InputError(f"{where}: no example has a {GOLD_COLUMN}: the examples must be labelled")
+    warn_unlabelled(int((~labelled).sum()), len(table), where)
+    table = table[labelled].reset_index(drop=True)
+    table[GOLD_COLUMN] = senses[labelled]
+    return table
 
 
 def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **encoder_options: Any) -> SenseTagger:

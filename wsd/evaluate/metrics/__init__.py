@@ -3,6 +3,7 @@
 * :mod:`~wsd.evaluate.metrics.semeval2013` — Fuzzy NMI, Fuzzy B-Cubed (official SemEval-2013 scorer parity);
 * :mod:`~wsd.evaluate.metrics.semeval2010` — paired F-score, V-measure, supervised recall (SemEval-2010);
 * :mod:`~wsd.evaluate.metrics.clustering` — ARI, NMI, V-measure, paired F, B-Cubed, purity; RUSSE-2018.
+* :mod:`~wsd.evaluate.metrics.disambiguation` — accuracy and macro-F1 of predicted senses (few-shot).
 """
 
 from __future__ import annotations
