@@ -50,6 +50,11 @@ def command_change(args: argparse.Namespace) -> int:
 
     config = command_config("change", args)
     change = config["change"]
+    namer = None
+    if config["output"].get("inventory"):  # the folder is checked before the run is read
+        from wsd.workflows.naming import InventoryNamer
+
+        namer = InventoryNamer(config["output"]["inventory"])
     out = change_run(
         change["run"],
         change["senses"],
@@ -64,6 +69,7 @@ def command_change(args: argparse.Namespace) -> int:
         min_uses=change["min_uses"],
         rank_by=change["rank_by"],
         overwrite=args.overwrite,
+        namer=namer,
     )
     write_config(out, config, "change")
     ranking = pd.read_parquet(out / f"{CHANGE_RANKING}.parquet")

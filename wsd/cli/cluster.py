@@ -57,6 +57,11 @@ def command_cluster(args: argparse.Namespace) -> int:
     config = command_config("cluster", args)
     senses = SenseOptions.from_config(config)
     inducer = make_inducer(senses.params() | {"random_state": senses.seed})
+    namer = None
+    if config["output"].get("inventory"):  # the folder is checked before any clustering
+        from wsd.workflows.naming import InventoryNamer
+
+        namer = InventoryNamer(config["output"]["inventory"])
     executor = executor_for(config)
     with executor or contextlib.nullcontext():
         out = cluster_run(
@@ -67,6 +72,7 @@ def command_cluster(args: argparse.Namespace) -> int:
             n_keywords=config["output"]["keywords"],
             map_function=_map_with_progress(executor, not args.no_progress),
             overwrite=args.overwrite,
+            namer=namer,
         )
     write_config(out, config, "cluster")
     senses = json.loads((out / META_FILE).read_text(encoding="utf-8"))["senses"]

@@ -1,6 +1,7 @@
 """Training pairs from the WordNet 3.0 database (``wordnet:DIR``): example sentences and glosses of senses.
 
-**The database** (``wndb(5WN)``): ``data.noun``, ``data.verb``, ``data.adj``, ``data.adv`` hold one synset per
+The database is read by :mod:`wsd.evaluate.wordnet`. **The database** (``wndb(5WN)``): ``data.noun``,
+``data.verb``, ``data.adj``, ``data.adv`` hold one synset per
 line, after a licence header whose lines start with two spaces::
 
     offset lex_filenum ss_type w_cnt word lex_id [word lex_id ...] p_cnt [ptr ...] [frames] | gloss
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,217 +41,25 @@ import pandas as pd
 
 from wsd.corpus.forms import english_forms, find_word, word_spans
 from wsd.errors import ConfigError, InputError
-from wsd.io.textfiles import check_file, iter_lines
+
+# the database reader lives in wsd.evaluate.wordnet (sense naming reads it too); its names stay importable here
+from wsd.evaluate.wordnet import (  # noqa: F401
+    DEFAULT_FOLDER,
+    POS_FILES,
+    SYNSET_TYPES,
+    Synset,
+    parse_line,
+    read_exceptions,
+    read_synsets,
+    split_gloss,
+)
 from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, sense_pairs, use_id
 
-#: Data and exception file per part of speech (``s``, satellite adjectives, live in the adjective files).
-POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
-SYNSET_TYPES = ("n", "v", "a", "s", "r")
 #: The part of speech :func:`english_forms` takes for each synset type.
 FORMS_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
-DEFAULT_FOLDER = Path("/usr/share/wordnet")
 DEFAULT_MAX_PAIRS = 1000
-_MARKER = re.compile(r"\((?:a|p|ip)\)$")
-_OFFSET = re.compile(r"\d{8}")
 #: A form that is one word as :func:`wsd.corpus.forms.word_spans` splits a text (letters and digits only).
 _ONE_WORD = re.compile(r"[^\W_]+")
-
-
-@dataclass(frozen=True)
-class Synset:
-    """One synset of the database.
-
-    Parameters
-    ----------
-    offset : int
-        Byte offset of its line in its data file.
-    pos : str
-        ``n``, ``v``, ``a``, ``s`` or ``r``.
-    words : tuple of str
-        Its words, ``_`` replaced by spaces, adjective markers dropped (case kept).
-    definition : str
-        The gloss without the examples.
-    examples : tuple of str
-        The quoted example sentences, without their quotes.
-    """
-
-    offset: int
-    pos: str
-    words: tuple[str, ...]
-    definition: str
-    examples: tuple[str, ...]
-
-    @property
-    def key(self) -> str:
-        """``00001740-v``: offset and POS, unique over the database."""
-        return f"{self.offset:08d}-{self.pos}"
-
-
-def split_gloss(gloss: str) -> tuple[str, tuple[str, ...]]:
-    """A gloss's definition and example sentences.
-
-    Parameters
-    ----------
-    gloss : str
-        The text after ``|`` on a data line.
-
-    Returns
-    -------
-    (str, tuple of str)
-        The definition parts joined by ``"; "``, and the examples without their quotes.
-
-    Examples
-    --------
-    >>> split_gloss('draw air into the lungs; "I can breathe; she said" - X; "Respire"')
-    ('draw air into the lungs', ('I can breathe; she said', 'Respire'))
-    >>> split_gloss('(usually followed by "to") able; "able to swim"')
-    ('(usually followed by "to") able', ('able to swim',))
-    """
-    parts: list[str] = []
-    current: list[str] = []
-    quoted = False
-    for char in gloss:
-        if char == '"':
-            quoted = not quoted
-        if char == ";" and not quoted:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current).strip())
-    definition, examples = [], []
-    for part in parts:
-        if part.startswith('"'):
-            text = part[1:].partition('"')[0].strip()
-            if text:
-                examples.append(text)
-        elif part:
-            definition.append(part)
-    return "; ".join(definition), tuple(examples)
-
-
-def parse_line(line: str, where: str) -> Synset:
-    """One synset from one data line (see the module docstring).
-
-    Parameters
-    ----------
-    line : str
-        The line, without its line end.
-    where : str
-        ``file:line`` for messages.
-
-    Returns
-    -------
-    Synset
-
-    Raises
-    ------
-    InputError
-        When a field is missing or malformed.
-
-    Examples
-    --------
-    >>> s = parse_line('00002724 29 v 01 choke 0 001 @ 00001740 v 0000 01 + 02 00 | breathe hard; "She choked"', "x")
-    >>> s.key, s.words, s.definition, s.examples
-    ('00002724-v', ('choke',), 'breathe hard', ('She choked',))
-    """
-    head, bar, gloss = line.partition(" | ")
-    if not bar:
-        head, bar, gloss = line.partition("|")
-    fields = head.split()
-    try:
-        offset, pos = fields[0], fields[2]
-        if not _OFFSET.fullmatch(offset) or pos not in SYNSET_TYPES:
-            raise ValueError
-        count = int(fields[3], 16)
-        words = tuple(_MARKER.sub("", fields[4 + 2 * i]).replace("_", " ") for i in range(count))
-        for i in range(count):
-            int(fields[5 + 2 * i], 16)
-        at = 4 + 2 * count
-        pointers = int(fields[at])
-        at += 1 + 4 * pointers
-        if pos == "v" and at < len(fields):
-            frames = int(fields[at])
-            at += 1 + 3 * frames
-        if at != len(fields) or not bar or count < 1:
-            raise ValueError
-    except (IndexError, ValueError):
-        raise InputError(
-            f"{where}: malformed WordNet data line (expected 'offset lex_filenum ss_type w_cnt "
-            f"word lex_id ... p_cnt pointers ... | gloss')"
-        ) from None
-    definition, examples = split_gloss(gloss.strip())
-    return Synset(int(offset), pos, words, definition, examples)
-
-
-def read_synsets(folder: str | Path) -> list[Synset]:
-    """Every synset of the four data files, offsets checked against the bytes.
-
-    Parameters
-    ----------
-    folder : str or Path
-        The WordNet ``dict`` folder (``data.noun`` ... in it).
-
-    Returns
-    -------
-    list of Synset
-
-    Raises
-    ------
-    InputError
-        When the folder or a data file is missing or a line is malformed (naming file and line).
-    """
-    root = Path(folder).expanduser()
-    if not root.is_dir():
-        raise InputError(f"WordNet folder not found: {root}")
-    synsets = []
-    for name in POS_FILES.values():
-        file = check_file(root / f"data.{name}", "WordNet data file")
-        position = 0
-        found = 0
-        for number, line in iter_lines(file, "WordNet data file", keepends=True):
-            size = len(line.encode("utf-8"))
-            text = line.rstrip("\r\n")
-            if text.startswith("  ") or not text.strip():
-                position += size
-                continue
-            synset = parse_line(text, f"{file}:{number}")
-            if synset.offset != position:
-                raise InputError(
-                    f"{file}:{number}: synset offset {synset.offset:08d} is not the line's byte offset "
-                    f"{position:08d} (a changed or re-encoded file?)"
-                )
-            synsets.append(synset)
-            position += size
-            found += 1
-        if not found:
-            raise InputError(f"{file}: no synsets in the WordNet data file")
-    return synsets
-
-
-def read_exceptions(folder: str | Path) -> dict[str, dict[str, set[str]]]:
-    """Irregular forms from the ``*.exc`` files: POS letter → base form → inflected forms.
-
-    Parameters
-    ----------
-    folder : str or Path
-        The WordNet folder; missing exception files give no forms.
-
-    Returns
-    -------
-    dict
-        ``{"n": {"goose": {"geese"}}, ...}`` (lower case, ``_`` as spaces).
-    """
-    forms: dict[str, dict[str, set[str]]] = {pos: defaultdict(set) for pos in POS_FILES}
-    for pos, name in POS_FILES.items():
-        file = Path(folder) / f"{name}.exc"
-        if not file.is_file():
-            continue
-        for _, line in iter_lines(file, "WordNet exception file"):
-            words = [w.replace("_", " ") for w in line.lower().split()]
-            for base in words[1:]:
-                forms[pos][base].add(words[0])
-    return forms
 
 
 def _forms(
