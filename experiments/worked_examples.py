@@ -34,6 +34,9 @@ DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "cor
 DEMO_TARGETS = "mouse,bank,plant,bat,cell"
 SOTU_TARGETS = "power,bank,plant"
 SOTU_ALL_TARGETS = "power,bank,plant,interest,state"
+#: Words of the issue-41 historian's twelve with a handful of uses (virus 5, web 7, cell 12), and state, whose
+#: uses are mostly capitalised ("Secretary of State"): one sense and the proper-name warning, without a lemmatizer.
+SOTU_SMALL_TARGETS = "virus,web,cell,state"
 
 
 #: The floor before issue 25's last change, for the comparisons that show what it let through.
@@ -44,6 +47,7 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
     """Run every command of the page that has no output yet: the change folder of each analysis, and the wall
     seconds of each command (kept in ``WORK/seconds.json``, so a resumed run still reports them)."""
     demo, sotu, sotu_all = work / "demo-change", work / "sotu", work / "sotu-all"
+    sotu_small = work / "sotu-small"
     plan: list[tuple[Path, list[str]]] = [
         (
             demo / "change",
@@ -137,6 +141,24 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
                 str(sotu_all),
             ],
         ),
+        (
+            sotu_small / "change",
+            [
+                "run",
+                "--corpus",
+                str(corpus),
+                "--meta",
+                "year,president",
+                "--targets",
+                SOTU_SMALL_TARGETS,
+                "--by",
+                "year",
+                "--bin-width",
+                "100",
+                "--out",
+                str(sotu_small),
+            ],
+        ),
         *[
             (
                 work / name,
@@ -177,6 +199,7 @@ def runs(work: Path, corpus: Path) -> tuple[dict[str, Path], dict[str, float]]:
         "sotu_all_centuries": sotu_all / "change",
         "sotu_1800s_2000s_min_uses_10": work / "sotu-1800s-2000s-min-uses-10",
         "sotu_all_min_uses_10": work / "sotu-all-min-uses-10",
+        "sotu_small": sotu_small / "change",
     }
     return folders, seconds
 
@@ -204,7 +227,41 @@ def collect(folders: dict[str, Path]) -> dict[str, Any]:
         {"sense": int(row["sense"]), "size": int(row["size"]), "keywords": list(row["keywords"])[:8]}
         for _, row in power.iterrows()
     ]
+    figures["small_words"] = small_words(folders["sotu_small"].parent)
     return figures
+
+
+def small_words(out: Path) -> dict[str, Any]:
+    """Per target of a ``wsd run`` folder: its uses, its senses, why it kept one sense (``senses/meta.json``), its
+    uses capitalised mid-sentence (``run/meta.json``), and the proper-name warning the run gave."""
+    from wsd.corpus.proper import proper_message
+    from wsd.io.layout import RUN_DIR, SENSES_DIR
+    from wsd.io.store import read_meta
+
+    scan = read_meta(out / RUN_DIR)["scan"]
+    senses = read_meta(out / SENSES_DIR)
+    uses, proper = scan["occurrences"], scan.get("proper", {})
+    return {
+        "targets": {
+            target: {
+                "uses": int(uses.get(target, 0)),
+                "senses": int(senses["senses"].get(target, 0)),
+                "one_sense": senses.get("one_sense", {}).get(target, ""),
+                "capitalised": int(sum(proper.get(target, {}).values())),
+            }
+            for target in SOTU_SMALL_TARGETS.split(",")
+        },
+        "warning": proper_message(proper, uses),
+    }
+
+
+def small_words_table(figures: dict[str, Any]) -> list[str]:
+    """The words with few uses and the capitalised ones: uses, senses, why one sense, capitalised mid-sentence."""
+    lines = ["| target | uses | senses | why one sense | capitalised mid-sentence |", "|---|---:|---:|---|---:|"]
+    for target, row in figures["targets"].items():
+        share = f"{row['capitalised']:,} ({row['capitalised'] / max(row['uses'], 1):.0%})"
+        lines.append(f"| {target} | {row['uses']:,} | {row['senses']} | {row['one_sense'] or '–'} | {share} |")
+    return lines
 
 
 def _f(value: Any, digits: int = 3) -> str:
@@ -418,6 +475,16 @@ def markdown(results: dict[str, Any]) -> str:
         "### Senses that appeared or vanished",
         "",
         *sense_change_table(f["sotu_all_centuries"]["sense_changes"]),
+        "",
+        "## State of the Union: a handful of uses, and proper names",
+        "",
+        f"`wsd run ... --targets {SOTU_SMALL_TARGETS} --by year --bin-width 100` "
+        f"({results['seconds'].get('sotu-small', 0):.0f} s), no lemmatizer: the senses per target, why a word kept "
+        "one sense (`senses/meta.json`), and its uses capitalised mid-sentence (`run/meta.json`):",
+        "",
+        *small_words_table(f["small_words"]),
+        "",
+        f'The run\'s warning: *"{f["small_words"]["warning"]}"*',
         "",
     ]
     return "\n".join(lines)

@@ -66,7 +66,7 @@ def test_the_scan_counts_them_and_warns_once_by_default(english: Path) -> None:
     assert stats.proper_table() == {"state": {"States": 2, "State": 1}}
     proper = [m for m in said if "capitalised mid-sentence" in m]
     assert proper == [
-        "state: 3 of 6 uses are capitalised mid-sentence (States 2, State 1): likely proper names; "
+        "state: 3 of 6 uses (50%) are capitalised mid-sentence (States 2, State 1): likely proper names; "
         "--no-proper drops them, --keep-proper keeps them without this warning"
     ]
 
@@ -83,9 +83,13 @@ def test_keep_keeps_them_silently_and_drop_leaves_them_out(english: Path) -> Non
     assert "United States" not in " ".join(table["text"]), "never in the occurrence table, never embedded"
 
 
-def test_listed_forms_without_a_lemmatizer_are_not_warned_about(english: Path) -> None:
-    forms, stats, said = _scan(english, "state:states")
-    assert forms == FORMS and not stats.proper and not [m for m in said if "capitalised" in m]
+def test_listed_forms_without_a_lemmatizer_are_counted_and_warned_about(english: Path) -> None:
+    forms, stats, said = _scan(english, "state:states")  # matched ignoring case: States and State are found
+    assert forms == FORMS and stats.proper_table() == {"state": {"States": 2, "State": 1}}
+    assert [m for m in said if "capitalised" in m] == [
+        "state: 3 of 6 uses (50%) are capitalised mid-sentence (States 2, State 1): likely proper names; "
+        "--no-proper drops them, --keep-proper keeps them without this warning"
+    ]
     forms, _, _ = _scan(english, "state:states", proper="drop")  # asked for: the same rule
     assert forms == [form for form, proper in zip(FORMS, PROPER, strict=True) if not proper]
     forms, stats, _ = _scan(english, "state:States", case_sensitive=True, lemmatizer="simplemma", proper="drop")
@@ -98,7 +102,7 @@ def test_russian_name_and_onion(tmp_path: Path) -> None:
     forms, stats, said = _scan(corpus, "лук", lemmatizer="simplemma")
     assert forms == ["Лука", "Лука", "лук", "лука"], "simplemma maps the name onto the onion"
     assert stats.proper_table() == {"лук": {"Лука": 1}}, "only the one mid-sentence"
-    assert any(m.startswith("лук: 1 of 4 uses are capitalised mid-sentence (Лука 1)") for m in said)
+    assert any(m.startswith("лук: 1 of 4 uses (25%) are capitalised mid-sentence (Лука 1)") for m in said)
     forms, _, _ = _scan(corpus, "лук", lemmatizer="simplemma", proper="drop")
     assert forms == ["Лука", "лук", "лука"]
 
@@ -134,7 +138,7 @@ def test_the_flags_on_the_command_line(english: Path, tmp_path: Path, capsys) ->
 
     kept = tmp_path / "kept"
     code, err = _embed(english, kept, capsys=capsys)
-    assert code == 0 and "wsd: warning: state: 3 of 6 uses are capitalised mid-sentence" in err
+    assert code == 0 and "wsd: warning: state: 3 of 6 uses (50%) are capitalised mid-sentence" in err
     assert len(load_run(kept)[0]) == 6 and read_meta(kept)["scan"]["proper"] == {"state": {"States": 2, "State": 1}}
     config = (kept / "config.toml").read_text(encoding="utf-8")
     assert 'proper = "warn"' in config
@@ -142,7 +146,7 @@ def test_the_flags_on_the_command_line(english: Path, tmp_path: Path, capsys) ->
     assert code == 0 and "capitalised" not in err
     assert json.loads((kept / "meta.json").read_text())["status"] == "complete"
     code, err = _embed(english, kept, capsys=capsys)  # reused again, and the default warns again
-    assert code == 0 and "3 of 6 uses are capitalised" in err
+    assert code == 0 and "3 of 6 uses (50%) are capitalised" in err
 
 
 def test_the_run_summary_counts_them(english: Path, tmp_path: Path, capsys) -> None:

@@ -312,8 +312,8 @@ class SenseOptions(_Options):
         The named parameter set unset parameters come from.
     seed : int
         Random state of every random choice.
-    method, k, selection, k_range, one_sense_below, k_tie_margin, center, center_forms, normalize, pca, whiten,
-    min_cluster_size, noise, temperature, distance, n_init, covariance_type, n_neighbors,
+    method, k, selection, k_range, one_sense_below, k_tie_margin, min_split_uses, center, center_forms, normalize,
+    pca, whiten, min_cluster_size, noise, temperature, distance, n_init, covariance_type, n_neighbors,
     hdbscan_min_cluster_size, hdbscan_min_samples, max_fit_samples
         Parameters of :class:`~wsd.senses.SenseInducer`.
 
@@ -333,6 +333,7 @@ class SenseOptions(_Options):
     k_range: tuple[int, int] | None = _DEFAULTS["senses.k_range"]
     one_sense_below: float | None = _DEFAULTS["senses.one_sense_below"]
     k_tie_margin: float | None = _DEFAULTS["senses.k_tie_margin"]
+    min_split_uses: int | None = _DEFAULTS["senses.min_split_uses"]
     center: bool | None = _DEFAULTS["senses.center"]
     center_forms: float | None = _DEFAULTS["senses.center_forms"]
     normalize: bool | None = _DEFAULTS["senses.normalize"]

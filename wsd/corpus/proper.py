@@ -1,11 +1,14 @@
 """Likely proper names among the matches: capitalised forms of a lower-case target in the middle of a sentence.
 
-A lemmatizer maps *States* (the United States) onto *state* and *Лука* (the name) onto *лук* (onion). Such a
-use is capitalised while its target is not, and does not begin a sentence, so it is most likely (part of) a
-name. A scan counts them per target and form; ``proper`` (``--keep-proper`` / ``--no-proper``) decides what
-happens to them:
+A lemmatizer maps *States* (the United States) onto *state* and *Лука* (the name) onto *лук* (onion); without
+one, matching ignores case, so *state* finds *State* (Secretary of State, the State of Georgia: 64% of its uses
+in the State of the Union addresses). Such a use is capitalised while its target is not, and does not begin a
+sentence, so it is most likely (part of) a name. A scan counts them per target and form, with or without a
+lemmatizer; ``proper`` (``--keep-proper`` / ``--no-proper``) decides what happens to them:
 
-- ``"warn"`` (the default): they are kept, and a run with a lemmatizer warns once with the counts;
+- ``"warn"`` (the default): they are kept, and the scan warns once, per target, with its share of such uses,
+  for the targets where they are at least :data:`WARN_SHARE` of the uses (the others are counted, not warned
+  about);
 - ``"keep"``: they are kept without the warning;
 - ``"drop"``: they are not matched (never stored, never embedded).
 
@@ -27,7 +30,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from wsd.corpus.matcher import Match
-from wsd.schema import is_off
 
 #: Characters that end a sentence when white space follows (as :data:`wsd.corpus.contexts.SENTENCE_END`).
 SENTENCE_END_CHARS = frozenset(".!?…")
@@ -37,6 +39,10 @@ OPENERS = frozenset("\"'«»“”„‘’‚([{—–-")
 DECIDE = "--no-proper drops them, --keep-proper keeps them without this warning"
 #: Forms shown per target in the warning.
 SHOWN_FORMS = 3
+#: The share of a target's uses, capitalised mid-sentence, from which the warning names it. A choice, not a
+#: measurement: in the State of the Union addresses it names state (64%), union, congress, president, war and bank
+#: (19-97%) and leaves out power (16 of 2,124, "Power" in headings and titles), peace (2.0%) and plant (2 of 84).
+WARN_SHARE = 0.05
 
 
 def is_capitalised(word: str) -> bool:
@@ -121,8 +127,10 @@ def likely_proper(text: str, match: Match, listed: Iterable[str] = (), open_star
     )
 
 
-def proper_message(counts: Mapping[str, Mapping[str, int]], uses: Mapping[str, int]) -> str:
-    """The warning's text: per target, its capitalised mid-sentence uses out of all, by form.
+def proper_message(
+    counts: Mapping[str, Mapping[str, int]], uses: Mapping[str, int], min_share: float = WARN_SHARE
+) -> str:
+    """The warning's text: per target, its capitalised mid-sentence uses out of all (and their share), by form.
 
     Parameters
     ----------
@@ -130,27 +138,31 @@ def proper_message(counts: Mapping[str, Mapping[str, int]], uses: Mapping[str, i
         Target → form → uses capitalised mid-sentence.
     uses : mapping
         Target → all its uses found.
+    min_share : float
+        Targets where such uses are a smaller share of all are left out.
 
     Returns
     -------
     str
-        Empty when there are none.
+        Empty when no target is named.
 
     Examples
     --------
     >>> proper_message({"state": {"States": 1150, "State": 54}}, {"state": 5310}).split(": likely")[0]
-    'state: 1,204 of 5,310 uses are capitalised mid-sentence (States 1,150, State 54)'
+    'state: 1,204 of 5,310 uses (23%) are capitalised mid-sentence (States 1,150, State 54)'
+    >>> proper_message({"power": {"Power": 16}}, {"power": 2124})  # 0.8%: counted, not warned about
+    ''
     """
     parts = []
     for target, forms in counts.items():
         total = sum(forms.values())
-        if not total:
+        of = max(int(uses.get(target, 0)), total)
+        if not total or total < min_share * of:
             continue
         ranked = sorted(forms.items(), key=lambda item: (-item[1], item[0]))
         shown = ", ".join(f"{form} {count:,}" for form, count in ranked[:SHOWN_FORMS])
         shown += ", ..." if len(ranked) > SHOWN_FORMS else ""
-        of = max(int(uses.get(target, 0)), total)
-        parts.append(f"{target}: {total:,} of {of:,} uses are capitalised mid-sentence ({shown})")
+        parts.append(f"{target}: {total:,} of {of:,} uses ({total / of:.0%}) are capitalised mid-sentence ({shown})")
     if not parts:
         return ""
     return "; ".join(parts) + f": likely proper names; {DECIDE}"
@@ -180,10 +192,11 @@ def warn_proper(
     counts: Mapping[str, Mapping[str, int]],
     uses: Mapping[str, int],
     proper: str,
-    lemmatizer: str | None,
     stacklevel: int = 3,
 ) -> str:
-    """Warn once about the likely proper names a lemmatizer's scan kept (``proper="warn"``).
+    """Warn once about the likely proper names a scan kept (``proper="warn"``), with or without a lemmatizer.
+
+    Only targets where they are at least :data:`WARN_SHARE` of the uses are named.
 
     Parameters
     ----------
@@ -193,8 +206,6 @@ def warn_proper(
         Target → all its uses found.
     proper : {"warn", "keep", "drop"}
         The scan's choice: only ``"warn"`` warns.
-    lemmatizer : str, optional
-        The scan's lemmatizer: without one (listed forms) nothing is said.
     stacklevel : int
         As for :func:`warnings.warn`.
 
@@ -203,7 +214,7 @@ def warn_proper(
     str
         The message warned (empty: none).
     """
-    if proper != "warn" or is_off(lemmatizer):
+    if proper != "warn":
         return ""
     message = proper_message(counts, uses)
     if message:

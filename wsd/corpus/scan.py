@@ -25,7 +25,7 @@ from wsd.corpus.proper import count_table, likely_proper, warn_proper
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
-from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES, is_off
+from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES
 
 #: A document with more occurrences than a chunk is cut inside, between two of its passages (``doc_id`` and
 #: ``doc_start`` change), once the chunk holds this many times ``chunk_size`` rows (iter_document_chunks).
@@ -58,7 +58,7 @@ class ScanOptions:
         A regex whose groups, searched in each file's relative path, become metadata columns.
     proper : {"warn", "keep", "drop"}
         Likely proper names (capitalised mid-sentence forms of a lower-case target, :mod:`wsd.corpus.proper`):
-        kept with a warning (with a lemmatizer), kept, or not matched. Only ``"drop"`` changes what is found,
+        kept with a warning (with or without a lemmatizer), kept, or not matched. Only ``"drop"`` changes what is found,
         so only it is recorded (:meth:`to_dict`).
     """
 
@@ -260,7 +260,6 @@ def iter_document_chunks(
     """
     stats = stats if stats is not None else ScanStats()
     columns = options.meta_spec.columns
-    sift = not is_off(options.lemmatizer) or options.proper == "drop"
     listed = frozenset(form for forms in options.targets.values() for form in forms)
     rows: list[tuple] = []
     counted = None  # the long document whose metadata was counted (once, however many blocks have matches)
@@ -275,8 +274,8 @@ def iter_document_chunks(
     passage = slice(REQUIRED_COLUMNS.index("doc_id"), REQUIRED_COLUMNS.index("doc_start") + 1)  # its document, start
     for block in blocks:
         document = block.document
-        matches = _sift_proper(block.text, block.matches, options, listed, stats, block.open_start) if sift else None
-        if not (block.matches if matches is None else matches):
+        matches = _sift_proper(block.text, block.matches, options, listed, stats, block.open_start)
+        if not matches:
             continue
         if columns and (block.offset == 0 or counted is not document):
             stats.meta.add(columns, document.meta, document.where)
@@ -284,7 +283,7 @@ def iter_document_chunks(
         found_rows = document_rows(
             document.doc_id,
             block.text,
-            block.matches if matches is None else matches,
+            matches,
             options,
             document.meta,
             offset=block.offset,
@@ -468,8 +467,8 @@ def rows_frame(rows: list[tuple], meta_columns: tuple[str, ...] = ()) -> pd.Data
 
 def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: ScanStats) -> None:
     """After a scan: an :class:`InputError` when the corpus had no documents or none of the targets occurs;
-    a warning for each target that was never found, and one for the likely proper names a lemmatizer's scan
-    kept (:func:`wsd.corpus.proper.warn_proper`); the single-process and the distributed scan both call it.
+    a warning for each target that was never found, and one for the likely proper names the scan kept
+    (:func:`wsd.corpus.proper.warn_proper`); the single-process and the distributed scan both call it.
 
     Parameters
     ----------
@@ -490,4 +489,4 @@ def check_findings(corpus: str | os.PathLike[str], options: ScanOptions, stats: 
         )
     for target in missing:
         warnings.warn(f"target {target!r} was not found in {corpus}", stacklevel=3)
-    warn_proper(stats.proper_table(), stats.occurrences, options.proper, options.lemmatizer, stacklevel=4)
+    warn_proper(stats.proper_table(), stats.occurrences, options.proper, stacklevel=4)

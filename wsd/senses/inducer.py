@@ -58,6 +58,8 @@ from wsd.senses.validation import (
 )
 
 NOISE_POLICIES: tuple[str, ...] = ("nearest", "keep")
+#: The parameter a reader can change to split a word with few uses anyway (named in the reason).
+MIN_SPLIT_USES_NAME = "min_split_uses"
 #: How a fitted inducer turns vectors into memberships.
 ASSIGNMENTS: tuple[str, ...] = ("centroid", "gaussian", "random")
 _MAX_ROUNDS = 10
@@ -140,6 +142,11 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         With ``k="auto"``: candidates scoring within this of the best are ties, won by the fewest senses (in
         the criterion's units; 0: the plain best), so float rounding does not decide k
         (:func:`~wsd.senses.selection.within_margin`).
+    min_split_uses : int
+        With ``k="auto"``: a word with fewer occurrences than this keeps one sense, without clustering (0:
+        never). The default recipe sets it to :data:`~wsd.senses.recipes.MIN_SPLIT_USES`, measured in
+        ``experiments/results/one_sense_floor.md``: below it a split agrees with the gold senses no better than
+        chance. ``one_sense_reason_`` says why a word kept one sense.
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten : bool, bool, int or None, bool
@@ -198,6 +205,10 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Width of the training vectors.
     n_fit_samples_ : int
         Occurrences the method was fitted on (all of them, or ``max_fit_samples`` for a larger word).
+    one_sense_reason_ : str
+        Why the choice of k answered one sense: fewer uses than ``min_split_uses``, or no candidate split
+        reaching ``one_sense_below`` (a sentence a reader can check, e.g. ``"5 uses, fewer than the 20 a split
+        needs (min_split_uses)"``); empty when the word was split or k was not chosen.
 
     Examples
     --------
@@ -230,6 +241,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "max_fit_samples": [Integer(2), None],
         "one_sense_below": [Real(), None],
         "k_tie_margin": [NonNegativeReal()],
+        "min_split_uses": [Integer(0)],
     }
 
     def __init__(
@@ -257,6 +269,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         max_fit_samples: int | None = DEFAULT_MAX_FIT_SAMPLES,
         one_sense_below: float | None = None,
         k_tie_margin: float = 0.0,
+        min_split_uses: int = 0,
     ):
         self.method = method
         self.k = k
@@ -280,6 +293,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.max_fit_samples = max_fit_samples
         self.one_sense_below = one_sense_below
         self.k_tie_margin = k_tie_margin
+        self.min_split_uses = min_split_uses
 
     # ------------------------------------------------------------------ validation
 
@@ -361,6 +375,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Xt = self.preprocessor_.transform(X, forms)
         self.distance_ = METHOD_METRIC[self.method] if self.distance == "auto" else self.distance
         self.k_scores_: dict[int, float] = {}
+        self.one_sense_reason_ = ""
         if self.method == "random":
             self._fit_random(X, Xt, seed)
             return self
@@ -446,6 +461,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     def _cluster(self, Xt: np.ndarray, seed: int) -> Clustering:
         """Raw labels from the method (with k chosen when asked); records ``k_scores_``."""
         n = len(Xt)
+        if self.selects_k and n < self.min_split_uses:
+            self.one_sense_reason_ = few_uses_reason(n, self.min_split_uses)
+            return Clustering.of(DummyClusterer(strategy="one-sense").fit(Xt))
         if self.method == "one-sense" or n == 1:
             return Clustering.of(DummyClusterer(strategy="one-sense").fit(Xt))
         if self.method == "one-per-instance":
@@ -461,6 +479,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
                 tie_margin=self.k_tie_margin,
             )
             self.k_scores_ = selector.fit(Xt).k_scores_
+            if selector.n_clusters_ == 1 and self.one_sense_below is not None:
+                self.one_sense_reason_ = weak_split_reason(self.selection, self.k_scores_, self.one_sense_below)
             return Clustering.of(selector.best_estimator_)
         return Clustering.of(fit_k(clusterer, Xt, min(int(self.k), n)))
 
@@ -599,3 +619,54 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         ndarray of int64, shape (n_occurrences,)
         """
         return np.argmax(self.predict_proba(X, forms), axis=1).astype(np.int64)
+
+
+def few_uses_reason(n: int, min_split_uses: int) -> str:
+    """Why a word with few uses kept one sense, in words a reader can check.
+
+    Parameters
+    ----------
+    n : int
+        The word's uses.
+    min_split_uses : int
+        The fewest uses a split needs.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> few_uses_reason(5, 20)
+    '5 uses, fewer than the 20 a split needs (min_split_uses)'
+    """
+    uses = "use" if n == 1 else "uses"
+    return f"{n} {uses}, fewer than the {min_split_uses} a split needs ({MIN_SPLIT_USES_NAME})"
+
+
+def weak_split_reason(selection: str, k_scores: dict[int, float], threshold: float) -> str:
+    """Why a word whose best split scored below ``one_sense_below`` kept one sense.
+
+    Parameters
+    ----------
+    selection : str
+        The criterion that scored the splits.
+    k_scores : dict
+        Score of every candidate k (``1``: the threshold, as :class:`~wsd.senses.selection.SelectK` records it).
+    threshold : float
+        ``one_sense_below``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> weak_split_reason("silhouette", {1: 0.02, 2: 0.011, 3: 0.009}, 0.02)
+    'weak split: the best silhouette, 0.011 (k=2), is below 0.02 (one_sense_below)'
+    """
+    scored = {k: v for k, v in k_scores.items() if k != 1 and not np.isnan(v)}
+    if not scored:
+        return f"weak split: no split could be scored against {threshold:g} (one_sense_below)"
+    best = max(scored, key=lambda k: scored[k])
+    return f"weak split: the best {selection}, {scored[best]:.3g} (k={best}), is below {threshold:g} (one_sense_below)"

@@ -40,7 +40,7 @@ FORMAT_VERSION = 1
 PREPROCESS_PREFIX = "preprocess_"
 #: Inducer parameters added after format version 1, with their defaults: written only when set otherwise, so
 #: the files of a model that does not use them are those format version 1 wrote (a missing one loads as default).
-LATER_DEFAULTS: dict[str, Any] = {"max_fit_samples": DEFAULT_MAX_FIT_SAMPLES}
+LATER_DEFAULTS: dict[str, Any] = {"max_fit_samples": DEFAULT_MAX_FIT_SAMPLES, "min_split_uses": 0}
 #: Names an array of a saved model may have (a file name inside the target's folder, nothing else).
 ARRAY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -184,6 +184,8 @@ def inducer_state(inducer: SenseInducer) -> tuple[dict[str, Any], dict[str, np.n
     }
     if inducer.n_fit_samples_ != len(inducer.labels_):  # a sampled fit (written only then: see LATER_DEFAULTS)
         scalars["n_fit_samples"] = inducer.n_fit_samples_
+    if getattr(inducer, "one_sense_reason_", ""):  # why k = 1 was chosen (written only then)
+        scalars["one_sense_reason"] = inducer.one_sense_reason_
     arrays = {f"{PREPROCESS_PREFIX}{name}": value for name, value in preprocessor_arrays(inducer.preprocessor_).items()}
     arrays |= {"labels": inducer.labels_, "cluster_centers": inducer.cluster_centers_}
     if inducer.assignment_ == "gaussian":
@@ -258,6 +260,7 @@ def inducer_from_state(
         inducer.labels_ = np.asarray(arrays["labels"], dtype=np.int64)
         # models saved before sampled fits existed were fitted on all their rows
         inducer.n_fit_samples_ = int(scalars.get("n_fit_samples", len(inducer.labels_)))
+        inducer.one_sense_reason_ = str(scalars.get("one_sense_reason", ""))
         inducer.cluster_centers_ = np.asarray(arrays["cluster_centers"], dtype=np.float64)
         if inducer.assignment_ == "gaussian":
             inducer.mixture_weights_ = np.asarray(arrays["mixture_weights"], dtype=np.float64)

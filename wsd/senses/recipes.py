@@ -15,7 +15,9 @@ subword pieces, k-means per word with k chosen by silhouette over 2..7, on the r
   the context weighted 0.5 (:mod:`wsd.embed.context`);
 - senses: half of each surface form's offset from the word mean removed (``center_forms=0.5``: *mice* and
   *mouse* no longer split a word by form), L2 normalisation, Ward clustering with k chosen by silhouette
-  over 2..7, sharp soft memberships (``temperature=0.04``);
+  over 2..7, sharp soft memberships (``temperature=0.04``); a word with fewer than :data:`MIN_SPLIT_USES` uses
+  keeps one sense (``min_split_uses``: below it a split agrees with the gold senses no better than one sense,
+  ``experiments/results/one_sense_floor.md``);
 - output: graded keys, each occurrence's senses with relative membership > 0.2, at most 2. Scorers of
   single-sense golds (SemEval-2010, RUSSE) read an occurrence's highest-weighted sense, so on them this is
   the hard labelling.
@@ -28,6 +30,12 @@ from typing import Any
 from wsd import schema
 from wsd.errors import ConfigError
 
+#: The fewest uses the default recipe splits into senses (``min_split_uses``). Chosen by
+#: ``python -m experiments.one_sense_floor`` on the SemEval-2013 and SemEval-2010 words at even alphabetical
+#: positions: the smallest number of uses from which a split's gain in ARI over one sense is above 0 (95% interval
+#: over words) at every larger number measured (experiments/results/one_sense_floor.md).
+MIN_SPLIT_USES = 8
+
 TEXTBOOK: dict[str, Any] = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
 DEFAULT: dict[str, Any] = {
     "method": "ward",
@@ -37,6 +45,7 @@ DEFAULT: dict[str, Any] = {
     "normalize": True,
     "center_forms": 0.5,
     "temperature": 0.04,
+    "min_split_uses": MIN_SPLIT_USES,
 }
 
 TEXTBOOK_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}

@@ -206,9 +206,7 @@ def embed_corpus(
         store.heal()  # a finished part that fails its checksum is dropped (with a warning) and done again
         if store.complete:
             warn_missing(store.meta["scan"])
-            warn_proper(
-                store.meta["scan"].get("proper", {}), store.meta["scan"]["occurrences"], scan.proper, scan.lemmatizer
-            )
+            warn_proper(store.meta["scan"].get("proper", {}), store.meta["scan"]["occurrences"], scan.proper)
             return store.path
         clock = time.perf_counter()
         shards = _load_or_plan(store, corpus, shard_bytes, chosen, own_output)
