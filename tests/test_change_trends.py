@@ -206,5 +206,6 @@ def test_the_report_shows_the_timeline_the_trends_and_the_largest_pair(tmp_path:
     assert "Change (jsd) of swap from each slice to the next, with its bootstrap interval." in markdown
     assert "Each target's pair of slices of largest change (ordered as the ranking)" in markdown
     assert "| swap | 1900 → 1950 | 1.000 | 1.000–1.000 | 12 | 12 | 15 |" in markdown
-    assert "No sense's share rises or falls over the slices (Kendall p \\< 0.05" in markdown
+    assert "Which words changed over the whole period: none; no sense's share rises or falls over the" in markdown
+    assert "slices (Kendall p \\< 0.05" in markdown
     assert "judged with counts: at least 5 uses where present, at most 1 where absent" in markdown

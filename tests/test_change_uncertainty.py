@@ -228,13 +228,18 @@ def test_wsd_change_prints_the_ranking_with_intervals_and_counts(tmp_path: Path,
         "ranked by the score shrunk toward the mean by its uncertainty (shrunk; ties: the lower end of the 95% "
         "interval) of jsd, 1800 vs 1900 (1 unmeasured: unmeasured.csv)"
     )
-    assert lines[1].split() == ["rank", "target", "jsd", "95%", "interval", "shrunk", "uses", "1800", "uses", "1900"]
+    # two targets: the shrunk column is the fallback, starred and explained; PRT beside JSD
+    header = ["rank", "target", "jsd", "95%", "interval", "shrunk*", "prt", "uses", "1800", "uses", "1900"]
+    assert lines[1].split() == header
     ranking = pd.read_parquet(run / CHANGE_DIR / f"{CHANGE_RANKING}.parquet")
-    assert len(lines) == 5 and lines[4].startswith("2 targets ranked by jsd")
+    assert lines[-1].startswith("2 targets ranked by jsd")
+    assert lines[4].startswith("jsd: how much the shares of the senses changed")
+    assert lines[5].startswith("prt: how far the average use moved") and lines[5].endswith("0 = not at all")
+    assert lines[8].startswith("* shrunk (fallback): with 2 ranked targets")
     for line, row in zip(lines[2:4], ranking.itertuples(), strict=True):
         interval = f"[{row.score_low:.3f}, {row.score_high:.3f}]"
         assert line.split()[:3] == [str(row.rank), row.target, f"{row.score:.3f}"] and interval in line
-        assert line.split()[-2:] == [str(row.uses_a), str(row.uses_b)]
+        assert line.split()[-3:] == [f"{row.prt:.3f}", str(row.uses_a), str(row.uses_b)]
     assert [line.split()[1] for line in lines[2:4]] == ["power", "plant"]
     assert format_ranking(run / CHANGE_DIR) in out
     capsys.readouterr()

@@ -108,7 +108,7 @@ def test_russian_contexts_and_stopwords() -> None:
         "Новый {} на двери открывается только этим ключом.",
     ]
     occurrences, labels = _table([castle, lock], "замок", [["замок"] * 3, ["замка", "замок", "замок"]])
-    table = describe_senses(occurrences, None, labels, n_keywords=4)
+    table = describe_senses(occurrences, None, labels, n_keywords=4, keyword_alpha=1.0)  # 3 contexts: no test passes
     castle_words, lock_words = set(table.loc[0, "keywords"]), set(table.loc[1, "keywords"])
     assert {"король", "башни", "горе"} <= castle_words
     assert {"ключ", "двери"} <= lock_words

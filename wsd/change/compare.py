@@ -23,7 +23,8 @@ and/or its vector, and gives a :class:`SliceComparison` of eight tables:
                 (``rank_by="shrunk"``, the default; empirical Bayes, :func:`wsd.change.uncertainty.shrink_scores`:
                 a large score on few uses has a wide interval and falls below a smaller, well-supported one),
                 by the lower end of its interval, ``score_low`` (``rank_by="lower"``), or by the point ``score``
-                (``rank_by="score"``); ``uses_a``/``uses_b`` beside it
+                (``rank_by="score"``); ``uses_a``/``uses_b`` beside it, and each measure's interval
+                (``jsd_low``, ``jsd_high``, ...) last
 ``timeline``    every slice against the next, whatever ``between`` says (``step`` 1, 2, ...): the columns of
                 ``scores`` without ``pair``
 ``trends``      per target and sense, its proportion against the slice order over the slices with at least
@@ -529,6 +530,8 @@ def _ranking(
     columns = ["target", "score", "score_low", "score_high", "slice_a", "slice_b", "uses_a", "uses_b", *measures]
     if has_labels:
         columns += ["binary"]
+    # each measure's interval, after the columns rankings had before issue 41 (the disagreement notes read them)
+    columns += [f"{m}_{end}" for m in measures for end in ("low", "high") if f"{m}_{end}" in scores.columns]
     part = scores[(scores["slice_a"] == main[0]) & (scores["slice_b"] == main[1])]
     part = part[columns].copy()
     part["score_shrunk"] = shrink_scores(part["score"], part["score_low"], part["score_high"], confidence)

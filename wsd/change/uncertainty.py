@@ -46,6 +46,7 @@ __all__ = [
     "seed_for",
     "shifted_percentile",
     "shrink_scores",
+    "shrinkage_falls_back",
     "slope_intervals",
     "vector_intervals",
 ]
@@ -177,17 +178,53 @@ def shrink_scores(scores: np.ndarray, low: np.ndarray, high: np.ndarray, confide
     >>> [round(float(x), 2) for x in shrink_scores(scores, low, high, 0.95)]  # it falls below the precise 0.5
     [0.1, 0.2, 0.3, 0.4, 0.5, 0.44]
     """
-    from scipy.stats import norm
-
     scores = np.asarray(scores, dtype=np.float64)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
-    se2 = ((np.asarray(high, dtype=np.float64) - np.asarray(low, dtype=np.float64)) / (2.0 * z)) ** 2
     if scores.size == 0:
         return scores.copy()
-    tau2 = float(np.var(scores) - se2.mean()) if scores.size >= 3 else 0.0
+    tau2, se2 = _spread_and_noise(scores, low, high, confidence)
     if tau2 <= 0.0:
         return np.full_like(scores, scores.mean())
     return scores.mean() + (scores - scores.mean()) * (tau2 / (tau2 + se2))
+
+
+def _spread_and_noise(scores: np.ndarray, low: object, high: object, confidence: float) -> tuple[float, np.ndarray]:
+    """``tau²`` (0 below three scores) and each score's ``se²``, as :func:`shrink_scores` reads them."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    se2 = ((np.asarray(high, dtype=np.float64) - np.asarray(low, dtype=np.float64)) / (2.0 * z)) ** 2
+    tau2 = float(np.var(scores) - se2.mean()) if scores.size >= 3 else 0.0
+    return tau2, se2
+
+
+def shrinkage_falls_back(scores: object, low: object, high: object, confidence: float) -> bool:
+    """Whether :func:`shrink_scores` gives every score the mean (so a ranking by it is its tie-breaker's).
+
+    True for two or more scores that are fewer than three, or that spread no more than their noise explains; a
+    lone score is its own mean, which is no fallback.
+
+    Parameters
+    ----------
+    scores, low, high : array-like of shape (n,)
+        The point scores and their interval ends.
+    confidence : float
+        The intervals' level.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> shrinkage_falls_back([0.1, 0.3], [0.0, 0.2], [0.2, 0.4], 0.95)  # two targets: no spread to estimate
+    True
+    >>> shrinkage_falls_back([0.1, 0.5, 0.9], [0.09, 0.49, 0.89], [0.11, 0.51, 0.91], 0.95)
+    False
+    """
+    values = np.asarray(scores, dtype=np.float64)
+    if values.size < 2:
+        return False
+    return _spread_and_noise(values, low, high, confidence)[0] <= 0.0
 
 
 def _jsd_rows(p: np.ndarray, q: np.ndarray) -> np.ndarray:

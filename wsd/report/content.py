@@ -59,6 +59,8 @@ class Table:
         Caption above the table (may be empty).
     css : str
         CSS classes of the HTML table.
+    legend : list of str
+        Sentences under the caption, above the header: what the columns mean, and notes on reading them.
     """
 
     header: list[str]
@@ -66,6 +68,7 @@ class Table:
     numeric: list[bool] = field(default_factory=list)
     caption: str = ""
     css: str = ""
+    legend: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,6 +129,13 @@ class SenseCard:
         Its most typical uses in each slice (with a change folder), in slice order, each with its ``slice``.
     slices : int
         How many slices the run was cut into (0 without a change folder).
+    names : str
+        Its names from a sense inventory (``--inventory``): ``mixture: 55% ≈ bank.n.02 (…), 40% ≈ bank.n.01 (…)``;
+        empty when the senses were not named.
+    subgroups : bool
+        Whether its uses form sub-groups (:func:`wsd.senses.subgroups.subgroup_test`): perhaps more than one meaning.
+    subgroup_score : float
+        The test's score (NaN when untested).
     """
 
     target: str
@@ -139,6 +149,9 @@ class SenseCard:
     status: str = ""
     slice_examples: list[Example] = field(default_factory=list)
     slices: int = 0
+    names: str = ""
+    subgroups: bool = False
+    subgroup_score: float = float("nan")
 
     @property
     def name(self) -> str:

@@ -14,6 +14,7 @@ import struct
 from pathlib import Path
 
 from wsd.report.content import Example, Image, Report, Section, SenseCard, Table, TargetSection, plural
+from wsd.senses.describe import SUBGROUPS_NOTE
 
 #: Cards list their examples per slice open up to this many slices, folded (a click away) beyond.
 OPEN_SLICE_EXAMPLES = 8
@@ -35,6 +36,7 @@ nav.toc { margin: 12px 0; padding: 8px 12px; background: var(--panel); border-ra
 nav.toc a { margin-right: 12px; color: var(--accent); text-decoration: none; white-space: nowrap; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-size: 14px; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; caption-side: top; }
+caption ul.legend { margin: 4px 0 0; padding-left: 18px; font-size: 13px; }
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -159,7 +161,7 @@ def render_table(table: Table) -> str:
     Returns
     -------
     str
-        HTML of the ``<table>`` with its caption, head and body.
+        HTML of the ``<table>`` with its caption (and legend, a list inside it), head and body.
     """
     numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
 
@@ -169,8 +171,11 @@ def render_table(table: Table) -> str:
 
     css = f' class="{esc(table.css)}"' if table.css else ""
     parts = [f"<table{css}>"]
-    if table.caption:
-        parts.append(f"<caption>{esc(table.caption)}</caption>")
+    if table.caption or table.legend:
+        legend = "".join(f"<li>{esc(sentence)}</li>" for sentence in table.legend)
+        parts.append(
+            f"<caption>{esc(table.caption)}" + (f'<ul class="legend">{legend}</ul>' if legend else "") + "</caption>"
+        )
     parts.append("<thead><tr>" + "".join(cell("th", h, i) for i, h in enumerate(table.header)) + "</tr></thead>")
     parts.append("<tbody>")
     for row in table.rows:
@@ -201,11 +206,15 @@ def render_card(card: SenseCard) -> str:
         + (f'<span class="status">{esc(card.status)}</span>' if card.status else "")
         + "</h3>",
     ]
+    if card.subgroups:
+        parts.append(f'<p class="subgroups">{esc(SUBGROUPS_NOTE)} (sub-group score {card.subgroup_score:.2f})</p>')
     if card.keywords:
         words = "".join(f'<span class="kw">{esc(w)}</span>' for w in card.keywords)
         parts.append(f'<p class="keywords"><span class="label">distinguishing words</span>{words}</p>')
     else:
         parts.append('<p class="keywords"><span class="label">no distinguishing words</span></p>')
+    if card.names:  # named from an inventory (--inventory)
+        parts.append(f'<p class="names"><span class="label">WordNet names</span>{esc(card.names)}</p>')
     if card.gold:
         makeup = " · ".join(f"{esc(name)} {count}" for name, count in card.gold)
         parts.append(f'<p class="gold"><span class="label">gold senses</span>{makeup}</p>')

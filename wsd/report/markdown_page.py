@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from wsd.report.content import Example, Image, Report, Section, SenseCard, Table, TargetSection, plural
+from wsd.senses.describe import SUBGROUPS_NOTE
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
 
@@ -42,10 +43,13 @@ def render_table(table: Table) -> list[str]:
     Returns
     -------
     list of str
-        Lines: the caption in italics (if any), the header, the alignment row, the rows, a blank line.
+        Lines: the caption in italics (if any), the legend as a list (if any), the header, the alignment row,
+        the rows, a blank line.
     """
     numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
     lines = [f"*{md(table.caption)}*", ""] if table.caption else []
+    if table.legend:
+        lines += [*(f"- {md(sentence)}" for sentence in table.legend), ""]
     lines.append("| " + " | ".join(md(h) for h in table.header) + " |")
     lines.append("|" + "|".join("---:" if n else "---" for n in numeric) + "|")
     lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.rows]
@@ -92,6 +96,10 @@ def render_card(card: SenseCard) -> list[str]:
     lines = [f"#### {md(card.name)} — {plural(card.size, 'occurrence')} ({100 * card.share:.0f}%){status}", ""]
     words = ", ".join(md(w) for w in card.keywords) or "none"
     lines.append(f"Distinguishing words: {words}")
+    if card.subgroups:
+        lines += ["", f"**{md(SUBGROUPS_NOTE)}** (sub-group score {card.subgroup_score:.2f})"]
+    if card.names:  # named from an inventory (--inventory)
+        lines += ["", f"WordNet names: {md(card.names)}"]
     if card.gold:
         lines += ["", "Gold senses: " + ", ".join(f"{md(name)} {count}" for name, count in card.gold)]
     lines.append("")
