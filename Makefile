@@ -36,7 +36,7 @@ docs: setup
 test: lint docs
 	$(BIN)/python -m pytest -q --durations=20
 
-# the fast lane for contributors: everything not marked slow (tests/conftest.py: SLOW_MODULES and @pytest.mark.slow)
+# the fast lane for contributors: everything not marked slow (pytestmark = pytest.mark.slow in a module, or @pytest.mark.slow)
 test-fast: lint
 	$(BIN)/python -m pytest -q -m "not slow"
 

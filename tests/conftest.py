@@ -17,33 +17,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEMO_DIR = REPO_ROOT / "data" / "demo"
 
-#: Test modules that belong to the slow lane as a whole (``make test-fast`` leaves them out; ``make test`` and CI
-#: run them): Dask clusters, OpenVINO conversion, the browser, the README's commands, processes killed and
-#: resumed, process pools, Hub loading in subprocesses, and training an encoder.
-SLOW_MODULES = frozenset(
-    {
-        "test_distributed.py",
-        "test_embed_runtime.py",
-        "test_report_demo.py",
-        "test_readme_commands.py",
-        "test_readme_change.py",
-        "test_readme_encoders.py",
-        "test_faults_kill.py",
-        "test_executors.py",
-        "test_metadata_runs.py",
-        "test_embed_models_hub.py",
-        "test_tune_train.py",
-        "test_cli_rerun.py",
-    }
-)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of :data:`SLOW_MODULES` ``slow`` (the fast lane is ``pytest -m "not slow"``)."""
-    for item in items:
-        if item.path.name in SLOW_MODULES:
-            item.add_marker(pytest.mark.slow)
-
 
 def shared_datasets_dir() -> Path:
     """The shared datasets folder: ``$WSD_DATASETS`` if set, else ``../shared/datasets`` beside the repo."""

@@ -1,6 +1,6 @@
 """The shape of the package: no import cycles, and each layer imports only the layers below it.
 
-The rules are those of the README's ARCHITECTURE section. Imports are read from the source (every ``import``
+The rules are the table of docs/contributing.md (Architecture). Imports are read from the source (every ``import``
 statement, also inside functions and under ``TYPE_CHECKING``), so a lazy import cannot hide a cycle.
 """
 
@@ -137,7 +137,11 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "io.store",
         "workflows.embedding",
+        "workflows.naming",
     },
+    # sense names from an inventory (--inventory wordnet:DIR): the inventory read through evaluate, its synsets
+    # embedded with the run's encoder, the names given by senses.naming
+    "workflows.naming": {"errors", "corpus", "embed", "evaluate", "senses"},
     # the wsd run job: a resolved configuration through induce_corpus, recorded as config.toml
     # the wsd run job; its summary names the proper-name flags (corpus.proper)
     "workflows.run": {"errors", "config", "corpus", "options", "workflows.pipeline"},
@@ -181,7 +185,31 @@ ALLOWED: dict[str, set[str]] = {
     # how a WUG set's vectors follow its usage-pair judgments: the judgments read as wug: training sources read them
     "workflows.usage_pairs": {"errors", "evaluate", "tune"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
-    "workflows.tagger": {"errors", "corpus", "embed", "senses", "io.layout", "io.store"},
+    # and from labelled examples (SenseTagger.from_examples: the generic reader, the few-shot classifiers)
+    "workflows.tagger": {
+        "errors",
+        "corpus",
+        "embed",
+        "evaluate",
+        "occurrences",
+        "schema",
+        "senses",
+        "io.layout",
+        "io.store",
+    },
+    # wsd predict --examples --data --out: label, score (evaluate's disambiguation metrics), write the output folder
+    "workflows.fewshot": {
+        "errors",
+        "embed",
+        "evaluate",
+        "occurrences",
+        "schema",
+        "senses",
+        "io.layout",
+        "io.outputs",
+        "io.store",
+        "workflows.tagger",
+    },
 }
 
 #: The entry points: they may import anything, and nothing imports the command line.

@@ -3,8 +3,12 @@ resolved ``config.toml``) never make wsd's own folder look like someone else's."
 
 from __future__ import annotations
 
+import pytest
+
 from wsd.cli import main
 from wsd.io.layout import CONFIG_FILE, LABELS_FILE, SENSES_DIR
+
+pytestmark = pytest.mark.slow  # the slow lane: embeds and clusters twice through the CLI
 
 
 def test_embed_and_cluster_rerun_into_their_own_folders(tmp_path, capsys):

@@ -23,6 +23,8 @@ from wsd.executors import DaskExecutor, make_executor, open_client
 from wsd.io.store import load_run
 from wsd.workflows.embedding import embed_corpus
 
+pytestmark = pytest.mark.slow  # the slow lane: Dask clusters
+
 distributed = pytest.importorskip("distributed")
 
 TARGETS = "mouse:mice,bank:banks"
@@ -400,7 +402,7 @@ def test_warnings_of_a_distributed_run_reach_the_user(client, tmp_path):
         assert len(unreadable) == 1 and "1 of 2 targets (замок)" in unreadable[0], said
         assert MULTILINGUAL_MODEL in unreadable[0]
         assert [m for m in said if "capitalised mid-sentence" in m] == [
-            "state: 1 of 2 uses are capitalised mid-sentence (States 1): likely proper names; "
+            "state: 1 of 2 uses (50%) are capitalised mid-sentence (States 1): likely proper names; "
             "--no-proper drops them, --keep-proper keeps them without this warning"
         ]
     meta = json.loads((run / "meta.json").read_text())

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # the slow lane: Hub loading in subprocesses
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPO_ID = "wsd-test/tiny-minilm"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

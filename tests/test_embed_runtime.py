@@ -22,6 +22,8 @@ from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import POOLINGS, pool_pieces
 from wsd.errors import ConfigError
 
+pytestmark = pytest.mark.slow  # the slow lane: OpenVINO conversion
+
 HAS_OPENVINO = importlib.util.find_spec("openvino") is not None
 needs_openvino = pytest.mark.skipif(not HAS_OPENVINO, reason="the optional openvino package is not installed")
 

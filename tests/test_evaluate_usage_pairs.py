@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_evaluate_wug import SENSES, _config, _vectors, make_wug
+from helpers import CHANGE_SENSES, change_wug_config, change_wug_vectors, make_change_wug
 
 from wsd.cli import main
 from wsd.evaluate.datasets import load_dataset
@@ -35,16 +35,16 @@ def _senses(word: str, ids) -> list[int]:
     out = []
     for ident in ids:
         period, i = ident.split("_")[1:]
-        out.append(SENSES[word][0 if period == "1" else 1][int(i)])
+        out.append(CHANGE_SENSES[word][0 if period == "1" else 1][int(i)])
     return out
 
 
 def test_vectors_that_follow_the_senses_follow_judgments_made_from_them(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     for word in ("stable", "half"):  # "swap" has no judgments file
         _judge(root, word, lambda a, b: 4 if a == b else 1)
     occurrences = load_dataset("wug", root).occurrences
-    entry = usage_pair_agreement(root, occurrences, _vectors(occurrences))
+    entry = usage_pair_agreement(root, occurrences, change_wug_vectors(occurrences))
     # two-valued judgments, perfectly separated by the cosine: the highest ρ ties allow (about 0.86)
     assert entry["words"] == 2 and 0.8 < entry["spearman_words"] < 1.0 and entry["spearman_pooled"] > 0.8
     assert entry["pairs"] == 2 * 66  # 12 uses: every one of the 66 pairs, once however often it was judged
@@ -53,24 +53,24 @@ def test_vectors_that_follow_the_senses_follow_judgments_made_from_them(tmp_path
     assert np.mean([w["spearman"] for w in entry["per_word"].values()]) == pytest.approx(entry["spearman_words"])
     # judgments that contradict the senses give a negative ρ
     _judge(root, "stable", lambda a, b: 1 if a == b else 4)
-    contradicted = usage_pair_agreement(root, occurrences, _vectors(occurrences))
+    contradicted = usage_pair_agreement(root, occurrences, change_wug_vectors(occurrences))
     assert contradicted["spearman_words"] == pytest.approx(0.0, abs=0.05)  # +0.86 and -0.86
     assert contradicted["spearman_pooled"] < 0.0
 
 
 def test_a_word_whose_judgments_are_all_alike_has_no_rho_and_says_why(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     _judge(root, "stable", lambda a, b: 3)
     occurrences = load_dataset("wug", root).occurrences
-    entry = usage_pair_agreement(root, occurrences, _vectors(occurrences))
+    entry = usage_pair_agreement(root, occurrences, change_wug_vectors(occurrences))
     assert entry["words"] == 0 and entry["spearman_words"] is None and entry["spearman_pooled"] is None
     assert entry["without"]["stable"] == "ρ undefined (a side constant)"
 
 
 def test_without_any_judgments_it_is_not_measured_and_says_so(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     occurrences = load_dataset("wug", root).occurrences
-    entry = usage_pair_agreement(root, occurrences, _vectors(occurrences))
+    entry = usage_pair_agreement(root, occurrences, change_wug_vectors(occurrences))
     assert entry["reason"] == f"no judgments file in {root / 'data'}" and "words" not in entry
     assert format_table({"overall": {"ari": 0.5}, "usage_pairs": entry}).endswith(
         f"usage pairs: not measured (no judgments file in {root / 'data'})"
@@ -78,20 +78,20 @@ def test_without_any_judgments_it_is_not_measured_and_says_so(tmp_path: Path) ->
 
 
 def test_a_malformed_judgments_file_is_a_warning_naming_it_and_the_evaluation_goes_on(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     _judge(root, "half", lambda a, b: 4 if a == b else 1)
     bad = root / "data" / "stable" / "judgments.csv"
     bad.write_text("identifier1\tidentifier2\tjudgment\nstable_1_0\tstable_1_1\tseven\n", encoding="utf-8")
     occurrences = load_dataset("wug", root).occurrences
     with pytest.warns(UserWarning, match=r"usage-pair agreement not measured: .*judgments\.csv:2: judgment 'seven'"):
-        result = evaluate(_config(root), vectors=_vectors(occurrences), progress=False)
+        result = evaluate(change_wug_config(root), vectors=change_wug_vectors(occurrences), progress=False)
     assert "judgments.csv:2" in result["usage_pairs"]["reason"]
     assert result["overall"]["ari"] == pytest.approx(1.0)  # the other scores do not need the judgments
 
 
 def test_the_cli_writes_it_to_metrics_json_and_prints_it(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug")
-    for word in SENSES:
+    root = make_change_wug(tmp_path / "wug")
+    for word in CHANGE_SENSES:
         _judge(root, word, lambda a, b: 4 if a == b else 1)
     out = tmp_path / "out"
     code = main(["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--report", "--no-progress"])

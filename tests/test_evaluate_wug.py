@@ -8,6 +8,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import (
+    CHANGE_SENSES,
+    GOLD_BINARY,
+    GOLD_GRADED,
+    change_wug_config,
+    change_wug_vectors,
+    make_change_wug,
+    write_lines,
+)
 
 from wsd.cli import main
 from wsd.config import build_evaluation_config
@@ -17,68 +26,16 @@ from wsd.io.layout import CHANGE_CSV, METRICS_FILE
 from wsd.workflows.benchmark import evaluate
 from wsd.workflows.wug import change_metrics
 
-HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
 LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"
-
-#: word -> (senses of the uses in period 1, in period 2): gold clusters and the vectors' directions.
-SENSES = {
-    "stable": ([0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]),  # the same distribution: JSD 0
-    "half": ([0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 1]),  # a sense gained: JSD sqrt(JS([1,0],[.5,.5]))
-    "swap": ([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]),  # the senses swap: JSD 1
-}
-GOLD_GRADED = {"stable": 0.0, "half": 0.5, "swap": 1.0}
-GOLD_BINARY = {"stable": 0, "half": 1, "swap": 1}
-
-
-def _write(path: Path, lines: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def make_wug(root: Path, clusters: bool = True, graded: bool = True, periods: tuple[str, str] = ("1", "2")) -> Path:
-    """Three words of 12 uses each; contexts with bare quotes; stats with k=1, n=3 (as NorDiaChange)."""
-    for word, by_period in SENSES.items():
-        lines, cluster_lines = [HEADER], ["identifier\tcluster"]
-        for period, senses in zip(periods, by_period, strict=True):
-            for i, sense in enumerate(senses):
-                context = f'a "{word}" of kind {sense} here'
-                start = context.index(word)
-                ident = f"{word}_{period}_{i}"
-                lines.append(f"{word}\tNN\t1900\t{period}\t{ident}\t\t{context}\t{start}:{start + len(word)}\t0:9")
-                cluster_lines.append(f"{ident}\t{sense}")
-        _write(root / "data" / word / "uses.csv", lines)
-        if clusters:
-            cluster_lines.append(f"{word}_x\t-1")  # noise of a use that is not there: ignored
-            _write(root / "clusters" / "opt" / f"{word}.csv", cluster_lines)
-    header = "lemma\tgrouping\tchange_binary\tk1\tn1\t" + ("change_graded\t" if graded else "") + "COMPARE"
-    rows = [
-        f"{word}\t1_2\t{GOLD_BINARY[word]}\t1\t3\t" + (f"{GOLD_GRADED[word]}\t" if graded else "") + f"{4 - 2 * g}"
-        for word, g in GOLD_GRADED.items()
-    ]
-    _write(root / "stats" / "opt" / "stats_groupings.csv", [header, *rows])
-    return root
-
-
-def _vectors(occurrences: pd.DataFrame) -> np.ndarray:
-    """Well-separated vectors: one direction per (word, gold sense), a little seeded noise."""
-    rng = np.random.default_rng(0)
-    X = np.zeros((len(occurrences), 8))
-    for row, (word, ident) in enumerate(zip(occurrences["target"], occurrences["id"], strict=True)):
-        period, i = ident.split("_")[1:]
-        sense = SENSES[word][0 if period in ("1", "1700-1916") else 1][int(i)]
-        X[row, 2 * sense + (4 if word == "swap" else 0)] = 1.0
-    return X + rng.normal(scale=0.01, size=X.shape)
-
-
-def _config(root: Path, **extra: object):
-    return build_evaluation_config(dataset="wug", data=str(root), method="kmeans", k=2, **extra)
 
 
 def test_known_senses_and_change_give_perfect_scores(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     occurrences = load_dataset("wug", root).occurrences
     out = tmp_path / "out"
-    result = evaluate(_config(root, change_measure="jsd"), out=out, vectors=_vectors(occurrences), progress=False)
+    result = evaluate(
+        change_wug_config(root, change_measure="jsd"), out=out, vectors=change_wug_vectors(occurrences), progress=False
+    )
     overall = result["overall"]
     assert overall["ari"] == pytest.approx(1.0) and overall["nmi"] == pytest.approx(1.0)
     assert overall["graded_spearman_jsd"] == pytest.approx(1.0)
@@ -104,19 +61,21 @@ def test_known_senses_and_change_give_perfect_scores(tmp_path: Path) -> None:
 
 
 def test_the_default_change_score_is_the_configured_measure(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "wug")
-    X = _vectors(load_dataset("wug", root).occurrences)
-    result = evaluate(_config(root), vectors=X, progress=False)
+    root = make_change_wug(tmp_path / "wug")
+    X = change_wug_vectors(load_dataset("wug", root).occurrences)
+    result = evaluate(change_wug_config(root), vectors=X, progress=False)
     from wsd.change import DEFAULT_MEASURE
 
     assert result["overall"]["graded_spearman"] == result["overall"][f"graded_spearman_{DEFAULT_MEASURE}"]
 
 
 def test_without_clusters_rho_is_against_minus_compare(tmp_path: Path) -> None:
-    root = make_wug(tmp_path / "rusemshift" / "DWUG", clusters=False, graded=False, periods=("1700-1916", "1918-1990"))
+    root = make_change_wug(
+        tmp_path / "rusemshift" / "DWUG", clusters=False, graded=False, periods=("1700-1916", "1918-1990")
+    )
     bundle = load_dataset("wug", root.parent)
-    X = _vectors(bundle.occurrences)
-    result = evaluate(_config(root.parent, change_measure="jsd"), vectors=X, progress=False)
+    X = change_wug_vectors(bundle.occurrences)
+    result = evaluate(change_wug_config(root.parent, change_measure="jsd"), vectors=X, progress=False)
     assert "ari" not in result["overall"]  # no gold clusters: no sense scores
     assert result["overall"]["graded_spearman"] == pytest.approx(1.0)  # COMPARE 4, 3, 2: less related = more change
     assert result["n_instances"] == 36
@@ -135,7 +94,7 @@ def test_change_metrics_and_spearman_definitions() -> None:
 
 
 def test_cli_wug_writes_metrics_and_change_csv(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     out = tmp_path / "out"
     args = ["evaluate", "--dataset", "wug", "--data", str(root), "--out", str(out), "--measure", "apd"]
     code = main([*args, "--binary-n", "4", "--no-progress"])
@@ -171,7 +130,7 @@ def test_cli_wug_needs_data(capsys) -> None:
 
 
 def test_wug_without_any_gold_is_refused(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug", clusters=False)
+    root = make_change_wug(tmp_path / "wug", clusters=False)
     (root / "stats" / "opt" / "stats_groupings.csv").unlink()
     assert main(["evaluate", "--dataset", "wug", "--data", str(root), "--no-progress"]) == 2
     assert "neither gold clusters nor gold change scores" in capsys.readouterr().err
@@ -200,7 +159,7 @@ STATS = Path("stats") / "opt" / "stats_groupings.csv"
 
 
 def _stats(root: Path, rows: list[str], header: str = "lemma\tchange_binary\tk1\tn1\tchange_graded\tCOMPARE") -> None:
-    _write(root / STATS, [header, *rows])
+    write_lines(root / STATS, [header, *rows])
 
 
 def _run_cli(root: Path, out: Path, capsys) -> tuple[int, str, str]:
@@ -211,16 +170,16 @@ def _run_cli(root: Path, out: Path, capsys) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("empty", ["", "nan"])
 def test_an_empty_change_graded_is_not_replaced_by_compare(tmp_path: Path, empty: str) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     _stats(root, [f"{w}\t{GOLD_BINARY[w]}\t1\t3\t{empty}\t{4 - 2 * g}" for w, g in GOLD_GRADED.items()])
-    X = _vectors(load_dataset("wug", root).occurrences)
+    X = change_wug_vectors(load_dataset("wug", root).occurrences)
     out = tmp_path / "out"
     with pytest.warns(UserWarning, match="no graded_spearman: no word has a change_graded value"):
-        result = evaluate(_config(root, change_measure="jsd"), out=out, vectors=X, progress=False)
+        result = evaluate(change_wug_config(root, change_measure="jsd"), out=out, vectors=X, progress=False)
     assert not any(name.startswith("graded_spearman") for name in result["overall"])  # was 100.00 against -COMPARE
     graded = result["gold_change"]["graded"]
     assert graded["column"] == "change_graded" and graded["words"] == 0 and "COMPARE is not used" in graded["reason"]
-    assert set(graded["without"]) == set(SENSES)
+    assert set(graded["without"]) == set(CHANGE_SENSES)
     assert result["overall"]["binary_accuracy"] == 1.0 and result["gold_change"]["binary"]["words"] == 3
     table = pd.read_csv(out / CHANGE_CSV)
     assert len(table) == 3 and table["gold_missing"].str.contains("no change_graded value").all()  # was empty
@@ -228,7 +187,7 @@ def test_an_empty_change_graded_is_not_replaced_by_compare(tmp_path: Path, empty
 
 
 def test_a_word_without_gold_is_counted_and_named(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     _stats(root, ["stable\t0\t1\t3\t0.0\t4", "half\t1\t1\t3\t\t3"])  # half: no graded value; swap: no row
     code, printed, err = _run_cli(root, tmp_path / "out", capsys)
     assert code == 0, err
@@ -247,7 +206,7 @@ def test_a_word_without_gold_is_counted_and_named(tmp_path: Path, capsys) -> Non
 
 
 def test_the_compare_fallback_is_named(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug", graded=False)
+    root = make_change_wug(tmp_path / "wug", graded=False)
     code, printed, err = _run_cli(root, tmp_path / "out", capsys)
     assert code == 0, err
     document = json.loads((tmp_path / "out" / METRICS_FILE).read_text(encoding="utf-8"))
@@ -268,7 +227,7 @@ def test_the_compare_fallback_is_named(tmp_path: Path, capsys) -> None:
 def test_bad_stats_files_are_one_line_exit_2(tmp_path: Path, capsys, rows: list[str], message: str) -> None:
     import re
 
-    root = make_wug(tmp_path / "wug")
+    root = make_change_wug(tmp_path / "wug")
     _stats(root, rows)
     code, _, err = _run_cli(root, tmp_path / "out", capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "unexpected error" not in err
@@ -277,7 +236,7 @@ def test_bad_stats_files_are_one_line_exit_2(tmp_path: Path, capsys, rows: list[
 
 
 def test_no_clusters_and_no_usable_change_gold_is_refused_before_work(tmp_path: Path, capsys) -> None:
-    root = make_wug(tmp_path / "wug", clusters=False)
+    root = make_change_wug(tmp_path / "wug", clusters=False)
     _stats(root, ["stable\t\t1\t3\t\t4"], header="lemma\tchange_binary\tk1\tn1\tchange_graded\tCOMPARE")
     code, _, err = _run_cli(root, tmp_path / "out", capsys)
     assert code == 2 and "neither gold clusters nor gold change scores" in err and "change_graded" in err

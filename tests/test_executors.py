@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import mice_line, write_lines
 from sklearn.exceptions import ConvergenceWarning
 
 from wsd.errors import ConfigError
@@ -25,6 +26,8 @@ from wsd.executors import (
 from wsd.io.store import load_run
 from wsd.workflows.embedding import embed_corpus
 
+pytestmark = pytest.mark.slow  # the slow lane: process pools
+
 TARGETS = "mouse:mice,bank"
 # one window per forward pass and fp32: vectors do not depend on which windows share a batch
 EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "progress": False, "chunk_size": 7}
@@ -33,10 +36,10 @@ EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "progr
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("corpus")
-    lines = [f"Line {i}: the mouse ran to the bank, and {i % 3} mice followed." for i in range(24)]
+    lines = [mice_line(i) for i in range(24)]
     lines[4] = "No target here."
-    (root / "a.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / "b.txt").write_text("Two mice.\nA river bank.\n", encoding="utf-8")
+    write_lines(root / "a.txt", lines)
+    write_lines(root / "b.txt", ["Two mice.", "A river bank."])
     return root
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import mouse_bank_lines, write_lines
 
 from wsd.cli import main
 from wsd.errors import InputError, ModelError
@@ -37,14 +38,7 @@ STOPS = (5, 8)
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
-    lines = []
-    for i in range(12):
-        lines.append(f"Sentence {i}: the mouse ran past the bank of the river number {i}.")
-        lines.append(f"Line {i} has no target at all.")
-        lines.append(f"Click mouse button {i} to open the bank account.")
-    path = tmp_path_factory.mktemp("corpus") / "corpus.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_lines(tmp_path_factory.mktemp("corpus") / "corpus.txt", mouse_bank_lines(12))
 
 
 @pytest.fixture(scope="module")

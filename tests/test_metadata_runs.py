@@ -9,12 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import mice_line
 
 import wsd
 from wsd.errors import ConfigError, InputError
 from wsd.executors import LocalProcessExecutor
 from wsd.io.store import RunStore, load_run
 from wsd.workflows.embedding import embed_corpus
+
+pytestmark = pytest.mark.slow  # the slow lane: embeddings with metadata through process pools
 
 TARGETS = "mouse:mice,bank"
 EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "progress": False, "chunk_size": 4}
@@ -29,7 +32,7 @@ def corpus(tmp_path_factory) -> Path:
     (root / "1990s").mkdir()
     records = []
     for i in range(12):
-        record = {"text": f"Line {i}: the mouse ran to the bank, and {i % 3} mice followed.", "source": "novel"}
+        record = {"text": mice_line(i), "source": "novel"}
         if i != 5:
             record["year"] = 1850 + i
         records.append(json.dumps(record))

@@ -13,6 +13,8 @@ from wsd.change import DEFAULT_MEASURE
 from wsd.cli import build_parser, main
 from wsd.io.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
 
+pytestmark = pytest.mark.slow  # the slow lane: runs the worked examples of docs/change.md
+
 REPO = Path(__file__).resolve().parents[1]
 PAGE = (REPO / "docs" / "change.md").read_text(encoding="utf-8")
 WORKED = (REPO / "experiments" / "results" / "worked_examples.md").read_text(encoding="utf-8")

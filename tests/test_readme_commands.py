@@ -40,6 +40,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the slow lane: runs every command of the README and the docs pages
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 README = REPO_ROOT / "README.md"
 DOCS = REPO_ROOT / "docs"

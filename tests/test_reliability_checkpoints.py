@@ -1,8 +1,8 @@
 """The checkpoint of ``wsd tune`` under attack (issue 39): never opened unless wsd wrote it, never lost.
 
-Through the real CLI on a hand-made WUG folder (``make_wug`` of ``test_tune_cli``), three steps of four uses with
-the five lowest layers frozen (a small checkpoint): a crafted pickle put in place of ``state.pt`` runs nothing,
-whether the manifest's entry is stale or forged to match it; another configuration on the same ``--out`` is
+Through the real CLI on a hand-made WUG folder (``make_judged_wug`` of ``tests/helpers.py``), three steps of four
+uses with the five lowest layers frozen (a small checkpoint): a crafted pickle put in place of ``state.pt`` runs
+nothing, whether the manifest's entry is stale or forged to match it; another configuration on the same ``--out`` is
 refused and keeps the checkpoint; a run killed between the checkpoint's rename and its manifest line resumes; a
 Ctrl-C saves the steps done and says so; a damaged checkpoint is refused, and ``--overwrite`` clears it.
 """
@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_tune_cli import make_wug
+from helpers import make_judged_wug
 
 import wsd.tune.train as training
 from wsd.cli import main
@@ -60,7 +60,7 @@ def _state(out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def wug(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_wug(tmp_path_factory.mktemp("wug") / "wug")
+    return make_judged_wug(tmp_path_factory.mktemp("wug") / "wug")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_tune_cli import make_wug
+from helpers import make_judged_wug
 
 from wsd.cli import main
 from wsd.errors import ConfigError, InputError
@@ -67,7 +67,7 @@ def _fake_model(folder: Path) -> Path:
 @pytest.mark.parametrize("option", ["--model", "--teacher"])
 @pytest.mark.parametrize("overwrite", [False, True])
 def test_an_out_that_is_inside_or_around_the_model_or_teacher_is_refused(tmp_path, capsys, no_model, option, overwrite):
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     model = _fake_model(tmp_path / "models" / "base")
     before = _snapshot(tmp_path / "models")
     extra = ["--overwrite"] if overwrite else []
@@ -81,7 +81,7 @@ def test_a_hub_name_as_model_is_not_a_path(tmp_path, capsys, monkeypatch):
     """``--model org/name`` with ``--out org``: a Hub name is no input folder, so ``org`` does not contain it; the
     model fails to load (offline, not cached), and the output folder the command made is gone again (case 7)."""
     monkeypatch.chdir(tmp_path)
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     err = _refused(capsys, "--train", f"wug:{wug}", "--model", "nobody/no-model", "--out", "nobody")
     assert "'nobody/no-model'" in err and "input" not in err and "Hugging Face cache" in err
     assert not (tmp_path / "nobody").exists()
@@ -91,7 +91,7 @@ def test_a_hub_name_as_model_is_not_a_path(tmp_path, capsys, monkeypatch):
 def test_an_out_that_would_take_the_place_of_a_hub_name_is_refused(tmp_path, capsys, no_model, monkeypatch, option):
     """``--out org/name`` would make a folder that ``--model org/name`` then names instead of the Hub model."""
     monkeypatch.chdir(tmp_path)
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     for out in ("nobody/no-model", "nobody/no-model/tuned"):
         err = _refused(capsys, "--train", f"wug:{wug}", option, "nobody/no-model", "--out", out)
         assert f"--out {out} would make the folder nobody/no-model, which {option} nobody/no-model" in err
@@ -200,7 +200,7 @@ def test_mclwic_fields_of_another_type_are_an_error(tmp_path, change, message):
 # ---------------------------------------------------------------------------------------- 4. one source, two names
 def test_one_source_under_two_spellings_or_a_link_is_refused(tmp_path, capsys, no_model, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    wug = make_wug(tmp_path / "data" / "wug")
+    wug = make_judged_wug(tmp_path / "data" / "wug")
     (tmp_path / "link").symlink_to(tmp_path / "data")
     (tmp_path / "other").mkdir()
     for second in ("other/../data/wug", str(wug), "link/wug", "./data/wug/"):
@@ -250,7 +250,7 @@ def test_a_wug_target_index_of_other_digits_is_one_error(tmp_path, span):
 
     with pytest.raises(InputError, match=f"x.csv:3: indexes_target_token '{span}' is not 'start:end'"):
         _span(span, "bank of the river", "x.csv:3")
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     uses = wug / "data" / "bank_nn" / "uses.csv"
     lines = uses.read_text(encoding="utf-8").splitlines()
     lines[1] = lines[1].replace("\t0:4\t", f"\t{span}\t")
@@ -261,7 +261,7 @@ def test_a_wug_target_index_of_other_digits_is_one_error(tmp_path, span):
 
 # ---------------------------------------------------------------------------------------- 6. integer options
 def test_a_seed_numpy_cannot_take_is_refused_before_anything(tmp_path, capsys, no_model):
-    base = ["--train", f"wug:{make_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
+    base = ["--train", f"wug:{make_judged_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
     assert "--seed: expected a number ≥ 0, got -1" in _argparse_refused(capsys, *base, "--seed", "-1")
     assert "--seed: expected a number ≤ 4294967295" in _argparse_refused(capsys, *base, "--seed", str(2**32))
     assert "--seed: expected a number ≤ 4294967295" in _argparse_refused(capsys, *base, "--seed", "9" * 30)
@@ -302,7 +302,7 @@ def test_the_seed_of_other_commands_has_the_same_range(tmp_path, capsys, command
     ],
 )
 def test_float_options_that_are_not_finite_are_refused(tmp_path, capsys, no_model, flag, value, message):
-    base = ["--train", f"wug:{make_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
+    base = ["--train", f"wug:{make_judged_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
     assert message in _refused(capsys, *base, flag, value)
     assert not (tmp_path / "out").exists()
 
@@ -330,14 +330,14 @@ def test_tune_options_refuse_what_is_not_a_finite_positive_number(name, value):
     ],
 )
 def test_integer_options_out_of_range_are_refused_by_the_parser(tmp_path, capsys, no_model, flag, value, message):
-    base = ["--train", f"wug:{make_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
+    base = ["--train", f"wug:{make_judged_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
     assert message in _argparse_refused(capsys, *base, flag, value)
     assert not (tmp_path / "out").exists()
 
 
 # ---------------------------------------------------------------------------------------- 7. a model that fails
 def test_a_model_that_does_not_load_leaves_no_output(tmp_path, capsys):
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "a.txt").write_text("not a model", encoding="utf-8")

@@ -21,6 +21,8 @@ from wsd.corpus.targets import read_forms_file
 from wsd.workflows.demo import demo_data_dir
 from wsd.workflows.pipeline import induce_corpus
 
+pytestmark = pytest.mark.slow  # the slow lane: the whole demo and a headless browser
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER_FLAGS = (
     "--headless",

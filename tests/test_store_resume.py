@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import mouse_bank_lines, write_lines
 
 import wsd
 from wsd.errors import ConfigError, InputError
@@ -16,14 +17,7 @@ from wsd.workflows.embedding import embed_corpus
 
 @pytest.fixture()
 def corpus(tmp_path):
-    lines = []
-    for i in range(40):
-        lines.append(f"Sentence {i}: the mouse ran past the bank of the river number {i}.")
-        lines.append(f"Line {i} has no target at all.")
-        lines.append(f"Click mouse button {i} to open the bank account.")
-    path = tmp_path / "corpus.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_lines(tmp_path / "corpus.txt", mouse_bank_lines(40))  # 160 occurrences
 
 
 def test_run_is_row_aligned_and_described(corpus, tmp_path, encoder):

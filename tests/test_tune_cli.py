@@ -2,47 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 import pytest
+from helpers import make_judged_wug, write_lines
 
 from wsd.cli import main
-
-HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
-#: Two senses of three words, two uses each (the word is the first one of every context).
-SENSES = {
-    "bank": [
-        ["bank of the river was muddy", "bank of the stream flooded"],
-        ["bank lent him money", "bank raised rates"],
-    ],
-    "mouse": [["mouse ran under the table", "mouse ate the cheese"], ["mouse needs a battery", "mouse was clicked"]],
-    "bat": [["bat flew out of the cave", "bat hunts insects"], ["bat was made of willow", "bat hit the ball"]],
-}
-
-
-def _write(path: Path, lines: list[str]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def make_wug(root: Path) -> Path:
-    """A WUG folder: every pair of uses of a word judged 4 (same sense) or 1 (different), by one annotator."""
-    for word, senses in SENSES.items():
-        uses, ids = [HEADER], []
-        for sense, texts in enumerate(senses):
-            for k, text in enumerate(texts):
-                ident = f"{word}{sense}{k}"
-                uses.append(f"{word}\tNN\t1900\t{sense}\t{ident}\t\t{text}\t0:{len(word)}\t0:{len(text)}")
-                ids.append((ident, sense))
-        judgments = ["identifier1\tidentifier2\tannotator\tjudgment"] + [
-            f"{a}\t{b}\tA\t{4 if sa == sb else 1}" for (a, sa), (b, sb) in itertools.combinations(ids, 2)
-        ]
-        _write(root / "data" / f"{word}_nn" / "uses.csv", uses)
-        _write(root / "data" / f"{word}_nn" / "judgments.csv", judgments)
-    return root
 
 
 @pytest.fixture()
@@ -74,7 +40,7 @@ def _argparse_refused(capsys, *argv: str) -> str:
 
 
 def test_bad_sources_are_one_line_and_exit_2(tmp_path, capsys, no_model):
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     out = str(tmp_path / "out")
     assert "not found" in _refused(capsys, "--train", f"wug:{tmp_path / 'nowhere'}", "--out", out)
     assert "unknown training source kind 'wog'" in _refused(capsys, "--train", f"wog:{wug}", "--out", out)
@@ -95,20 +61,20 @@ def test_bad_sources_are_one_line_and_exit_2(tmp_path, capsys, no_model):
     ],
 )
 def test_an_empty_or_malformed_judgments_file(tmp_path, capsys, no_model, lines, message):
-    wug = make_wug(tmp_path / "wug")
-    _write(wug / "data" / "bank_nn" / "judgments.csv", lines)
+    wug = make_judged_wug(tmp_path / "wug")
+    write_lines(wug / "data" / "bank_nn" / "judgments.csv", lines)
     err = _refused(capsys, "--train", f"wug:{wug}", "--out", str(tmp_path / "out"))
     assert message in err and "bank_nn" in err
 
 
 def test_a_wic_file_without_its_gold(tmp_path, capsys, no_model):
-    data = _write(tmp_path / "wic" / "train.data.txt", ["bank\tN\t0-1\tbank of it\tthe bank lent"])
+    data = write_lines(tmp_path / "wic" / "train.data.txt", ["bank\tN\t0-1\tbank of it\tthe bank lent"])
     assert "no gold file beside it" in _refused(capsys, "--train", f"wic:{data}", "--out", str(tmp_path / "out"))
 
 
 def test_excluding_every_lemma_leaves_nothing_to_train(tmp_path, capsys, no_model):
-    wug = make_wug(tmp_path / "wug")
-    lemmas = _write(tmp_path / "held-out.txt", ["Bank.n", "", "mouse_nn", "BAT"])
+    wug = make_judged_wug(tmp_path / "wug")
+    lemmas = write_lines(tmp_path / "held-out.txt", ["Bank.n", "", "mouse_nn", "BAT"])
     for given in ("bank,mouse,bat", f"@{lemmas}"):
         err = _refused(capsys, "--train", f"wug:{wug}", "--exclude-lemmas", given, "--out", str(tmp_path / "out"))
         assert "leaves no pair to train on" in err
@@ -118,8 +84,8 @@ def test_excluding_every_lemma_leaves_nothing_to_train(tmp_path, capsys, no_mode
 
 
 def test_a_lemma_file_that_is_empty_or_missing(tmp_path, capsys, no_model):
-    wug = make_wug(tmp_path / "wug")
-    empty = _write(tmp_path / "empty.txt", ["", "  "])
+    wug = make_judged_wug(tmp_path / "wug")
+    empty = write_lines(tmp_path / "empty.txt", ["", "  "])
     base = ["--train", f"wug:{wug}", "--out", str(tmp_path / "out")]
     assert "holds no lemma" in _refused(capsys, *base, "--exclude-lemmas", f"@{empty}")
     assert "not found" in _refused(capsys, *base, "--exclude-lemmas", f"@{tmp_path / 'none.txt'}")
@@ -128,8 +94,8 @@ def test_a_lemma_file_that_is_empty_or_missing(tmp_path, capsys, no_model):
 
 
 def test_an_out_of_other_files_or_overlapping_a_source_is_refused(tmp_path, capsys, no_model):
-    wug = make_wug(tmp_path / "wug")
-    mine = _write(tmp_path / "mine" / "notes.txt", ["keep me"])
+    wug = make_judged_wug(tmp_path / "wug")
+    mine = write_lines(tmp_path / "mine" / "notes.txt", ["keep me"])
     assert "other files" in _refused(capsys, "--train", f"wug:{wug}", "--out", str(mine.parent))
     assert mine.read_text(encoding="utf-8") == "keep me\n"
     for out, relation in ((wug, "is the"), (wug / "model", "lies inside the"), (tmp_path, "contains the")):
@@ -141,7 +107,7 @@ def test_an_out_of_other_files_or_overlapping_a_source_is_refused(tmp_path, caps
 
 
 def test_bad_option_values_are_refused_by_the_parser(tmp_path, capsys, no_model):
-    base = ["--train", f"wug:{make_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
+    base = ["--train", f"wug:{make_judged_wug(tmp_path / 'wug')}", "--out", str(tmp_path / "out")]
     assert "--epochs: expected a number ≥ 1, got 0" in _argparse_refused(capsys, *base, "--epochs", "0")
     assert "--loss: invalid choice: 'triplet'" in _argparse_refused(capsys, *base, "--loss", "triplet")
     assert "--batch-uses: expected a number ≥ 2" in _argparse_refused(capsys, *base, "--batch-uses", "1")
@@ -153,7 +119,7 @@ def test_bad_option_values_are_refused_by_the_parser(tmp_path, capsys, no_model)
         capsys, *base, "--freeze-layers", "6"
     )
     assert "tune.epochs must be at least 1" in _refused(capsys, *base, "--set", "tune.epochs=0")
-    config = _write(tmp_path / "tune.toml", ["[tune]", 'loss = "triplet"'])
+    config = write_lines(tmp_path / "tune.toml", ["[tune]", 'loss = "triplet"'])
     assert "tune.loss must be one of cosent, contrastive, auto" in _refused(capsys, *base, "--config", str(config))
     assert not (tmp_path / "out").exists()
 
@@ -169,8 +135,8 @@ def test_a_config_file_gives_the_sources_and_options(tmp_path, capsys, monkeypat
         raise wsd.tune.api.ConfigError("stop here")
 
     monkeypatch.setattr(wsd.tune.api, "tune_encoder", fake)
-    wug = make_wug(tmp_path / "wug")
-    config = _write(
+    wug = make_judged_wug(tmp_path / "wug")
+    config = write_lines(
         tmp_path / "tune.toml",
         ["[tune]", f'train = ["wug:{wug}"]', 'exclude_lemmas = ["bat"]', "epochs = 3", "[output]", 'out = "m"'],
     )
@@ -196,7 +162,7 @@ def test_a_tiny_run_trains_and_the_folder_loads(tmp_path, capsys):
 
     from wsd.embed.encoder import Encoder
 
-    wug = make_wug(tmp_path / "wug")
+    wug = make_judged_wug(tmp_path / "wug")
     out = tmp_path / "tuned"
     argv = ["tune", "--train", f"wug:{wug}", "--out", str(out), "--validation-lemmas", "bat"]
     argv += ["--max-steps", "2", "--batch-uses", "4", "--lr", "1e-4", "--device", "cpu", "--no-progress"]

@@ -8,19 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import write_lines, write_wug, wug_use
 
 from wsd.errors import ConfigError, InputError
 from wsd.tune import senses, wic, wordnet, wug
 from wsd.tune.pairs import PairSet, concat, exclude_lemmas, normalize_lemma, sense_pairs
 from wsd.tune.sources import SOURCE_KINDS, exclude_sources, parse_source, read_source, read_sources, source_lemmas
-
-HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
-
-
-def _write(path: Path, lines: list[str]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 def _pairs(pairset: PairSet) -> set[tuple[str, str, float]]:
@@ -125,21 +118,17 @@ def test_sense_pairs_all_or_a_balanced_seeded_sample() -> None:
 # wug:
 
 
-def _use(word: str, grouping: str, ident: str, context: str, span: str) -> str:
-    return f"{word}\tNN\t1850\t{grouping}\t{ident}\t\t{context}\t{span}\t0:{len(context)}"
-
-
-def make_wug(root: Path) -> Path:
+def make_median_wug(root: Path) -> Path:
     uses = {
         "mouse_nn": [
-            _use("mouse", "1", "m1", 'the "mouse" ran', "5:10"),
-            _use("mouse", "1", "m2", "a mouse in it", "2:7"),
-            _use("mouse", "2", "m3", "click the mouse", "10:15"),
-            _use("mouse", "2", "m4", "a mouse pad", "2:7"),
+            wug_use("mouse", "1", "m1", 'the "mouse" ran', "5:10"),
+            wug_use("mouse", "1", "m2", "a mouse in it", "2:7"),
+            wug_use("mouse", "2", "m3", "click the mouse", "10:15"),
+            wug_use("mouse", "2", "m4", "a mouse pad", "2:7"),
         ],
         "bank_nn": [
-            _use("bank", "1", "b1", "the bank of the river", "4:8"),
-            _use("bank", "2", "b2", "the bank lent", "4:8"),
+            wug_use("bank", "1", "b1", "the bank of the river", "4:8"),
+            wug_use("bank", "2", "b2", "the bank lent", "4:8"),
         ],
     }
     judgments = {
@@ -158,16 +147,11 @@ def make_wug(root: Path) -> Path:
         ],
         "bank_nn": ["b1\tb2\tA\t1"],
     }
-    for word in uses:
-        _write(root / "data" / word / "uses.csv", [HEADER, *uses[word]])
-        _write(
-            root / "data" / word / "judgments.csv", ["identifier1\tidentifier2\tannotator\tjudgment", *judgments[word]]
-        )
-    return root
+    return write_wug(root, uses, judgments=judgments)
 
 
 def test_wug_pairs_are_medians_without_cannot_decide(tmp_path: Path) -> None:
-    pairset = wug.load(make_wug(tmp_path / "wug"), name="wug:x")
+    pairset = wug.load(make_median_wug(tmp_path / "wug"), name="wug:x")
     assert _pairs(pairset) == {("m1", "m2", 4.0), ("m3", "m4", 1.5), ("m2", "m3", 2.0), ("b1", "b2", 1.0)}
     assert set(pairset.pairs["kind"]) == {"graded"} and pairset.lemmas == ["bank", "mouse"]
     assert sorted(pairset.uses["use_id"]) == ["wug:x#b1", "wug:x#b2", "wug:x#m1", "wug:x#m2", "wug:x#m3", "wug:x#m4"]
@@ -198,7 +182,7 @@ def test_wug_pairs_are_medians_without_cannot_decide(tmp_path: Path) -> None:
     ],
 )
 def test_bad_wug_judgments_are_one_clear_error(tmp_path: Path, lines: list[str] | None, message: str) -> None:
-    root = make_wug(tmp_path / "wug")
+    root = make_median_wug(tmp_path / "wug")
     file = root / "data" / "bank_nn" / "judgments.csv"
     file.unlink()
     if lines is not None:
@@ -213,11 +197,11 @@ def test_bad_wug_judgments_are_one_clear_error(tmp_path: Path, lines: list[str] 
 
 
 def test_wic_token_indices_and_gold_beside(tmp_path: Path) -> None:
-    data = _write(
+    data = write_lines(
         tmp_path / "train.data.txt",
         ["bank\tN\t3-1\tHe sat on bank .\tThe bank lent money .", "run\tV\t1-0\tI run fast\tRunning late"],
     )
-    _write(tmp_path / "train.gold.txt", ["F", "T"])
+    write_lines(tmp_path / "train.gold.txt", ["F", "T"])
     pairset = wic.load(data, name="wic:t")
     wide = pairset.wide()
     spans = [(r.text_1[r.start_1 : r.end_1], r.text_2[r.start_2 : r.end_2], r.label) for r in wide.itertuples()]
@@ -235,11 +219,11 @@ def test_wic_token_indices_and_gold_beside(tmp_path: Path) -> None:
 
 def test_xlwic_char_offsets_label_inline_or_in_gold(tmp_path: Path) -> None:
     rows = ["Bank\tN\t0\t4\t4\t8\tBank closed\tThe bank\t1", "Bank\tN\t0\t4\t4\t8\tBank closed\tRiver bank\t0"]
-    pairset = wic.load(_write(tmp_path / "de_train.txt", rows))
+    pairset = wic.load(write_lines(tmp_path / "de_train.txt", rows))
     assert list(pairset.pairs["label"]) == [1.0, 0.0]
     assert len(pairset.uses) == 3  # "Bank closed" recurs: one use
-    test = _write(tmp_path / "de_test_data.txt", [row.rpartition("\t")[0] for row in rows])
-    _write(tmp_path / "de_test_gold.txt", ["0", "1"])
+    test = write_lines(tmp_path / "de_test_data.txt", [row.rpartition("\t")[0] for row in rows])
+    write_lines(tmp_path / "de_test_gold.txt", ["0", "1"])
     assert list(wic.load(test).pairs["label"]) == [0.0, 1.0]
 
 
@@ -295,7 +279,7 @@ def test_bad_wic_files_are_one_clear_error(
     file = tmp_path / "train.data.txt"
     file.write_text("".join(f"{line}\n" for line in data), encoding="utf-8")
     if gold is not None:
-        _write(tmp_path / "train.gold.txt", gold)
+        write_lines(tmp_path / "train.gold.txt", gold)
     with pytest.raises(InputError, match=message):
         wic.load(file)
 
@@ -326,7 +310,7 @@ def test_sense_dataset_pairs_share_the_top_sense(tmp_path: Path) -> None:
         "a5\tadd.v\tadd\t0\t3\t",
         "b1\tbank.n\tbank\t0\t4\tb1",
     ]
-    pairset = senses.load("generic", _write(tmp_path / "senses.tsv", rows), name="generic:s")
+    pairset = senses.load("generic", write_lines(tmp_path / "senses.tsv", rows), name="generic:s")
     assert _pairs(pairset) == {
         ("a1", "a2", 1.0),
         ("a1", "a3", 0.0),
@@ -342,12 +326,12 @@ def test_sense_dataset_pairs_share_the_top_sense(tmp_path: Path) -> None:
 
 def test_sense_dataset_caps_pairs_per_target(tmp_path: Path) -> None:
     rows = ["id\ttarget\ttext\tstart\tend\tsense"] + [f"u{i}\tbank\tbank\t0\t4\ts{i % 3}" for i in range(30)]
-    pairset = senses.load("generic", _write(tmp_path / "many.tsv", rows), max_pairs_per_lemma=50)
+    pairset = senses.load("generic", write_lines(tmp_path / "many.tsv", rows), max_pairs_per_lemma=50)
     assert len(pairset) == 50 and pairset.counts()["same"].item() == 25
 
 
 def test_sense_dataset_without_gold_is_an_error(tmp_path: Path) -> None:
-    file = _write(
+    file = write_lines(
         tmp_path / "plain.tsv", ["id\ttarget\ttext\tstart\tend", "a\tbank\tbank\t0\t4", "b\tbank\tbank\t0\t4"]
     )
     with pytest.raises(InputError, match="no gold senses"):
@@ -451,7 +435,7 @@ def test_wordnet_without_a_data_file_is_an_error(tmp_path: Path) -> None:
 
 
 def test_read_source_by_kind_and_concatenation(tmp_path: Path) -> None:
-    spec_wug = f"wug:{make_wug(tmp_path / 'wug')}"
+    spec_wug = f"wug:{make_median_wug(tmp_path / 'wug')}"
     spec_wn = f"wordnet:{make_wordnet(tmp_path / 'wn')}"
     both = read_sources([spec_wug, spec_wn])
     assert both.sources == [spec_wug, spec_wn]
@@ -477,14 +461,14 @@ def test_bad_source_specs(spec: str, error: type, message: str) -> None:
 
 
 def test_exclusion_by_lemma_and_by_dataset(tmp_path: Path) -> None:
-    pairset = read_sources([f"wug:{make_wug(tmp_path / 'wug')}", f"wordnet:{make_wordnet(tmp_path / 'wn')}"])
+    pairset = read_sources([f"wug:{make_median_wug(tmp_path / 'wug')}", f"wordnet:{make_wordnet(tmp_path / 'wn')}"])
     assert exclude_lemmas(pairset, ["Mouse.n"]).lemmas == ["bank"]
     without_bank = exclude_lemmas(pairset, ["bank_nn"])
     assert without_bank.lemmas == ["mouse"] and without_bank.sources == [pairset.sources[0]]
     assert set(without_bank.uses["lemma"]) == {"mouse"}
     with pytest.raises(ConfigError, match="leaves no pair to train on"):
         exclude_lemmas(pairset, ["bank", "mouse_nn"])
-    other = _write(tmp_path / "eval.tsv", ["id\ttarget\ttext\tstart\tend\tsense", "x\tmouse.n\tmouse\t0\t5\ts"])
+    other = write_lines(tmp_path / "eval.tsv", ["id\ttarget\ttext\tstart\tend\tsense", "x\tmouse.n\tmouse\t0\t5\ts"])
     assert source_lemmas(f"generic:{other}") == {"mouse"}
     assert exclude_sources(pairset, [f"generic:{other}"]).lemmas == ["bank"]
     assert source_lemmas(f"wug:{tmp_path / 'wug'}") == {"bank", "mouse"}

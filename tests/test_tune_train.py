@@ -24,6 +24,8 @@ from wsd.tune.losses import contrastive_loss, cosent_loss, pair_loss
 from wsd.tune.options import option_help
 from wsd.tune.train import train
 
+pytestmark = pytest.mark.slow  # the slow lane: trains an encoder
+
 #: Two senses of three words, three uses each: every pair of uses of a word is labelled same (1) or different (0).
 SENSES = {
     "bank": [

@@ -6,57 +6,42 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import WUG_USES_HEADER, write_lines, write_wug, wug_use
 
 from wsd.errors import InputError
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.datasets.wug import dataset_folder, period_of, period_order
 
 LSCD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "lscd"
-HEADER = "lemma\tpos\tdate\tgrouping\tidentifier\tdescription\tcontext\tindexes_target_token\tindexes_target_sentence"
 
 
-def _use(word: str, grouping: str, ident: str, context: str, span: str, date: str = "1850") -> str:
-    return f"{word}\tNN\t{date}\t{grouping}\t{ident}\t\t{context}\t{span}\t0:{len(context)}"
-
-
-def _write(path: Path, lines: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def make_wug(root: Path, suffix: str = ".csv", stats_dir: str = "stats/opt", clusters: bool = True) -> Path:
+def make_period_wug(root: Path, suffix: str = ".csv", stats_dir: str = "stats/opt", clusters: bool = True) -> Path:
     """Two words, two periods; contexts with bare quotes (quoting must be off)."""
     uses = {
         "mouse": [
-            _use("mouse", "1", "m1", 'the "mouse" ran', "5:10"),
-            _use("mouse", "1", "m2", "a mouse in the barn", "2:7"),
-            _use("mouse", "2", "m3", "click the mouse button", "10:15", date="1990"),
-            _use("mouse", "2", "m4", 'a "wireless mouse', "12:17", date="1995"),
+            wug_use("mouse", "1", "m1", 'the "mouse" ran', "5:10"),
+            wug_use("mouse", "1", "m2", "a mouse in the barn", "2:7"),
+            wug_use("mouse", "2", "m3", "click the mouse button", "10:15", date="1990"),
+            wug_use("mouse", "2", "m4", 'a "wireless mouse', "12:17", date="1995"),
         ],
         "bank": [
-            _use("bank", "1", "b1", "the bank of the river", "4:8"),
-            _use("bank", "2", "b2", "the bank lent money", "4:8", date="2001"),
+            wug_use("bank", "1", "b1", "the bank of the river", "4:8"),
+            wug_use("bank", "2", "b2", "the bank lent money", "4:8", date="2001"),
         ],
     }
-    for word, rows in uses.items():
-        _write(root / "data" / word / f"uses{suffix}", [HEADER, *rows])
-    if clusters:
-        _write(root / "clusters/opt" / f"mouse{suffix}", ["identifier\tcluster", "m1\t0", "m2\t0", "m3\t1", "m4\t-1"])
-        _write(root / "clusters/opt" / f"bank{suffix}", ["identifier\tcluster", "b1\t0", "b2\t1"])
-    _write(
-        root / stats_dir / f"stats_groupings{suffix}",
-        [
-            "lemma\tgrouping\tchange_binary\tchange_graded\tk1\tn1\tCOMPARE",
-            "bank\t1_2\t1\t1.0\t1\t5\t1.5",
-            "mouse\t1_2\t0\t0.5\t1\t5\t2.5",
-        ],
-    )
-    return root
+    gold = {"mouse": ["m1\t0", "m2\t0", "m3\t1", "m4\t-1"], "bank": ["b1\t0", "b2\t1"]}
+    stats = [
+        "lemma\tgrouping\tchange_binary\tchange_graded\tk1\tn1\tCOMPARE",
+        "bank\t1_2\t1\t1.0\t1\t5\t1.5",
+        "mouse\t1_2\t0\t0.5\t1\t5\t2.5",
+    ]
+    clustered = gold if clusters else None
+    return write_wug(root, uses, clusters=clustered, stats=stats, suffix=suffix, stats_dir=stats_dir)
 
 
 @pytest.mark.parametrize(("suffix", "stats_dir"), [(".csv", "stats/opt"), (".tsv", "stats/opt"), (".csv", "stats")])
 def test_reads_a_small_wug_folder(tmp_path: Path, suffix: str, stats_dir: str) -> None:
-    bundle = load_dataset("wug", make_wug(tmp_path, suffix, stats_dir))
+    bundle = load_dataset("wug", make_period_wug(tmp_path, suffix, stats_dir))
     table = bundle.occurrences.set_index("id")
     assert table.loc["m1", "form"] == "mouse" and table.loc["m1", "text"] == 'the "mouse" ran'
     assert table.loc["m4", "form"] == "mouse" and table.loc["m4", "sense"] == ""  # noise: left out
@@ -71,7 +56,7 @@ def test_reads_a_small_wug_folder(tmp_path: Path, suffix: str, stats_dir: str) -
 
 
 def test_a_folder_holding_one_dataset_and_no_clusters(tmp_path: Path) -> None:
-    make_wug(tmp_path / "rusemshift_1" / "DWUG", clusters=False)
+    make_period_wug(tmp_path / "rusemshift_1" / "DWUG", clusters=False)
     bundle = load_dataset("wug", tmp_path / "rusemshift_1")
     assert "sense" not in bundle.occurrences and bundle.stats["clustered"] == 0
     assert dataset_folder(tmp_path / "rusemshift_1") == tmp_path / "rusemshift_1" / "DWUG"
@@ -81,16 +66,18 @@ def test_a_folder_holding_one_dataset_and_no_clusters(tmp_path: Path) -> None:
     ("edit", "message"),
     [
         (
-            lambda root: (root / "data/bank/uses.csv").write_text(HEADER + "\nbank\tNN\t1\t1\tb1\n"),
+            lambda root: (root / "data/bank/uses.csv").write_text(WUG_USES_HEADER + "\nbank\tNN\t1\t1\tb1\n"),
             r"uses\.csv:2: 5 tab",
         ),
         (
-            lambda root: (root / "data/bank/uses.csv").write_text(HEADER + "\n" + _use("bank", "1", "x", "ab", "1:9")),
+            lambda root: (root / "data/bank/uses.csv").write_text(
+                WUG_USES_HEADER + "\n" + wug_use("bank", "1", "x", "ab", "1:9")
+            ),
             r"uses\.csv:2: target span 1:9 lies outside",
         ),
         (
             lambda root: (root / "data/bank/uses.csv").write_text(
-                HEADER + "\n" + _use("bank", " ", "x", "a bank", "2:6")
+                WUG_USES_HEADER + "\n" + wug_use("bank", " ", "x", "a bank", "2:6")
             ),
             "empty grouping",
         ),
@@ -101,7 +88,7 @@ def test_a_folder_holding_one_dataset_and_no_clusters(tmp_path: Path) -> None:
     ],
 )
 def test_malformed_folders_are_clear_errors(tmp_path: Path, edit, message: str) -> None:
-    root = make_wug(tmp_path)
+    root = make_period_wug(tmp_path)
     edit(root)
     with pytest.raises(InputError, match=message):
         load_dataset("wug", root)
@@ -112,8 +99,8 @@ def test_three_periods_and_missing_folders_are_refused(tmp_path: Path) -> None:
         load_dataset("wug", tmp_path / "absent")
     with pytest.raises(InputError, match="not a WUG dataset folder"):
         load_dataset("wug", tmp_path)
-    root = make_wug(tmp_path / "three")
-    _write(root / "data/bank/uses.csv", [HEADER, _use("bank", "3", "b9", "the bank", "4:8")])
+    root = make_period_wug(tmp_path / "three")
+    write_lines(root / "data/bank/uses.csv", [WUG_USES_HEADER, wug_use("bank", "3", "b9", "the bank", "4:8")])
     (root / "clusters/opt/bank.csv").write_text("identifier\tcluster\nb9\t0\n", encoding="utf-8")
     with pytest.raises(InputError, match="3 periods"):
         load_dataset("wug", root)
@@ -163,8 +150,10 @@ def test_every_layout_in_the_shared_lscd_data(name: str) -> None:
 
 
 def test_stats_columns_are_kept_when_empty_and_name_their_lines(tmp_path: Path) -> None:
-    root = make_wug(tmp_path)
-    _write(root / "stats/opt/stats_groupings.csv", ["lemma\tchange_graded\tCOMPARE", "bank\t\t1.5", "mouse\tNaN\t2"])
+    root = make_period_wug(tmp_path)
+    write_lines(
+        root / "stats/opt/stats_groupings.csv", ["lemma\tchange_graded\tCOMPARE", "bank\t\t1.5", "mouse\tNaN\t2"]
+    )
     gold = load_dataset("wug", root).gold_change
     assert "change_graded" in gold and gold["change_graded"].isna().all()  # the column the file has, empty
     assert gold.attrs["source"]["lines"] == {"bank": 2, "mouse": 3}
@@ -184,7 +173,7 @@ def test_stats_columns_are_kept_when_empty_and_name_their_lines(tmp_path: Path) 
     ],
 )
 def test_bad_stats_values_name_file_line_and_column(tmp_path: Path, lines: list[str], message: str) -> None:
-    root = make_wug(tmp_path)
-    _write(root / "stats/opt/stats_groupings.csv", lines)
+    root = make_period_wug(tmp_path)
+    write_lines(root / "stats/opt/stats_groupings.csv", lines)
     with pytest.raises(InputError, match=message):
         load_dataset("wug", root)

@@ -21,3 +21,8 @@ class ModelError(WsdError):
 
 class ConfigError(WsdError, ValueError):
     """An option value that is not allowed (unknown layer spec, pooling, method, ...)."""
+
+
+class UnreadableTargetsWarning(UserWarning):
+    """The encoder's vocabulary cannot read some target words (mostly [UNK] or single letters): their senses are
+    noise; a model that knows their script reads them (:mod:`wsd.embed.coverage`)."""

@@ -23,8 +23,8 @@ from typing import Any, Literal, get_args
 # ------------------------------------------------------------------------------------------- the choices
 Lemmatizer = Literal["none", "simplemma"]
 ContextKind = Literal["sentence", "window"]
-#: What a scan does with likely proper names (capitalised mid-sentence forms a lemmatizer maps onto a lower-case
-#: target, :mod:`wsd.corpus.proper`): keep them and warn, keep them, or drop them.
+#: What a scan does with likely proper names (uses of a lower-case target capitalised mid-sentence, with or without
+#: a lemmatizer, :mod:`wsd.corpus.proper`): keep them and warn, keep them, or drop them.
 ProperNames = Literal["warn", "keep", "drop"]
 Runtime = Literal["auto", "torch", "openvino"]
 Precision = Literal["auto", "fp32", "bf16", "fp16", "int8"]
@@ -41,6 +41,8 @@ RankBy = Literal["lower", "shrunk", "score"]
 VectorDtype = Literal["float16", "float32"]
 Projection = Literal["pca", "tsne", "umap"]
 ScoreFormat = Literal["table", "json"]
+#: How ``wsd predict --examples`` labels an occurrence: local-mean k-NN or sense centroids (wsd.senses.nearest).
+FewShotRule = Literal["knn", "centroid"]
 
 LEMMATIZERS: tuple[str, ...] = get_args(Lemmatizer)
 CONTEXTS: tuple[str, ...] = get_args(ContextKind)
@@ -73,6 +75,7 @@ MEASURES: tuple[str, ...] = get_args(Measure)
 RANK_BY: tuple[str, ...] = get_args(RankBy)
 VECTOR_DTYPES: tuple[str, ...] = get_args(VectorDtype)
 PROJECTIONS: tuple[str, ...] = get_args(Projection)
+FEW_SHOT_RULES: tuple[str, ...] = get_args(FewShotRule)
 
 # ------------------------------------------------------------------------------------------- "off"
 #: The words that turn an option off (``scan.lemmatizer``, ``embedding.context_vector``): ``"none"`` is the one
@@ -174,6 +177,16 @@ DEFAULT_RANK_BY = "shrunk"
 DEFAULT_PROJECTION = "pca"
 DEFAULT_MAX_POINTS = 2000
 DEFAULT_REPORT_EXAMPLES = 5
+#: Few-shot disambiguation (``wsd predict --examples``, ``SenseTagger.from_examples``): the rule, the examples per
+#: sense the k-NN rule averages and the least lead of the best sense (else the most frequent sense). Chosen among
+#: k = 1, 3, 5, 10, centroids and margins 0 to 0.04 on half of SemEval-2010's lemmas (80/20 splits, 5 seeds); on the
+#: other half: accuracy 81.5%, 1-NN 79.5%, most frequent sense 63.0% (experiments/results/few_shot.md). Every margin
+#: above 0 lost accuracy.
+DEFAULT_FEW_SHOT_RULE: FewShotRule = "knn"
+DEFAULT_FEW_SHOT_NEIGHBORS = 3
+DEFAULT_FEW_SHOT_MARGIN = 0.0
+#: The vectors the examples are compared by: the target's vector beside the default recipe's context vector.
+DEFAULT_FEW_SHOT_CONTEXT_VECTOR: str | None = DEFAULT_CONTEXT_VECTOR
 
 #: The commands that take ``--config``.
 CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change", "tune")
@@ -364,7 +377,7 @@ TUNE_DEVICES: tuple[str, ...] = get_args(TuneDevice)
 TUNE_PRECISIONS: tuple[str, ...] = get_args(TunePrecision)
 TUNE_TEACHER_LABELS: tuple[str, ...] = get_args(TuneTeacherLabels)
 #: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
-TuneRecipeName = Literal["sense-minilm"]
+TuneRecipeName = Literal["sense-minilm", "sense-multilingual"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
 _TUNE = ("tune",)
 #: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
@@ -414,9 +427,10 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         "warn",
         _SCAN,
-        "likely proper names: forms a lemmatizer maps onto a lower-case target, capitalised mid-sentence (United "
-        "States for state); warn = keep them and warn with their counts, keep (--keep-proper) = keep them "
-        "silently, drop (--no-proper) = leave them out (never embedded)",
+        "likely proper names: uses of a lower-case target capitalised mid-sentence (State of Georgia, United "
+        "States for state), with or without a lemmatizer; warn = keep them and warn with their share per target "
+        "(from 5% of its uses), keep (--keep-proper) = keep them silently, drop (--no-proper) = leave them out "
+        "(never embedded)",
         choices=PROPER_MODES,
         flags=("--keep-proper", "--no-proper"),
         flag_values={"--keep-proper": "keep", "--no-proper": "drop"},
@@ -571,6 +585,15 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _SENSES,
         "--k auto: answer one sense when the best score (e.g. silhouette) is below this",
+    ),
+    _o(
+        "senses.min_split_uses",
+        "int",
+        None,
+        _SENSES,
+        "--k auto: a word with fewer uses keeps one sense, and says why (0 = split any word; the default recipe's "
+        "floor is measured in experiments/results/one_sense_floor.md)",
+        minimum=0,
     ),
     _o(
         "senses.k_tie_margin",
@@ -819,6 +842,16 @@ OPTION_LIST: tuple[Option, ...] = (
     ),
     _o("output.examples", "int", 5, ("cluster",), "example occurrences per sense", minimum=1),
     _o("output.keywords", "int", 10, ("cluster",), "keywords per sense", minimum=1),
+    _o(
+        "output.inventory",
+        "str",
+        None,
+        ("cluster", "run", "change"),
+        "name the senses from a sense inventory, wordnet:DIR (a WordNet 3.0 database folder; English): each use its "
+        "nearest synset of the target's lemma (or unnamed), each sense its mix of names, mixtures flagged",
+        metavar="wordnet:DIR",
+        unset="no names",
+    ),
     # ------------------------------------------------------------------------------------------- [execution]
     _o(
         "execution.shard_bytes",
@@ -852,9 +885,11 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         _TUNE,
         "build a named tuned encoder into wsd's model cache ($WSD_MODELS_DIR, default ~/.cache/wsd/models), "
-        "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on WordNet 3.0 "
-        "example pairs for 300 steps; WordNet found in $WNHOME, /usr/share/wordnet or ~/nltk_data, or given "
-        "with --train wordnet:DIR); the recipe fixes its training options",
+        "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on the WiC and "
+        "MCL-WiC en-en training pairs) or sense-multilingual (--model BASE tuned "
+        "on MCL-WiC, AM2iCo, NorDiaChange, RuSemShift and WiC); the data found under --data-dir or "
+        "$WSD_DATA_DIR (laid out as ../shared/datasets; WordNet also in $WNHOME, /usr/share/wordnet or "
+        "~/nltk_data), or given with --train KIND:PATH; the recipe fixes its training options",
         choices=TUNE_RECIPES,
         unset="none",
     ),
@@ -1073,18 +1108,19 @@ OPTION_LIST: tuple[Option, ...] = (
         "evaluate.data_dir",
         "str",
         None,
-        ("evaluate",),
-        "folder holding the dataset (e.g. ../shared/datasets)",
+        ("evaluate", "tune"),
+        "folder holding the datasets, laid out as ../shared/datasets: the one --dataset names (evaluate), the "
+        "ones --recipe trains on (tune)",
         config=False,
+        unset="$WSD_DATA_DIR",
     ),
     _o(
         "predict.senses",
         "str",
         None,
         ("predict",),
-        "folder written by wsd cluster",
+        "folder written by wsd cluster (or give --examples)",
         config=False,
-        required=("predict",),
     ),
     _o(
         "predict.run",
@@ -1119,7 +1155,7 @@ OPTION_LIST: tuple[Option, ...] = (
         "str",
         None,
         ("predict",),
-        "output Parquet file",
+        "output Parquet file; with --examples the output folder (predicted.parquet, metrics.json)",
         config=False,
         unset="RUN/predicted.parquet",
     ),
@@ -1130,6 +1166,61 @@ OPTION_LIST: tuple[Option, ...] = (
         ("predict",),
         "label targets the model has not seen -1 instead of failing",
         config=False,
+    ),
+    _o(
+        "predict.examples",
+        "str",
+        None,
+        ("predict",),
+        "labelled examples instead of --senses: a TSV or JSON Lines file with id, target, text, start, end, "
+        "sense; each occurrence of --data gets the sense of its nearest examples",
+        config=False,
+        metavar="FILE",
+    ),
+    _o(
+        "predict.data",
+        "str",
+        None,
+        ("predict",),
+        "the occurrences to label with --examples, in the same format; scored (accuracy, macro F1) when it has a "
+        "sense column",
+        config=False,
+        metavar="FILE",
+    ),
+    _o(
+        "predict.rule",
+        "str",
+        DEFAULT_FEW_SHOT_RULE,
+        ("predict",),
+        "how --examples label: knn = each sense's --neighbors most similar examples, centroid = the sense's mean",
+        choices=FEW_SHOT_RULES,
+        config=False,
+    ),
+    _o(
+        "predict.neighbors",
+        "int",
+        DEFAULT_FEW_SHOT_NEIGHBORS,
+        ("predict",),
+        "examples per sense the knn rule averages (1: the nearest example)",
+        minimum=1,
+        config=False,
+    ),
+    _o(
+        "predict.margin",
+        "float",
+        DEFAULT_FEW_SHOT_MARGIN,
+        ("predict",),
+        "the least lead (cosine) of the best sense over the second; below it the examples' most frequent sense",
+        config=False,
+    ),
+    _o(
+        "predict.model",
+        "str",
+        None,
+        ("predict",),
+        "encoder of --examples: a model folder, a Hub name or wsd:NAME (as wsd embed --model)",
+        config=False,
+        unset="the bundled model",
     ),
     _o("score.dataset", "str", None, ("score",), "metrics", choices=KEY_DATASETS, config=False, required=("score",)),
     _o("score.gold", "str", None, ("score",), "gold key file", config=False, required=("score",)),

@@ -41,10 +41,12 @@ from wsd.change.compare import (
     DEFAULT_BINARY_N,
     DEFAULT_MIN_USES,
     DEFAULT_RANK_BY,
+    MEASURES,
     SliceComparison,
     compare_slices,
     describe_order,
 )
+from wsd.change.explain import companion_measure, disagreement_notes, fallback_note, ranking_legend
 from wsd.change.slices import check_slice_options
 from wsd.errors import InputError
 from wsd.io.layout import (
@@ -74,6 +76,7 @@ from wsd.io.store import (
     write_json,
     write_parquet,
 )
+from wsd.senses.naming import Namer, with_names
 
 #: What to do about a damaged senses folder (the end of the error that names the file).
 DAMAGED_SENSES = "the senses folder is damaged: run the same `wsd cluster` command again to rebuild it"
@@ -186,6 +189,28 @@ def sense_cards(senses: Path | None) -> pd.DataFrame | None:
                          f"{DAMAGED_SENSES}") from None  # fmt: skip
 
 
+def with_sense_names(frame: pd.DataFrame, cards: pd.DataFrame | None) -> pd.DataFrame:
+    """A table of senses (``target``, ``sense``) with each sense's ``names`` from named cards (``--inventory``).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A change table with ``target`` and ``sense``.
+    cards : DataFrame, optional
+        The sense cards; without their ``names_text`` (senses not named) the table comes back as it is.
+
+    Returns
+    -------
+    DataFrame
+        With ``names``: ``61% ≈ bank.n.02 (…), 30% ≈ bank.n.01 (…), 9% unnamed`` (empty for an unknown sense).
+    """
+    if cards is None or "names_text" not in cards.columns or not {"target", "sense"} <= set(frame.columns):
+        return frame
+    names = {(str(r.target), int(r.sense)): str(r.names_text) for r in cards.itertuples()}
+    keys = zip(frame["target"].astype(str), frame["sense"], strict=True)
+    return frame.assign(names=[names.get((t, int(s)), "") if pd.notna(s) else "" for t, s in keys])
+
+
 def _with_cards(changes: pd.DataFrame, cards: pd.DataFrame | None) -> pd.DataFrame:
     table = changes.copy()
     keywords: list[list[str]] = []
@@ -238,14 +263,14 @@ def write_change(
         ``destination``.
     """
     destination.mkdir(parents=True, exist_ok=True)
-    changes = _with_cards(comparison.senses, cards)
+    changes = with_sense_names(_with_cards(comparison.senses, cards), cards)
     tables = {
         CHANGE_RANKING: comparison.ranking,
         CHANGE_SCORES: comparison.scores,
-        CHANGE_COUNTS: comparison.counts,
+        CHANGE_COUNTS: with_sense_names(comparison.counts, cards),
         CHANGE_SENSES: changes,
         CHANGE_TIMELINE: comparison.timeline,
-        CHANGE_TRENDS: comparison.trends,
+        CHANGE_TRENDS: with_sense_names(comparison.trends, cards),
         CHANGE_LARGEST: comparison.largest,
     }
     for stem, frame in tables.items():
@@ -280,6 +305,7 @@ def change_run(
     min_uses: int | None = None,
     rank_by: str | None = None,
     overwrite: bool = False,
+    namer: Namer | None = None,
 ) -> Path:
     """Compare every target of a run between the slices of column ``by`` and write a change folder.
 
@@ -311,6 +337,9 @@ def change_run(
     overwrite : bool
         Replace a change folder of another configuration, or write into a folder of other files (only wsd's
         files are replaced); without it such a destination is refused (:mod:`wsd.io.outputs`).
+    namer : callable, optional
+        Names the senses from an inventory (``--inventory``, :class:`wsd.workflows.naming.InventoryNamer`) where
+        the senses folder has no names yet; the change tables then carry each sense's ``names``.
 
     Returns
     -------
@@ -381,11 +410,19 @@ def change_run(
             stacklevel=2,
         )
     cards = sense_cards(senses_dir if labels is not None else None)
+    if namer is not None and cards is not None and labels is not None and "names_text" not in cards.columns:
+        naming = namer(occurrences, vectors, run_meta.get("embedding"))
+        cards = with_names(cards, labels, occurrences, naming)
     return write_change(destination, comparison, cards, config, {"run_fingerprint": run_meta.get("fingerprint")})
 
 
 def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     """The ranking of a change folder as a short terminal table: rank, target, score, interval, uses per slice.
+
+    Beside the score: the shrunk score (``shrunk*`` where it is the documented fallback) and the companion measure
+    (JSD beside PRT or APD, PRT beside JSD: :func:`wsd.change.explain.companion_measure`). Under the table, one
+    sentence per column a reader may not know (:func:`wsd.change.explain.ranking_legend`), the fallback's reason
+    and a note for each pair of targets on which the two measures disagree.
 
     Parameters
     ----------
@@ -402,8 +439,10 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     --------
     >>> print(format_ranking("runs/x/change"))  # doctest: +SKIP
     ranked by the lower end of the 95% interval of prt, 1900 vs 2000 (1 unmeasured: unmeasured.csv)
-    rank  target        prt  95% interval      uses 1900  uses 2000
-       1  swap        0.912  [0.874, 0.950]         12         12
+    rank  target        prt  95% interval         jsd  uses 1900  uses 2000
+       1  swap        0.912  [0.874, 0.950]     1.000         12         12
+    prt: how far the average use moved (cosine distance of the mean vectors of the two slices); 0 = not at all
+    ...
     """
     folder = Path(folder)
     document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
@@ -414,6 +453,8 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     rank_by = str(document.get("rank_by"))
     order = describe_order(rank_by, confidence)
     shrunk = rank_by == "shrunk" and "score_shrunk" in ranking.columns
+    fallback = fallback_note(ranking, rank_by, confidence) if shrunk else None
+    companion = companion_measure(str(document["measure"]), [c for c in MEASURES if c in ranking.columns])
     unmeasured = pd.read_csv(folder / CHANGE_UNMEASURED) if (folder / CHANGE_UNMEASURED).is_file() else None
     main = (
         0
@@ -428,7 +469,8 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     uses_a, uses_b = f"uses {first}", f"uses {last}"
     lines.append(
         f"{'rank':>4}  {'target':<{width}}  {document['measure']:>6}  {level:<16}  "
-        + ("shrunk  " if shrunk else "")
+        + (("shrunk* " if fallback else "shrunk  ") if shrunk else "")
+        + (f"{companion:>6}  " if companion else "")
         + f"{uses_a:>{len(uses_a)}}  {uses_b}"
     )
     for row in ranking.head(limit).itertuples(index=False):
@@ -436,8 +478,14 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
         lines.append(
             f"{row.rank:>4}  {row.target!s:<{width}}  {row.score:>6.3f}  {interval:<16}  "
             + (f"{row.score_shrunk:>6.3f}  " if shrunk else "")
+            + (f"{getattr(row, companion):>6.3f}  " if companion else "")
             + f"{row.uses_a:>{len(uses_a)}}  {row.uses_b:>{len(uses_b)}}"
         )
     if len(ranking) > limit:
         lines.append(f"... and {len(ranking) - limit} more in {folder / (CHANGE_RANKING + '.csv')}")
+    legend = ranking_legend(str(document["measure"]), [companion] if companion else [], confidence)
+    lines += legend if shrunk else legend[:-1]
+    if fallback:
+        lines.append("* " + fallback)
+    lines += disagreement_notes(ranking, str(document["measure"]))
     return "\n".join(lines)

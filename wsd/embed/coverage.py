@@ -13,6 +13,8 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from wsd.errors import UnreadableTargetsWarning
+
 #: A target is unreadable when at least this share of its characters lies in [UNK] or single-character pieces.
 #: Measured with the bundled MiniLM: 0.0 for the demo's English targets (mouse, bank, plant, bat, cell, each one
 #: piece), 1.0 for its Russian ones (замок, лук, ключ, шагать: a piece per letter); half is far from both.
@@ -137,5 +139,5 @@ def warn_unreadable(found: Mapping[str, float], targets: Iterable[str], model: s
         f"characters ({share:.0%} of their letters): its vectors cannot tell their senses apart; use a model "
         f"that knows their script, e.g. --model {MULTILINGUAL_MODEL} (multilingual)"
     )
-    warnings.warn(message, stacklevel=stacklevel)
+    warnings.warn(message, UnreadableTargetsWarning, stacklevel=stacklevel)
     return message

@@ -241,10 +241,10 @@ def write_key(key: Key, path: str | Path) -> Path:
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> out = os.path.join(tempfile.mkdtemp(), "sys.key")
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp()) / "sys.key"
     >>> _ = write_key({"add.v": {"add.v.1": {"add.v.0": 1.0}}}, out)
-    >>> open(out).read()
+    >>> out.read_text(encoding="utf-8")
     'add.v add.v.1 add.v.0\\n'
     """
     path = Path(path)

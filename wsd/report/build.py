@@ -19,6 +19,7 @@ import pandas as pd
 
 from wsd import schema
 from wsd.change.compare import describe_order
+from wsd.change.explain import companion_measure, disagreement_notes, fallback_note, ranking_legend
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.io import manifest
@@ -46,6 +47,7 @@ from wsd.report.data import GOLD_CHANGE_COLUMNS, ChangeData, RunData, headline_m
 from wsd.report.experiments import Experiment, experiment_files, load_experiments
 from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
+from wsd.report.pairs_page import pairs_folder, pairs_report
 from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
 from wsd.senses.describe import examples_per_group
 
@@ -139,7 +141,8 @@ def write_report(
     if not is_run and (senses is not None or change is not None):
         raise ConfigError(f"--senses and --change go with a run, not with experiment results ({source})")
     # read before anything is written: a folder that cannot be reported leaves no report_figures/ behind
-    data = load_run_data(source, senses, change) if is_run else None
+    pairs = pairs_folder(source, senses, change) if is_run else None  # `wsd evaluate --dataset wic`: no senses
+    data = load_run_data(source, senses, change) if is_run and pairs is None else None
     experiment_list = None if is_run else load_experiments(source)
     if report_dir is not None:
         destination = Path(report_dir)
@@ -157,7 +160,9 @@ def write_report(
     figures = _fresh_figures_dir(destination / FIGURES_DIR)
     try:
         builder = _Builder(figures, projection, int(max_points), int(n_examples), random_state)
-        if data is not None:
+        if pairs is not None:
+            report = pairs_report(pairs, figures, title, builder._draw)
+        elif data is not None:
             report = builder.run_report(data, title)
         else:
             report = builder.experiments_report(experiment_list or [], title or f"Experiments: {source.name}")
@@ -312,6 +317,9 @@ class _Builder:
         else:
             facts_change = []
         facts = [plural(len(rows), "occurrence"), plural(n_senses, "induced sense"), *facts_change]
+        kept_one = (data.senses_meta or {}).get("one_sense", {}).get(target)
+        if kept_one:  # why the word was not split (wsd.senses.stage.one_sense_reasons)
+            facts.insert(2, f"one sense: {kept_one}")
         if has_gold and gold is not None:
             labelled = gold[gold != ""]
             facts.append(f"{plural(len(set(labelled)), 'gold sense')} ({len(labelled)} labelled)")
@@ -452,6 +460,9 @@ class _Builder:
                     gold=makeup,
                     slice_examples=self.slice_examples(data, rows[labels == sense], example),
                     slices=len(data.change.slices) if data.change is not None and data.slices is not None else 0,
+                    subgroups=bool(getattr(record, "subgroups", False)),
+                    subgroup_score=float(getattr(record, "subgroup_score", float("nan"))),
+                    names=str(getattr(record, "names_text", "") or ""),
                 )
             )
         return cards
@@ -686,7 +697,13 @@ def summary_table(data: RunData) -> Table:
 
 
 def mark_cards(change: ChangeData, target: str, cards: list[SenseCard]) -> None:
-    """Mark the sense cards of the senses that appeared (``new in B``) or vanished (``lost after A``).
+    """Mark the sense cards of the senses that appeared or vanished between the main pair of slices.
+
+    The label agrees with ``sense_changes.csv`` (the main pair's row) and with the sense's uses in every slice
+    (``counts.csv``): ``new in B`` only when the sense has no use in any slice before B, else ``appeared between
+    A and B (in use from S)`` with S its first slice with a use; likewise ``lost after A`` only when no slice after
+    A has a use of it, else ``vanished between A and B (last used in S)``. Comparing the first decade with the last,
+    a sense in use from the third decade on is not "new in" the last one (issue 41: power's energy sense).
 
     Parameters
     ----------
@@ -701,11 +718,53 @@ def mark_cards(change: ChangeData, target: str, cards: list[SenseCard]) -> None:
     rows = change.sense_changes[change.sense_changes["target"].astype(str) == target]
     if len(main) == 2:
         rows = rows[(rows["slice_a"].astype(str) == str(main[0])) & (rows["slice_b"].astype(str) == str(main[1]))]
-    status = {}
-    for row in rows.itertuples():
-        status[int(row.sense)] = f"new in {row.slice_b}" if row.change == "appeared" else f"lost after {row.slice_a}"
+    status = {
+        int(row.sense): sense_change_label(change, target, int(row.sense), str(row.change), row.slice_a, row.slice_b)
+        for row in rows.itertuples()
+    }
     for card in cards:
         card.status = status.get(card.sense, card.status)
+
+
+def sense_change_label(change: ChangeData, target: str, sense: int, kind: str, slice_a: Any, slice_b: Any) -> str:
+    """The card label of a sense that appeared or vanished between two slices, true to its uses in every slice.
+
+    Parameters
+    ----------
+    change : ChangeData
+        The change folder's tables (``counts`` gives the sense's uses per slice).
+    target : str
+        The target.
+    sense : int
+        The sense.
+    kind : {"appeared", "vanished"}
+        The ``change`` of its ``sense_changes.csv`` row.
+    slice_a, slice_b : str
+        The pair of slices of that row.
+
+    Returns
+    -------
+    str
+        ``new in B`` / ``lost after A`` when no slice before B (after A) has a use of the sense, else ``appeared
+        between A and B (in use from S)`` / ``vanished between A and B (last used in S)``.
+    """
+    a, b = str(slice_a), str(slice_b)
+    counts = change.counts
+    used: list[str] = []
+    if len(counts) and {"target", "sense", "slice", "count"} <= set(counts.columns):
+        mine = counts[(counts["target"].astype(str) == target) & (counts["sense"].astype(int) == sense)]
+        with_uses = set(mine.loc[mine["count"] > 0, "slice"].astype(str))
+        used = [s for s in change.slices if s in with_uses]
+    order = {name: position for position, name in enumerate(change.slices)}
+    if kind == "appeared":
+        first = used[0] if used else b
+        if first not in order or b not in order or order[first] >= order[b]:
+            return f"new in {b}"
+        return f"appeared between {a} and {b} (in use from {first})"
+    last = used[-1] if used else a
+    if last not in order or a not in order or order[last] <= order[a]:
+        return f"lost after {a}"
+    return f"vanished between {a} and {b} (last used in {last})"
 
 
 def change_facts(change: ChangeData, target: str) -> list[str]:
@@ -742,25 +801,34 @@ def change_section(change: ChangeData) -> Section:
     Section
     """
     document = change.document
+    main = document.get("main_pair") or ["?", "?"]
     measures = [m for m in document.get("measures", []) if m in change.ranking.columns]
+    companion = companion_measure(change.measure, measures)
+    if companion is not None:  # beside the score: JSD (the senses' shares) beside PRT, PRT beside JSD
+        measures = [companion, *(m for m in measures if m != companion)]
     gold = [c for c in GOLD_CHANGE_COLUMNS if c in change.ranking.columns]
     has_binary = "binary" in change.ranking.columns
     has_interval = "score_low" in change.ranking.columns  # change folders before issue 25 have none
     confidence = float(document.get("bootstrap", {}).get("confidence", 0.95))
     level = f"{100 * confidence:g}% interval"
-    header = ["rank", "target", f"score ({change.measure})", *([level] if has_interval else []), *measures]
-    header += (["binary"] if has_binary else []) + ["uses A", "uses B"] + [f"gold {c}" for c in gold]
+    rank_by = str(document.get("rank_by"))
+    fallback = fallback_note(change.ranking, rank_by, confidence) if has_interval else None
+    shrunk = "score_shrunk" in change.ranking.columns and rank_by == "shrunk"
+    shrunk_header = ["shrunk (fallback)" if fallback else "shrunk"] if shrunk else []
+    header = ["rank", "target", f"score ({change.measure})", *([level] if has_interval else []), *shrunk_header]
+    header += measures + (["binary"] if has_binary else []) + [f"uses {main[0]}", f"uses {main[1]}"]
+    header += [f"gold {c}" for c in gold]
     rows = []
     for row in change.ranking.itertuples(index=False):
         values = row._asdict()
         cells = [str(values["rank"]), str(values["target"]), fmt_score(values["score"])]
         cells += [f"{fmt_score(values['score_low'])}–{fmt_score(values['score_high'])}"] if has_interval else []
+        cells += [fmt_score(values["score_shrunk"])] if shrunk else []
         cells += [fmt_score(values[m]) for m in measures]
         cells += ["yes" if values["binary"] else "no"] if has_binary else []
         cells += [str(values["uses_a"]), str(values["uses_b"])]
         cells += [fmt_score(values[c]) if c != "change_binary" else _gold_binary(values[c]) for c in gold]
         rows.append(cells)
-    main = document.get("main_pair") or ["?", "?"]
     binary = document.get("binary", {})
     paragraphs = [
         f"Slices of {document.get('by')}: {', '.join(change.slices)}"
@@ -772,16 +840,33 @@ def change_section(change: ChangeData) -> Section:
             if has_interval and document.get("rank_by") in ("lower", "shrunk")
             else "."
         ),
-        "jsd: Jensen–Shannon distance (base 2) of the sense distributions; apd: average pairwise cosine "
-        "distance of the uses; prt: cosine distance of the mean vectors. binary: some sense has at most "
-        f"k = {binary.get('k')} uses in one slice and at least n = {binary.get('n')} in the other.",
     ]
+    if has_binary:
+        paragraphs.append(
+            f"binary: some sense has at most k = {binary.get('k')} uses in one slice and at least n = "
+            f"{binary.get('n')} in the other."
+        )
+    slices = change.slices
+    if len(slices) > 2:
+        compared = "the first and the last slice" if [str(m) for m in main] == [slices[0], slices[-1]] else "two slices"
+        paragraphs.append(
+            f"This ranking compares {compared} only, {main[0]} and {main[1]}, not the {len(slices)} slices in "
+            "between. Which words changed over the whole period: the trend table below (each sense's share over "
+            "every slice)."
+        )
     unmeasured = document.get("unmeasured") or []
     main_missing = [u for u in unmeasured if [str(u.get("slice_a")), str(u.get("slice_b"))] == [str(m) for m in main]]
     if main_missing:
         listed = "; ".join(f"{u['target']} ({u['reason']})" for u in main_missing[:20])
         paragraphs.append(f"Not measured: {listed}" + (" ..." if len(main_missing) > 20 else "") + ".")
-    tables = [Table(header, rows, [c not in ("target", "binary") for c in header], "Targets by change", "scores")]
+    legend = ranking_legend(change.measure, [m for m in measures if m != change.measure], confidence)
+    if not has_interval:
+        legend = legend[:-2]
+    elif not shrunk:
+        legend = legend[:-1]
+    legend += ([fallback] if fallback else []) + disagreement_notes(change.ranking, change.measure)
+    caption = f"Targets by change from {main[0]} to {main[1]}"
+    tables = [Table(header, rows, [c not in ("target", "binary") for c in header], caption, "scores", legend)]
     changes = change.sense_changes
     if len(changes):
         tables.append(
@@ -845,13 +930,15 @@ def trend_tables(change: ChangeData) -> tuple[list[str], list[Table]]:
         ]
         test = change.document.get("trend_test", {})
         caption = (
-            f"Senses whose share rises or falls over the slices (Kendall p < {test.get('alpha', 0.05):g} and a "
-            f"slope interval clear of 0); {plural(quiet, 'sense')} without a trend: trends.csv"
+            f"Which words changed over the whole period: the senses whose share rises or falls over the "
+            f"{len(change.slices)} slices (Kendall p < {test.get('alpha', 0.05):g} and a slope interval clear of 0); "
+            f"{plural(quiet, 'sense')} without a trend: trends.csv"
         )
         if not rows:
             notes.append(
-                f"No sense's share rises or falls over the slices (Kendall p < {test.get('alpha', 0.05):g} and a "
-                f"slope interval clear of 0; {plural(quiet, 'sense')}: trends.csv)."
+                f"Which words changed over the whole period: none; no sense's share rises or falls over the "
+                f"{len(change.slices)} slices (Kendall p < {test.get('alpha', 0.05):g} and a slope interval clear "
+                f"of 0; {plural(quiet, 'sense')}: trends.csv)."
             )
         else:
             tables.append(

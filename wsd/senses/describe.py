@@ -13,6 +13,7 @@ from wsd.io.store import select_rows
 from wsd.occurrences import citations, metadata_columns
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
+from wsd.senses.subgroups import SubgroupTest, spread_examples, subgroup_test
 
 STATISTICS: tuple[str, ...] = ("log-odds", "c-tf-idf")
 DEFAULT_MARK: tuple[str, str] = ("[[", "]]")
@@ -25,6 +26,8 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "keywords",
     "keyword_scores",
     "example_citations",
+    "subgroup_score",
+    "subgroups",
 )
 
 
@@ -85,7 +88,8 @@ def log_odds_dirichlet(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
         z_w     = delta_w / sqrt(var_w)
 
     Returns z (k, V): how strongly each word marks group i rather than the others, in standard
-    deviations; positive means over-represented in i.
+    deviations; positive means over-represented in i. Where an odds is undefined (no other word has any
+    mass, as in a one-word vocabulary, or a word has no mass at all) z is 0: nothing marks the group.
 
     Parameters
     ----------
@@ -104,6 +108,8 @@ def log_odds_dirichlet(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
     >>> z = log_odds_dirichlet(np.array([[9.0, 1.0], [1.0, 9.0]]), np.array([1.0, 1.0]))
     >>> bool(z[0, 0] > 0 > z[0, 1])
     True
+    >>> log_odds_dirichlet(np.array([[3.0], [2.0]]), np.array([5.0])).tolist()  # one word: no odds
+    [[0.0], [0.0]]
     """
     counts = np.asarray(counts, dtype=np.float64)
     prior = np.asarray(prior, dtype=np.float64)
@@ -111,11 +117,14 @@ def log_odds_dirichlet(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
     n_group = counts.sum(axis=1, keepdims=True)
     rest = counts.sum(axis=0, keepdims=True) - counts
     n_rest = rest.sum(axis=1, keepdims=True)
-    delta = np.log((counts + prior) / (n_group + a0 - counts - prior)) - np.log(
-        (rest + prior) / (n_rest + a0 - rest - prior)
-    )
-    variance = 1.0 / (counts + prior) + 1.0 / (rest + prior)
-    return delta / np.sqrt(variance)
+    word_in, word_out = counts + prior, rest + prior
+    others_in, others_out = n_group + a0 - counts - prior, n_rest + a0 - rest - prior
+    defined = (word_in > 0) & (word_out > 0) & (others_in > 0) & (others_out > 0)
+    word_in, word_out = np.where(defined, word_in, 1.0), np.where(defined, word_out, 1.0)
+    others_in, others_out = np.where(defined, others_in, 1.0), np.where(defined, others_out, 1.0)
+    delta = np.log(word_in / others_in) - np.log(word_out / others_out)
+    variance = 1.0 / word_in + 1.0 / word_out
+    return np.where(defined, delta / np.sqrt(variance), 0.0)
 
 
 def class_tf_idf(counts: np.ndarray) -> np.ndarray:
@@ -154,8 +163,18 @@ def _excluded_words(target: str, forms: Iterable[str], stopwords: Iterable[str])
     return words
 
 
+#: How ``senses.md`` and the sense cards flag a sense whose members form sub-groups.
+SUBGROUPS_NOTE = "its uses form sub-groups: read every example"
 #: Contexts tokenised at a time when a target's context words are counted (their strings live only that long).
 CONTEXT_BLOCK = 65_536
+#: A keyword is in at least this many of its sense's contexts: a word of one context describes that context.
+KEYWORD_MIN_CONTEXTS = 2
+#: A keyword is in more of its sense's contexts than chance would put there: a one-sided Fisher exact test
+#: (hypergeometric) of its contexts in the sense against the target's other contexts, at this level. Without it a
+#: small sense filled its list with words seen once and tied, in alphabetical order (issue 41: the animal *mouse*
+#: listed "stopped, bank, tiny, wrist, account"). 10%, not 5%: a keyword list describes, it proves nothing, and a
+#: word in all 3 contexts of a sense and in none of 3 others reaches only p = 0.05 (in 3 of 4 against 0 of 4: 0.07).
+KEYWORD_ALPHA = 0.10
 
 
 def _sense_word_counts(
@@ -165,18 +184,20 @@ def _sense_word_counts(
     n_senses: int,
     excluded: set[str],
     min_token_length: int,
-) -> tuple[list[str], np.ndarray | None]:
+) -> tuple[list[str], np.ndarray | None, np.ndarray | None]:
     """Context-word counts per sense (senses × vocabulary, vocabulary sorted, excluded words left out).
 
     ``contexts(start, stop)`` gives the contexts of rows ``start:stop``; they are counted
     :data:`CONTEXT_BLOCK` at a time and the counts added up (whole numbers: the same as counting all at once).
-    ``None`` when no context holds a word.
+    Returns the vocabulary, the token counts and the context counts (in how many of the sense's contexts each
+    word is); ``None`` counts when no context holds a word.
     """
     from scipy import sparse
     from sklearn.feature_extraction.text import CountVectorizer
 
     column_of: dict[str, int] = {}
     totals = np.zeros((n_senses, 0))
+    in_contexts = np.zeros((n_senses, 0))
     for start in range(0, n_rows, CONTEXT_BLOCK):
         stop = min(start + CONTEXT_BLOCK, n_rows)
         vectorizer = CountVectorizer(token_pattern=token_pattern(min_token_length), lowercase=True)
@@ -189,16 +210,21 @@ def _sense_word_counts(
             (np.ones(stop - start), (block_senses, np.arange(stop - start))), shape=(n_senses, stop - start)
         )
         counts = np.asarray((indicator @ matrix).todense(), dtype=np.float64)  # (senses, block vocabulary)
+        present = np.asarray((indicator @ (matrix > 0).astype(np.float64)).todense(), dtype=np.float64)
         words = vectorizer.get_feature_names_out()
         for word in words:
             column_of.setdefault(str(word), len(column_of))
         if len(column_of) > totals.shape[1]:
-            totals = np.hstack([totals, np.zeros((n_senses, len(column_of) - totals.shape[1]))])
-        totals[:, [column_of[str(word)] for word in words]] += counts
+            grow = np.zeros((n_senses, len(column_of) - totals.shape[1]))
+            totals, in_contexts = np.hstack([totals, grow]), np.hstack([in_contexts, grow])
+        columns = [column_of[str(word)] for word in words]
+        totals[:, columns] += counts
+        in_contexts[:, columns] += present
     if not column_of:
-        return [], None
+        return [], None, None
     vocabulary = sorted(word for word in column_of if word not in excluded)
-    return vocabulary, totals[:, [column_of[word] for word in vocabulary]]
+    kept = [column_of[word] for word in vocabulary]
+    return vocabulary, totals[:, kept], in_contexts[:, kept]
 
 
 def describe_senses(
@@ -212,6 +238,7 @@ def describe_senses(
     min_token_length: int = 3,
     stopwords: Iterable[str] = STOPWORDS,
     mark: tuple[str, str] = DEFAULT_MARK,
+    keyword_alpha: float = KEYWORD_ALPHA,
 ) -> pd.DataFrame:
     """One row per induced sense: its size, typical examples and distinguishing context words.
 
@@ -228,11 +255,19 @@ def describe_senses(
     count, i.e. the overall counts themselves). Words with z > 0 are ranked by z.
     ``statistic="c-tf-idf"``: :func:`class_tf_idf` over the target's senses. A target with a
     single sense has nothing to contrast; its keywords are its most frequent words (score = count).
-    Ties are broken alphabetically.
+    Ties are broken alphabetically. Only words that distinguish the sense are listed, never a padding of weak
+    ones (:func:`distinguishing_words`): in at least :data:`KEYWORD_MIN_CONTEXTS` of its contexts and, with other
+    senses to contrast, over-represented in them by a one-sided Fisher exact test at ``keyword_alpha``; a sense
+    may so have fewer than ``n_keywords`` keywords, or none.
 
-    **Examples.** The ``n_examples`` occurrences whose vectors are most cosine-similar to the
-    sense centre (the mean of the sense's L2-normalised vectors), ties by table order; with
+    **Examples.** Drawn across the sense (:func:`wsd.senses.subgroups.spread_examples`): the occurrence
+    most cosine-similar to the sense centre (the mean of the sense's L2-normalised vectors), then the most
+    typical occurrence of each other part of a k-means split of its members, largest part first; with
     ``X=None``, the first ones in table order. Texts have the target wrapped in ``mark``.
+
+    **Sub-groups.** Each sense of at least 20 members is tested for sub-groups
+    (:func:`wsd.senses.subgroups.subgroup_test`): ``subgroup_score`` (NaN when untested or without vectors)
+    and ``subgroups`` (flagged).
 
     Rows labelled -1 (unassigned) are left out.
 
@@ -244,6 +279,9 @@ def describe_senses(
         Occurrence vectors, row-aligned with ``occurrences``.
     labels : array of int (n,)
         Sense of each row (per-target ids, as ``SenseModel.labels_``).
+    keyword_alpha : float
+        The level of the keywords' Fisher test (:data:`KEYWORD_ALPHA`; 1 keeps every word in two or more of the
+        sense's contexts that the statistic ranks above 0).
 
     Returns
     -------
@@ -251,14 +289,15 @@ def describe_senses(
         Columns ``target``, ``sense``, ``size``, ``example_ids`` (list of str), ``examples``
         (list of marked texts), ``keywords`` (list of str), ``keyword_scores`` (list of float),
         ``example_citations`` (list of str: each example's metadata, ``year 1862 · president Lincoln``, or ``""``
-        where the occurrences have none; ``senses.md`` shows it in place of the id); targets in order of first
-        appearance, senses ascending.
+        where the occurrences have none; ``senses.md`` shows it in place of the id), ``subgroup_score`` (float)
+        and ``subgroups`` (bool); targets in order of first appearance, senses ascending.
 
     Examples
     --------
-    >>> occ = pd.DataFrame({"id": ["a", "b"], "target": ["bank", "bank"], "form": ["bank", "bank"],
-    ...                     "text": ["river bank water", "bank loan money"], "start": [6, 0], "end": [10, 4]})
-    >>> describe_senses(occ, None, [0, 1], n_keywords=2).loc[0, "keywords"]
+    >>> texts = ["river bank water"] * 3 + ["bank loan money"] * 3  # a keyword is in two or more contexts
+    >>> occ = pd.DataFrame({"id": list("abcdef"), "target": "bank", "form": "bank", "text": texts,
+    ...                     "start": [6] * 3 + [0] * 3, "end": [10] * 3 + [4] * 3})
+    >>> describe_senses(occ, None, [0, 0, 0, 1, 1, 1], n_keywords=2).loc[0, "keywords"]
     ['river', 'water']
     """
     if statistic not in STATISTICS:
@@ -292,17 +331,21 @@ def describe_senses(
         def contexts(start: int, stop: int, index: np.ndarray = index) -> list[str]:
             return [f"{texts[i][: starts[i]]} {texts[i][ends[i] :]}" for i in index[start:stop]]
 
-        vocabulary, counts = _sense_word_counts(
+        vocabulary, counts, in_contexts = _sense_word_counts(
             contexts, len(index), sense_of_row, len(senses), excluded, min_token_length
         )
-        if counts is not None and vocabulary:
+        if counts is not None and in_contexts is not None and vocabulary:
             scores = _keyword_scores(counts, statistic, prior_strength)
+            sizes = np.bincount(sense_of_row, minlength=len(senses))
+            distinguishing = distinguishing_words(in_contexts, sizes, keyword_alpha)
         else:
             counts = scores = np.zeros((len(senses), 0))
+            distinguishing = np.zeros((len(senses), 0), dtype=bool)
         for row, sense in enumerate(senses):
             members = index[sense_of_row == row]
             chosen = _examples(X, members, n_examples)
-            words, values = _top_words(vocabulary, scores[row], counts[row], n_keywords)
+            split = subgroup_test(X, members) if X is not None else SubgroupTest(float("nan"), False, float("nan"))
+            words, values = _top_words(vocabulary, scores[row], counts[row] * distinguishing[row], n_keywords)
             records.append(
                 {
                     "target": target,
@@ -313,6 +356,8 @@ def describe_senses(
                     "keywords": words,
                     "keyword_scores": values,
                     "example_citations": citations(frame, chosen, cite_columns) if cite_columns else [""] * len(chosen),
+                    "subgroup_score": split.score,
+                    "subgroups": split.flagged,
                 }
             )
     return pd.DataFrame.from_records(records, columns=list(TABLE_COLUMNS))
@@ -328,6 +373,46 @@ def _keyword_scores(counts: np.ndarray, statistic: str, prior_strength: float | 
     if not strength > 0:
         raise ConfigError(f"prior_strength must be positive, got {prior_strength!r}")
     return log_odds_dirichlet(counts, strength * total / total.sum())
+
+
+def distinguishing_words(in_contexts: np.ndarray, contexts: np.ndarray, alpha: float = KEYWORD_ALPHA) -> np.ndarray:
+    """Which words may be a sense's keywords: in enough of its contexts, and more of them than chance would put there.
+
+    A word qualifies for sense i when it is in at least :data:`KEYWORD_MIN_CONTEXTS` of the sense's contexts and,
+    where the target has other senses, a one-sided Fisher exact test (the hypergeometric tail: of all the target's
+    contexts, those with the word, drawn into sense i) gives p < ``alpha``. With one sense only the first rule
+    applies.
+
+    Parameters
+    ----------
+    in_contexts : ndarray of shape (k, V)
+        In how many contexts of each sense each word is.
+    contexts : ndarray of shape (k,)
+        How many contexts each sense has.
+    alpha : float
+        The test's level.
+
+    Returns
+    -------
+    ndarray of bool, shape (k, V)
+
+    Examples
+    --------
+    >>> in_contexts = np.array([[4.0, 1.0, 0.0], [0.0, 0.0, 30.0]])  # word 0: 4 of 4 contexts of sense 0, none else
+    >>> distinguishing_words(in_contexts, np.array([4, 40])).tolist()  # word 2: 30 of 40 of sense 1, none else
+    [[True, False, False], [False, False, True]]
+    """
+    from scipy.stats import hypergeom
+
+    in_contexts = np.asarray(in_contexts, dtype=np.float64)
+    contexts = np.asarray(contexts, dtype=np.float64)
+    enough = in_contexts >= KEYWORD_MIN_CONTEXTS
+    if len(in_contexts) < 2:
+        return enough
+    total = contexts.sum()
+    with_word = in_contexts.sum(axis=0, keepdims=True)
+    p_value = hypergeom.sf(in_contexts - 1, total, with_word, contexts[:, None])
+    return enough & (p_value < alpha)
 
 
 def _top_words(
@@ -385,9 +470,7 @@ def centrality(X: np.ndarray, members: np.ndarray) -> np.ndarray:
 def _examples(X: np.ndarray | None, members: np.ndarray, n_examples: int) -> np.ndarray:
     if X is None or len(members) <= 1:
         return members[:n_examples]
-    similarity = centrality(X, members)
-    order = np.lexsort((np.arange(len(members)), -similarity))
-    return members[order[:n_examples]]
+    return spread_examples(X, members, n_examples)
 
 
 def examples_per_group(
@@ -473,20 +556,25 @@ def senses_to_markdown(table: pd.DataFrame, max_example_chars: int = 240, mark: 
     """
     lines: list[str] = []
     for target, group in table.groupby("target", sort=False):
+        note = str(group["note"].iloc[0]) if "note" in group.columns else ""
+        lines += [f"## {_markdown_cell(target)}", ""]
+        lines += [f"One sense: {_markdown_cell(note)}.", ""] if note else []  # why it was not split
+        named = "names_text" in group.columns  # named from an inventory (--inventory, wsd.senses.naming)
         lines += [
-            f"## {_markdown_cell(target)}",
-            "",
-            "| sense | size | keywords | examples |",
-            "|---:|---:|---|---|",
+            "| sense | size | " + ("names | " if named else "") + "keywords | examples |",
+            "|---:|---:|" + ("---|" if named else "") + "---|---|",
         ]
         for record in group.itertuples(index=False):
             keywords = ", ".join(_markdown_cell(w) for w in record.keywords)
+            if bool(getattr(record, "subgroups", False)):
+                keywords += f" · {SUBGROUPS_NOTE} (score {float(getattr(record, 'subgroup_score', 0.0)):.2f})"
             cited = list(getattr(record, "example_citations", None) or [])
             labels = [c or i for i, c in itertools.zip_longest(record.example_ids, cited[: len(record.example_ids)])]
             examples = "<br>".join(
                 f"`{_markdown_cell(label)}` {_markdown_cell(_shorten(t, mark, max_example_chars))}"
                 for label, t in zip(labels, record.examples, strict=False)
             )
-            lines.append(f"| {record.sense} | {record.size} | {keywords} | {examples} |")
+            names = f"{_markdown_cell(str(record.names_text))} | " if named else ""
+            lines.append(f"| {record.sense} | {record.size} | {names}{keywords} | {examples} |")
         lines.append("")
     return "\n".join(lines)

@@ -5,9 +5,11 @@
     model/            the sense model (JSON + .npy, never pickle): predicts senses of new occurrences
     labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
                       confidence (its membership), memberships (the soft distribution over the target's senses)
-    senses.parquet    one row per sense: target, sense, size, examples, keywords (see describe_senses)
+    senses.parquet    one row per sense: target, sense, size, examples, keywords (see describe_senses), and
+                      ``note``: why the target kept one sense (few uses, a weak split), empty otherwise
     senses.md         the same as Markdown
-    meta.json         the inducer parameters, the embedding identity, senses per target, library versions
+    meta.json         the inducer parameters, the embedding identity, senses per target, ``one_sense`` (target ->
+                      why it kept one sense), library versions
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from wsd.io.store import atomic_write, file_record, library_versions, load_run, 
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
+from wsd.senses.naming import Namer, Naming, with_names
 
 PREDICTED_MARK = "predicted"
 
@@ -109,6 +112,65 @@ def senses_per_target(model: SenseModel) -> dict[str, int]:
     return {target: int(inducer.n_senses_) for target, inducer in model.inducers_.items()}
 
 
+def one_sense_reasons(model: SenseModel) -> dict[str, str]:
+    """Why each target that the choice of k left with one sense kept it (fewer uses than ``min_split_uses``, or
+    a split weaker than ``one_sense_below``).
+
+    Parameters
+    ----------
+    model : SenseModel
+        A fitted sense model.
+
+    Returns
+    -------
+    dict
+        Target -> reason (:attr:`SenseInducer.one_sense_reason_`), only the targets with one.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> X = np.random.default_rng(0).normal(size=(35, 4))
+    >>> fitted = {"virus": X[:5], "bank": X[5:]}
+    >>> inducers = {t: SenseInducer(method="ward", min_split_uses=20).fit(x) for t, x in fitted.items()}
+    >>> one_sense_reasons(SimpleNamespace(inducers_=inducers))  # a fitted SenseModel's inducers_
+    {'virus': '5 uses, fewer than the 20 a split needs (min_split_uses)'}
+    """
+    return {
+        target: str(inducer.one_sense_reason_)
+        for target, inducer in model.inducers_.items()
+        if getattr(inducer, "one_sense_reason_", "")
+    }
+
+
+def warn_one_sense(reasons: Mapping[str, str], shown: int = 5) -> str:
+    """Warn once about the targets kept in one sense, each with its reason; return the message (empty: none).
+
+    Parameters
+    ----------
+    reasons : mapping
+        Target -> reason (:func:`one_sense_reasons`).
+    shown : int
+        Targets named (the rest are counted).
+
+    Returns
+    -------
+    str
+    """
+    import warnings
+
+    if not reasons:
+        return ""
+    items = list(reasons.items())
+    named = "; ".join(f"{target}: {reason}" for target, reason in items[:shown])
+    more = f"; and {len(items) - shown} more (meta.json)" if len(items) > shown else ""
+    few = any("min_split_uses" in reason for reason in reasons.values())
+    weak = any("one_sense_below" in reason for reason in reasons.values())
+    undo = " and ".join(part for part, used in (("--min-split-uses 0", few), ("no --one-sense-below", weak)) if used)
+    message = f"{len(items)} target(s) kept one sense: {named}{more}; {undo} would split them" if undo else named
+    warnings.warn(message, stacklevel=3)
+    return message
+
+
 def fit_senses(
     occurrences: pd.DataFrame,
     X: np.ndarray,
@@ -140,6 +202,7 @@ def fit_senses(
     model = SenseModel(inducer, embedding_meta=embedding_meta)
     warn_clamped(inducer, occurrences, X)
     model.fit(occurrences, X, map_function=map_function)
+    warn_one_sense(one_sense_reasons(model))
     proba = model.predict_proba(occurrences, X)
     return model, model.labels_, proba
 
@@ -193,6 +256,7 @@ def cluster_run(
     map_function: MapFunction | None = None,
     overwrite: bool = False,
     request: Mapping[str, Any] | None = None,
+    namer: Namer | None = None,
 ) -> Path:
     """Induce the senses of every target of a run directory and write them (see the module docstring).
 
@@ -215,6 +279,10 @@ def cluster_run(
     request : mapping, optional
         What asked for these senses (``wsd run``'s settings of the scan, the encoder and the inducer), recorded
         as ``request`` in ``meta.json``: a later ``wsd run`` that asks the same reuses them.
+    namer : callable, optional
+        Names the occurrences from a sense inventory (:class:`wsd.workflows.naming.InventoryNamer`,
+        ``--inventory``): ``labels.parquet`` gets a ``synset`` column, ``senses.parquet`` and ``senses.md`` each
+        sense's names (:mod:`wsd.senses.naming`).
 
     Returns
     -------
@@ -241,6 +309,7 @@ def cluster_run(
     occurrences, vectors = load_run(run)
     X = finite_vectors(vectors, run)
     model, _, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
+    naming = namer(occurrences, X, run_meta.get("embedding")) if namer is not None else None
     return write_senses(
         destination,
         occurrences,
@@ -251,6 +320,7 @@ def cluster_run(
         | ({"request": dict(request)} if request is not None else {}),
         n_examples=n_examples,
         n_keywords=n_keywords,
+        naming=naming,
     )
 
 
@@ -291,6 +361,7 @@ def write_senses(
     extra_meta: dict[str, Any] | None = None,
     n_examples: int = 5,
     n_keywords: int = 10,
+    naming: Naming | None = None,
 ) -> Path:
     """Write a fitted sense model, its labels and its sense descriptions (the ``senses/`` folder layout).
 
@@ -310,6 +381,9 @@ def write_senses(
         Entries added to the folder's ``meta.json``.
     n_examples, n_keywords : int
         Examples and keywords per sense description.
+    naming : Naming, optional
+        The occurrences' names from an inventory: a ``synset`` column in ``labels.parquet``, each sense's names in
+        ``senses.parquet`` and ``senses.md``, the inventory and parameters as ``naming`` in ``meta.json``.
 
     Returns
     -------
@@ -322,10 +396,17 @@ def write_senses(
     if has_manifest(destination):  # the model's arrays lie deeper than a manifest is looked for: it has its own
         start_manifest(destination / MODEL_DIR, "model")
     model.save(destination / MODEL_DIR)
-    labels_sum = write_parquet(
-        destination / LABELS_FILE, label_table(occurrences, labels, proba, senses_per_target(model))
-    )
+    label_rows = label_table(occurrences, labels, proba, senses_per_target(model))
+    if naming is not None:
+        label_rows = label_rows.append_column(
+            "synset", pa.array(naming.frame["synset"].astype(str).to_numpy(), type=pa.string())
+        )
+    labels_sum = write_parquet(destination / LABELS_FILE, label_rows)
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
+    if naming is not None:
+        table = with_names(table, labels, occurrences, naming)
+    reasons = one_sense_reasons(model)
+    table["note"] = [reasons.get(target, "") for target in table["target"].astype(str)]  # text, never NaN
     senses_sum = write_parquet(destination / SENSES_FILE, table)
     markdown = senses_to_markdown(table)
     atomic_write(destination / SENSES_MARKDOWN, lambda tmp: tmp.write_text(markdown, encoding="utf-8"))
@@ -337,7 +418,9 @@ def write_senses(
             "embedding": model.embedding_meta_,
             "inducer": (model.inducer if model.inducer is not None else SenseInducer()).get_params(deep=False),
             "senses": senses_per_target(model),
+            "one_sense": reasons,
             "occurrences": len(occurrences),
+            **({"naming": naming.meta | {"definitions": naming.definitions}} if naming is not None else {}),
             "versions": library_versions(),
             "checksums": {  # what later commands read back (wsd change): checked before use
                 LABELS_FILE: file_record(destination / LABELS_FILE, labels_sum),

@@ -252,6 +252,7 @@ def induce_corpus(
     execution: ExecutionOptions | None = None,
     encoder: Encoder | None = None,
     report: bool = False,
+    inventory: str | None = None,
     progress: bool = True,
     overwrite: bool = False,
     **settings: Any,
@@ -291,6 +292,9 @@ def induce_corpus(
         An already loaded encoder (then the output folder is never taken as finished by an earlier call).
     report : bool
         Also write ``report.html``.
+    inventory : str, optional
+        Name the senses from a sense inventory, ``wordnet:DIR`` (:mod:`wsd.workflows.naming`): a ``synset``
+        column in ``labels.parquet``, each sense's names in its card and in the change tables.
     progress : bool
         Show progress bars.
     overwrite : bool
@@ -350,6 +354,11 @@ def induce_corpus(
             change_options.by, change_options.bins, change_options.between, spec.columns, change_options.bin_width
         )
     labelled = read_generic(gold) if gold is not None else None  # a missing or malformed gold file: before embedding
+    namer = None
+    if inventory:  # a folder that is not WordNet: before embedding
+        from wsd.workflows.naming import InventoryNamer
+
+        namer = InventoryNamer(inventory)
     check_disjoint(out, {**named_inputs(corpus, targets, forms), "--gold": gold})
     recipe_context = embedding_recipe(recipe)["context_vector"]
     if embedding_options.context_vector is None:  # not given: the recipe's ("none" turns it off)
@@ -366,6 +375,8 @@ def induce_corpus(
             inducer,
             embed_request(scan_settings, embedding_options, execution_options, recipe_context),
         )
+    if request is not None and namer is not None:  # named senses are kept only for the same inventory
+        request = {**request, "inventory": namer.spec}
     unchanged = finished_stages(out, request)  # only the change settings differ: run/ and senses/ are kept
     if slicing and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
         check_slices_before_embedding(corpus, targets, forms, out, change_options, scan_settings)
@@ -385,7 +396,9 @@ def induce_corpus(
             overwrite=overwrite,
             corpus_exclude=out,
         )
-        senses_dir = cluster_run(run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite, request=request)
+        senses_dir = cluster_run(
+            run, out / SENSES_DIR, inducer=inducer, overwrite=overwrite, request=request, namer=namer
+        )
     occurrences, _ = load_run(run)
     labels = pd.read_parquet(senses_dir / LABELS_FILE)
     summary: dict[str, Any] = {
@@ -407,13 +420,28 @@ def induce_corpus(
                 f"{gold}: none of its labelled occurrences matches an occurrence found in {corpus} "
                 f"({explain_unmatched(occurrences, labelled)})"
             )
-        n_labelled = int((labelled["sense"].astype(str).str.strip() != "").sum())
+        # rows of targets not scanned are out of this job (a gold file of more words than --targets): left out, and
+        # named in a warning only where a scanned target got no gold at all (its gold may be spelt otherwise there)
+        has_sense = labelled["sense"].astype(str).str.strip() != ""
+        in_job = labelled["target"].astype(str).isin(set(occurrences["target"].astype(str)))
+        n_labelled, other_rows = int((has_sense & in_job).sum()), labelled[has_sense & ~in_job]
         if matched < n_labelled:
             warnings.warn(
-                f"{gold}: only {matched} of {n_labelled} labelled occurrences match occurrences found in the corpus: "
-                f"{explain_unmatched(occurrences, labelled)}",
+                f"{gold}: only {matched} of {n_labelled} labelled occurrences of the scanned targets match "
+                f"occurrences found in the corpus: {explain_unmatched(occurrences, labelled[in_job])}",
                 stacklevel=2,
             )
+        without_gold = sorted(
+            set(occurrences["target"].astype(str)) - set(occurrences["target"][(gold_senses != "").to_numpy()])
+        )
+        if without_gold and len(other_rows):
+            others = sorted(set(other_rows["target"].astype(str)))
+            warnings.warn(
+                f"{gold}: no labelled occurrence of {', '.join(without_gold)}; its {len(other_rows)} other row(s) "
+                f"name targets not scanned: {', '.join(others[:5])}{', ...' if len(others) > 5 else ''}",
+                stacklevel=2,
+            )
+        summary["gold_rows"] = {"scored": matched, "other_targets": len(other_rows)}
         mask = (gold_senses != "").to_numpy()
         scored = occurrences.loc[mask].assign(sense=gold_senses[mask].to_numpy())
         gold_key = key_from_occurrences(scored, where=str(gold))

@@ -48,6 +48,7 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
         change=ChangeOptions.from_config(config) if change.get("by") else None,
         execution=ExecutionOptions.from_config(config),
         report=output["report"],
+        inventory=output.get("inventory"),
         progress=progress,
         overwrite=overwrite,
     )
@@ -96,6 +97,12 @@ def format_summary(summary: dict[str, Any]) -> str:
         for name in names:
             baseline_values = " ".join(f"{100 * metrics['baselines'][b][name]:>16.2f}" for b in metrics["baselines"])
             lines.append(f"{name:<12} {100 * overall[name]:>6.2f} {baseline_values}")
+        rows = summary.get("gold_rows", {})
+        if rows.get("other_targets"):
+            lines.append(
+                f"scored on the {rows['scored']} labelled occurrences of these targets; the gold's "
+                f"{rows['other_targets']} of other targets are left out"
+            )
     lines.append("")
     lines.append(f"occurrences and vectors: {summary['run']}")
     lines.append(f"senses (labels, sense cards senses.md, sense model): {summary['senses_dir']}")

@@ -229,7 +229,8 @@ def change_table(comparison: Any, gold_change: pd.DataFrame | None, n_senses: di
     if gold_change is not None:
         gold_columns = [c for c in ("change_graded", "change_binary", "COMPARE") if c in gold_change]
         table = table.merge(gold_change[["target", *gold_columns]], on="target", how="left")
-    table["gold_missing"] = table["target"].map(change_gold(gold_change, table["target"]).notes()).fillna("")
+    notes = change_gold(gold_change, table["target"]).notes()  # empty where every word has its gold
+    table["gold_missing"] = [notes.get(target, "") for target in table["target"]]  # one row per word: text, never NaN
     return table
 
 
