@@ -184,3 +184,13 @@ def test_a_train_source_replaces_the_recipes_sources_of_its_kind(tmp_path: Path)
         f"wug:{data / 'lscd/rusemshift/rusemshift_1'}",
         f"wug:{data / 'lscd/rusemshift/rusemshift_2'}",
     ]
+
+
+def test_evaluate_finds_its_dataset_in_the_same_data_folder(tmp_path: Path, monkeypatch, capsys) -> None:
+    """``$WSD_DATA_DIR`` is the data folder of ``wsd evaluate`` too (``--data-dir`` and ``--data`` win)."""
+    monkeypatch.setenv("WSD_DATA_DIR", str(tmp_path / "nowhere"))
+    err = _refused(capsys, "evaluate", "--dataset", "semeval2013", "--out", str(tmp_path / "o"), "--no-progress")
+    assert f"{tmp_path / 'nowhere'}: not a semeval2013-task13 folder" in err
+    err = _refused(capsys, "evaluate", "--dataset", "semeval2013", "--data-dir", str(tmp_path / "given"),
+                   "--out", str(tmp_path / "o"), "--no-progress")  # fmt: skip
+    assert f"{tmp_path / 'given'}: not a semeval2013-task13 folder" in err
