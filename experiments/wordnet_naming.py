@@ -80,8 +80,9 @@ def main() -> None:
 
     from wsd.embed.cache import embed_cached
     from wsd.embed.encoder import Encoder
+    from wsd.senses.inducer import make_inducer
     from wsd.senses.naming import NamingParameters, name_shares, nearest_names
-    from wsd.senses.recipes import make_inducer, recipe
+    from wsd.senses.recipes import recipe
     from wsd.senses.stage import fit_senses
     from wsd.workflows.naming import open_inventory, prototypes, synset_uses, target_senses
     from wsd.workflows.vectors import embed_labelled

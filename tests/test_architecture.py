@@ -110,6 +110,7 @@ ALLOWED: dict[str, set[str]] = {
     # embed_corpus: a corpus becomes a run, shard by shard, on any executor
     "workflows.embedding": {
         "options",
+        "schema",
         "errors",
         "corpus",
         "embed",

@@ -75,7 +75,9 @@ def test_the_recipe_fills_what_nothing_sets() -> None:
     assert default["embedding"]["context_vector"] == "20:last:0.5" and default["evaluation"]["top"] == 2
     # wsd embed stores wsd run's vectors (issue 25): staged and one-shot runs find the same senses
     assert resolve_config("embed")["embedding"]["context_vector"] == "20:last:0.5"
-    assert embedding_options(resolve_config("embed", flags={"embedding.context_vector": "none"})).context_vector is None
+    assert (
+        embedding_options(resolve_config("embed", flags={"embedding.context_vector": "none"})).context_vector == "none"
+    )
     config = evaluation_config(textbook)
     assert config.embedding.context_vector is None and config.senses["k_range"] == (2, 7)
 

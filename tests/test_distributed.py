@@ -32,7 +32,7 @@ SHARD_BYTES = 800
 # batch_size=1 gives every window its own forward pass, so vectors do not depend on which windows share a
 # padded batch, and fp32 vectors of a distributed run are bit-for-bit those of the single-process run (see
 # the reference fixture); with larger batches they differ by float rounding (~1e-5) only
-EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "progress": False}
+EMBED = {"precision": "fp32", "batch_size": 1, "vector_dtype": "float32", "context_vector": "none", "progress": False}
 
 WORDS = [
     "mouse",

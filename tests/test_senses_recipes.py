@@ -6,13 +6,13 @@ import pytest
 
 from wsd.config import EmbeddingOptions, EvaluationConfig, build_evaluation_config
 from wsd.errors import ConfigError
+from wsd.senses.inducer import make_inducer
 from wsd.senses.recipes import (
     DEFAULT,
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
     TEXTBOOK,
     embedding_recipe,
-    make_inducer,
     output_recipe,
     recipe,
 )

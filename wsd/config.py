@@ -528,8 +528,9 @@ def embedding_options(config: Config) -> EmbeddingOptions:
     """The :class:`~wsd.options.EmbeddingOptions` of a resolved configuration, as the commands use them.
 
     As :meth:`EmbeddingOptions.from_config <wsd.options.EmbeddingOptions.from_config>`, but ``context_vector =
-    "none"`` is None where the recipe has no context vector either (so what runs and evaluations record stays
-    as it was: ``"none"`` only where it turns the recipe's context vector off).
+    "none"`` is None where the configuration's recipe has no context vector either (so what runs and evaluations
+    record stays as it was: ``"none"`` only where it turns the recipe's context vector off). Without a recipe
+    (``wsd embed``) ``"none"`` stays: :func:`wsd.embed_corpus` reads None as the default recipe's context vector.
 
     Parameters
     ----------
@@ -541,9 +542,11 @@ def embedding_options(config: Config) -> EmbeddingOptions:
     EmbeddingOptions
     """
     options = EmbeddingOptions.from_config(config)
-    recipe_context = embedding_recipe(config["senses"]["recipe"])["context_vector"] if "senses" in config else None
+    if "senses" not in config:  # wsd embed: "none" is off, None the default recipe's
+        return options
+    recipe_context = embedding_recipe(config["senses"]["recipe"])["context_vector"]
     if is_off(options.context_vector) and recipe_context is None:
-        options = options.replace(context_vector=None)  # off, as the recipe (or plain `wsd embed`) has it
+        options = options.replace(context_vector=None)  # off, as the recipe has it
     return options
 
 

@@ -252,10 +252,11 @@ class EmbeddingOptions(_Options):
         Windows per forward pass, the longest window, subword tokens either side (None: the encoder's choice).
     context_vector : str, optional
         ``TOKENS[:LAYERS[:WEIGHT]]`` appended to each word vector (:mod:`wsd.embed.context`), or ``"none"``:
-        off (the older ``"off"``, ``"no"``, ``""`` are read as ``"none"``). None: off for :class:`wsd.Encoder`
-        and :func:`wsd.embed_corpus`; where a recipe supplies a context vector
-        (:func:`wsd.workflows.pipeline.induce_corpus`, :func:`wsd.config.build_evaluation_config`) None means
-        "not given" (the recipe's) and ``"none"`` turns the recipe's off, as in a configuration file.
+        off (the older ``"off"``, ``"no"``, ``""`` are read as ``"none"``). None means "not given": for
+        :func:`wsd.embed_corpus` (as ``wsd embed``) the default recipe's, ``20:last:0.5``
+        (:data:`wsd.schema.DEFAULT_CONTEXT_VECTOR`); where a recipe supplies a context vector
+        (:func:`wsd.workflows.pipeline.induce_corpus`, :func:`wsd.config.build_evaluation_config`) the recipe's;
+        ``"none"`` turns it off, as in a configuration file.
     offline : bool
         Never touch the network; False: as Hugging Face is configured (``HF_HUB_OFFLINE``). How the model is
         fetched, not what it computes: left out of :meth:`encoder_kwargs` and of what an evaluation records.

@@ -51,7 +51,7 @@ def command_cluster(args: argparse.Namespace) -> int:
     from wsd.config import write_config
     from wsd.io.layout import META_FILE
     from wsd.options import SenseOptions
-    from wsd.senses.recipes import make_inducer
+    from wsd.senses.inducer import make_inducer
     from wsd.senses.stage import cluster_run
 
     config = command_config("cluster", args)

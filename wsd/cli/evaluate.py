@@ -46,7 +46,7 @@ def command_evaluate(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.config import evaluation_config, write_config
-    from wsd.senses.recipes import make_inducer
+    from wsd.senses.inducer import make_inducer
     from wsd.workflows.benchmark import evaluate
     from wsd.workflows.results import format_table
 

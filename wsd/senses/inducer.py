@@ -295,6 +295,49 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.k_tie_margin = k_tie_margin
         self.min_split_uses = min_split_uses
 
+    @classmethod
+    def from_recipe(cls, name: str = "default", **overrides: Any) -> SenseInducer:
+        """The inducer ``wsd cluster``, ``wsd run`` and ``wsd evaluate`` build for a named recipe.
+
+        ``SenseInducer()`` alone is plain k-means on the raw vectors; this is the way to the command line's
+        senses from Python: the recipe's parameters (:mod:`wsd.senses.recipes`), the inducer's defaults for the
+        rest and the command line's seed (``senses.seed``, 0), as :func:`make_inducer` builds
+        them. Fitted on the vectors of a run made with the same recipe's embedding (:func:`wsd.embed_corpus`'s
+        default, ``wsd embed``'s), it gives the same senses as ``wsd cluster``.
+
+        Parameters
+        ----------
+        name : {"default", "textbook"}
+            The recipe.
+        **overrides
+            Parameters that replace the recipe's (``k=3``, ``random_state=1``), as ``--k 3 --seed 1`` would.
+
+        Returns
+        -------
+        SenseInducer
+            Unfitted, its parameters checked.
+
+        Raises
+        ------
+        ConfigError
+            For an unknown recipe, parameter or value.
+
+        Examples
+        --------
+        >>> inducer = SenseInducer.from_recipe()
+        >>> inducer.method, inducer.center_forms, inducer.min_split_uses
+        ('ward', 0.5, 8)
+        >>> SenseInducer.from_recipe("textbook", k=3).get_params()["k"]
+        3
+        """
+        from wsd.schema import OPTIONS
+        from wsd.senses.recipes import recipe
+
+        inducer: SenseInducer = make_inducer(
+            recipe(name) | {"random_state": OPTIONS["senses.seed"].default} | overrides
+        )
+        return inducer
+
     # ------------------------------------------------------------------ validation
 
     @property
@@ -670,3 +713,34 @@ def weak_split_reason(selection: str, k_scores: dict[int, float], threshold: flo
         return f"weak split: no split could be scored against {threshold:g} (one_sense_below)"
     best = max(scored, key=lambda k: scored[k])
     return f"weak split: the best {selection}, {scored[best]:.3g} (k={best}), is below {threshold:g} (one_sense_below)"
+
+
+def make_inducer(params: dict[str, Any]) -> SenseInducer:
+    """A :class:`~wsd.senses.SenseInducer` from parameters, validated now (bad values fail before any work).
+
+    Parameters
+    ----------
+    params : dict
+        :class:`~wsd.senses.SenseInducer` keywords.
+
+    Returns
+    -------
+    SenseInducer
+        Unfitted, its parameters checked.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown parameter or a bad value.
+
+    Examples
+    --------
+    >>> make_inducer({"method": "ward", "k": 3}).method
+    'ward'
+    """
+    try:
+        inducer = SenseInducer(**params)
+    except TypeError as exc:
+        raise ConfigError(f"unknown sense-induction parameter: {exc}") from None
+    inducer._validate_params()
+    return inducer

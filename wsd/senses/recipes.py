@@ -125,31 +125,3 @@ def output_recipe(name: str) -> dict[str, Any]:
     """
     recipe(name)
     return dict(OUTPUTS[name])
-
-
-def make_inducer(params: dict[str, Any]):
-    """A :class:`~wsd.senses.SenseInducer` from parameters, validated now (bad values fail before any work).
-
-    Parameters
-    ----------
-    params : dict
-        :class:`~wsd.senses.SenseInducer` keywords.
-
-    Returns
-    -------
-    SenseInducer
-        Unfitted, its parameters checked.
-
-    Examples
-    --------
-    >>> make_inducer({"method": "ward", "k": 3}).method
-    'ward'
-    """
-    from wsd.senses.inducer import SenseInducer
-
-    try:
-        inducer = SenseInducer(**params)
-    except TypeError as exc:
-        raise ConfigError(f"unknown sense-induction parameter: {exc}") from None
-    inducer._validate_params()
-    return inducer

@@ -65,6 +65,7 @@ from wsd.options import (
     ScanSettings,
     route_settings,
 )
+from wsd.schema import DEFAULT_CONTEXT_VECTOR
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999
@@ -109,9 +110,11 @@ def embed_corpus(
     embedding : EmbeddingOptions, optional
         How occurrences become vectors (:class:`wsd.options.EmbeddingOptions`: ``model``, ``layers``,
         ``pooling``, ``precision``, ``runtime``, ``device``, ``batch_size``, ``max_length``, ``window_tokens``,
-        ``context_vector``, ``offline``). The context vector is off unless given, so the stored vectors are
-        :meth:`wsd.Encoder.embed_spans`'s. With ``encoder``, the encoder's own layers and pooling are used
-        unless ``embedding`` or the ``layers``/``pooling`` keywords give them.
+        ``context_vector``, ``offline``). As ``wsd embed``, the context vector is the default recipe's
+        (:data:`wsd.schema.DEFAULT_CONTEXT_VECTOR`, ``20:last:0.5``: 768-dim vectors with the bundled encoder)
+        unless given; ``context_vector="none"`` stores the word's own vectors
+        (:meth:`wsd.Encoder.embed_spans`'s). With ``encoder``, the encoder's own layers, pooling and context
+        vector are used unless ``embedding`` or the ``layers``/``pooling`` keywords give the layers and pooling.
     execution : ExecutionOptions, optional
         Where the work runs and how the run is stored (:class:`wsd.options.ExecutionOptions`: ``executor``,
         ``scheduler``, ``workers``, ``threads_per_worker``, ``retries``, ``shard_bytes``, ``chunk_size``,
@@ -154,6 +157,8 @@ def embed_corpus(
     }
     objects, given = route_settings("embed_corpus()", settings, groups)
     scan, embedding, execution = objects["scan"], objects["embedding"], objects["execution"]
+    if embedding.context_vector is None:  # not given: the default recipe's, as `wsd embed` has it ("none": off)
+        embedding = embedding.replace(context_vector=DEFAULT_CONTEXT_VECTOR)
     shard_bytes = execution.shard_bytes if execution.shard_bytes is not None else DEFAULT_SHARD_BYTES
     chunk_size = execution.chunk_size
     options = build_scan_options(targets, scan.forms, **scan.scan_kwargs())

@@ -320,7 +320,8 @@ def induce_corpus(
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
     from wsd.io.store import load_run, read_meta, write_json, write_parquet
-    from wsd.senses.recipes import embedding_recipe, make_inducer
+    from wsd.senses.inducer import make_inducer
+    from wsd.senses.recipes import embedding_recipe
     from wsd.senses.recipes import recipe as recipe_params
     from wsd.senses.stage import cluster_run
     from wsd.tune.card import training_overlap
@@ -362,7 +363,7 @@ def induce_corpus(
     check_disjoint(out, {**named_inputs(corpus, targets, forms), "--gold": gold})
     recipe_context = embedding_recipe(recipe)["context_vector"]
     if embedding_options.context_vector is None:  # not given: the recipe's ("none" turns it off)
-        embedding_options = embedding_options.replace(context_vector=recipe_context)
+        embedding_options = embedding_options.replace(context_vector=recipe_context or "none")
     if not isinstance(targets, str | Mapping):
         targets = list(targets)  # read once: compared, scanned and embedded
     request = None
