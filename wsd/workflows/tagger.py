@@ -316,21 +316,14 @@ class SenseTagger:
         labels = self.model.predict(occurrences, X, embedding_meta=identity)
         n_senses = int(self.model.inducers_[target].n_senses_)
         rows = np.arange(len(labels))
-        return pd.DataFrame(
-            {
-                "text_id": occurrences["text_id"].to_numpy(dtype=np.int64),
-                "text": occurrences["text"].astype(str).to_numpy(),
-                "target": target,
-                "form": occurrences["form"].astype(str).to_numpy(),
-                "start": occurrences["start"].to_numpy(dtype=np.int64),
-                "end": occurrences["end"].to_numpy(dtype=np.int64),
-                "sense": labels,
-                "sense_id": [f"{target}.{label}" for label in labels],
-                "probability": proba[rows, np.maximum(labels, 0)],
-                "probabilities": [row[:n_senses].tolist() for row in proba],
-                "keywords": [self.keywords.get((target, int(label)), "") for label in labels],
-            },
-            columns=list(PREDICTION_COLUMNS),
+        return _prediction_frame(
+            occurrences,
+            target,
+            sense=labels,
+            sense_id=[f"{target}.{label}" for label in labels],
+            probability=proba[rows, np.maximum(labels, 0)],
+            probabilities=[row[:n_senses].tolist() for row in proba],
+            keywords=[self.keywords.get((target, int(label)), "") for label in labels],
         )
 
     def _predict_by_examples(self, occurrences: pd.DataFrame, X: np.ndarray, target: str) -> pd.DataFrame:
@@ -339,21 +332,14 @@ class SenseTagger:
         occurrences = occurrences.reset_index(drop=True)
         labels = self.model.label(occurrences, X)
         proba = self.model.classifiers_[target].predict_proba(X)
-        return pd.DataFrame(
-            {
-                "text_id": occurrences["text_id"].to_numpy(dtype=np.int64),
-                "text": occurrences["text"].astype(str).to_numpy(),
-                "target": target,
-                "form": occurrences["form"].astype(str).to_numpy(),
-                "start": occurrences["start"].to_numpy(dtype=np.int64),
-                "end": occurrences["end"].to_numpy(dtype=np.int64),
-                "sense": labels["sense"].to_numpy(),
-                "sense_id": labels["sense"].to_numpy(),
-                "probability": labels["probability"].to_numpy(),
-                "probabilities": [row.tolist() for row in proba],
-                "keywords": "",
-            },
-            columns=list(PREDICTION_COLUMNS),
+        return _prediction_frame(
+            occurrences,
+            target,
+            sense=labels["sense"].to_numpy(),
+            sense_id=labels["sense"].to_numpy(),
+            probability=labels["probability"].to_numpy(),
+            probabilities=[row.tolist() for row in proba],
+            keywords="",
         )
 
     def _known(self) -> str:
@@ -503,3 +489,17 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
             **encoder_options,
         )
     return SenseTagger(model, encoder, sense_keywords(folder), _run_scan_options(meta))
+
+
+def _prediction_frame(occurrences: pd.DataFrame, target: str, **senses: Any) -> pd.DataFrame:
+    """:meth:`SenseTagger.predict`'s table: the occurrences' own columns beside ``senses`` (``sense``, ``sense_id``,
+    ``probability``, ``probabilities``, ``keywords``), in the order of :data:`PREDICTION_COLUMNS`."""
+    own = {
+        "text_id": occurrences["text_id"].to_numpy(dtype=np.int64),
+        "text": occurrences["text"].astype(str).to_numpy(),
+        "target": target,
+        "form": occurrences["form"].astype(str).to_numpy(),
+        "start": occurrences["start"].to_numpy(dtype=np.int64),
+        "end": occurrences["end"].to_numpy(dtype=np.int64),
+    }
+    return pd.DataFrame(own | senses, columns=list(PREDICTION_COLUMNS))
