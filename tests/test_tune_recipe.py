@@ -19,11 +19,9 @@ from wsd.tune import recipes
 
 @pytest.fixture()
 def caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty model cache and no WordNet anywhere this machine might have one."""
+    """An empty model cache and no data folder in the environment."""
     monkeypatch.setenv("WSD_MODELS_DIR", str(tmp_path / "models"))
-    monkeypatch.delenv("WNHOME", raising=False)
     monkeypatch.delenv("WSD_DATA_DIR", raising=False)
-    monkeypatch.setattr(recipes, "_wordnet_candidates", lambda: [tmp_path / "nowhere" / "wordnet"])
     return tmp_path
 
 
@@ -69,6 +67,11 @@ def test_the_recipe_refuses_options_that_contradict_it(caches: Path, capsys) -> 
     assert "--recipe sense-minilm fixes --max-steps to 1000; drop --max-steps 5" in err
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--train", f"wug:{wordnet}")
     assert f"--recipe sense-minilm trains on wic: sources only, not wug:{wordnet}" in err
+    err = _refused(
+        capsys, "tune", "--train", f"wordnet:{wordnet}", "--data-dir", str(caches), "--out", str(caches / "m")
+    )
+    assert "--data-dir is where --recipe finds its datasets; without --recipe name each with --train" in err
+    assert not (caches / "m").exists()
     err = _refused(capsys, "tune", "--recipe", "sense-multilingual", "--data-dir", str(caches))
     assert "--recipe sense-multilingual tunes the multilingual encoder you name: give --model BASE" in err
     with pytest.raises(SystemExit):
@@ -82,15 +85,6 @@ def test_without_its_data_the_recipe_says_where_it_looked(caches: Path, capsys) 
     assert "no data folder (give --data-dir DIR or set WSD_DATA_DIR)" in err
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(caches / "nowhere"))
     assert f"looked in the data folder {caches / 'nowhere'}" in err
-
-
-def test_wordnet_is_found_in_wnhome_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "WordNet-3.0"
-    make_wordnet(home / "dict")
-    monkeypatch.setenv("WNHOME", str(home))
-    assert recipes.find_wordnet() == home / "dict"
-    (home / "dict" / "data.verb").unlink()  # a folder without the verbs is no WordNet: the next place is tried
-    assert recipes.find_wordnet() != home / "dict" if Path("/usr/share/wordnet/data.verb").is_file() else True
 
 
 def _data_folder(root: Path) -> Path:

@@ -888,8 +888,8 @@ OPTION_LIST: tuple[Option, ...] = (
         "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on the WiC and "
         "MCL-WiC en-en training pairs) or sense-multilingual (--model BASE tuned "
         "on MCL-WiC, AM2iCo, NorDiaChange, RuSemShift and WiC); the data found under --data-dir or "
-        "$WSD_DATA_DIR (laid out as ../shared/datasets; WordNet also in $WNHOME, /usr/share/wordnet or "
-        "~/nltk_data), or given with --train KIND:PATH; the recipe fixes its training options",
+        "$WSD_DATA_DIR (laid out as ../shared/datasets) or given with --train KIND:PATH; the recipe fixes its "
+        "training options",
         choices=TUNE_RECIPES,
         unset="none",
     ),

@@ -56,6 +56,8 @@ def command_tune(args: argparse.Namespace) -> int:
         return _average_run(tune, out, args.overwrite)
     recipe = tune.get("recipe")
     excluded: list[str] = []
+    if args.data_dir and not recipe:
+        raise ConfigError("--data-dir is where --recipe finds its datasets; without --recipe name each with --train")
     if recipe:
         tune, out, excluded = _recipe_run(tune, out, args.data_dir)
         if not args.overwrite and _built_by_recipe(Path(out), tune):

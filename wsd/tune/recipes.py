@@ -7,9 +7,8 @@ measured with (seed 0, fp32, deterministic algorithms: a recipe built twice on o
 bit for bit); a flag that contradicts it is refused.
 
 A recipe's sources are files of the public datasets, found under one data folder laid out as
-``../shared/datasets`` is (:data:`DATA_LAYOUT`): ``--data-dir DIR``, else ``$WSD_DATA_DIR``. WordNet 3.0 is also
-found where a WordNet install puts it (:func:`find_wordnet`). ``--train KIND:PATH`` replaces the recipe's sources
-of that kind.
+``../shared/datasets`` is: ``--data-dir DIR``, else ``$WSD_DATA_DIR``. ``--train KIND:PATH`` replaces the
+recipe's sources of that kind.
 
 ``sense-minilm``
     The bundled MiniLM tuned for one epoch (732 steps of 24 uses) on WiC's training pairs and MCL-WiC's English
@@ -41,15 +40,12 @@ __all__ = [
     "RECIPES",
     "RecipeSource",
     "TuneRecipe",
-    "find_wordnet",
     "recipe_excluded_lemmas",
     "recipe_settings",
     "recipe_sources",
     "resolve_recipe",
 ]
 
-#: The files a WordNet database folder must hold.
-WORDNET_FILES = ("data.noun", "data.verb")
 #: The environment variable naming the data folder of the recipes (``--data-dir`` wins).
 DATA_DIR_VARIABLE = "WSD_DATA_DIR"
 
@@ -159,42 +155,6 @@ def resolve_recipe(name: str) -> TuneRecipe:
     return RECIPES[name]
 
 
-def _wordnet_candidates() -> list[Path]:
-    home = os.environ.get("WNHOME")
-    found = [Path(home) / "dict", Path(home)] if home else []
-    return [*found, Path("/usr/share/wordnet"), Path.home() / "nltk_data" / "corpora" / "wordnet"]
-
-
-def _is_wordnet(folder: Path) -> bool:
-    return all((folder / name).is_file() for name in WORDNET_FILES)
-
-
-def find_wordnet() -> Path:
-    """The WordNet 3.0 database folder of this machine.
-
-    Returns
-    -------
-    Path
-        The first of ``$WNHOME/dict``, ``$WNHOME``, ``/usr/share/wordnet``, ``~/nltk_data/corpora/wordnet`` that
-        holds ``data.noun`` and ``data.verb``.
-
-    Raises
-    ------
-    ConfigError
-        When none does (the message says where to get it).
-    """
-    candidates = _wordnet_candidates()
-    for folder in candidates:
-        if _is_wordnet(folder):
-            return folder
-    raise ConfigError(
-        "WordNet 3.0 was not found (looked in "
-        + ", ".join(str(c) for c in candidates)
-        + "): pass --train wordnet:DIR or --data-dir DIR, set WNHOME, or install it (Debian: apt install "
-        "wordnet-base; NLTK: nltk.download('wordnet'))"
-    )
-
-
 def data_folder(given: str | os.PathLike[str] | None) -> Path | None:
     """The recipes' data folder: ``given`` (``--data-dir``), else ``$WSD_DATA_DIR``, else None.
 
@@ -255,11 +215,6 @@ def recipe_sources(recipe: TuneRecipe, data_dir: str | os.PathLike[str] | None, 
         path = folder / source.path if folder is not None else None
         if path is not None and path.exists():
             sources.append(f"{source.kind}:{path}")
-        elif source.kind == "wordnet":  # also where a WordNet install puts it
-            try:
-                sources.append(f"wordnet:{find_wordnet()}")
-            except ConfigError:
-                missing.append(source.path)
         else:
             missing.append(source.path)
     if missing:
@@ -268,14 +223,9 @@ def recipe_sources(recipe: TuneRecipe, data_dir: str | os.PathLike[str] | None, 
             if folder is not None
             else f"no data folder (give --data-dir DIR or set {DATA_DIR_VARIABLE})"
         )
-        wordnet = (
-            " (WordNet is also found in $WNHOME, /usr/share/wordnet or ~/nltk_data/corpora/wordnet)"
-            if any(source.kind == "wordnet" and source.path in missing for source in recipe.sources)
-            else ""
-        )
         raise ConfigError(
             f"--recipe {recipe.name} needs {', '.join(missing)} under its data folder, laid out as "
-            f"../shared/datasets; looked in {where}{wordnet}"
+            f"../shared/datasets; looked in {where}"
         )
     return sources
 
