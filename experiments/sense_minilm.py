@@ -10,7 +10,7 @@ Run from the repository root (about two hours on 2 cores; resumes from ``--work`
   on any of them, so the chosen model is scored on all three as a model that never saw them.
 - *Choice lemmas* are 10% of the remaining lemmas of WiC train and MCL-WiC en-en training, drawn with seed 0.
   Their pairs (XL-WiC layout, ``choice.tsv`` in ``--work``) are the only data the mix is chosen on; no mix trains
-  on them. The two lists are written to ``experiments/results/sense_minilm_excluded_lemmas.txt``: the
+  on them. The two lists are written to ``experiments/results/sense_minilm/sense_minilm_excluded_lemmas.txt``: the
   recipe leaves the same lemmas out, so the model it builds is the model scored here.
 - *The mixes* (:data:`MIXES`): training sources and steps, the bundled MiniLM, every other option the default.
 - *The choice*: the highest ROC AUC of the cosine on the choice pairs (threshold-free; accuracy beside it).
@@ -19,7 +19,7 @@ Run from the repository root (about two hours on 2 cores; resumes from ``--work`
   JSD against graded change; ARI against the one-sense baseline), and the English dev sets WiC and MCL-WiC en-en
   (accuracy of a lemma-cross-validated cosine threshold, and ROC AUC). None of these chose anything.
 
-Results: ``experiments/results/sense_minilm.md`` / ``.json``.
+Results: ``experiments/results/sense_minilm/sense_minilm.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
 
 class Mix(NamedTuple):
@@ -50,7 +50,7 @@ SOURCES = {
     "mcl_wic_en": "wic:mcl-wic/training/training.en-en.data",
 }
 #: The candidates, fixed before any figure: the shipped recipe (WordNet, 300 steps), WordNet with the two
-#: Word-in-Context training files (the best DWUG PRT and SemEval mix of experiments/results/tune.md), the
+#: Word-in-Context training files (the best DWUG PRT and SemEval mix of experiments/results/tune/tune.md), the
 #: Word-in-Context files alone for about one epoch of their pairs (the best DWUG APD), and the full mix as long.
 MIXES: dict[str, Mix] = {
     "wordnet": Mix(("wordnet",), 300, "WordNet, 300 steps (the recipe before this experiment)"),
@@ -66,8 +66,11 @@ BENCHMARKS = {
 CHOICE_SHARE = 0.1
 DEV_SETS = {"WiC dev": "wic/dev/dev.data.txt", "MCL-WiC dev en-en": "mcl-wic/dev/multilingual/dev.en-en.data"}
 #: The results page and figures, and the lemma list the recipe ships (``wsd/tune/recipe_data``).
-RESULTS_JSON, RESULTS_MD = RESULTS_DIR / "sense_minilm.json", RESULTS_DIR / "sense_minilm.md"
-EXCLUDED_FILE = RESULTS_DIR / "sense_minilm_excluded_lemmas.txt"
+RESULTS_JSON, RESULTS_MD = (
+    results_dir("sense_minilm") / "sense_minilm.json",
+    results_dir("sense_minilm") / "sense_minilm.md",
+)
+EXCLUDED_FILE = results_dir("sense_minilm") / "sense_minilm_excluded_lemmas.txt"
 
 
 def _spec(data_dir: Path, spec: str) -> str:
@@ -161,6 +164,18 @@ def dwug_intervals(results: dict[str, Any], data_dir: Path, seed: int) -> None:
             row["dwug_intervals"] = cells.bootstrap_difference(row["measures"]["dwug"]["per_word"], base, gold, seed)
 
 
+def semeval_intervals(results: dict[str, Any], work: Path, seed: int) -> None:
+    """Each scored mix's target-bootstrap 95% interval of SemEval AVG, tuned minus untuned (``semeval_intervals``)."""
+    from experiments.tune import semeval_interval
+
+    for key, row in results["mixes"].items():
+        if "measures" in row and (work / f"eval-semeval2013-{key}").is_dir():
+            row["semeval_intervals"] = {
+                dataset: semeval_interval(work, key, "untuned", dataset, seed)
+                for dataset in ("semeval2013", "semeval2010")
+            }
+
+
 def run(work: Path, data_dir: Path, seed: int, score: str) -> dict[str, Any]:
     """The whole experiment (see the module docstring)."""
     from experiments.tune import training_summary, tune
@@ -214,6 +229,8 @@ def run(work: Path, data_dir: Path, seed: int, score: str) -> dict[str, Any]:
         results["mixes"][key]["measures"] = measures(work, data_dir, str(folder), key, seed)
         dwug_intervals(results, data_dir, seed)
         save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
+    semeval_intervals(results, work, seed)
+    save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     return results
 
 
@@ -296,6 +313,18 @@ def markdown(results: dict[str, Any]) -> str:
                     f"{label} {tuned[f'rho_{measure}'] - untuned[f'rho_{measure}']:+.3f} [{low:+.3f}, {high:+.3f}]"
                 )
             lines.append(f"- {row['label']}: " + "; ".join(parts))
+        found_any = [(row["label"], row["semeval_intervals"]) for _, row in scored if "semeval_intervals" in row]
+        if found_any:
+            lines += [
+                "",
+                "SemEval AVG, tuned − untuned, target-bootstrap 95% interval (1,000 paired resamples, ×100):",
+                "",
+            ]
+            for label, found in found_any:
+                lines.append(
+                    f"- {label}: SemEval-2013 [{found['semeval2013'][0]:+.2f}, {found['semeval2013'][1]:+.2f}]; "
+                    f"SemEval-2010 [{found['semeval2010'][0]:+.2f}, {found['semeval2010'][1]:+.2f}]"
+                )
         lines += ["", "Dev sets with intervals (95% bootstrap over pairs):", ""]
         for name, found in [("untuned MiniLM", results["untuned"]), *((r["label"], r["measures"]) for _, r in scored)]:
             dev = "; ".join(

@@ -18,7 +18,7 @@ senses against the graded change, Spearman ρ over the set's words), beside the 
 run, with a word-bootstrap 95% interval of the difference (1,000 resamples). Across seeds: the mean ρ and the
 range. Nothing here chose the recipe's settings.
 
-Results: ``experiments/results/sense_multilingual.md`` / ``.json``.
+Results: ``experiments/results/sense_multilingual/sense_multilingual.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
 #: Held-out group → the recipe's WUG sources it leaves out (paths under the data folder) and the sets it scores
 #: (names of :data:`experiments.lscd.DATASETS`).
@@ -40,7 +40,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "norwegian": (("lscd/nordiachange/subset1", "lscd/nordiachange/subset2"), ("nordiachange1", "nordiachange2")),
     "russian": (("lscd/rusemshift/rusemshift_1", "lscd/rusemshift/rusemshift_2"), ("rusemshift1", "rusemshift2")),
 }
-RESULTS_JSON, RESULTS_MD = RESULTS_DIR / "sense_multilingual.json", RESULTS_DIR / "sense_multilingual.md"
+RESULTS_JSON, RESULTS_MD = (
+    results_dir("sense_multilingual") / "sense_multilingual.json",
+    results_dir("sense_multilingual") / "sense_multilingual.md",
+)
 
 
 def group_sources(data_dir: Path, left_out: tuple[str, ...]) -> tuple[list[str], list[str]]:

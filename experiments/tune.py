@@ -96,7 +96,7 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
 
 Nothing here was chosen on the data it is scored on: the training settings (``--steps``, the learning rate
 and CoSENT/contrastive losses of :class:`wsd.tune.TuneOptions`) are the defaults fixed before any figure,
-from the probe in ../shared/TUNING-NOTES.md. Results: ``experiments/results/tune.md`` / ``.json``.
+from the probe in ../shared/TUNING-NOTES.md. Results: ``experiments/results/tune/tune.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd, save_page
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
 
 CELLS = (
     "dwug_kfold",
@@ -362,6 +362,37 @@ def bootstrap_difference(
             draws.setdefault(f"rho_{measure}_untuned", []).append(b)
             draws.setdefault(f"rho_{measure}_difference", []).append(a - b)
     return {key: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for key, v in draws.items()}
+
+
+def _semeval_avg(frame: pd.DataFrame, dataset: str, rows: np.ndarray) -> np.ndarray:
+    """SemEval AVG of resampled target sets (``rows``: one row of target positions per resample), as the scorers
+    pool their targets: 2013 averages FNMI and B-cubed P and R over targets, 2010 weights paired F and V-measure
+    by the targets' instances; AVG is the geometric mean of the two."""
+    if dataset == "semeval2013":
+        fnmi, precision, recall = (frame[name].to_numpy()[rows].mean(axis=1) for name in ("fnmi", "fbc_p", "fbc_r"))
+        f_score = np.divide(2 * precision * recall, precision + recall, out=np.zeros_like(precision),
+                            where=(precision + recall) > 0)  # fmt: skip
+        return np.sqrt(fnmi * f_score)
+    weights = frame["n_instances"].to_numpy()[rows]
+    paired_f, v_measure = (
+        (frame[name].to_numpy()[rows] * weights).sum(axis=1) / weights.sum(axis=1) for name in ("paired_f", "v_measure")
+    )
+    return np.sqrt(paired_f * v_measure)
+
+
+def semeval_interval(work: Path, tuned: str, untuned: str, dataset: str, seed: int) -> list[float]:
+    """The target-bootstrap 95% interval of SemEval AVG, tuned − untuned (×100; paired resamples of the targets).
+
+    Reads the ``per_target.csv`` of the two ``wsd evaluate`` runs that ``measures`` left in ``work``.
+    """
+    frames = [
+        pd.read_csv(work / f"eval-{dataset}-{name}" / "per_target.csv").set_index("target") for name in (tuned, untuned)
+    ]
+    targets = frames[0].index.intersection(frames[1].index)
+    one, two = (frame.loc[targets].reset_index() for frame in frames)
+    rows = np.random.default_rng(seed).integers(0, len(targets), size=(N_BOOTSTRAP, len(targets)))
+    difference = 100 * (_semeval_avg(one, dataset, rows) - _semeval_avg(two, dataset, rows))
+    return [float(np.percentile(difference, 2.5)), float(np.percentile(difference, 97.5))]
 
 
 #: The length of the longer distillation runs (five times the experiments' 300 steps; fixed before any figure).
@@ -1606,7 +1637,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", type=Path, default=Path("out/experiments-tune"), help="models and cell caches")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("tune"))
     parser.add_argument("--name", default="tune")
     parser.add_argument(
         "--multilingual-model",

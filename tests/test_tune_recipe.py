@@ -45,7 +45,7 @@ def test_sense_minilm_never_trains_on_a_benchmark_lemma() -> None:
     excluded = recipes.recipe_excluded_lemmas(recipes.resolve_recipe("sense-minilm"))
     assert {"part", "bank", "add", "wait", "edge", "gas", "rally"} <= set(excluded)
     assert excluded == sorted(set(excluded)) and all(lemma == lemma.strip() for lemma in excluded)
-    written = Path(__file__).parents[1] / "experiments" / "results" / "sense_minilm_excluded_lemmas.txt"
+    written = Path(__file__).parents[1] / "experiments/results/sense_minilm/sense_minilm_excluded_lemmas.txt"
     assert excluded == written.read_text(encoding="utf-8").split()
     assert recipes.recipe_excluded_lemmas(recipes.resolve_recipe("sense-multilingual")) == []
 
@@ -188,3 +188,14 @@ def test_evaluate_finds_its_dataset_in_the_same_data_folder(tmp_path: Path, monk
     err = _refused(capsys, "evaluate", "--dataset", "semeval2013", "--data-dir", str(tmp_path / "given"),
                    "--out", str(tmp_path / "o"), "--no-progress")  # fmt: skip
     assert f"{tmp_path / 'given'}: not a semeval2013-task13 folder" in err
+
+
+def test_the_multilingual_recipe_bounds_each_uses_context() -> None:
+    """Paragraph-long WUG usages padded to 512 tokens took a run to 18 GiB: the recipe keeps 128 tokens either side,
+    and a contradicting ``--window-tokens`` is refused rather than silently building another model."""
+    recipe = recipes.resolve_recipe("sense-multilingual")
+    defaults = {"window_tokens": None, "max_steps": None, "model": None}
+    settings = recipes.recipe_settings(recipe, {"model": "base"}, defaults)
+    assert settings["window_tokens"] == recipes.MULTILINGUAL_WINDOW_TOKENS == 128
+    with pytest.raises(ConfigError, match="fixes --window-tokens to 128"):
+        recipes.recipe_settings(recipe, {"model": "base", "window_tokens": 256}, defaults)

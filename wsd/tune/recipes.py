@@ -14,13 +14,16 @@ recipe's sources of that kind.
     The bundled MiniLM tuned for one epoch (732 steps of 24 uses) on WiC's training pairs and MCL-WiC's English
     training pairs: the mix that ``experiments/sense_minilm.py`` chose among four (with and without WordNet's
     example pairs, 300 steps or one epoch) on held-out pairs of its training files
-    (``experiments/results/sense_minilm.md``). About 18 minutes on one CPU core. Its lemma list
+    (``experiments/results/sense_minilm/sense_minilm.md``). About 18 minutes on one CPU core. Its lemma list
     (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of SemEval-2013, SemEval-2010 and DWUG EN
     and the experiment's choice lemmas, so the model built is the model scored there, on words it never saw.
 ``sense-multilingual``
     A multilingual base (``--model BASE``, e.g. the multilingual-e5-small folder of ``../shared/models``) tuned on
     MCL-WiC in every language (training, dev and the gold-labelled test files), AM2iCo (de-en, ru-en), the
-    Norwegian and Russian WUG sets (NorDiaChange 1 and 2, RuSemShift 1 and 2) and WiC (train and dev).
+    Norwegian and Russian WUG sets (NorDiaChange 1 and 2, RuSemShift 1 and 2) and WiC (train and dev). Each use
+    keeps at most 128 subword tokens either side of its target (``window_tokens``): the WUG usages run to
+    paragraphs (NorDiaChange 1: 1% above 1,300 characters, the longest 2,877), and a step of 24 such uses padded to
+    512 tokens took the first run of this recipe to 18 GiB resident on a 24 GiB machine, where it was killed.
 """
 
 from __future__ import annotations
@@ -99,6 +102,9 @@ class TuneRecipe:
         return tuple(dict.fromkeys(source.kind for source in self.sources))
 
 
+#: ``sense-multilingual``'s context window in training (subword tokens either side of the target; module docstring).
+MULTILINGUAL_WINDOW_TOKENS = 128
+
 #: The options every recipe fixes: one seed, fp32 (bf16 rounds differently on each CPU), no validation split.
 _FIXED = {"seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "fp32"}
 
@@ -125,7 +131,7 @@ RECIPES: dict[str, TuneRecipe] = {
             RecipeSource("wug", "lscd/rusemshift/rusemshift_2"),
             RecipeSource("wic", "wic"),
         ),
-        _FIXED | {"max_steps": 1000},
+        _FIXED | {"max_steps": 1000, "window_tokens": MULTILINGUAL_WINDOW_TOKENS},
         needs_model=True,
     ),
 }
