@@ -3,13 +3,18 @@
 Run from the repository root::
 
     python -m experiments.bench_inventory [--sizes 100000] [--repeats 2] [--wordnet DIR] [--name bench_inventory]
+        [--out DIR]
+
+A quick check that it runs end to end (seconds of work, not a result): ``--sizes 500 --repeats 1 --out /tmp/x``.
 
 A synthetic run of N occurrences over :data:`TARGETS` (ten English words WordNet lists, N/10 each; random
 vectors around three centres per word, of the bundled encoder's width, its identity recorded as the run's
 encoder) is clustered by ``wsd cluster`` with the default recipe, without and with ``--inventory``, each
 ``--repeats`` times in a fresh process, alternating. With the inventory, the command also reads WordNet's index,
 embeds the targets' synset examples and glosses with the run's encoder (loaded once) and names every occurrence;
-that work grows with the targets, not with N. Results: ``experiments/results/<name>.md`` / ``.json``.
+that work grows with the targets, not with N. Each size's times, side by side, and the share the inventory adds
+are printed as they are measured. Results: ``experiments/results/bench_inventory/<name>.md`` / ``.json``
+(``--out`` another folder).
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, parse_sizes, run_wsd, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, parse_sizes, results_dir, run_wsd, save_page
 
 TARGETS = ("bank", "power", "state", "cell", "mouse", "interest", "plant", "spring", "bar", "match")
 
@@ -29,7 +35,7 @@ TARGETS = ("bank", "power", "state", "cell", "mouse", "interest", "plant", "spri
 def make_run(folder: Path, n: int, seed: int = 0) -> Path:
     """A run of ``n`` synthetic occurrences of :data:`TARGETS` with the bundled encoder's identity."""
     from wsd.embed.encoder import Encoder
-    from wsd.io.store import write_run
+    from wsd.io.run_store import write_run
 
     encoder = Encoder()
     dim = encoder.dim
@@ -57,13 +63,32 @@ def make_run(folder: Path, n: int, seed: int = 0) -> Path:
     return write_run(folder / "run", occurrences, X, meta)
 
 
-def main() -> None:
+def ratio_line(row: dict[str, Any]) -> str:
+    """One size's times side by side and what the inventory adds (the fastest of each kind's repeats).
+
+    Examples
+    --------
+    >>> ratio_line({"occurrences": 1000, "runs": {"plain": [10.0, 9.0], "inventory": [9.9, 11.0]}})
+    '1,000 occurrences: wsd cluster 9.0 s, with --inventory 9.9 s: +10.0% (ratio 1.100)'
+    """
+    plain, named = min(row["runs"]["plain"]), min(row["runs"]["inventory"])
+    return (
+        f"{row['occurrences']:,} occurrences: wsd cluster {plain:.1f} s, with --inventory {named:.1f} s: "
+        f"{100 * (named / plain - 1):+.1f}% (ratio {named / plain:.3f})"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="100000", help="occurrences, comma-separated")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--wordnet", type=Path, default=DEFAULT_DATA_DIR / "wordnet-3.0")
     parser.add_argument("--name", default="bench_inventory")
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=results_dir("bench_inventory"), help="folder of the results page")
+    args = parser.parse_args(argv)
+    if not (args.wordnet / "index.noun").is_file():
+        raise SystemExit(f"WordNet 3.0 not found in {args.wordnet} (--wordnet DIR)")
     from wsd.machine import describe
 
     rows = []
@@ -81,8 +106,10 @@ def main() -> None:
             plain, named = min(times["plain"]), min(times["inventory"])
             rows.append({"occurrences": n, "plain_s": plain, "inventory_s": named, "added": named / plain - 1,
                          "runs": times})  # fmt: skip
+            print(ratio_line(rows[-1]), flush=True)
     results = {"command": command_line(), "machine": describe(), "targets": list(TARGETS), "rows": rows}
-    save_page(results, RESULTS_DIR / f"{args.name}.json", RESULTS_DIR / f"{args.name}.md", markdown)
+    args.out.mkdir(parents=True, exist_ok=True)
+    save_page(results, args.out / f"{args.name}.json", args.out / f"{args.name}.md", markdown)
 
 
 def markdown(results: dict) -> str:

@@ -15,7 +15,7 @@ quotes, so that they are the outputs of this checkout, not figures copied by han
 - *power*'s sense counts by century (``counts.csv``), its senses' keywords (``senses.parquet``), and the trends
   (``trends.csv``) and largest change (``largest_change.csv``) of the words the page discusses.
 
-Results: ``experiments/results/worked_examples.md`` / ``.json``.
+Results: ``experiments/results/worked_examples/worked_examples.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, log, run_wsd, save_page
+from experiments.common import command_line, log, results_dir, run_wsd, save_page
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "sotu.jsonl.gz"
 DEMO_TARGETS = "mouse,bank,plant,bat,cell"
@@ -236,7 +236,7 @@ def small_words(out: Path) -> dict[str, Any]:
     uses capitalised mid-sentence (``run/meta.json``), and the proper-name warning the run gave."""
     from wsd.corpus.proper import proper_message
     from wsd.io.layout import RUN_DIR, SENSES_DIR
-    from wsd.io.store import read_meta
+    from wsd.io.run_reader import read_meta
 
     scan = read_meta(out / RUN_DIR)["scan"]
     senses = read_meta(out / SENSES_DIR)
@@ -247,6 +247,7 @@ def small_words(out: Path) -> dict[str, Any]:
                 "uses": int(uses.get(target, 0)),
                 "senses": int(senses["senses"].get(target, 0)),
                 "one_sense": senses.get("one_sense", {}).get(target, ""),
+                "split": senses.get("few_uses_split", {}).get(target, ""),
                 "capitalised": int(sum(proper.get(target, {}).values())),
             }
             for target in SOTU_SMALL_TARGETS.split(",")
@@ -256,11 +257,16 @@ def small_words(out: Path) -> dict[str, Any]:
 
 
 def small_words_table(figures: dict[str, Any]) -> list[str]:
-    """The words with few uses and the capitalised ones: uses, senses, why one sense, capitalised mid-sentence."""
-    lines = ["| target | uses | senses | why one sense | capitalised mid-sentence |", "|---|---:|---:|---|---:|"]
+    """The words with few uses and the capitalised ones: uses, senses, why one sense (or why split on few uses,
+    ``few_uses_split``), capitalised mid-sentence."""
+    lines = [
+        "| target | uses | senses | why one sense, or why split on few uses | capitalised mid-sentence |",
+        "|---|---:|---:|---|---:|",
+    ]
     for target, row in figures["targets"].items():
         share = f"{row['capitalised']:,} ({row['capitalised'] / max(row['uses'], 1):.0%})"
-        lines.append(f"| {target} | {row['uses']:,} | {row['senses']} | {row['one_sense'] or '–'} | {share} |")
+        why = row["one_sense"] or row.get("split", "") or "–"
+        lines.append(f"| {target} | {row['uses']:,} | {row['senses']} | {why} | {share} |")
     return lines
 
 
@@ -495,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.worked_examples", description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("out/experiments-worked-examples"), help="the runs")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the State of the Union corpus")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("worked_examples"))
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "worked_examples.json", args.out / "worked_examples.md"

@@ -47,6 +47,20 @@ def test_trends_and_unmeasured_rows_are_filtered() -> None:
     assert unmeasured_table([]) == ["(none)"]
 
 
+def test_the_small_words_table_says_why_one_sense_or_why_split() -> None:
+    from experiments.worked_examples import small_words_table
+
+    figures = {"targets": {
+        "virus": {"uses": 5, "senses": 1, "one_sense": "5 uses, fewer than the 8", "split": "", "capitalised": 0},
+        "cell": {"uses": 12, "senses": 3, "one_sense": "", "split": "3 senses from 12 uses: ...", "capitalised": 0},
+        "state": {"uses": 2464, "senses": 2, "one_sense": "", "capitalised": 1585},  # a run before few_uses_split
+    }}  # fmt: skip
+    lines = small_words_table(figures)
+    assert lines[2] == "| virus | 5 | 1 | 5 uses, fewer than the 8 | 0 (0%) |"
+    assert lines[3] == "| cell | 12 | 3 | 3 senses from 12 uses: ... | 0 (0%) |"
+    assert lines[4] == "| state | 2,464 | 2 | – | 1,585 (64%) |"
+
+
 def test_senses_per_word_reads_graded_keys(tmp_path: Path) -> None:
     key = tmp_path / "system.key"
     key.write_text("add.v add.v.1 s1/0.7 s2/0.3\nadd.v add.v.2 s1\nask.v ask.v.1 s4\n", encoding="utf-8")

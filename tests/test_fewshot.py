@@ -16,8 +16,10 @@ from wsd.cli import main
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets.generic import read_generic, write_generic
 from wsd.evaluate.metrics.disambiguation import disambiguation_scores
+from wsd.io import manifest
 from wsd.senses.nearest import FewShotSenses, NearestSenseClassifier, check_covered, primary_senses
 from wsd.workflows import fewshot
+from wsd.workflows import naming as naming_module
 from wsd.workflows import tagger as tagger_module
 from wsd.workflows.tagger import SenseTagger, read_examples
 
@@ -286,3 +288,148 @@ def test_flags_that_do_not_go_together(tmp_path, capsys, monkeypatch, extra, mes
     assert message in capsys.readouterr().err
     assert main(["predict", "--data", "d.tsv", "--out", "o"]) == 2
     assert "give the labelled examples too" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------- saved and loaded
+def _two_targets(rule: str) -> tuple[FewShotSenses, pd.DataFrame, np.ndarray]:
+    """A few-shot model of two targets on random vectors, and queries for both."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 6))
+    occurrences = pd.DataFrame({"target": ["bank"] * 18 + ["bat"] * 12})
+    senses = ["money"] * 10 + ["river"] * 8 + ["club"] * 5 + ["animal"] * 7
+    classifier = NearestSenseClassifier(rule=rule, n_neighbors=3, margin=0.01)
+    model = FewShotSenses(classifier).fit(occurrences, X, senses)
+    queries = pd.DataFrame({"target": ["bat", "bank"] * 20})
+    return model, queries, rng.normal(size=(40, 6))
+
+
+@pytest.mark.parametrize("rule", ["knn", "centroid"])
+def test_a_saved_few_shot_model_labels_exactly_as_before(tmp_path: Path, rule: str) -> None:
+    from wsd.senses.nearest_persistence import load_few_shot, save_few_shot
+
+    model, queries, Q = _two_targets(rule)
+    save_few_shot(model, tmp_path / "m", {"model": "m", "dim": 6})
+    loaded, embedding = load_few_shot(tmp_path / "m")
+    assert embedding == {"model": "m", "dim": 6} and loaded.targets_ == ["bank", "bat"]
+    pd.testing.assert_frame_equal(loaded.label(queries, Q), model.label(queries, Q))
+    assert loaded.classifiers_["bat"].get_params() == model.classifiers_["bat"].get_params()
+    assert loaded.n_examples() == 30 and not list(tmp_path.rglob("*.pkl"))
+    # the saved examples under another rule are what fitting them with that rule gives
+    other = NearestSenseClassifier(rule="centroid" if rule == "knn" else "knn", n_neighbors=1)
+    refitted, _ = load_few_shot(tmp_path / "m", other)
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 6))
+    occurrences = pd.DataFrame({"target": ["bank"] * 18 + ["bat"] * 12})
+    senses = ["money"] * 10 + ["river"] * 8 + ["club"] * 5 + ["animal"] * 7
+    fresh = FewShotSenses(other).fit(occurrences, X, senses)
+    pd.testing.assert_frame_equal(refitted.label(queries, Q), fresh.label(queries, Q))
+
+
+def _flip_last_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda m: (m / "00000/examples.npy").write_bytes(b"\x93NUMPY"), "truncated or overwritten"),
+        (lambda m: _flip_last_byte(m / "00001/examples.npy"), "do not match the checksum"),
+        (lambda m: (m / "00000/example_classes.npy").unlink(), "missing"),
+        (
+            lambda m: (m / "few_shot_model.json").write_text(
+                (m / "few_shot_model.json").read_text(encoding="utf-8").replace('"margin": 0.01', '"margin": 0.5'),
+                encoding="utf-8",
+            ),
+            "edited since it was written",
+        ),
+        (lambda m: (m / "few_shot_model.json").write_text("{", encoding="utf-8"), "cannot read the few-shot model"),
+        (lambda m: (m / "few_shot_model.json").unlink(), "not a saved few-shot model"),
+    ],
+)
+def test_a_damaged_few_shot_model_is_refused_naming_the_file(tmp_path: Path, damage, message: str) -> None:
+    from wsd.senses.nearest_persistence import load_few_shot, save_few_shot
+
+    model, _, _ = _two_targets("knn")
+    folder = save_few_shot(model, tmp_path / "m")
+    damage(folder)
+    with pytest.raises(InputError, match=message) as caught:
+        load_few_shot(folder)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.fixture()
+def named_encoder(encoder, monkeypatch) -> list[dict]:
+    """The session's encoder stands for ``Encoder(**what a saved folder names)``; what was asked for is recorded."""
+    asked: list[dict] = []
+
+    def named(**options):
+        asked.append(options)
+        return encoder.with_options(context_vector=options.get("context_vector"))
+
+    monkeypatch.setattr(naming_module, "Encoder", named)
+    return asked
+
+
+def test_a_tagger_of_examples_is_saved_and_loaded_with_its_encoder(demo_split, encoder, named_encoder, tmp_path):
+    examples, data = demo_split
+    encoder = encoder.with_options(context_vector="20:last:0.5")
+    tagger = SenseTagger.from_examples(examples, encoder, n_neighbors=3)
+    folder = tagger.save(tmp_path / "tagger")
+    loaded = wsd.load(folder)  # the encoder is the one the folder names (the session's, patched in)
+    identity = encoder.identity().embedding_meta()
+    assert [{k: named_encoder[0][k] for k in ("layers", "pooling", "context_vector")}] == [
+        {k: identity[k] for k in ("layers", "pooling", "context_vector")}
+    ]
+    assert named_encoder[0]["model"] == identity["model"]
+    texts = ["A mouse ran along the skirting board.", "Click the right mouse button.", "The cat caught a mouse."]
+    pd.testing.assert_frame_equal(loaded.predict(texts, target="mouse"), tagger.predict(texts, target="mouse"))
+    held_out = read_generic(data)
+    pd.testing.assert_frame_equal(loaded.label(held_out), tagger.label(held_out))
+    # the saved folder stands in for the examples file: not embedded again, labelled under the rule given
+    again = SenseTagger.from_examples(folder, n_neighbors=3)
+    pd.testing.assert_frame_equal(again.label(held_out), tagger.label(held_out))
+    with pytest.raises(ConfigError, match="embedded with their own encoder"):
+        SenseTagger.from_examples(folder, layers="last")
+    with pytest.raises(InputError, match="a folder without a saved few-shot model"):
+        SenseTagger.from_examples(tmp_path)
+    with pytest.raises(InputError, match="save\\(\\) writes a tagger made from labelled examples"):
+        SenseTagger(object(), encoder).save(tmp_path / "x")  # type: ignore[arg-type]
+
+
+def test_predict_examples_saves_the_examples_and_takes_them_back(
+    demo_split, quick_encoder, named_encoder, tmp_path, capsys
+) -> None:
+    examples, data = demo_split
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert main(["predict", "--examples", str(examples), "--data", str(data), "--out", str(first)]) == 0
+    assert (first / "model" / "few_shot_model.json").is_file()
+    assert manifest.listed(first / "model" / "00000" / "examples.npy") is not None, "the output folder's own file"
+    assert main(["predict", "--examples", str(first), "--data", str(data), "--out", str(second)]) == 0
+    columns = ["id", "sense", "probability", "margin", "fallback"]
+    a, b = (pd.read_parquet(folder / "predicted.parquet")[columns] for folder in (first, second))
+    pd.testing.assert_frame_equal(a, b)
+    metrics = json.loads((second / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["n_examples"] == len(read_generic(examples)) and metrics["embedding"]["context_vector"]
+    argv = ["predict", "--examples", str(first / "model"), "--target", "mouse", "--text", "Click the mouse button."]
+    assert main(argv) == 0 and "mouse.device" in capsys.readouterr().out
+    # a damaged saved model: one line, exit 2, nothing written
+    _flip_last_byte(first / "model" / "00000" / "examples.npy")
+    third = tmp_path / "third"
+    assert main(["predict", "--examples", str(first), "--data", str(data), "--out", str(third)]) == 2
+    err = capsys.readouterr().err
+    assert "do not match the checksum" in err and err.count("\n") == 1 and not third.exists()
+    assert main(["predict", "--examples", str(first), "--data", str(data), "--out", str(third), "--model", "x"]) == 2
+    assert "embedded with their own encoder" in capsys.readouterr().err
+
+
+def test_a_text_target_without_examples_is_one_line_and_exit_2(tmp_path, encoder, named_encoder, capsys) -> None:
+    from wsd.senses.nearest_persistence import save_few_shot
+
+    model, _, _ = _two_targets("knn")
+    save_few_shot(model, tmp_path / "m", encoder.identity().embedding_meta())
+    argv = ["predict", "--examples", str(tmp_path / "m"), "--target", "cell", "--text", "A cell in the prison."]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "target 'cell' is not one of the senses' targets (bank, bat)" in err and err.count("\n") == 1

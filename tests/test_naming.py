@@ -12,7 +12,7 @@ import pytest
 
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.wordnet import WordNet
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 from wsd.senses.naming import (
     NO_ENTRY,
     NamingParameters,
@@ -205,11 +205,15 @@ def test_cluster_run_writes_names_and_change_tables_carry_them(tmp_path: Path) -
     assert table.loc["bank", "names_text"].startswith("mixture: 50% ≈ bank.n.01 (sloping land beside water)")
     markdown = (senses / "senses.md").read_text(encoding="utf-8")
     assert "| sense | size | names | keywords | examples |" in markdown and "≈ bank.n.02" in markdown
+    # a lemma WordNet does not list is "no entry" in every output, not an error
+    assert set(labels.loc[labels["target"] == "zyx", "synset"]) == {NO_ENTRY}
+    assert f"| 0 | 3 | {NO_ENTRY} |" in markdown.split("## zyx")[1]
     meta = json.loads((senses / "meta.json").read_text(encoding="utf-8"))
     assert meta["naming"]["inventory"].startswith("wordnet:") and meta["naming"]["parameters"]["center"] is False
     change = change_run(run, senses, by="year", min_uses=2)
     counts = pd.read_parquet(change / "counts.parquet")
     assert counts.loc[counts["target"] == "bank", "names"].str.contains("bank.n.02").all()
+    assert set(counts.loc[counts["target"] == "zyx", "names"]) == {NO_ENTRY}
     assert "names" in pd.read_parquet(change / "trends.parquet").columns
 
 
@@ -237,14 +241,16 @@ def test_cli_refuses_a_folder_that_is_not_wordnet_in_one_line(tmp_path: Path, ca
     occurrences, X = occurrences_and_vectors()
     run = write_run(tmp_path / "run", occurrences, X, {"config": {}})
     inventory = ["--inventory", f"wordnet:{tmp_path}"]
+    corpus = Path(__file__).resolve().parents[1] / "data" / "demo" / "corpus.txt"
     for argv in (
         ["cluster", "--run", str(run), *inventory, "--no-progress"],
         ["change", "--run", str(run), "--by", "year", *inventory],
+        ["run", "--corpus", str(corpus), "--targets", "bank", *inventory, "--out", str(tmp_path / "out")],
     ):
         code = main(argv)
         err = capsys.readouterr().err.strip()
         assert code == 2 and len(err.splitlines()) == 1 and "not a WordNet database folder" in err
-    assert not (run / "senses").exists()
+    assert not (run / "senses").exists() and not (tmp_path / "out").exists(), "refused before anything is written"
 
 
 def test_shared_wordnet_names_bank(datasets_dir: Path) -> None:

@@ -16,7 +16,14 @@ from wsd.cli import main
 from wsd.senses import SenseInducer
 from wsd.senses.model import SenseModel
 from wsd.senses.recipes import MIN_SPLIT_USES, recipe
-from wsd.senses.stage import fit_senses, one_sense_reasons, warn_one_sense, write_senses
+from wsd.senses.stage import (
+    FEW_USES_SPLIT,
+    few_uses_split_reasons,
+    fit_senses,
+    one_sense_reasons,
+    warn_one_sense,
+    write_senses,
+)
 
 
 def _blobs(n: int, seed: int = 0) -> np.ndarray:
@@ -77,7 +84,7 @@ def _table(sizes: dict[str, int]) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 def test_the_outputs_say_why_a_word_kept_one_sense(tmp_path: Path) -> None:
-    occurrences, X = _table({"virus": 5, "bank": 30})
+    occurrences, X = _table({"virus": 5, "bank": FEW_USES_SPLIT})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model, _, proba = fit_senses(occurrences, X, SenseInducer(method="ward", min_split_uses=20))
@@ -98,6 +105,32 @@ def test_the_outputs_say_why_a_word_kept_one_sense(tmp_path: Path) -> None:
     assert "## bank\n\n| sense |" in markdown
     loaded = SenseModel.load(tmp_path / "model")
     assert one_sense_reasons(loaded) == one_sense_reasons(model), "the reason is saved with the model"
+
+
+def test_a_word_split_on_few_uses_says_why_and_how_to_keep_it_one_sense(tmp_path: Path) -> None:
+    occurrences, X = _table({"cell": 12, "bank": FEW_USES_SPLIT})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model, _, proba = fit_senses(occurrences, X, SenseInducer(method="ward", min_split_uses=8))
+    reasons = few_uses_split_reasons(model)
+    assert list(reasons) == ["cell"], f"{FEW_USES_SPLIT} uses and more: no reason"
+    score = model.inducers_["cell"].k_scores_[2]
+    assert reasons["cell"].startswith(
+        f"2 senses from 12 uses: at least the 8 a split needs (min_split_uses), and the best silhouette, "
+        f"{score:.3g}, is at k=2; below {FEW_USES_SPLIT} uses a split beat one sense on SemEval words, not on DWUG EN"
+    )
+    assert reasons["cell"].endswith("--min-split-uses 13 keeps it one sense")
+    assert not [w for w in caught if "few uses" in str(w.message)], "said in the outputs, not warned"
+    write_senses(tmp_path, occurrences, X, model, proba)
+    meta = json.loads((tmp_path / "meta.json").read_text(encoding="utf-8"))
+    assert meta["few_uses_split"] == reasons and meta["one_sense"] == {}
+    table = pd.read_parquet(tmp_path / "senses.parquet")
+    assert table.loc[table["target"] == "cell", "note"].tolist() == [reasons["cell"]] * 2
+    markdown = (tmp_path / "senses.md").read_text(encoding="utf-8")
+    assert f"## cell\n\nSplit: {reasons['cell']}.\n" in markdown and "## bank\n\n| sense |" in markdown
+    # with the floor above its uses, the same word keeps one sense
+    kept = SenseInducer(method="ward", min_split_uses=13).fit(X[:12])
+    assert kept.n_senses_ == 1 and kept.one_sense_reason_.startswith("12 uses, fewer than the 13")
 
 
 def test_the_warning_names_five_and_counts_the_rest() -> None:
@@ -129,10 +162,10 @@ def test_a_bad_floor_on_the_command_line_is_one_line_and_exit_2(tmp_path: Path, 
 
 
 def test_the_report_gives_the_reason_among_the_words_facts(tmp_path: Path) -> None:
-    from wsd.io.store import write_run
+    from wsd.io.run_store import write_run
     from wsd.report import write_report
 
-    occurrences, X = _table({"virus": 5, "bank": 30})
+    occurrences, X = _table({"virus": 5, "bank": FEW_USES_SPLIT, "cell": 12})
     run = tmp_path / "run"
     write_run(run, occurrences, X.astype(np.float32), {"config": {"corpus": "synthetic.txt"}})
     with warnings.catch_warnings():
@@ -142,3 +175,5 @@ def test_the_report_gives_the_reason_among_the_words_facts(tmp_path: Path) -> No
     html = write_report(run).read_text(encoding="utf-8")
     assert "one sense: 5 uses, fewer than the 8 a split needs (min_split_uses)" in html
     assert html.count("one sense: ") == 1, "bank was split: no reason"
+    assert "split on few uses: 2 senses from 12 uses: at least the 8 a split needs" in html
+    assert html.count("split on few uses: ") == 1, "bank has enough uses: no reason"

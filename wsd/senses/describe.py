@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
-from wsd.io.store import select_rows
+from wsd.io.rows import select_rows
 from wsd.occurrences import citations, metadata_columns
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds
 from wsd.senses.stopwords import STOPWORDS
@@ -558,7 +558,8 @@ def senses_to_markdown(table: pd.DataFrame, max_example_chars: int = 240, mark: 
     for target, group in table.groupby("target", sort=False):
         note = str(group["note"].iloc[0]) if "note" in group.columns else ""
         lines += [f"## {_markdown_cell(target)}", ""]
-        lines += [f"One sense: {_markdown_cell(note)}.", ""] if note else []  # why it was not split
+        kind = "One sense" if len(group) == 1 else "Split"  # why it was not split, or why on so few uses
+        lines += [f"{kind}: {_markdown_cell(note)}.", ""] if note else []
         named = "names_text" in group.columns  # named from an inventory (--inventory, wsd.senses.naming)
         lines += [
             "| sense | size | " + ("names | " if named else "") + "keywords | examples |",

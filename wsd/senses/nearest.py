@@ -11,7 +11,7 @@ similarity and gives each sense a *score* in cosine units:
 The sense with the highest score wins by at least ``margin`` (in cosine units) or the occurrence gets the most
 frequent sense of the examples (``margin=0``: never). :class:`FewShotSenses` holds one classifier per target word
 of an occurrence table. The default rule and its parameters were measured on SemEval-2010
-(``experiments/results/few_shot.md``).
+(``experiments/results/few_shot/few_shot.md``).
 
 >>> import numpy as np
 >>> X = np.array([[1.0, 0.1], [0.9, 0.0], [0.0, 1.0], [0.1, 0.8]])
@@ -86,7 +86,7 @@ class NearestSenseClassifier(ClassifierMixin, BaseEstimator):
     most_frequent_ : object
         The sense with the most examples (the first in ``classes_`` among ties): the answer below the margin.
     examples_ : ndarray of shape (n_examples, n_features)
-        The unit-length examples (``knn``).
+        The unit-length examples (``knn`` compares with them; a saved model keeps them whatever the rule).
     example_classes_ : ndarray of int64
         Index into ``classes_`` of each example.
     centroids_ : ndarray of shape (n_classes, n_features)
@@ -138,17 +138,46 @@ class NearestSenseClassifier(ClassifierMixin, BaseEstimator):
         validate_params(self)
         X, y = check_X_y(X, y, dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        classes, codes = np.unique(y, return_inverse=True)
+        return self.restore(classes, _unit_rows(X), codes.reshape(-1))
+
+    def restore(self, classes: Any, examples: np.ndarray, example_classes: Any) -> NearestSenseClassifier:
+        """Fit from examples already of unit length and the index of each one's sense: what :meth:`fit` keeps.
+
+        A saved few-shot model holds these (:mod:`wsd.senses.nearest_persistence`); restoring them gives the
+        state :meth:`fit` gave, to the last bit, under this classifier's parameters (``rule``, ...).
+
+        Parameters
+        ----------
+        classes : array-like of shape (n_classes,)
+            The senses, sorted.
+        examples : ndarray of shape (n_examples, n_features)
+            The unit-length examples (:attr:`examples_`).
+        example_classes : array-like of int, shape (n_examples,)
+            Index into ``classes`` of each example; every sense has one at least.
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> fitted = NearestSenseClassifier(rule="centroid").fit([[1.0, 0.0], [0.0, 2.0]], ["a", "b"])
+        >>> again = NearestSenseClassifier(rule="centroid").restore(fitted.classes_, fitted.examples_, [0, 1])
+        >>> bool((again.centroids_ == fitted.centroids_).all())
+        True
+        """
+        validate_params(self)
+        self.classes_ = np.asarray(classes)
+        codes = np.asarray(example_classes, dtype=np.int64)
         self.class_counts_ = np.bincount(codes, minlength=len(self.classes_)).astype(np.int64)
         self.most_frequent_ = self.classes_[int(np.argmax(self.class_counts_))]
-        self.n_features_in_ = int(X.shape[1])
-        unit = _unit_rows(X)
-        self.example_classes_ = codes.astype(np.int64)
-        if self.rule == "knn":
-            self.examples_ = unit
-        else:
-            sums = np.zeros((len(self.classes_), X.shape[1]))
-            np.add.at(sums, codes, unit)
+        self.n_features_in_ = int(examples.shape[1])
+        self.examples_ = examples
+        self.example_classes_ = codes
+        if self.rule == "centroid":
+            sums = np.zeros((len(self.classes_), examples.shape[1]))
+            np.add.at(sums, codes, examples)
             self.centroids_ = _unit_rows(sums)
         return self
 
@@ -404,6 +433,16 @@ class FewShotSenses(BaseEstimator):
         ndarray of object, shape (n_samples,)
         """
         return self.label(occurrences, X)["sense"].to_numpy()
+
+    def n_examples(self) -> int:
+        """The examples the model was fitted on, all targets together.
+
+        Returns
+        -------
+        int
+        """
+        self.check_targets([])
+        return int(sum(len(classifier.example_classes_) for classifier in self.classifiers_.values()))
 
     def senses_of(self, target: str) -> list[Any]:
         """The senses the examples give ``target``, in the order of its probabilities.

@@ -6,10 +6,12 @@
     labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
                       confidence (its membership), memberships (the soft distribution over the target's senses)
     senses.parquet    one row per sense: target, sense, size, examples, keywords (see describe_senses), and
-                      ``note``: why the target kept one sense (few uses, a weak split), empty otherwise
+                      ``note``: why the target kept one sense (few uses, a weak split) or was split on few uses,
+                      empty otherwise
     senses.md         the same as Markdown
     meta.json         the inducer parameters, the embedding identity, senses per target, ``one_sense`` (target ->
-                      why it kept one sense), library versions
+                      why it kept one sense), ``few_uses_split`` (target -> why it was split on fewer than
+                      FEW_USES_SPLIT uses), library versions
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import pyarrow as pa
 
 from wsd.errors import InputError
 from wsd.executors import MapFunction
+from wsd.io.atomic import atomic_write
+from wsd.io.checksums import file_record
 from wsd.io.layout import (
     LABELS_FILE,
     META_FILE,
@@ -37,7 +41,10 @@ from wsd.io.layout import (
 from wsd.io.manifest import has_manifest
 from wsd.io.manifest import start as start_manifest
 from wsd.io.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
-from wsd.io.store import atomic_write, file_record, library_versions, load_run, read_meta, write_json, write_parquet
+from wsd.io.provenance import library_versions
+from wsd.io.run_reader import load_run, read_meta
+from wsd.io.writers import write_json, write_parquet
+from wsd.options import SenseOptions
 from wsd.senses.describe import describe_senses, senses_to_markdown
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.model import SenseModel, finite_rows
@@ -140,6 +147,83 @@ def one_sense_reasons(model: SenseModel) -> dict[str, str]:
         for target, inducer in model.inducers_.items()
         if getattr(inducer, "one_sense_reason_", "")
     }
+
+
+#: Below this many uses a word that was split says why (``meta.json`` ``few_uses_split``, the ``note`` of its
+#: senses, the sense cards; no warning, since a split of a word with a few dozen uses is common and often right):
+#: the largest size ``experiments/one_sense_floor.py`` measured. From ``min_split_uses`` on, a
+#: split of a SemEval word agreed with its gold senses better than one sense; a split of a DWUG EN word of up to
+#: this many uses did not (``experiments/results/one_sense_floor/one_sense_floor.md``), so such a split is the
+#: reader's to check.
+FEW_USES_SPLIT = 50
+
+
+def few_uses_split_reason(n: int, n_senses: int, min_split_uses: int, selection: str, score: float) -> str:
+    """Why a word with few uses was split, in words a reader can check.
+
+    Parameters
+    ----------
+    n : int
+        The word's uses.
+    n_senses : int
+        The senses it was split into.
+    min_split_uses : int
+        The fewest uses a split needs.
+    selection : str
+        The criterion that chose the number of senses.
+    score : float
+        Its value at the chosen number.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> few_uses_split_reason(12, 3, 8, "silhouette", 0.0812)  # doctest: +NORMALIZE_WHITESPACE
+    '3 senses from 12 uses: at least the 8 a split needs (min_split_uses), and the best silhouette, 0.0812, is at
+    k=3; below 50 uses a split beat one sense on SemEval words, not on DWUG EN (one_sense_floor.md): check its
+    examples, or --min-split-uses 13 keeps it one sense'
+    """
+    floor = f"at least the {min_split_uses} a split needs" if min_split_uses else "no fewest number set"
+    return (
+        f"{n_senses} senses from {n} uses: {floor} (min_split_uses), and the "
+        f"best {selection}, {score:.3g}, is at k={n_senses}; below {FEW_USES_SPLIT} uses a split beat one sense on "
+        f"SemEval words, not on DWUG EN (one_sense_floor.md): check its examples, or --min-split-uses {n + 1} "
+        "keeps it one sense"
+    )
+
+
+def few_uses_split_reasons(model: SenseModel) -> dict[str, str]:
+    """Why each target that the choice of k split on fewer than :data:`FEW_USES_SPLIT` uses was split.
+
+    Parameters
+    ----------
+    model : SenseModel
+        A fitted sense model.
+
+    Returns
+    -------
+    dict
+        Target -> reason (:func:`few_uses_split_reason`), only the targets split on so few uses.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 0.1, (6, 4)) + 3, rng.normal(0, 0.1, (6, 4)) - 3])
+    >>> inducer = SenseInducer(method="ward", min_split_uses=8).fit(X)
+    >>> list(few_uses_split_reasons(SimpleNamespace(inducers_={"cell": inducer})))
+    ['cell']
+    """
+    reasons = {}
+    for target, inducer in model.inducers_.items():
+        n, k = len(inducer.labels_), int(inducer.n_senses_)
+        if not inducer.selects_k or k < 2 or n >= FEW_USES_SPLIT:
+            continue
+        score = float(inducer.k_scores_.get(int(inducer.n_clusters_), float("nan")))
+        reasons[target] = few_uses_split_reason(n, k, inducer.min_split_uses, inducer.selection, score)
+    return reasons
 
 
 def warn_one_sense(reasons: Mapping[str, str], shown: int = 5) -> str:
@@ -250,7 +334,7 @@ def warn_clamped(inducer: SenseInducer, occurrences: pd.DataFrame, X: np.ndarray
 def cluster_run(
     run: str | os.PathLike[str],
     out: str | os.PathLike[str] | None = None,
-    inducer: SenseInducer | None = None,
+    inducer: SenseInducer | SenseOptions | None = None,
     n_examples: int = 5,
     n_keywords: int = 10,
     map_function: MapFunction | None = None,
@@ -266,8 +350,9 @@ def cluster_run(
         A run (``wsd embed``'s output).
     out : path, optional
         The senses folder (default: ``RUN/senses``).
-    inducer : SenseInducer, optional
-        The per-target estimator.
+    inducer : SenseInducer or SenseOptions, optional
+        The per-target estimator, or the sense options it is built from (:meth:`SenseInducer.from_options`:
+        the recipe, the parameters set, the seed; what ``wsd cluster`` passes). None: ``SenseInducer()``.
     n_examples, n_keywords : int
         Examples and keywords per sense description.
     map_function : MapFunction, optional
@@ -293,7 +378,11 @@ def cluster_run(
     --------
     >>> cluster_run("runs/x", inducer=SenseInducer(method="agglomerative"))  # doctest: +SKIP
     PosixPath('runs/x/senses')
+    >>> cluster_run("runs/x", inducer=SenseOptions(recipe="default", k=3))  # doctest: +SKIP
+    PosixPath('runs/x/senses')
     """
+    if isinstance(inducer, SenseOptions):  # bad options fail before the run is read
+        inducer = SenseInducer.from_options(inducer)
     run = Path(run)
     destination = Path(out) if out is not None else run / SENSES_DIR
     run_meta = read_meta(run)  # the input first: a missing or damaged run is named as such
@@ -406,7 +495,9 @@ def write_senses(
     if naming is not None:
         table = with_names(table, labels, occurrences, naming)
     reasons = one_sense_reasons(model)
-    table["note"] = [reasons.get(target, "") for target in table["target"].astype(str)]  # text, never NaN
+    split = few_uses_split_reasons(model)
+    notes = reasons | split  # why one sense, or why split on few uses
+    table["note"] = [notes.get(target, "") for target in table["target"].astype(str)]  # text, never NaN
     senses_sum = write_parquet(destination / SENSES_FILE, table)
     markdown = senses_to_markdown(table)
     atomic_write(destination / SENSES_MARKDOWN, lambda tmp: tmp.write_text(markdown, encoding="utf-8"))
@@ -419,6 +510,7 @@ def write_senses(
             "inducer": (model.inducer if model.inducer is not None else SenseInducer()).get_params(deep=False),
             "senses": senses_per_target(model),
             "one_sense": reasons,
+            "few_uses_split": split,
             "occurrences": len(occurrences),
             **({"naming": naming.meta | {"definitions": naming.definitions}} if naming is not None else {}),
             "versions": library_versions(),

@@ -9,7 +9,9 @@ target's sense with the most examples). ``DIR`` is a wsd output folder (:mod:`ws
   ``sense``, ``probability``, ``margin``, ``fallback``, ``most_frequent`` and, when FILE2 is labelled, ``gold``
   (its highest-weight sense; empty where unlabelled) and ``correct``;
 - ``metrics.json``: the configuration, the encoder, the counts and, when labelled, the scores overall, per target
-  and of the baseline.
+  and of the baseline;
+- ``model/``: the examples as embedded (:meth:`~wsd.workflows.tagger.SenseTagger.save`): ``wsd.load(DIR)`` tags
+  texts with them, and ``--examples DIR`` labels other data without embedding the examples again.
 
 >>> document = predict_examples("examples.tsv", "held_out.tsv", "out/fewshot")  # doctest: +SKIP
 >>> document["overall"]["accuracy"]  # doctest: +SKIP
@@ -24,12 +26,13 @@ from typing import Any
 import pandas as pd
 
 from wsd.embed.encoder import Encoder
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets.generic import read_generic
 from wsd.evaluate.metrics.disambiguation import disambiguation_scores
-from wsd.io.layout import METRICS_FILE, PREDICTED_FILE
+from wsd.io.layout import METRICS_FILE, MODEL_DIR, PREDICTED_FILE
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
-from wsd.io.store import library_versions, write_json, write_parquet
+from wsd.io.provenance import library_versions
+from wsd.io.writers import write_json, write_parquet
 from wsd.occurrences import GOLD_COLUMN
 from wsd.schema import (
     DEFAULT_FEW_SHOT_CONTEXT_VECTOR,
@@ -39,7 +42,8 @@ from wsd.schema import (
     FewShotRule,
 )
 from wsd.senses.nearest import check_covered, primary_senses
-from wsd.workflows.tagger import SenseTagger, read_examples
+from wsd.senses.nearest_persistence import load_few_shot
+from wsd.workflows.tagger import SenseTagger, read_examples, saved_examples
 
 #: What ``metrics.json`` names as its dataset, and the Parquet mark of ``predicted.parquet``.
 FEW_SHOT = "few-shot"
@@ -76,7 +80,8 @@ def predict_examples(
     Parameters
     ----------
     examples : path
-        Sense-labelled examples in the generic format (``id, target, text, start, end, sense``).
+        Sense-labelled examples in the generic format (``id, target, text, start, end, sense``), or a saved
+        few-shot model (the ``DIR`` or ``DIR/model`` of an earlier call: its examples are not embedded again).
     data : path
         The occurrences to label, in the same format (``sense`` optional: then they are scored).
     out : path
@@ -100,13 +105,23 @@ def predict_examples(
     InputError
         For examples without a ``sense`` column, an empty file, a malformed record (file and line), or targets of
         ``data`` without examples (named).
+    ConfigError
+        For ``model`` beside a saved few-shot model (it names its own encoder).
     OutputRefused
         When ``out`` may not be written (:mod:`wsd.io.outputs`).
     """
     check_disjoint(out, {"--examples": examples, "--data": data})
-    table = read_examples(examples)
+    saved = saved_examples(examples)
+    source: pd.DataFrame | Path
+    if saved is None:
+        source = read_examples(examples)
+        covered = source["target"].unique().tolist()
+    else:
+        if model is not None:
+            raise ConfigError(f"--model: the saved examples {examples} were embedded with their own encoder")
+        source, covered = saved, load_few_shot(saved)[0].targets_  # checked before anything is written
     occurrences = _data_table(data)
-    check_covered(occurrences["target"], table["target"], str(data))
+    check_covered(occurrences["target"], covered, str(data))
     config = {
         "examples": str(Path(examples).resolve()),
         "data": str(Path(data).resolve()),
@@ -116,16 +131,18 @@ def predict_examples(
         "model": model if encoder is None else encoder.loaded.name,
     }
     claim_folder(out, "output", config=config, overwrite=overwrite)  # before the encoder loads
-    if encoder is None:
+    if encoder is None and saved is None:
         encoder = Encoder(model=model, context_vector=DEFAULT_FEW_SHOT_CONTEXT_VECTOR)
-    embedding = encoder.identity().embedding_meta()
-    tagger = SenseTagger.from_examples(table, encoder, rule=rule, n_neighbors=n_neighbors, margin=margin)
+    tagger = SenseTagger.from_examples(source, encoder, rule=rule, n_neighbors=n_neighbors, margin=margin)
+    embedding = tagger.encoder.identity().embedding_meta()
     labelled = tagger.label(occurrences)
+    folder = Path(out)
+    tagger.save(folder / MODEL_DIR)
     document: dict[str, Any] = {
         "dataset": FEW_SHOT,
         "config": config,
         "embedding": embedding,
-        "n_examples": len(table),
+        "n_examples": tagger.model.n_examples(),
         "n_instances": len(occurrences),
         "n_targets": int(occurrences["target"].nunique()),
         "n_scored": 0,
@@ -149,7 +166,6 @@ def predict_examples(
             }
     document["fallback_share"] = float(labelled["fallback"].mean())
     document["versions"] = library_versions()
-    folder = Path(out)
     write_parquet(folder / PREDICTED_FILE, labelled, mark=FEW_SHOT)
     write_json(folder / METRICS_FILE, document)  # last: its presence marks the folder finished
     return document

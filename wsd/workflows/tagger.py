@@ -15,6 +15,8 @@ spans of an occurrence table (``wsd predict --examples FILE --data FILE2``).
 
 >>> tagger = SenseTagger.from_examples("examples.tsv")  # doctest: +SKIP
 >>> tagger.predict("She sat on the bank of the river.", target="bank")  # doctest: +SKIP
+
+:meth:`SenseTagger.save` writes such a tagger (JSON + ``.npy``, never pickle) and :func:`load` reads it back.
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ from wsd.corpus.matcher import make_matcher
 from wsd.corpus.scan import ScanOptions, build_scan_options, iter_document_chunks
 from wsd.embed.coverage import warn_unreadable_targets
 from wsd.embed.encoder import Encoder
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError, ModelError
 from wsd.evaluate.datasets.generic import read_generic
-from wsd.io.layout import META_FILE, MODEL_DIR
-from wsd.io.store import read_meta
+from wsd.io.layout import FEW_SHOT_MODEL_FILE, META_FILE, MODEL_DIR
+from wsd.io.run_reader import read_meta
 from wsd.occurrences import GOLD_COLUMN, validate_occurrences
 from wsd.schema import (
     DEFAULT_FEW_SHOT_CONTEXT_VECTOR,
@@ -46,16 +48,22 @@ from wsd.schema import (
     DEFAULT_FEW_SHOT_RULE,
     FewShotRule,
 )
-from wsd.senses.model import SenseModel
+from wsd.senses.mismatch import embedding_mismatch
+from wsd.senses.model import UNCHECKED_META_FIELDS, SenseModel
 from wsd.senses.nearest import LABEL_COLUMNS, FewShotSenses, NearestSenseClassifier, primary_senses, warn_unlabelled
+from wsd.senses.nearest_persistence import is_few_shot_folder, load_few_shot, save_few_shot
 from wsd.senses.stage import sense_keywords
+from wsd.workflows.naming import encoder_from_meta
 
 #: The most characters :meth:`SenseTagger.predict` tags in one call, all texts together (``max_chars``; the
 #: help of ``wsd predict --text`` states it). The forward pass's memory is bounded by its batches whatever the
 #: texts hold; this bounds the time and the arrays of one call, which grow with the uses. At the limit, one text
 #: with a use every 13 characters (7,607 uses): 20 s and 1,187 MiB peak for the whole ``wsd predict`` process on 2
-#: cores (experiments/results/bench_line_memory.md; before issue 39, 120 KB took 95 s and 12 GB).
+#: cores (experiments/results/bench_line_memory/bench_line_memory.md; before issue 39, 120 KB took 95 s and 12 GB).
 MAX_TEXT_CHARS = 100_000
+
+#: The options of :class:`wsd.Encoder` that change the vectors: a saved few-shot model names its own.
+VECTOR_OPTIONS = ("model", "layers", "pooling", "max_length", "window_tokens", "context_vector")
 
 #: The columns of :meth:`SenseTagger.label` before the sense's (:data:`wsd.senses.nearest.LABEL_COLUMNS`).
 OCCURRENCE_COLUMNS = ("id", "target", "form", "text", "start", "end")
@@ -138,10 +146,14 @@ class SenseTagger:
         ----------
         examples : path or DataFrame
             A file in the generic labelled format (``id, target, text, start, end, sense``; TSV or JSON Lines,
-            :mod:`wsd.evaluate.datasets.generic`), or a table with those columns (:func:`read_examples`).
+            :mod:`wsd.evaluate.datasets.generic`), or a table with those columns (:func:`read_examples`); or a
+            folder :meth:`save` wrote (or ``wsd predict --examples FILE --out DIR``: ``DIR`` or ``DIR/model``),
+            whose examples are not embedded again: they are labelled by ``rule``, ``n_neighbors`` and ``margin``
+            as given, with the encoder the folder names.
         encoder : Encoder, optional
             An encoder already loaded (default: ``Encoder(**encoder_options)``, the bundled model with the
-            measured representation, ``context_vector=DEFAULT_FEW_SHOT_CONTEXT_VECTOR``).
+            measured representation, ``context_vector=DEFAULT_FEW_SHOT_CONTEXT_VECTOR``; for a saved folder, the
+            encoder it names, and a given one must give the same vectors).
         rule : {"knn", "centroid"}
             Local-mean k-NN or sense centroids (:class:`~wsd.senses.nearest.NearestSenseClassifier`).
         n_neighbors : int
@@ -159,19 +171,37 @@ class SenseTagger:
         Raises
         ------
         InputError
-            When the examples have no ``sense`` column, no labelled row, or a malformed record (file and line).
+            When the examples have no ``sense`` column, no labelled row, or a malformed record (file and line); for
+            a folder, when it holds no saved few-shot model or a file of it is truncated, edited or malformed.
+        ConfigError
+            For options that change the vectors (``model``, ``layers``, ...) beside a saved folder.
 
         Examples
         --------
         >>> tagger = SenseTagger.from_examples("data/demo/labelled.tsv")  # doctest: +SKIP
         >>> tagger.predict("Click the left mouse button.", target="mouse")[["sense", "probability"]]  # doctest: +SKIP
         """
+        classifier = NearestSenseClassifier(rule=rule, n_neighbors=n_neighbors, margin=margin)
+        saved = saved_examples(examples)
+        if saved is not None:  # embedded before: the saved examples under this rule, with their own encoder
+            model, embedding = load_few_shot(saved, classifier)
+            given = sorted(name for name in VECTOR_OPTIONS if encoder_options.get(name) is not None)
+            if given:
+                raise ConfigError(
+                    f"{examples}: the saved examples were embedded with their own encoder "
+                    f"({embedding.get('model', 'recorded in it')}): leave out {', '.join(given)}"
+                )
+            options = {name: value for name, value in encoder_options.items() if value is not None}
+            if encoder is None:
+                encoder = encoder_from_meta(embedding, **options)
+            else:
+                _check_identity(embedding, encoder, saved)
+            return cls(model, encoder)
         table = read_examples(examples)
         if encoder is None:
             encoder = Encoder(**({"context_vector": DEFAULT_FEW_SHOT_CONTEXT_VECTOR} | encoder_options))
         warn_unreadable_targets(encoder.loaded.backend, encoder.loaded.name, table["target"].unique().tolist())
         X = encoder.embed_occurrences(table)
-        classifier = NearestSenseClassifier(rule=rule, n_neighbors=n_neighbors, margin=margin)
         model = FewShotSenses(classifier).fit(table, X, table[GOLD_COLUMN].to_numpy())
         return cls(model, encoder)
 
@@ -204,6 +234,42 @@ class SenseTagger:
         X = self.encoder.embed_occurrences(occurrences)
         labels = self.model.label(occurrences, X)
         return pd.concat([occurrences[list(OCCURRENCE_COLUMNS)], labels], axis=1)
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write a tagger made from labelled examples (:meth:`from_examples`) to ``directory``: JSON + ``.npy``.
+
+        :func:`load` reads it back (with the encoder it names) and predicts exactly what this tagger does, without
+        embedding the examples again; ``wsd predict --examples DIR`` takes it in place of an examples file. The
+        folder's files are checked when loaded: a truncated or edited one is refused, naming it.
+
+        Parameters
+        ----------
+        directory : path
+            The folder to write (created if needed): ``few_shot_model.json`` and ``<n>/*.npy``
+            (:mod:`wsd.senses.nearest_persistence`).
+
+        Returns
+        -------
+        Path
+            ``directory``.
+
+        Raises
+        ------
+        InputError
+            For a tagger of induced senses: its senses folder (``wsd cluster``'s output) is already what
+            :func:`load` reads.
+
+        Examples
+        --------
+        >>> SenseTagger.from_examples("data/demo/labelled.tsv").save("out/tagger")  # doctest: +SKIP
+        >>> load("out/tagger").predict("Click the left mouse button.", target="mouse")  # doctest: +SKIP
+        """
+        if not isinstance(self.model, FewShotSenses):
+            raise InputError(
+                "save() writes a tagger made from labelled examples (SenseTagger.from_examples); a tagger of "
+                "induced senses is its senses folder, which wsd.load reads as it is"
+            )
+        return save_few_shot(self.model, directory, self.encoder.identity().embedding_meta())
 
     @property
     def targets(self) -> list[str]:
@@ -438,6 +504,40 @@ def read_examples(examples: str | os.PathLike[str] | pd.DataFrame) -> pd.DataFra
     return table
 
 
+def saved_examples(examples: str | os.PathLike[str] | pd.DataFrame) -> Path | None:
+    """The folder of a saved few-shot model that ``examples`` names (itself or its ``model``), None for a file.
+
+    Parameters
+    ----------
+    examples : path or DataFrame
+        What :meth:`SenseTagger.from_examples` was given.
+
+    Returns
+    -------
+    Path or None
+
+    Raises
+    ------
+    InputError
+        For a folder that holds no saved few-shot model.
+
+    Examples
+    --------
+    >>> saved_examples("data/demo/labelled.tsv") is None
+    True
+    """
+    if isinstance(examples, pd.DataFrame) or not Path(examples).is_dir():
+        return None
+    folder = Path(examples)
+    found = next((f for f in (folder, folder / MODEL_DIR) if is_few_shot_folder(f)), None)
+    if found is None:
+        raise InputError(
+            f"{examples}: a folder without a saved few-shot model ({FEW_SHOT_MODEL_FILE}): give a file of labelled "
+            "examples, or a folder that SenseTagger.save or wsd predict --examples FILE --out DIR wrote"
+        )
+    return found
+
+
 def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **encoder_options: Any) -> SenseTagger:
     """A :class:`SenseTagger` for a senses folder: its sense model, keywords and encoder (loaded once).
 
@@ -445,9 +545,11 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     ----------
     senses_dir : path
         A folder written by ``wsd cluster`` or ``wsd run`` (``OUT/senses``; ``OUT`` itself is accepted too), or
-        its ``model`` sub-folder.
+        its ``model`` sub-folder; or a few-shot model (:meth:`SenseTagger.save`, or ``wsd predict --examples FILE
+        --data FILE2 --out OUT``: ``OUT`` or ``OUT/model``).
     encoder : Encoder, optional
-        An encoder already loaded (it must give the vectors the senses were fitted on; checked when predicting).
+        An encoder already loaded (it must give the vectors the senses were fitted on; checked when predicting,
+        for a few-shot model when loading).
     **encoder_options
         Options of :class:`wsd.Encoder` that do not change the vectors (``device``, ``batch_size``,
         ``precision``, ``offline``); the model, layers, pooling, windows and context vector come from the
@@ -460,7 +562,7 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     Raises
     ------
     InputError
-        When the folder holds no sense model.
+        When the folder holds no sense model, or a file of a saved model is truncated, edited or malformed.
 
     Examples
     --------
@@ -468,6 +570,14 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     >>> tagger.predict("The bank raised its rates.", target="bank")[["sense_id", "probability"]]  # doctest: +SKIP
     """
     folder = Path(senses_dir)
+    few_shot = next((f for f in (folder, folder / MODEL_DIR) if is_few_shot_folder(f)), None)
+    if few_shot is not None:  # SenseTagger.save, or wsd predict --examples ... --out DIR
+        examples_model, embedding = load_few_shot(few_shot)
+        if encoder is None:
+            encoder = encoder_from_meta(embedding, **encoder_options)
+        else:
+            _check_identity(embedding, encoder, few_shot)
+        return SenseTagger(examples_model, encoder)
     if not (folder / MODEL_DIR).is_dir() and (folder / "senses" / MODEL_DIR).is_dir():
         folder = folder / "senses"  # the output folder of wsd run
     model_dir = folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder
@@ -477,18 +587,17 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     meta_path = folder / META_FILE
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
     if encoder is None:
-        embedding = model.embedding_meta_
-        encoder = Encoder(
-            model=embedding.get("model"),
-            layers=embedding.get("layers", "sum-last-4"),
-            pooling=embedding.get("pooling", "mean"),
-            max_length=embedding.get("max_length"),
-            window_tokens=embedding.get("window_tokens"),
-            context_vector=embedding.get("context_vector"),
-            runtime=embedding.get("runtime", "torch"),
-            **encoder_options,
-        )
+        encoder = encoder_from_meta(model.embedding_meta_, **encoder_options)
     return SenseTagger(model, encoder, sense_keywords(folder), _run_scan_options(meta))
+
+
+def _check_identity(embedding: Mapping[str, Any], encoder: Encoder, folder: Path) -> None:
+    """Refuse an encoder whose vectors are not those the saved examples were embedded with (fields named)."""
+    if not embedding:
+        return
+    difference = embedding_mismatch(embedding, encoder.identity().embedding_meta(), UNCHECKED_META_FIELDS)
+    if difference is not None:
+        raise ModelError(f"{folder}: embedding mismatch: {difference}")
 
 
 def _prediction_frame(occurrences: pd.DataFrame, target: str, **senses: Any) -> pd.DataFrame:
