@@ -4,17 +4,21 @@ Two directives, each an HTML comment on a line of its own (invisible where Markd
 
 - ``<!-- results: FILE[#SECTION][ table N] -->`` includes ``experiments/results/FILE``: the section under the
   heading whose slug is ``SECTION`` (else the whole file below its title), or only its N-th table, followed by a
-  line naming the file. So a page's figures are the results file's, never copies.
+  line naming the file. So a page's figures are the results file's, never copies. ``FILE`` is the file's path
+  in ``experiments/results``: ``EXPERIMENT/NAME.md`` (each experiment's results are in a folder named after its
+  script) or a plain ``NAME.md``.
 - ``<!-- results-index -->`` lists every results file with its title and the command that made it.
-- ``<!-- wsd:options -->`` includes :func:`wsd.schema.reference_markdown`: every option, from its declaration.
+- ``<!-- wsd:options -->`` includes :func:`wsd.schema.reference_markdown` of :data:`wsd.options.OPTION_LIST`:
+  every option, from its declaration.
 
-The results files are published with the site (``results/FILE``), and a page's links to
+The results files are published with the site (``results/FILE``, folders kept), and a page's links to
 ``../experiments/results/FILE`` point there. A directive naming a file, section or table that does not exist
 stops the build.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -28,7 +32,8 @@ RESULTS = ROOT / "experiments" / "results"
 #: Where the results files are published in the site.
 SITE_RESULTS = "results"
 RESULTS_DIRECTIVE = re.compile(
-    r"^<!--\s*results:\s*(?P<file>[\w.\-]+\.md)(?:#(?P<section>[\w\-]+))?(?:\s+table\s+(?P<table>\d+))?\s*-->[ \t]*$",
+    r"^<!--\s*results:\s*(?P<file>(?:[\w\-]+/)?[\w.\-]+\.md)(?:#(?P<section>[\w\-]+))?"
+    r"(?:\s+table\s+(?P<table>\d+))?\s*-->[ \t]*$",
     re.M,
 )
 OPTIONS_DIRECTIVE = re.compile(r"^<!--\s*wsd:options\s*-->[ \t]*$", re.M)
@@ -58,13 +63,23 @@ def slug(text: str) -> str:
     return re.sub(r"[\W_]+", "-", text.lower()).strip("-")
 
 
+def results_files() -> list[Path]:
+    """Every results page: ``experiments/results/*.md`` and ``experiments/results/*/*.md``, sorted by path.
+
+    Returns
+    -------
+    list of Path
+    """
+    return sorted([*RESULTS.glob("*.md"), *RESULTS.glob("*/*.md")])
+
+
 def results_excerpt(name: str, section: str | None = None, table: int | None = None) -> str:
     """Part of a results file: a section (by its heading's slug) or the whole body, or only its N-th table.
 
     Parameters
     ----------
     name : str
-        The file's name in ``experiments/results``.
+        The file's path in ``experiments/results``: ``EXPERIMENT/NAME.md`` or ``NAME.md``.
     section : str, optional
         The slug of a heading (:func:`slug`); None: the whole file below its title.
     table : int, optional
@@ -73,7 +88,7 @@ def results_excerpt(name: str, section: str | None = None, table: int | None = N
     Returns
     -------
     str
-        Markdown, its relative links still relative to ``experiments/results``.
+        Markdown, its relative links still relative to the file's folder.
 
     Raises
     ------
@@ -81,8 +96,10 @@ def results_excerpt(name: str, section: str | None = None, table: int | None = N
         The file, section or table does not exist.
     """
     path = RESULTS / name
-    if not path.is_file():
-        raise ValueError(f"experiments/results/{name} does not exist")
+    if ".." in Path(name).parts or not path.is_file():
+        moved = [p.relative_to(RESULTS).as_posix() for p in RESULTS.glob(f"*/{Path(name).name}")]
+        hint = f" (see {', '.join(moved)})" if moved and moved != [name] else ""
+        raise ValueError(f"experiments/results/{name} does not exist{hint}")
     lines = path.read_text(encoding="utf-8").splitlines()
     headings = [(at, len(m[1]), m[2]) for at, line in enumerate(lines) if (m := HEADING.match(line))]
     if section is None:
@@ -124,11 +141,12 @@ def results_index(prefix: str = "") -> str:
         A Markdown table.
     """
     rows = ["| file | what | command |", "|---|---|---|"]
-    for path in sorted(RESULTS.glob("*.md")):
+    for path in results_files():
         lines = path.read_text(encoding="utf-8").splitlines()
         title = next((m[2] for line in lines if (m := HEADING.match(line))), path.stem)
         command = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("- Command:")), "")
-        link = f"[{path.name}]({prefix}{SITE_RESULTS}/{path.name})"
+        name = path.relative_to(RESULTS).as_posix()
+        link = f"[{name}]({prefix}{SITE_RESULTS}/{name})"
         rows.append(f"| {link} | {title.replace('|', '&#124;')} | {command.replace('|', '&#124;')} |")
     return "\n".join(rows) + "\n"
 
@@ -159,16 +177,18 @@ def expand(markdown: str, prefix: str = "") -> str:
             text = results_excerpt(match["file"], match["section"], table)
         except ValueError as exc:
             raise PluginError(f"{match.group(0)}: {exc}") from exc
-        text = RELATIVE_LINK.sub(lambda link: f"]({prefix}{SITE_RESULTS}/{link[1]})", text)
+        folder = posixpath.dirname(match["file"])
+        text = RELATIVE_LINK.sub(lambda link: f"]({prefix}{posixpath.join(SITE_RESULTS, folder, link[1])})", text)
         source = f"{prefix}{SITE_RESULTS}/{match['file']}"
         return f"{text}\n\n<small>From [`experiments/results/{match['file']}`]({source}).</small>\n"
 
     def options(_: re.Match[str]) -> str:
         if str(ROOT) not in sys.path:
             sys.path.insert(0, str(ROOT))
+        from wsd.options import OPTION_LIST
         from wsd.schema import reference_markdown
 
-        return reference_markdown()
+        return reference_markdown(OPTION_LIST)
 
     markdown = RESULTS_DIRECTIVE.sub(include, markdown)
     markdown = INDEX_DIRECTIVE.sub(lambda _: results_index(prefix), markdown)
@@ -177,9 +197,10 @@ def expand(markdown: str, prefix: str = "") -> str:
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Publish every ``experiments/results/*.md`` as ``results/NAME`` (mkdocs hook)."""
-    for path in sorted(RESULTS.glob("*.md")):
-        files.append(File.generated(config, f"{SITE_RESULTS}/{path.name}", abs_src_path=str(path)))
+    """Publish every ``experiments/results/[EXPERIMENT/]NAME.md`` as ``results/[EXPERIMENT/]NAME`` (mkdocs hook)."""
+    for path in results_files():
+        name = path.relative_to(RESULTS).as_posix()
+        files.append(File.generated(config, f"{SITE_RESULTS}/{name}", abs_src_path=str(path)))
     return files
 
 

@@ -1,4 +1,4 @@
-"""Ablations and the sense-quality table: regenerate ``experiments/results/<experiment>-<dataset>.{md,json}``.
+"""Ablations and the sense-quality table: regenerate ``experiments/results/ablate/<experiment>-<dataset>.{md,json}``.
 
     python -m experiments.ablate layers  --dataset semeval2013 --seeds 3
     python -m experiments.ablate pooling --dataset all --seeds 3
@@ -37,7 +37,6 @@ import pandas as pd
 
 from experiments.common import (
     DEFAULT_DATA_DIR,
-    RESULTS_DIR,
     Benchmark,
     Row,
     align_rows,
@@ -49,6 +48,7 @@ from experiments.common import (
     log,
     markdown_table,
     resolve_benchmarks,
+    results_dir,
     selection_name,
     write_results,
 )
@@ -96,7 +96,7 @@ def _layer_label(spec: str) -> str:
 
 def pooling_settings(recipe_name: str) -> list[Setting]:
     """Every subword pooling, with the recipe's other choices."""
-    from wsd.embed.pooling import POOLINGS
+    from wsd.schema import POOLINGS
 
     embedding, senses, output = base_recipe(recipe_name)
     return [Setting(f"pooling {p}", embedding | {"pooling": p}, senses, output) for p in POOLINGS]
@@ -570,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="encoder folder (default: the bundled MiniLM)")
     parser.add_argument("--precision", default="auto", help="encoder precision (default: auto)")
     parser.add_argument("--recipe", default="default", choices=("default", "textbook"), help="what is held fixed")
-    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--results-dir", type=Path, default=results_dir("ablate"))
     parser.add_argument("--tag", default=None, help="suffix of the results files (default: the model's folder name)")
     parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads while clustering")
     parser.add_argument("--jobs", type=int, default=1, help="settings evaluated in parallel processes")

@@ -13,8 +13,9 @@ measures what that costs and what it buys, in one run:
 - from those times, what an interruption at half the wall time keeps: the parts finished by then and the share
   of the occurrences they hold (a later run of the same command reuses them).
 
-It writes ``experiments/results/<name>.md`` and ``.json`` (``--name``, by default ``bench_chunk_size``) with the
-command, the machine (:func:`wsd.machine.describe`), the date and the 1-minute load average of each run.
+It writes ``experiments/results/bench_chunk_size/<name>.md`` and ``.json`` (``--name``, by default
+``bench_chunk_size``) with the command, the machine (:func:`wsd.machine.describe`), the date and the 1-minute load
+average of each run.
 
     python -m experiments.bench_chunk_size --targets bank,plant --chunk-sizes 256,1024,8192 --repeats 3
 """
@@ -36,7 +37,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-RESULTS = HERE / "results"
+RESULTS = HERE / "results" / "bench_chunk_size"
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "sotu.jsonl.gz"
 #: The chunk size the others are compared with (the default before issue 25).
 BASELINE = 8192

@@ -1,6 +1,6 @@
 """Per-word clustering at corpus scale: the default recipe on one word of 10k to 1M occurrences, time and memory.
 
-For each size a synthetic word is written as a real run (``wsd.io.store.write_run``: ``occurrences.parquet`` +
+For each size a synthetic word is written as a real run (``wsd.io.run_store.write_run``: ``occurrences.parquet`` +
 a float16 ``vectors.npy``, 384 dims, as ``wsd embed`` writes it) and then, in a fresh Python process each
 (so that peak RSS belongs to that size alone), the default recipe's sense inducer (form centring, L2
 normalisation, Ward, k by silhouette over 2..7) is fitted on the memory-mapped vectors and the soft
@@ -18,7 +18,7 @@ surface forms (70/30 %) with an offset of their own, which the default recipe's 
 default separation 1.0 the four senses are found (the exact fit's best silhouette is about 0.26, its ARI against
 the true senses 0.997 at 10k occurrences); at 0.7 they overlap more (silhouette about 0.15, ARI against the truth
 about 0.88 at 12k, with k = 2 and k = 3 nearly tied), closer to what real contextual vectors of a word show
-(``experiments/results/bench_cluster_scale-overlap.md``).
+(``experiments/results/bench_cluster_scale/bench_cluster_scale-overlap.md``).
 
     python -m experiments.bench_cluster_scale                                  # 10k, 100k, 1M; exact 10k, 20k
     python -m experiments.bench_cluster_scale --sizes 10000,100000 --exact-sizes 10000
@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, load_average, log, parse_sizes, peak_rss_mib
+from experiments.common import command_line, load_average, log, parse_sizes, peak_rss_mib, results_dir
 from wsd import machine
 
 DIM = 384
@@ -117,7 +117,7 @@ def write_word(folder: Path, n: int, separation: float, seed: int) -> Path:
     Path
         The run folder.
     """
-    from wsd.io.store import write_run
+    from wsd.io.run_store import write_run
 
     X, senses, forms = synthetic_word(n, separation, seed)
     text = np.char.add(np.char.add("the ", forms), " of the union")
@@ -155,7 +155,7 @@ def worker(run: Path, exact: bool, labels_out: Path) -> dict:
     -------
     dict
     """
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
     from wsd.senses import SenseInducer
     from wsd.senses.recipes import recipe
 
@@ -338,7 +338,7 @@ def render(rows: list[dict], agreement: dict, stages: list[dict], args: argparse
         f"- Command: `{command}`",
         f"- Date: {_datetime.date.today().isoformat()}; machine: {machine.describe()}; wsd {wsd.__version__}, "
         f"Python {platform.python_version()}",
-        f"- Synthetic word: {DIM}-dim float16 store written by `wsd.io.store.write_run`, 4 senses (45/30/15/10 %), "
+        f"- Synthetic word: {DIM}-dim float16 store written by `wsd.io.run_store.write_run`, 4 senses (45/30/15/10 %), "
         f"2 forms, separation {args.separation}, seed {args.seed} (geometry: the script's docstring)",
         "- Each row is a fresh process: load the run (memory-mapped), fit `SenseInducer(**recipe('default'))`, "
         "compute every occurrence's memberships; peak RSS of that process",
@@ -410,7 +410,7 @@ def main() -> None:
         "kmeans,agglomerative,spectral,gmm:bic,hdbscan:native,one-sense,random",
     )
     parser.add_argument("--name", default=NAME, help="stem of the results files")
-    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--results-dir", type=Path, default=results_dir("bench_cluster_scale"))
     parser.add_argument("--stage-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--method", default="default", help=argparse.SUPPRESS)
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)

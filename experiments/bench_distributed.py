@@ -11,7 +11,7 @@ the same vectors. For comparison it also times the single-process ``wsd.embed_co
 intra-op threads on all cores), unless ``--no-single``. The 1-minute load average after each run is
 recorded: on a shared machine, other processes' load shows there.
 
-    python -m experiments.bench_distributed            # writes experiments/results/bench_distributed.md
+    python -m experiments.bench_distributed    # writes experiments/results/bench_distributed/bench_distributed.md
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def time_run(cluster: dict, corpus: Path, targets: str, out: Path, repeat: int, 
     args : argparse.Namespace
         The benchmark's options.
     """
-    from wsd.io.store import read_meta
+    from wsd.io.run_reader import read_meta
     from wsd.workflows.embedding import embed_corpus
 
     run = out / f"w{cluster['workers']}-{cluster['name']}-r{repeat}"
@@ -212,7 +212,7 @@ def main() -> None:
     parser.add_argument(
         "--no-default-env", action="store_true", help="skip the 1-worker run in Dask's default worker environment"
     )
-    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_distributed.md")
+    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_distributed" / "bench_distributed.md")
     args = parser.parse_args()
     import torch
 
@@ -231,7 +231,7 @@ def main() -> None:
                 if cluster is not None:
                     time_run(cluster, corpus, targets, folder, repeat, args)
         single = None if args.no_single else time_single(corpus, targets, folder, args)
-        from wsd.io.store import load_run
+        from wsd.io.run_reader import load_run
 
         occ_one, vec_one = load_run(one["run"])
         occ_two, vec_two = load_run(two["run"])

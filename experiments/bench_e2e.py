@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, load_average, log, parse_sizes, peak_rss_mib
+from experiments.common import command_line, load_average, log, parse_sizes, peak_rss_mib, results_dir
 from wsd import machine
 
 HERE = Path(__file__).resolve().parent
@@ -213,7 +213,7 @@ def write_synthetic(folder: Path, n: int, seed: int = 0) -> Path:
         The run folder.
     """
     from experiments.bench_cluster_scale import DIM, synthetic_word
-    from wsd.io.store import write_run
+    from wsd.io.run_store import write_run
 
     X, senses, forms = synthetic_word(n, separation=1.0, seed=seed)
     rng = np.random.RandomState(seed)
@@ -499,7 +499,7 @@ def main() -> None:
     parser.add_argument("--synthetic-sizes", default="10000,100000,1000000", help="occurrences of the synthetic word")
     parser.add_argument("--multilingual-model", type=Path, default=DEFAULT_MULTILINGUAL, help="encoder for RusLit")
     parser.add_argument("--name", default=NAME, help="stem of the results files")
-    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--results-dir", type=Path, default=results_dir("bench_e2e"))
     parser.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()

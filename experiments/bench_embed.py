@@ -14,7 +14,7 @@ Each contender runs in its own subprocess (model loading excluded from the timin
    wsd's default precision, with no other work: what this model costs on this machine.
 
 It checks that wsd's vectors match the naive loop's where both saw the same window (cosine ≥ 0.999), measures
-peak RSS of wsd at two corpus sizes, and writes ``experiments/results/bench_embed.md``.
+peak RSS of wsd at two corpus sizes, and writes ``experiments/results/bench_embed/bench_embed.md``.
 
     python -m experiments.bench_embed --data-dir ../shared/datasets
 """
@@ -69,7 +69,7 @@ def peak_rss_mb() -> float:
 
 def occurrence_lines(run: Path, corpus: Path) -> tuple[list[str], np.ndarray, np.ndarray]:
     """For each occurrence of a wsd run: its whole line, its span in the line, and whether wsd saw the line."""
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     occurrences, _ = load_run(run)
     lines = corpus.read_text(encoding="utf-8").split("\n")
@@ -148,7 +148,7 @@ def worker_floor(args: argparse.Namespace) -> dict:
     import torch
 
     import wsd
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     encoder = wsd.Encoder(precision=args.precision)
     occurrences, _ = load_run(args.run)
@@ -183,7 +183,7 @@ def worker_levers(args: argparse.Namespace) -> dict:
 
     import wsd
     from wsd.embed.windows import WindowPlan
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     occurrences, _ = load_run(args.run)
     texts, spans = occurrences["text"].tolist(), occurrences[["start", "end"]].to_numpy()
@@ -265,7 +265,7 @@ def main() -> None:
     parser.add_argument("--memory-lines", default="10000,100000", help="two corpus sizes for the RSS check ('' skips)")
     parser.add_argument("--threads", type=int, default=min(2, machine.usable_cores()))
     parser.add_argument("--repeats", type=int, default=3, help="runs of wsd and of the floor (the fastest counts)")
-    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_embed.md")
+    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_embed" / "bench_embed.md")
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument(
         "--precisions",
@@ -334,7 +334,7 @@ def main() -> None:
 
 def compare_with_naive(run: Path, corpus: Path, naive_path: Path) -> dict:
     """Cosine between wsd's stored vectors and the naive loop's, where wsd's window was the whole line."""
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     _, wsd_vectors = load_run(run)
     _, _, whole = occurrence_lines(run, corpus)

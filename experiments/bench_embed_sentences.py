@@ -25,9 +25,9 @@ Each contender is its own process, one after the other, on the same threads:
 
 ``--repeats N`` runs the naive loop and ``wsd embed`` with the defaults N times side by side on the held-out corpus
 (each ``wsd embed`` into a new folder), and the 6× target is read from the median ratio of the N pairs: the naive
-loop's speed moved by a quarter between days. It writes ``experiments/results/bench_embed_sentences.md`` and
-``.json``; the 1-minute load average is printed
-with each figure (other jobs on the machine inflate every time).
+loop's speed moved by a quarter between days. It writes
+``experiments/results/bench_embed_sentences/bench_embed_sentences.md`` and ``.json``; the 1-minute load average is
+printed with each figure (other jobs on the machine inflate every time).
 
     python -m experiments.bench_embed_sentences
 """
@@ -50,7 +50,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SHARED = ROOT.parent / "shared"
-RESULTS = HERE / "results"
+RESULTS = HERE / "results" / "bench_embed_sentences"
 
 #: Targets of the tuning corpus: CoarseWSD-20 words found in the addresses, and frequent ambiguous words.
 SOTU_TARGETS = {
@@ -123,7 +123,7 @@ def _write_corpus(path: Path, sentences: list[str], forms: dict, stem: Path) -> 
 def worker_floor(args: argparse.Namespace) -> dict:
     """The bare forward pass over wsd's own batches (the run's occurrences), in one runtime."""
     import wsd
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     encoder = wsd.Encoder(runtime=args.runtime, batch_size=args.batch_size)
     occurrences, _ = load_run(args.run)
@@ -275,7 +275,7 @@ def agreement(run: Path, corpus: Path, naive: Path) -> dict:
     """Cosine between a run's stored vectors and the naive loop's (fp32), where wsd's window was the line."""
     sys.path.insert(0, str(ROOT))
     from experiments.bench_embed import occurrence_lines
-    from wsd.io.store import load_run
+    from wsd.io.run_reader import load_run
 
     _, vectors = load_run(run)
     _, _, whole = occurrence_lines(run, corpus)

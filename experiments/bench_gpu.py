@@ -4,7 +4,7 @@ Runs ``wsd.embed_corpus`` with default settings (device auto → CUDA, precision
 transfers) and with each explicit ``--precision`` on a corpus made of the bundled demo sentences (each copy made
 unique), then compares the vectors with a CPU fp32 computation of the same model. Writes a Markdown table.
 
-    python -m experiments.bench_gpu --model PATH --lines 20000 --results experiments/results/bench_gpu.md
+    python -m experiments.bench_gpu --model PATH --lines 20000 --results experiments/results/bench_gpu/bench_gpu.md
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="model folder (default: the bundled MiniLM)")
     parser.add_argument("--lines", type=int, default=20000)
     parser.add_argument("--batch-sizes", default="64,256")
-    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_gpu.md")
+    parser.add_argument("--results", type=Path, default=HERE / "results" / "bench_gpu" / "bench_gpu.md")
     parser.add_argument("--dry-run-on-cpu", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not torch.cuda.is_available() and not args.dry_run_on_cpu:

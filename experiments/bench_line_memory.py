@@ -40,7 +40,7 @@ from typing import Any
 from wsd import machine
 
 HERE = Path(__file__).resolve().parent
-RESULTS_DIR = HERE / "results"
+RESULTS_DIR = HERE / "results" / "bench_line_memory"
 NAME = "bench_line_memory"
 TARGET = "mouse"
 FILLER = ("the", "old", "river", "ran", "near", "a", "small", "green", "field", "and", "over", "hill", "while")

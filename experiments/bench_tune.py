@@ -21,7 +21,7 @@ pass (loss included) and in the backward pass (with the optimizer step), FLOP/s 
 in the same run, and the time one DWUG EN epoch would take (every labelled pair scored once). Both loops start
 from the same weights; after the timed steps each model's loss and Spearman ρ on the same 1,000 validation
 pairs of lemmas neither trained on show that the faster loop does not buy its speed with a worse model.
-Results: ``experiments/results/bench_tune.md`` / ``.json``.
+Results: ``experiments/results/bench_tune/bench_tune.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir
 
 DWUG = "lscd/dwug_en"
 #: Lemmas held out of both loops' training; the validation pairs come from them.
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-uses", type=int, default=24, help="uses a step of wsd tune encodes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("bench_tune"))
     parser.add_argument("--name", default="bench_tune")
     args = parser.parse_args(argv)
 

@@ -1,9 +1,9 @@
 """Shared code of the experiment scripts: benchmarks, cached vectors, scoring over seeds, result files.
 
 Every experiment evaluates a list of *settings* (a representation and a sense-induction recipe) on one
-benchmark, over seeds, and writes ``experiments/results/<name>.md`` (a Markdown table, mean ± std in
-percent, beside the trivial baselines and the published results) and ``<name>.json`` (the same numbers as
-fractions, in the structure ``experiments/report`` plots)::
+benchmark, over seeds, and writes ``experiments/results/<script>/<name>.md`` (:func:`results_dir`: one folder
+per script; a Markdown table, mean ± std in percent, beside the trivial baselines and the published results) and
+``<name>.json`` (the same numbers as fractions, in the structure ``experiments/report`` plots)::
 
     {"experiment": "layers", "dataset": "semeval2013", "metric": "avg", "command": "...",
      "rows": [{"setting": "layer 3", "layers": "3", "pooling": "mean", "method": "kmeans",
@@ -36,6 +36,19 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 RESULTS_DIR = HERE / "results"
 DEFAULT_DATA_DIR = HERE.parent.parent / "shared" / "datasets"
+
+
+def results_dir(experiment: str) -> Path:
+    """The folder of one experiment's results files: ``experiments/results/<experiment>/`` (not created here).
+
+    ``experiment`` is the script's module name, so a reader finds the results of ``experiments/lscd.py`` in
+    ``experiments/results/lscd/``.
+
+    >>> results_dir("lscd").relative_to(HERE).as_posix()
+    'results/lscd'
+    """
+    return RESULTS_DIR / experiment
+
 
 #: Sub-datasets of RUSSE 2018 whose train sets carry gold senses.
 RUSSE_TRAIN_SETS = ("wiki-wiki", "bts-rnc", "active-dict")
@@ -378,6 +391,8 @@ def save_page(
     results: dict[str, Any], json_file: Path, md_file: Path, markdown: Callable[[dict[str, Any]], str]
 ) -> None:
     """Write an experiment's figures (``json_file``) and its results page (``md_file``, ``markdown(results)``)."""
+    json_file.parent.mkdir(parents=True, exist_ok=True)
+    md_file.parent.mkdir(parents=True, exist_ok=True)
     json_file.write_text(json.dumps(results, indent=1, default=float), encoding="utf-8")
     md_file.write_text(markdown(results), encoding="utf-8")
     log(f"wrote {md_file}")

@@ -18,7 +18,7 @@ the same seeds; the best mean dev accuracy (then macro-F1) becomes wsd's default
 
 The vectors are the bundled encoder's with the default recipe's context vector (``--context-vector 20:last:0.5``:
 ``[unit(target), 0.5 · unit(context)]``), from wsd's vector cache; the target's vector alone is their first half
-(cosine similarity ignores its unit length). Results: ``experiments/results/few_shot.md`` / ``.json``.
+(cosine similarity ignores its unit length). Results: ``experiments/results/few_shot/few_shot.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ import pandas as pd
 from experiments.common import (
     BENCHMARKS,
     DEFAULT_DATA_DIR,
-    RESULTS_DIR,
     command_line,
     labelled_occurrences,
     log,
+    results_dir,
     save_page,
 )
 
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.few_shot", description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--seeds", type=int, default=5, help="random 80/20 splits")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("few_shot"))
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "few_shot.json", args.out / "few_shot.md"

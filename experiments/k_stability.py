@@ -24,7 +24,7 @@ and 2 with OpenVINO. This experiment measures it and the cure.
 4. **What it costs.** ``wsd evaluate`` of SemEval-2013 and SemEval-2010 with the chosen margin, beside no
    margin (OpenVINO fp32, one seed), the official metrics.
 
-Results: ``experiments/results/k_stability.md`` / ``.json``.
+Results: ``experiments/results/k_stability/k_stability.md`` / ``.json``.
 
 On a CPU with native bf16, ``--configs openvino-bf16,torch-bf16 --name k_stability-bf16`` compares the two
 runtimes as users there get them (the default OpenVINO bf16 against PyTorch bf16), with no margin and with the
@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd
 
 #: The forward passes compared: name → (runtime, precision).
 CONFIGS: dict[str, tuple[str, str]] = {
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("out/experiments-k-stability"), help="the runs")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the State of the Union corpus")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("k_stability"))
     parser.add_argument(
         "--configs",
         default=",".join(DEFAULT_CONFIGS),

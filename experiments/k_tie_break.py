@@ -18,7 +18,7 @@ words k differs between the two runs (the same words embedded by two runtimes), 
 words given k = 2. It reads the vectors of the ``k_stability`` runs (``WORK/<set>-<config>/run``) and clusters
 again; nothing is embedded.
 
-Results: ``experiments/results/k_tie_break.md`` / ``.json``.
+Results: ``experiments/results/k_tie_break/k_tie_break.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import RESULTS_DIR, command_line, log
+from experiments.common import command_line, log, results_dir
 
 #: Subsamples per candidate k, and the share of the uses each keeps (fixed before any figure).
 BOOTSTRAPS = 20
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.k_tie_break", description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("out/experiments-k-stability-bf16"), help="the runs")
     parser.add_argument("--configs", default="openvino-bf16,torch-bf16", help="the two runs compared")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("k_tie_break"))
     parser.add_argument("--name", default="k_tie_break")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)

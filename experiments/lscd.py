@@ -29,7 +29,7 @@ DWUG EN is split into two halves (the words at even / odd positions in sorted or
 the **selection protocol** (:func:`protocol`): for each family of candidates (vector change scores, the
 JSD of induced senses, their ARI) the best on one half is scored on the other (both ways), the same over
 ``N_SPLITS`` random halves, and the best on all words gets a word-bootstrap 95% interval beside the
-default's. NorDiaChange and RuSemShift are never used to choose. Results: ``experiments/results/lscd.md`` /
+default's. NorDiaChange and RuSemShift are never used to choose. Results: ``experiments/results/lscd/lscd.md`` /
 ``.json`` (``--markdown-only`` rewrites the Markdown, protocol included, from the JSON).
 """
 
@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
+from experiments.common import DEFAULT_DATA_DIR, command_line, header_lines, log, results_dir
 
 #: Dataset name -> folder under ``lscd/`` and the number of the multilingual encoder needed.
 DATASETS: dict[str, tuple[str, bool]] = {
@@ -662,7 +662,7 @@ def external(results: dict[str, Any], names: dict[str, list[str]]) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the experiment and write ``experiments/results/lscd.md`` and ``.json``."""
+    """Run the experiment and write ``experiments/results/lscd/lscd.md`` and ``.json``."""
     parser = argparse.ArgumentParser(prog="python -m experiments.lscd", description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated: " + ", ".join(DATASETS))
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
@@ -684,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
         help="datasets (a,b) also embedded with lemmatised targets only (the external check of that choice)",
     )
     parser.add_argument("--markdown-only", action="store_true", help="rewrite lscd.md from lscd.json")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="results folder")
+    parser.add_argument("--out", type=Path, default=results_dir("lscd"), help="results folder")
     args = parser.parse_args(argv)
     thresholds = [float(t) for t in args.one_sense.split(",") if t.strip()]
     if args.markdown_only:

@@ -13,7 +13,7 @@ every word the gold scores), and the script reports Spearman ρ against the grad
 (``score``: APD and PRT), of the lower end of its bootstrap interval (``score_low``, the ranking's order
 under ``rank_by="lower"``) and of the score shrunk toward the mean by its uncertainty (``score_shrunk``,
 ``rank_by="shrunk"``), each difference to the point score with a paired word-bootstrap 95% interval; the figures
-go to ``experiments/results/lscd_rank_by.md``.
+go to ``experiments/results/lscd_rank_by/lscd_rank_by.md``.
 
 The issue's other option, a significance test, is measured beside them (not offered by wsd): each word's two
 periods' uses are shuffled between the periods (:data:`N_PERMUTATIONS` times, seeded), the measure recomputed, and
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
+from experiments.common import DEFAULT_DATA_DIR, command_line, header_lines, log, results_dir
 from experiments.lscd import DATASETS, gold_scores, load
 
 MEASURES = ("apd", "prt")
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--embed", action="store_true", help="embed a dataset whose vectors are not cached")
     parser.add_argument("--model", default=None, help="encoder when embedding (default: the bundled MiniLM)")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("lscd_rank_by"))
     args = parser.parse_args(argv)
     from wsd.embed.cache import default_cache_dir
 

@@ -16,7 +16,7 @@ Run from the repository root::
    Nothing was tuned on DWUG EN.
 
 Every run's vectors come from wsd's vector cache after the first, so the thresholds cost a clustering each.
-Results: ``experiments/results/one_sense.md`` / ``.json``.
+Results: ``experiments/results/one_sense/one_sense.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, run_wsd, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
 
 #: The thresholds of ``--one-sense-below`` (silhouette units; None: the default, no threshold). Fixed before
 #: any figure.
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.one_sense", description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("out/experiments-one-sense"), help="the evaluations")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("one_sense"))
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "one_sense.json", args.out / "one_sense.md"

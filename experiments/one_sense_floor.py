@@ -28,7 +28,7 @@ sense. This script measures N with the default model's cached vectors of SemEval
    paired interval of the difference, and DWUG EN Spearman ρ of JSD against the graded gold (PRT and APD do
    not depend on the senses), with the words the floor makes one sense named.
 
-Results: ``experiments/results/one_sense_floor.md`` / ``.json``.
+Results: ``experiments/results/one_sense_floor/one_sense_floor.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ import numpy as np
 from experiments.common import (
     BENCHMARKS,
     DEFAULT_DATA_DIR,
-    RESULTS_DIR,
     command_line,
     evaluate_vectors,
     labelled_occurrences,
     log,
+    results_dir,
     save_page,
 )
 
@@ -509,7 +509,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the page from the JSON")
     parser.add_argument("--name", default="one_sense_floor", help="results file name")
     args = parser.parse_args(argv)
-    json_file, md_file = RESULTS_DIR / f"{args.name}.json", RESULTS_DIR / f"{args.name}.md"
+    folder = results_dir("one_sense_floor")
+    json_file, md_file = folder / f"{args.name}.json", folder / f"{args.name}.md"
     if args.markdown_only:
         results = json.loads(json_file.read_text(encoding="utf-8"))
     else:

@@ -23,7 +23,7 @@ reads; a dataset without one is skipped and named), each word's two periods are 
 3. **Every word on few uses:** every word's periods subsampled to ``n`` uses; mean ρ against the gold over
    the draws (here the two measures' noise, not their bias, decides).
 
-Results: ``experiments/results/prt_bias.md`` / ``.json``.
+Results: ``experiments/results/prt_bias/prt_bias.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, log, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
 #: The slice sizes of the subsampling parts.
 SIZES = (10, 15, 30)
@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path, default=None, help="the vector cache (default: wsd's)")
     parser.add_argument("--draws", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("prt_bias"))
     args = parser.parse_args(argv)
     from wsd import machine
 

@@ -9,7 +9,7 @@ CPU has native bf16, else fp32), named in the results with the machine line.
 
     python -m experiments.runtime_agreement --name runtime-fp32     # on a CPU without native bf16
 
-It writes ``experiments/results/<name>.md`` and ``.json``.
+It writes ``experiments/results/runtime_agreement/<name>.md`` and ``.json``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
+from experiments.common import DEFAULT_DATA_DIR, command_line, header_lines, log, results_dir
 from wsd.io.layout import META_FILE, METRICS_FILE, RUN_DIR, VECTORS_FILE
 
 RUNTIMES = ("torch", "openvino")
@@ -103,10 +103,11 @@ def main() -> None:
                 for runtime, run in runs.items()
             } | {"vectors": agreement(runs["torch"]["vectors"], runs["openvino"]["vectors"])}
     report["extra"] = [f"- Datasets from {args.data_dir}; `--precision {args.precision}`; default recipe"]
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{args.name}.md").write_text(markdown(report), encoding="utf-8")
-    (RESULTS_DIR / f"{args.name}.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    log(f"wrote {RESULTS_DIR / args.name}.md and .json")
+    folder = results_dir("runtime_agreement")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{args.name}.md").write_text(markdown(report), encoding="utf-8")
+    (folder / f"{args.name}.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    log(f"wrote {folder / args.name}.md and .json")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ ARI on the even-numbered words (sorted) scores the odd-numbered ones, and the ot
 word's ARI and JSD come from a T chosen without it. ρ JSD is Spearman's ρ of the senses' JSD against the graded
 gold change over all words.
 
-Results: ``experiments/results/tune_space.md`` / ``.json``.
+Results: ``experiments/results/tune_space/tune_space.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import RESULTS_DIR, command_line, log, save_page
+from experiments.common import command_line, log, results_dir, save_page
 from wsd.evaluate.metrics.usage_pairs import pair_cosines, pair_spearman
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
@@ -497,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--work", type=Path, default=Path("out/experiments-tune"), help="experiments.tune's models")
     parser.add_argument("--mpnet-model", type=Path, default=None, help="all-mpnet-base-v2 (adds the MPNet rows)")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=results_dir("tune_space"))
     parser.add_argument("--name", default="tune_space")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)

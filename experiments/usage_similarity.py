@@ -15,7 +15,7 @@ default embedding recipe:
   theirs chooses the threshold for itself), and the ROC AUC of the cosine, each with a 95% bootstrap interval
   over pairs (1,000 resamples, seed 0).
 
-Results: ``experiments/results/usage_similarity.md`` / ``.json``.
+Results: ``experiments/results/usage_similarity/usage_similarity.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, RESULTS_DIR, command_line, header_lines, log
+from experiments.common import DEFAULT_DATA_DIR, command_line, header_lines, log, results_dir
 
 #: Name → (file under the datasets folder, what it is).
 PAIR_SETS: dict[str, tuple[str, str]] = {
@@ -77,7 +77,7 @@ def pair_rows(data_dir: Path, encoder: Any) -> tuple[list[dict[str, Any]], list[
 
 def _experiment_fields(name: str, entry: dict[str, Any]) -> dict[str, Any]:
     """A row's ``setting`` and ``overall`` scores, as every results file has them (``wsd report --run
-    experiments/results`` draws them; :func:`wsd.report.experiments.read_experiment`)."""
+    experiments/results/usage_similarity`` draws them; :func:`wsd.report.experiments.read_experiment`)."""
     return {"setting": name, "overall": {"accuracy": entry["accuracy"], "auc": entry["auc"]}}
 
 
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--skip-wug", action="store_true", help="leave out the DWUG EN pair Spearman")
-    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--results-dir", type=Path, default=results_dir("usage_similarity"))
     args = parser.parse_args(argv)
     from wsd.config import build_evaluation_config
     from wsd.embed.encoder import Encoder

@@ -24,7 +24,7 @@ choice. Reported per half:
 - **oracle**: every induced sense named by its majority gold sense (an upper bound for naming whole senses);
 - **mixture flag**: against senses whose gold majority sense holds under 2/3 of their uses.
 
-Results: ``experiments/results/wordnet_naming.md`` / ``.json``.
+Results: ``experiments/results/wordnet_naming/wordnet_naming.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ import pandas as pd
 from experiments.common import (
     BENCHMARKS,
     DEFAULT_DATA_DIR,
-    RESULTS_DIR,
     command_line,
     evaluation_config,
     header_lines,
     labelled_occurrences,
     log,
+    results_dir,
     save_page,
 )
 
@@ -228,7 +228,8 @@ def main() -> None:
         seconds=round(time.perf_counter() - started, 1),
     )
     results["header"] = header_lines(results["command"], 1, meta, seeds_note="seed 0 for the induced senses")
-    save_page(results, RESULTS_DIR / f"{args.name}.json", RESULTS_DIR / f"{args.name}.md", markdown)
+    folder = results_dir("wordnet_naming")
+    save_page(results, folder / f"{args.name}.json", folder / f"{args.name}.md", markdown)
 
 
 def _pct(value: float) -> str:

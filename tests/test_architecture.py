@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
 
 #: The rooms: folders of modules that are not one stage each. A module in a room is a part of its own
-#: (``io.store``, ``workflows.pipeline``), with its own rule below; a stage package (``corpus``, ``embed``, ...) is
+#: (``io.run_store``, ``workflows.pipeline``), with its own rule below; a stage package (``corpus``, ``embed``, ...) is
 #: one part, whatever its modules.
 ROOMS = {"io", "workflows"}
 
@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     # every option, declared once: the stages read their defaults and choice lists from it
     "schema": set(),
-    # the typed option objects of the Python API, their defaults read from the schema
+    # the typed option objects of the Python API, each field the one declaration of its setting (wsd.schema.setting)
     "options": {"schema"},
     "machine": set(),
     "occurrences": {"errors"},
@@ -45,21 +45,55 @@ ALLOWED: dict[str, set[str]] = {
     "io.locate": {"errors", "io.layout"},
     "io.lock": {"errors", "io.layout"},
     "io.outputs": {"io.manifest", "errors", "io.layout", "io.atomic", "io.lock"},
-    "io.store": {"io.manifest", "errors", "occurrences", "io.layout", "io.outputs", "io.atomic"},
+    # a run, the folder wsd embed writes and wsd.load_run reads: what made a file, the checksummed writers, the
+    # checksum records, the checks of a run's files, reading a run, writing one, and rows of its vectors by reference
+    "io.provenance": set(),
+    "io.writers": {"io.atomic", "io.outputs"},
+    "io.checksums": {"errors", "io.layout", "io.manifest", "io.provenance"},
+    "io.run_checks": {"io.checksums", "io.layout"},
+    "io.run_reader": {"errors", "io.layout", "io.run_checks", "occurrences"},
+    "io.run_store": {
+        "errors",
+        "io.checksums",
+        "io.layout",
+        "io.manifest",
+        "io.outputs",
+        "io.provenance",
+        "io.run_checks",
+        "io.run_reader",
+        "io.writers",
+        "occurrences",
+    },
+    "io.rows": {"errors"},
     # the stages
     "corpus": {"io.manifest", "errors", "occurrences", "io.textfiles", "schema"},
     "embed": {
         "io.manifest",
         "errors",
         "machine",
-        "io.store",
+        "io.writers",
         "io.layout",
         "io.outputs",
         "io.atomic",
         "schema",
         "options",
     },
-    "senses": {"io.manifest", "errors", "occurrences", "io.store", "io.layout", "io.outputs", "executors", "schema"},
+    "senses": {
+        "io.manifest",
+        "errors",
+        "occurrences",
+        "io.atomic",
+        "io.checksums",
+        "io.provenance",
+        "io.rows",
+        "io.run_reader",
+        "io.writers",
+        "io.layout",
+        "io.outputs",
+        "executors",
+        "options",
+        "schema",
+    },
     "evaluate": {"errors", "occurrences", "corpus", "io.textfiles", "io.atomic"},
     "report": {
         "io.manifest",
@@ -68,7 +102,9 @@ ALLOWED: dict[str, set[str]] = {
         "evaluate",
         "senses",
         "change",
-        "io.store",
+        "io.atomic",
+        "io.checksums",
+        "io.run_reader",
         "io.layout",
         "io.locate",
         "io.outputs",
@@ -79,12 +115,17 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "occurrences",
         "evaluate",
-        "io.store",
+        "io.checksums",
+        "io.provenance",
+        "io.rows",
+        "io.run_reader",
+        "io.writers",
         "io.layout",
         "io.locate",
         "io.outputs",
         "io.atomic",
         "senses",
+        "options",
         "schema",
     },
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
@@ -99,14 +140,14 @@ ALLOWED: dict[str, set[str]] = {
         "io.atomic",
         "io.layout",
         "io.outputs",
-        "io.store",
+        "io.provenance",
         "schema",
     },
     "config": {"errors", "senses", "io.layout", "io.atomic", "schema", "options"},
     # the workflows room, the glue above the stages: the scores document, the embedding driver, the whole job of
     # wsd run, the evaluation runners, the demo, the tagger of wsd.load
     "workflows": set(),
-    "workflows.results": {"errors", "evaluate", "io.store", "io.layout"},
+    "workflows.results": {"errors", "evaluate", "io.atomic", "io.provenance", "io.writers", "io.layout"},
     # embed_corpus: a corpus becomes a run, shard by shard, on any executor
     "workflows.embedding": {
         "options",
@@ -117,7 +158,8 @@ ALLOWED: dict[str, set[str]] = {
         "executors",
         "io.layout",
         "io.outputs",
-        "io.store",
+        "io.run_reader",
+        "io.run_store",
     },
     # induce_corpus: scan → embed → cluster → (score) → (change) → (report)
     "workflows.pipeline": {
@@ -136,7 +178,8 @@ ALLOWED: dict[str, set[str]] = {
         "report",
         "workflows.results",
         "senses",
-        "io.store",
+        "io.run_reader",
+        "io.writers",
         "workflows.embedding",
         "workflows.naming",
     },
@@ -162,7 +205,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.outputs",
         "workflows.results",
         "senses",
-        "io.store",
+        "io.run_store",
         "workflows.vectors",
         "workflows.wic",
         "workflows.wug",
@@ -171,6 +214,7 @@ ALLOWED: dict[str, set[str]] = {
     "workflows.wic": {"errors", "config", "embed", "evaluate", "tune", "workflows.results", "workflows.vectors"},
     "workflows.wug": {
         "change",
+        "schema",
         "errors",
         "config",
         "embed",
@@ -179,15 +223,18 @@ ALLOWED: dict[str, set[str]] = {
         "io.layout",
         "workflows.results",
         "senses",
-        "io.store",
+        "io.atomic",
+        "io.run_store",
         "workflows.vectors",
         "workflows.usage_pairs",
     },
     # how a WUG set's vectors follow its usage-pair judgments: the judgments read as wug: training sources read them
     "workflows.usage_pairs": {"errors", "evaluate", "tune"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
-    # and from labelled examples (SenseTagger.from_examples: the generic reader, the few-shot classifiers)
+    # and from labelled examples (SenseTagger.from_examples: the generic reader, the few-shot classifiers); the
+    # encoder a saved folder names is made as the naming makes a run's (workflows.naming.encoder_from_meta)
     "workflows.tagger": {
+        "workflows.naming",
         "errors",
         "corpus",
         "embed",
@@ -196,7 +243,7 @@ ALLOWED: dict[str, set[str]] = {
         "schema",
         "senses",
         "io.layout",
-        "io.store",
+        "io.run_reader",
     },
     # wsd predict --examples --data --out: label, score (evaluate's disambiguation metrics), write the output folder
     "workflows.fewshot": {
@@ -208,7 +255,8 @@ ALLOWED: dict[str, set[str]] = {
         "senses",
         "io.layout",
         "io.outputs",
-        "io.store",
+        "io.provenance",
+        "io.writers",
         "workflows.tagger",
     },
 }
@@ -305,7 +353,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_is_read_from_the_source() -> None:
     graph = import_graph()
     assert "wsd.cli" in graph and "wsd.cli.run" in graph and "wsd.embed.encoder" in graph
-    assert "wsd.errors" in graph["wsd.io.store"]
+    assert "wsd.errors" in graph["wsd.io.run_store"]
     assert "wsd.workflows.pipeline" in graph["wsd.workflows.run"]
 
 
@@ -338,7 +386,7 @@ def test_nothing_imports_the_cli() -> None:
 
 
 def test_a_module_in_a_room_is_a_part_of_its_own() -> None:
-    assert _part("wsd.io.store") == "io.store"
+    assert _part("wsd.io.run_store") == "io.run_store"
     assert _part("wsd.workflows.pipeline") == "workflows.pipeline"
     assert _part("wsd.io") == "io"
     assert _part("wsd.embed.encoder") == "embed"

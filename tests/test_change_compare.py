@@ -11,8 +11,9 @@ import pandas as pd
 import pytest
 from scipy.spatial.distance import jensenshannon
 
-from wsd.change import DEFAULT_MEASURE, assign_slices, compare_slices, parse_bins
+from wsd.change import assign_slices, compare_slices, parse_bins
 from wsd.errors import ConfigError, InputError
+from wsd.schema import DEFAULT_MEASURE
 
 
 def _table(targets: list[str], slices: list[object], column: str = "year") -> pd.DataFrame:

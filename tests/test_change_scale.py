@@ -14,7 +14,9 @@ from wsd.change import compare_slices
 from wsd.change.measures import apd, prt, summarise_slice
 from wsd.change.slices import assign_slices
 from wsd.errors import InputError
-from wsd.io.store import load_run, select_rows, write_run
+from wsd.io.rows import select_rows
+from wsd.io.run_reader import load_run
+from wsd.io.run_store import write_run
 
 
 @pytest.fixture(scope="module")

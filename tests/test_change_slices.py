@@ -13,7 +13,7 @@ from wsd.change.slices import assign_slices, check_slice_options, parse_by, widt
 from wsd.cli import main
 from wsd.errors import ConfigError, InputError
 from wsd.io.layout import CHANGE_COUNTS, CHANGE_DIR, CHANGE_JSON, LABELS_FILE, META_FILE, RUN_DIR, SENSES_DIR
-from wsd.schema import OPTIONS
+from wsd.options import OPTIONS
 
 
 def _labels(values: list, width: int) -> list[str]:

@@ -15,7 +15,7 @@ from wsd.change.measures import sense_shifts
 from wsd.change.stage import change_run
 from wsd.change.trends import TREND_COLUMNS, sense_trends
 from wsd.io.layout import CHANGE_JSON, CHANGE_LARGEST, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, LABELS_FILE
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 
 YEARS = [2000, 2001, 2002, 2003, 2004, 2005]
 SLICES = [str(year) for year in YEARS]

@@ -9,14 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd.change import DEFAULT_MIN_USES, compare_slices
+from wsd.change import compare_slices
 from wsd.change.measures import apd, jsd_distance, prt
 from wsd.change.stage import change_run, format_ranking
 from wsd.change.uncertainty import jsd_interval, shifted_percentile, shrink_scores
 from wsd.cli import main
 from wsd.errors import ConfigError
 from wsd.io.layout import CHANGE_DIR, CHANGE_JSON, CHANGE_RANKING, CHANGE_SCORES, CHANGE_UNMEASURED, LABELS_FILE
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
+from wsd.schema import DEFAULT_MIN_USES
 
 MEASURES = ("jsd", "apd", "prt")
 

@@ -23,7 +23,7 @@ from wsd.io.layout import (
     SENSES_DIR,
 )
 from wsd.io.outputs import CHANGE_FORMAT
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 
 #: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
 #: floor lower it to this.

@@ -11,7 +11,7 @@ import pytest
 
 from wsd.cli import main
 from wsd.io.layout import CONFIG_FILE, LABELS_FILE, RUN_DIR, SENSES_DIR
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from wsd.cli import build_parser, main
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 
 
 @pytest.fixture()

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from wsd.cli import main
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 
 
 @pytest.fixture()

@@ -11,7 +11,7 @@ import pytest
 
 from wsd.cli import main
 from wsd.errors import ModelError
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 from wsd.senses.stage import cluster_run, predict_run
 from wsd.workflows.embedding import embed_corpus
 

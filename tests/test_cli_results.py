@@ -13,7 +13,7 @@ import pytest
 from wsd.cli import main
 from wsd.evaluate.keys import key_from_occurrences, write_key
 from wsd.io import layout
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 from wsd.senses.stage import cluster_run
 from wsd.workflows.embedding import embed_corpus
 from wsd.workflows.results import OPTIONAL_KEYS, REQUIRED_KEYS

@@ -137,7 +137,7 @@ def test_evaluate_records_the_same_config_as_before() -> None:
 
 
 def test_the_cli_knows_the_same_commands() -> None:
-    from wsd.cli import CONFIG_COMMANDS
-    from wsd.config import COMMANDS
+    from wsd.options import OPTIONS
+    from wsd.schema import CONFIG_COMMANDS
 
-    assert CONFIG_COMMANDS == COMMANDS
+    assert OPTIONS["cli.config"].commands == CONFIG_COMMANDS

@@ -20,7 +20,7 @@ from wsd.corpus.documents import iter_documents
 from wsd.corpus.shards import count_newlines, iter_shard_documents, plan_shards
 from wsd.errors import ConfigError, InputError
 from wsd.executors import DaskExecutor, make_executor, open_client
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 from wsd.workflows.embedding import embed_corpus
 
 pytestmark = pytest.mark.slow  # the slow lane: Dask clusters
@@ -214,9 +214,9 @@ class FaultPlugin(distributed.WorkerPlugin):
         self.faults = faults
 
     def setup(self, worker) -> None:
-        import wsd.io.store
+        import wsd.io.run_store
 
-        self.original = wsd.io.store.RunStore.write_vectors_part
+        self.original = wsd.io.run_store.RunStore.write_vectors_part
         plugin = self
 
         def faulty(store, part, vectors):
@@ -233,12 +233,12 @@ class FaultPlugin(distributed.WorkerPlugin):
                 raise RuntimeError(f"simulated failure of shard {index}")
             return plugin.original(store, part, vectors)
 
-        wsd.io.store.RunStore.write_vectors_part = faulty
+        wsd.io.run_store.RunStore.write_vectors_part = faulty
 
     def teardown(self, worker) -> None:
-        import wsd.io.store
+        import wsd.io.run_store
 
-        wsd.io.store.RunStore.write_vectors_part = self.original
+        wsd.io.run_store.RunStore.write_vectors_part = self.original
 
 
 @pytest.fixture()

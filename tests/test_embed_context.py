@@ -97,7 +97,7 @@ def test_several_layer_settings_share_one_context(context_encoder) -> None:
 
 
 def test_a_stored_run_holds_the_context_vectors_and_records_them(context_encoder, tmp_path) -> None:
-    from wsd.io.store import load_run, read_meta
+    from wsd.io.run_reader import load_run, read_meta
     from wsd.workflows.embedding import embed_corpus
 
     corpus = tmp_path / "corpus.txt"

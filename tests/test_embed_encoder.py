@@ -11,8 +11,8 @@ import pytest
 import torch
 
 from wsd.embed.layers import parse_layers
-from wsd.embed.pooling import POOLINGS
 from wsd.errors import ConfigError, InputError, ModelError
+from wsd.schema import POOLINGS
 
 
 def reference_states(encoder, text: str, start: int, end: int):

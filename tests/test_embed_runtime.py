@@ -19,8 +19,9 @@ from wsd import config as wsd_config
 from wsd.cli import main
 from wsd.embed import ov_runtime
 from wsd.embed.layers import parse_layers
-from wsd.embed.pooling import POOLINGS, pool_pieces
+from wsd.embed.pooling import pool_pieces
 from wsd.errors import ConfigError
+from wsd.schema import DEFAULT_RUNTIME, POOLINGS, RUNTIMES
 
 pytestmark = pytest.mark.slow  # the slow lane: OpenVINO conversion
 
@@ -43,9 +44,9 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ plumbing, errors
 def test_runtime_choices_agree_between_config_and_embed():
-    assert wsd_config.RUNTIME_CHOICES == ov_runtime.RUNTIMES
     setting = next(s for s in wsd_config.SETTINGS if s.name == "embedding.runtime")
-    assert setting.default == ov_runtime.DEFAULT_RUNTIME == "auto"  # OpenVINO on a CPU (issue 24 item 6)
+    assert setting.choices == RUNTIMES
+    assert setting.default == DEFAULT_RUNTIME == "auto"  # OpenVINO on a CPU (issue 24 item 6)
     assert "runtime" in wsd_config.EMBEDDING_KEYS
 
 

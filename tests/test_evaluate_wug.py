@@ -64,7 +64,7 @@ def test_the_default_change_score_is_the_configured_measure(tmp_path: Path) -> N
     root = make_change_wug(tmp_path / "wug")
     X = change_wug_vectors(load_dataset("wug", root).occurrences)
     result = evaluate(change_wug_config(root), vectors=X, progress=False)
-    from wsd.change import DEFAULT_MEASURE
+    from wsd.schema import DEFAULT_MEASURE
 
     assert result["overall"]["graded_spearman"] == result["overall"][f"graded_spearman_{DEFAULT_MEASURE}"]
 

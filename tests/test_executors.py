@@ -23,7 +23,7 @@ from wsd.executors import (
     make_executor,
     require_dask,
 )
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 from wsd.workflows.embedding import embed_corpus
 
 pytestmark = pytest.mark.slow  # the slow lane: process pools

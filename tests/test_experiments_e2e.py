@@ -10,7 +10,7 @@ import pandas as pd
 
 from experiments import bench_e2e, common
 from wsd.corpus.scan import scan
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 
 
 def test_every_sentence_of_a_copy_differs_so_no_window_is_shared(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "data" / "demo" / "corpus.jsonl"

@@ -24,7 +24,8 @@ from helpers import mouse_bank_lines, write_lines
 from wsd.cli import main
 from wsd.errors import InputError, ModelError
 from wsd.io.manifest import record
-from wsd.io.store import RunStore, load_run
+from wsd.io.run_reader import load_run
+from wsd.io.run_store import RunStore
 from wsd.workflows.embedding import embed_corpus
 
 TARGETS = "mouse,bank"

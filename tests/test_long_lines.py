@@ -19,6 +19,7 @@ WORDS = ["the", "old", "river", "ran", "near", "a", "small", "green", "field", "
 
 
 def _text(sentences: int, punctuation: bool = True, seed: int = 0) -> str:
+    """Random sentences with mouse and a capitalised Mice among them (kept: ``proper="keep"`` in the scans)."""
     parts = []
     for i in range(sentences):
         words = [WORDS[(i * 7 + k * 3 + seed) % len(WORDS)] for k in range(5 + i % 23)]
@@ -35,11 +36,11 @@ def _text(sentences: int, punctuation: bool = True, seed: int = 0) -> str:
 def test_a_line_read_in_pieces_gives_the_occurrences_of_the_whole_line(tmp_path, monkeypatch, context, punctuation):
     path = tmp_path / "long.txt"
     path.write_text("a mouse first\n" + _text(3000, punctuation) + "\nthe bank last\n", encoding="utf-8")
-    whole = scan(path, "mouse:mice,bank", context=context, context_chars=60)
+    whole = scan(path, "mouse:mice,bank", context=context, context_chars=60, proper="keep")
     monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 3000)
     pieces = list(iter_documents(path))
     assert sum(d.more for d in pieces) > 20, "the long line came in pieces"
-    cut = scan(path, "mouse:mice,bank", context=context, context_chars=60)
+    cut = scan(path, "mouse:mice,bank", context=context, context_chars=60, proper="keep")
     pd.testing.assert_frame_equal(cut, whole)
 
 
@@ -48,8 +49,8 @@ def test_a_long_line_has_the_contexts_of_its_sentences_in_lines(tmp_path, monkey
     (tmp_path / "lines.txt").write_text(sentences + "\n", encoding="utf-8")
     (tmp_path / "long.txt").write_text(sentences.replace("\n", " ") + "\n", encoding="utf-8")
     monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 2000)
-    in_lines = scan(tmp_path / "lines.txt", "mouse:mice,bank")
-    in_one = scan(tmp_path / "long.txt", "mouse:mice,bank")
+    in_lines = scan(tmp_path / "lines.txt", "mouse:mice,bank", proper="keep")
+    in_one = scan(tmp_path / "long.txt", "mouse:mice,bank", proper="keep")
     columns = ["target", "form", "text", "start", "end"]
     pd.testing.assert_frame_equal(in_one[columns], in_lines[columns])
     assert in_one["doc_id"].nunique() == 1
@@ -60,7 +61,7 @@ def test_chunks_come_inside_a_long_line(tmp_path, monkeypatch):
     path = tmp_path / "long.txt"
     path.write_text(_text(3000) + "\n", encoding="utf-8")
     monkeypatch.setattr(textfiles, "LINE_PIECE_BYTES", 4000)
-    options = build_scan_options("mouse:mice,bank")
+    options = build_scan_options("mouse:mice,bank", proper="keep")
     chunks = list(iter_occurrence_chunks(path, options, chunk_size=50))
     assert len(chunks) > 5
     assert max(len(c) for c in chunks) < 200

@@ -14,7 +14,8 @@ from helpers import mice_line
 import wsd
 from wsd.errors import ConfigError, InputError
 from wsd.executors import LocalProcessExecutor
-from wsd.io.store import RunStore, load_run
+from wsd.io.run_reader import load_run
+from wsd.io.run_store import RunStore
 from wsd.workflows.embedding import embed_corpus
 
 pytestmark = pytest.mark.slow  # the slow lane: embeddings with metadata through process pools

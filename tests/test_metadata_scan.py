@@ -11,7 +11,7 @@ import pytest
 import wsd
 from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
-from wsd.io.store import load_run
+from wsd.io.run_reader import load_run
 from wsd.occurrences import metadata_column, metadata_dtype, value_kind
 from wsd.workflows.embedding import embed_corpus
 

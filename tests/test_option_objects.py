@@ -15,6 +15,9 @@ from wsd.config import check_value, embedding_options, parse_override, resolve_c
 from wsd.corpus.matcher import FormMatcher, make_matcher
 from wsd.embed.context import parse_context
 from wsd.options import (
+    OPTION_LIST,
+    OPTIONS,
+    SETTINGS,
     ChangeOptions,
     EmbeddingOptions,
     ExecutionOptions,
@@ -57,7 +60,7 @@ def test_every_field_default_is_the_schema_default(cls) -> None:
         if name is None:
             assert getattr(instance, field.name) is None, field.name
             continue
-        option = schema.OPTIONS[name]
+        option = OPTIONS[name]
         expected = option.default
         if option.off:
             expected = schema.off_to_none(expected)  # "none" in the schema is None in the Python API
@@ -70,7 +73,7 @@ def test_every_field_default_is_the_schema_default(cls) -> None:
 def test_every_setting_of_the_section_is_a_field(cls) -> None:
     section = CLASSES[cls]
     inputs = {"scan.corpus", "scan.targets", "senses.run", "change.run", "change.senses"}
-    settings = {option.key for option in schema.SETTINGS if option.section == section and option.name not in inputs}
+    settings = {option.key for option in SETTINGS if option.section == section and option.name not in inputs}
     assert settings <= {field.name for field in dataclasses.fields(cls)}
 
 
@@ -205,7 +208,7 @@ def test_from_config_round_trips_the_config_show_defaults(command) -> None:
             if not hasattr(options, key):
                 continue
             got = getattr(options, key)
-            if schema.OPTIONS[f"{section}.{key}"].off:
+            if OPTIONS[f"{section}.{key}"].off:
                 assert schema.is_off(got) == schema.is_off(value) and (schema.is_off(got) or got == value), key
             else:
                 assert got == (tuple(value) if isinstance(value, list) else value), key
@@ -233,13 +236,13 @@ def test_every_spelling_of_off_reads_as_none(word) -> None:
     assert ScanSettings(lemmatizer=word).lemmatizer is None
     assert EmbeddingOptions(context_vector=word).context_vector == "none"
     for name in ("scan.lemmatizer", "embedding.context_vector"):
-        assert check_value(schema.OPTIONS[name], word) == "none"
+        assert check_value(OPTIONS[name], word) == "none"
         assert parse_override(f'{name}="{word}"') == (name, "none")
 
 
 def test_the_command_line_reads_older_spellings_of_off() -> None:
     import argparse
 
-    parser = schema.add_options(argparse.ArgumentParser(), "embed")
+    parser = schema.add_options(argparse.ArgumentParser(), "embed", OPTION_LIST)
     args = parser.parse_args(["--lemmatizer", "off", "--context-vector", "no"])
     assert args.lemmatizer == "none" and args.context_vector == "none"

@@ -1,9 +1,11 @@
-"""Every option is declared once, in wsd.schema: the command line and the configuration are generated from it."""
+"""Every option is declared once (a field of wsd.options, or in wsd.schema): the command line and the configuration
+are generated from it."""
 
 from __future__ import annotations
 
 import argparse
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 
 from wsd import schema
 from wsd.cli import build_parser, main
+from wsd.options import COMMANDS, OPTION_LIST, OPTIONS
 
 CLI = Path(__file__).resolve().parents[1] / "wsd" / "cli"
 
@@ -25,7 +28,7 @@ def _command_parsers() -> dict[str, argparse.ArgumentParser]:
 
 
 def _declared_flags() -> set[str]:
-    return {flag for option in schema.OPTION_LIST for flag in option.option_strings if flag.startswith("-")}
+    return {flag for option in OPTION_LIST for flag in option.option_strings if flag.startswith("-")}
 
 
 def _written_by_hand(source: str) -> list[str]:
@@ -55,7 +58,7 @@ def test_the_check_finds_a_flag_written_by_hand() -> None:
 @pytest.mark.parametrize("command", sorted(_command_parsers()))
 def test_every_flag_of_every_command_is_declared(command: str) -> None:
     parser = _command_parsers()[command]
-    declared = {flag: option for option in schema.options_of(command) for flag in option.option_strings}
+    declared = {flag: option for option in schema.options_of(command, OPTION_LIST) for flag in option.option_strings}
     for action in parser._actions:
         if action.dest == "help":
             continue
@@ -71,55 +74,82 @@ def test_every_flag_of_every_command_is_declared(command: str) -> None:
 
 
 def test_no_command_has_a_flag_twice() -> None:
-    for command in schema.COMMANDS:
-        flags = [flag for option in schema.options_of(command) for flag in option.option_strings]
+    for command in COMMANDS:
+        flags = [flag for option in schema.options_of(command, OPTION_LIST) for flag in option.option_strings]
         assert len(flags) == len(set(flags)), command
 
 
 def test_every_setting_has_a_home_and_a_known_type() -> None:
     kinds = set(schema.Kind.__args__)
-    for option in schema.OPTION_LIST:
+    for option in OPTION_LIST:
         assert option.kind in kinds and option.commands and option.help, option.name
         assert "(default" not in option.help, f"{option.name}: the default is filled in, not written"
         if option.choices is not None and option.default is not None:
             assert option.default in option.choices, option.name
 
 
-@pytest.mark.parametrize("command", sorted(schema.COMMANDS))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_help_of_every_command_shows_the_declared_defaults(command: str, capsys) -> None:
     with pytest.raises(SystemExit) as exited:
         main([*command.split(), "--help"])
     assert exited.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    for option in schema.options_of(command):
+    for option in schema.options_of(command, OPTION_LIST):
         shown = option.help_text(command)
         assert " ".join(shown.split()) in text, f"wsd {command} --help lacks {option.name}"
 
 
 def test_help_fills_in_the_default() -> None:
-    assert schema.OPTIONS["output.chunk_size"].help_text().endswith(f"(default: {schema.DEFAULT_CHUNK_SIZE})")
-    assert schema.OPTIONS["report.max_points"].help_text().endswith(f"(default: {schema.DEFAULT_MAX_POINTS})")
-    assert "(default: RUN/senses)" in schema.OPTIONS["output.out"].help_text("cluster")
-    assert "(default:" not in schema.OPTIONS["output.out"].help_text("embed")
+    assert OPTIONS["output.chunk_size"].help_text().endswith(f"(default: {schema.DEFAULT_CHUNK_SIZE})")
+    assert OPTIONS["report.max_points"].help_text().endswith(f"(default: {schema.DEFAULT_MAX_POINTS})")
+    assert "(default: RUN/senses)" in OPTIONS["output.out"].help_text("cluster")
+    assert "(default:" not in OPTIONS["output.out"].help_text("embed")
 
 
 def test_one_spelling_of_each_choice_list() -> None:
-    from wsd.change import MEASURES, RANK_BY
-    from wsd.embed.models import PRECISIONS
-    from wsd.embed.ov_runtime import RUNTIMES
     from wsd.evaluate.datasets import available_datasets
-    from wsd.senses.methods import METHODS, SELECTIONS
     from wsd.senses.recipes import RECIPES
 
-    assert (MEASURES, RANK_BY, PRECISIONS, RUNTIMES) == (
-        schema.MEASURES,
-        schema.RANK_BY,
-        schema.PRECISIONS,
-        schema.RUNTIMES,
-    )
-    assert METHODS is schema.METHODS and SELECTIONS is schema.SELECTIONS
     assert set(RECIPES) == set(schema.RECIPE_NAMES)
     assert available_datasets() == schema.DATASETS
+
+
+def _aliases(path: Path) -> list[str]:
+    """Module-level ``NAME = schema.NAME`` or ``NAME = IMPORTED``: a second name for something named elsewhere."""
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {
+        alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+        value = getattr(node, "value", None)
+        if not isinstance(target, ast.Name) or value is None:
+            continue
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "schema":
+            found.append(f"{path.name}: {target.id} = schema.{value.attr}")
+        elif isinstance(value, ast.Name) and value.id in imported and value.id != "Any":
+            found.append(f"{path.name}: {target.id} = {value.id}")
+    return found
+
+
+def test_no_module_renames_what_the_schema_or_another_module_names() -> None:
+    """A choice list, a default or a type has one name: a module imports it, never copies it under a name of its own
+    (``MEASURES = schema.MEASURES``, ``Precision = TunePrecision``)."""
+    package = Path(__file__).resolve().parents[1] / "wsd"
+    found = [alias for path in sorted(package.rglob("*.py")) for alias in _aliases(path)]
+    assert found == []
+
+
+def test_the_alias_check_finds_an_alias(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from wsd import schema\nfrom wsd.schema import TunePrecision\nMEASURES = schema.MEASURES\n"
+        "Precision = TunePrecision\nX = 2\nY = X\n"
+    )
+    assert _aliases(source) == ["m.py: MEASURES = schema.MEASURES", "m.py: Precision = TunePrecision"]
 
 
 @pytest.mark.parametrize("module", ["wsd.schema", "wsd.cli"])
@@ -139,11 +169,12 @@ def test_the_schema_and_the_command_line_import_nothing_heavy(module: str) -> No
 
 
 def test_config_settings_are_the_schema_settings() -> None:
-    from wsd.config import SCHEMA, SETTINGS
+    from wsd.config import SCHEMA
+    from wsd.options import SETTINGS
 
-    assert tuple(option for option in schema.OPTION_LIST if option.config) == SETTINGS
+    assert tuple(option for option in OPTION_LIST if option.config) == SETTINGS
     assert all(SCHEMA[o.section][o.key] is o for o in SETTINGS)
-    flag_only_sections = {o.section for o in schema.OPTION_LIST if not o.config}
+    flag_only_sections = {o.section for o in OPTION_LIST if not o.config}
     assert not flag_only_sections & set(SCHEMA)
 
 
@@ -169,12 +200,12 @@ def test_every_tune_option_is_declared_once_in_the_schema() -> None:
     from wsd.tune.options import TuneOptions
 
     hints = typing.get_type_hints(TuneOptions)
-    tune_options = {option.name: option for option in schema.options_of("tune")}
+    tune_options = {option.name: option for option in schema.options_of("tune", OPTION_LIST)}
     by_key: dict[str, list[str]] = {}
     for option in tune_options.values():
         by_key.setdefault(option.key, []).append(option.name)
     for item in _tune_fields():
-        option = schema.OPTIONS[item.metadata["option"]]
+        option = OPTIONS[item.metadata["option"]]
         assert by_key.get(item.name) == [option.name], f"{item.name}: not exactly one option of wsd tune"
         default = tuple(option.default) if option.kind == "str_list" else option.default
         assert item.default == default and type(item.default) is type(default), item.name
@@ -182,7 +213,9 @@ def test_every_tune_option_is_declared_once_in_the_schema() -> None:
         hint = hints[item.name]
         args = [arg for arg in typing.get_args(hint) if arg is not type(None)]
         if typing.get_origin(hint) is typing.Literal:
-            assert tuple(typing.get_args(hint)) == option.choices and option.kind == "str", item.name
+            # a Literal is the choices of the flag, but pooling's (first_last is read as first-last, as encoders do)
+            choices = None if item.name == "pooling" else tuple(typing.get_args(hint))
+            assert option.choices == choices and option.kind == "str", item.name
             continue
         assert option.choices is None, item.name
         base = args[0] if len(args) == 1 and typing.get_origin(hint) is not tuple else hint
@@ -218,10 +251,73 @@ def test_tune_choices_and_minimums_reach_the_library() -> None:
     from wsd.tune.options import TuneOptions
     from wsd.tune.sources import SOURCE_KINDS
 
-    assert all(f"{kind}:" in schema.OPTIONS["tune.train"].help for kind in SOURCE_KINDS)
+    assert all(f"{kind}:" in OPTIONS["tune.train"].help for kind in SOURCE_KINDS)
     for name in ("epochs", "max_steps", "window_tokens", "patience"):
-        minimum = schema.OPTIONS[f"tune.{name}"].minimum
+        minimum = OPTIONS[f"tune.{name}"].minimum
         with pytest.raises(ConfigError, match=f"{name}: must be at least {minimum}"):
             TuneOptions(**{name: minimum - 1})
     with pytest.raises(ConfigError, match="not one of cosent, contrastive, auto"):
         TuneOptions(loss="triplet")
+
+
+# ------------------------------------------------------------------------------------------- a new option
+_NEW_OPTION_CHECK = """
+import contextlib, io, sys
+import numpy as np, pandas as pd
+from wsd.change import compare_slices
+from wsd.cli import build_parser, main
+from wsd.config import parse_override, resolve_config
+from wsd.errors import ConfigError
+from wsd.options import OPTION_LIST, ChangeOptions
+from wsd.schema import reference_markdown
+
+args = build_parser().parse_args(["change", "--run", "r", "--by", "year", "--resamples", "50"])
+assert args.resamples == 50
+with contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):
+    build_parser().parse_args(["change", "--run", "r", "--by", "year", "--resamples", "5"])
+    sys.exit("a value below the minimum was taken")
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    main(["config", "show", "--command", "change"])
+assert "resamples = 200" in out.getvalue(), out.getvalue()
+assert parse_override("change.resamples=30") == ("change.resamples", 30)
+assert resolve_config("change", overrides=["change.resamples=30"])["change"]["resamples"] == 30
+assert "| `resamples` | `--resamples` | int | `200` | change, run |" in reference_markdown(OPTION_LIST)
+options = ChangeOptions.from_config(resolve_config("change", overrides=["change.by=year", "change.resamples=30"]))
+occ = pd.DataFrame({"target": ["w"] * 4, "year": [1, 1, 2, 2]})
+X = np.random.default_rng(0).normal(size=(4, 3))
+result = compare_slices(occ, labels=np.array([0, 0, 1, 1]), X=X, **options.replace(min_uses=1).kwargs())
+assert result.resamples == 30
+print("ok")
+"""
+
+
+def _worked_example() -> str:
+    """The field of the worked example of docs/contributing.md (its first ``python`` block under the heading)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "contributing.md").read_text(encoding="utf-8")
+    section = page.split("## Adding an option: a worked example", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.slow  # a copy of the package and a fresh interpreter that imports pandas
+def test_a_new_change_option_is_one_field(tmp_path: Path) -> None:
+    """The measure of issue 43: a new option of ``wsd change`` is one field of ChangeOptions; the flag, the TOML key,
+    ``wsd config show``, the docs reference and the way to compare_slices follow from it."""
+    import shutil
+
+    package = Path(__file__).resolve().parents[1] / "wsd"
+    shutil.copytree(package, tmp_path / "wsd", ignore=shutil.ignore_patterns("__pycache__"))
+    options = tmp_path / "wsd" / "options.py"
+    source = options.read_text(encoding="utf-8")
+    anchor = "    def kwargs(self) -> dict[str, Any]:\n"
+    head, tail = source.split("class ChangeOptions(", 1)
+    assert tail.count(anchor) >= 1 and "resamples" not in tail.split(anchor, 1)[0]
+    options.write_text(head + "class ChangeOptions(" + tail.replace(anchor, _worked_example() + "\n" + anchor, 1))
+    result = subprocess.run(
+        [sys.executable, "-c", _NEW_OPTION_CHECK],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]

@@ -25,7 +25,7 @@ from wsd.io import manifest
 from wsd.io.atomic import WriteFailed, atomic_write
 from wsd.io.layout import MANIFEST_FILE
 from wsd.io.outputs import OutputRefused, check_disjoint, claim_folder, inspect, remove_wsd_files, session
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 
 LINES = ["The bank raised its rate.", "We sat on the bank of the river.", "The mouse ran.", "A bank and a mouse."]
 

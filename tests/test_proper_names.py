@@ -14,7 +14,7 @@ from wsd.corpus.matcher import Match
 from wsd.corpus.proper import at_sentence_start, is_capitalised, likely_proper
 from wsd.corpus.scan import ScanOptions, ScanStats, build_scan_options, iter_occurrence_chunks, scan
 from wsd.errors import ConfigError
-from wsd.io.store import load_run, read_meta
+from wsd.io.run_reader import load_run, read_meta
 
 pytest.importorskip("simplemma")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from wsd.cli import main
 from wsd.corpus.proper import WARN_SHARE, proper_message, warn_proper
 from wsd.corpus.scan import ScanStats, build_scan_options, iter_occurrence_chunks
-from wsd.io.store import load_run, read_meta
+from wsd.io.run_reader import load_run, read_meta
 
 #: state: 3 of 4 uses are capitalised mid-sentence; power: 1 of 21 (under WARN_SHARE).
 CORPUS = (

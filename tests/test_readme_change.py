@@ -9,15 +9,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from wsd.change import DEFAULT_MEASURE
 from wsd.cli import build_parser, main
 from wsd.io.layout import CHANGE_DIR, CHANGE_RANKING, CHANGE_SENSES, CHANGE_TIMELINE, CHANGE_TRENDS, CHANGE_UNMEASURED
+from wsd.schema import DEFAULT_MEASURE
 
 pytestmark = pytest.mark.slow  # the slow lane: runs the worked examples of docs/change.md
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = (REPO / "docs" / "change.md").read_text(encoding="utf-8")
-WORKED = (REPO / "experiments" / "results" / "worked_examples.md").read_text(encoding="utf-8")
+WORKED = (REPO / "experiments" / "results" / "worked_examples" / "worked_examples.md").read_text(encoding="utf-8")
 
 
 def _section() -> str:
@@ -27,7 +27,7 @@ def _section() -> str:
 
 def _demo_ranking() -> str:
     """The demo ranking table the page includes (``worked_examples.md table 1``), as the docs site shows it."""
-    assert "<!-- results: worked_examples.md table 1 -->" in PAGE
+    assert "<!-- results: worked_examples/worked_examples.md table 1 -->" in PAGE
     demo = WORKED.split("\n## ", 2)[1]
     assert demo.startswith("The demo corpus, 1850:1984 vs 1985:2020")
     return demo.split("\n### ", 1)[0]
@@ -85,7 +85,7 @@ def test_the_worked_example_gives_the_table(tmp_path: Path, capsys, monkeypatch)
     assert sorted(changes["target"]) == ["cell", "mouse"] and set(changes["change"]) == {"appeared"}
     counted = changes.sort_values("target")[["target", "count_a", "count_b"]].values.tolist()
     assert counted == [["cell", 0, 8], ["mouse", 0, 20]] and (changes["p_value"] < 0.01).all()
-    assert "<!-- results: worked_examples.md#senses-that-appeared-or-vanished -->" in PAGE
+    assert "<!-- results: worked_examples/worked_examples.md#senses-that-appeared-or-vanished -->" in PAGE
     shown = re.findall(r"^\| (\w+) \| \d+ \| appeared \| 0 of \d+ → (\d+) of \d+ \| ([\d.e-]+) \|", WORKED, flags=re.M)
     assert [(t, int(n)) for t, n, _ in shown[:2]] == [("cell", 8), ("mouse", 20)]
     assert all(float(p) < 0.01 for _, _, p in shown[:2])

@@ -4,8 +4,9 @@ A line without sentence breaks and with a use every few characters put thousands
 of one batch, and every occurrence's context span (±20 tokens) was gathered piece by piece: memory grew with
 occurrences × window (a 30 KB line with 5,000 uses: 3.2 GB). Now each batch gathers every token once and pools
 its occurrences in groups of a bounded number of pieces, and a document with more uses than a chunk is
-scanned, stored and embedded in parts (experiments/results/bench_line_memory.md measures the whole process at
-1k, 10k and 100k uses). Every test here failed before that, but the one that ordinary chunking is unchanged.
+scanned, stored and embedded in parts (experiments/results/bench_line_memory/bench_line_memory.md measures the
+whole process at 1k, 10k and 100k uses). Every test here failed before that, but the one that ordinary chunking
+is unchanged.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from wsd.cli import main
 from wsd.corpus.scan import SPLIT_INSIDE_CHUNKS, build_scan_options, iter_occurrence_chunks, scan
 from wsd.embed import windows
 from wsd.errors import InputError
-from wsd.io.store import read_meta
+from wsd.io.run_reader import read_meta
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import cluster_run
 from wsd.workflows.embedding import embed_corpus

@@ -12,7 +12,7 @@ from PIL import Image as PILImage
 
 from wsd.change.stage import change_run
 from wsd.io.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, SENSES_DIR
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 from wsd.report import load_run_data, write_report
 from wsd.report.plots import sense_proportions
 from wsd.senses.inducer import SenseInducer

@@ -122,10 +122,10 @@ def test_a_variant_of_an_experiment_is_named_in_its_title(tmp_path):
 
 def test_the_repository_results_read_and_name_their_module_command():
     results = Path(__file__).resolve().parents[1] / "experiments" / "results"
-    experiments = load_experiments(results)
+    experiments = load_experiments(results / "ablate") + load_experiments(results / "usage_similarity")
     assert len(experiments) >= 20
     for experiment in experiments:
         assert experiment.command.startswith("python -m experiments."), experiment.source
-    for page in results.glob("*.md"):
+    for page in results.rglob("*.md"):
         text = page.read_text(encoding="utf-8")
         assert "python experiments/" not in text, f"{page} runs a script by its path (use python -m experiments.X)"

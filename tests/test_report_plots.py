@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from matplotlib import image as mpimg
 
-from wsd.report import plots
+from wsd.report import drawing, plots
 from wsd.report.experiments import read_experiment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "report"
@@ -27,8 +27,8 @@ def _not_blank(path: Path) -> bool:
 
 
 def test_the_text_font_covers_cyrillic():
-    assert plots.font_families()[0] == "DejaVu Sans"
-    assert plots.font_covers("ЗамокЛукКлючШагатьёЁщЩ mouse")
+    assert drawing.font_families()[0] == "DejaVu Sans"
+    assert drawing.font_covers("ЗамокЛукКлючШагатьёЁщЩ mouse")
 
 
 def test_cyrillic_labels_render_without_missing_glyphs(tmp_path):
@@ -56,7 +56,7 @@ def test_cyrillic_labels_render_without_missing_glyphs(tmp_path):
 
 
 def test_characters_without_a_font_are_reported_not_silently_dropped(tmp_path):
-    if len(plots.font_families()) > 1:  # a fallback font may draw them; nothing to report then
+    if len(drawing.font_families()) > 1:  # a fallback font may draw them; nothing to report then
         return
     missing = plots.confusion_heatmap(
         np.array(["象", "象", "b"], dtype=object), np.array([0, 1, 1]), "x", tmp_path / "c.png"
@@ -76,7 +76,7 @@ def test_gold_legend_pools_rare_senses_into_other():
 
 def test_induced_colours_match_the_cards():
     groups = plots.induced_groups(np.array([0, 1, 2, -1]), {0: "a", 1: "b", 2: "c"}, 3)
-    assert [colour for _, _, colour in groups] == [plots.sense_colour(s, 3) for s in (0, 1, 2)] + [plots.GREY]
+    assert [colour for _, _, colour in groups] == [plots.sense_colour(s, 3) for s in (0, 1, 2)] + [drawing.GREY]
 
 
 def test_experiment_plots_line_and_bars(tmp_path):
@@ -107,7 +107,7 @@ def test_a_failed_figure_write_keeps_the_old_png_and_leaves_nothing_behind(tmp_p
     path = tmp_path / "plots" / "senses.png"
     figure = Figure()
     figure.add_subplot().plot([0, 1], [1, 0])
-    assert plots.save_figure(figure, path) == set()
+    assert drawing.save_figure(figure, path) == set()
     before = path.read_bytes()
     assert before.startswith(b"\x89PNG")
 
@@ -117,6 +117,6 @@ def test_a_failed_figure_write_keeps_the_old_png_and_leaves_nothing_behind(tmp_p
 
     monkeypatch.setattr(figure, "savefig", half_then_full)
     with pytest.raises(WriteFailed, match=r"senses\.png.*No space left on device"):
-        plots.save_figure(figure, path)
+        drawing.save_figure(figure, path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["senses.png"]

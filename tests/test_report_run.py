@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from wsd.errors import ConfigError, InputError
-from wsd.io.store import write_json, write_run
+from wsd.io.run_store import write_run
+from wsd.io.writers import write_json
 from wsd.report import load_run_data, write_report
 from wsd.report.data import align_column, headline_metrics, top_senses
 from wsd.senses.inducer import SenseInducer

@@ -21,8 +21,8 @@ from matplotlib import image as mpimg
 
 from wsd.change.stage import change_run
 from wsd.io.layout import FIGURES_DIR, REPORT_MARKDOWN, SENSES_DIR
-from wsd.io.store import write_run
-from wsd.report import load_run_data, plots, write_report
+from wsd.io.run_store import write_run
+from wsd.report import drawing, load_run_data, plots, write_report
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
 
@@ -164,7 +164,8 @@ def test_slice_labels_and_legends_never_collide(n_slices: int, tmp_path: Path, m
               for s in range(n_slices)]  # fmt: skip
     names = ["0: government, constitution (1234)", "1: electric, nuclear (87)", "2: congress, executive (901)"]
     shares = np.tile([0.5, 0.3, 0.2], (n_slices, 1))
-    plots.sense_proportions(shares, slices, names, plots.palette(3), "power", tmp_path / "p.png", uses=[12] * n_slices)
+    colours = drawing.palette(3)
+    plots.sense_proportions(shares, slices, names, colours, "power", tmp_path / "p.png", uses=[12] * n_slices)
     pairs = [f"{a}→{b}" for a, b in itertools.pairwise(slices)]
     steps = list(range(1, n_slices))
     plots.change_timeline(steps, pairs, [0.1] * len(steps), [0.0] * len(steps), [0.2] * len(steps),
@@ -174,7 +175,7 @@ def test_slice_labels_and_legends_never_collide(n_slices: int, tmp_path: Path, m
                     slices, ("PC 1", "PC 2"), "power", "year", tmp_path / "m.png")  # fmt: skip
     assert len(figures) == 3
     for figure in figures:
-        assert plots.crowded_labels(figure) == [], "tick labels run into each other"
+        assert drawing.crowded_labels(figure) == [], "tick labels run into each other"
     proportions, timeline, slice_map = figures
     shown = _labels(proportions.axes[0])
     assert shown[0] == f"{slices[0]}\n(12)" or shown[0] == f"{slices[0]} (12)"  # whole labels, with the counts
@@ -187,7 +188,7 @@ def test_slice_labels_and_legends_never_collide(n_slices: int, tmp_path: Path, m
     legend = ax.get_legend().get_window_extent(renderer)
     assert legend.x0 >= ax.get_window_extent(renderer).x1  # beside the plot, not over it
     assert legend.x1 <= proportions.bbox.x1 and legend.y0 >= 0  # inside the figure
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [plots.shorten(n) for n in names]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [drawing.shorten(n) for n in names]
     plot_width = ax.get_window_extent(renderer).width / proportions.dpi
     assert plot_width > 2.0, f"the legend squeezed the plot to {plot_width:.1f} in"
 

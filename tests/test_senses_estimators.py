@@ -15,7 +15,8 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.pipeline import make_pipeline
 
 from wsd.errors import ConfigError, ModelError
-from wsd.senses import BASELINE_METHODS, CLUSTERING_METHODS, Preprocessor, SenseInducer, SenseModel
+from wsd.schema import BASELINE_METHODS, CLUSTERING_METHODS
+from wsd.senses import Preprocessor, SenseInducer, SenseModel
 from wsd.senses.clusterers import CLUSTERERS, GaussianMixtureClusterer, HDBSCANClusterer, KMeansClusterer
 from wsd.senses.dummy import STRATEGIES, DummyClusterer, hash_rows
 from wsd.senses.selection import SelectK

@@ -11,9 +11,9 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from wsd.errors import ConfigError, InputError
+from wsd.schema import METHODS
 from wsd.senses import SenseInducer
 from wsd.senses.labels import size_renumbering
-from wsd.senses.methods import METHODS
 
 PLANTED_K = 4
 CLUSTERING_CASES = {

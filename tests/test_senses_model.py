@@ -13,8 +13,8 @@ import pytest
 from sklearn.datasets import make_blobs
 
 from wsd.errors import InputError, ModelError
+from wsd.io.layout import SENSE_MODEL_FILE as MODEL_FILE
 from wsd.senses import SenseInducer, SenseModel
-from wsd.senses.model import MODEL_FILE
 
 DIM = 16
 META = {"model": "all-MiniLM-L6-v2", "layers": "-1", "pooling": "mean", "dim": DIM}

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from wsd.io.layout import SENSE_MODEL_FILE as MODEL_FILE
 from wsd.senses import SenseInducer, SenseModel
-from wsd.senses.persistence import MODEL_FILE, preprocessor_arrays, read_sense_model, restore_preprocessor
+from wsd.senses.persistence import preprocessor_arrays, read_sense_model, restore_preprocessor
 
 FIXTURE = Path(__file__).parent / "fixtures" / "senses_model_v1"
 #: The inducers the fixture models were fitted with (same parameters, same data).

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wsd.config import EmbeddingOptions, EvaluationConfig, build_evaluation_config
+from wsd.config import EvaluationConfig, build_evaluation_config
 from wsd.errors import ConfigError
+from wsd.options import EmbeddingOptions
 from wsd.senses.inducer import make_inducer
 from wsd.senses.recipes import (
     DEFAULT,

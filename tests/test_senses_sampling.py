@@ -14,7 +14,7 @@ from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
 from wsd.errors import ConfigError
-from wsd.io.store import MappedRows, rows_of, select_rows
+from wsd.io.rows import MappedRows, rows_of, select_rows
 from wsd.senses import SenseInducer, SenseModel
 from wsd.senses.clusterers import WardClusterer
 from wsd.senses.recipes import recipe

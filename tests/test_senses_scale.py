@@ -13,7 +13,10 @@ import wsd.senses.describe as describe
 import wsd.senses.inducer as inducer_module
 import wsd.senses.model as model_module
 import wsd.senses.sampling as sampling
-from wsd.io.store import MappedRows, load_run, row_source, select_rows, write_parquet, write_run
+from wsd.io.rows import MappedRows, row_source, select_rows
+from wsd.io.run_reader import load_run
+from wsd.io.run_store import write_run
+from wsd.io.writers import write_parquet
 from wsd.senses import SenseInducer, SenseModel, describe_senses
 from wsd.senses.recipes import recipe
 from wsd.senses.stage import cluster_run, label_table

@@ -11,7 +11,8 @@ import pytest
 
 from wsd.cli import main
 from wsd.io.layout import LABELS_FILE, RUN_DIR, SENSES_DIR
-from wsd.io.store import load_run, read_meta, write_run
+from wsd.io.run_reader import load_run, read_meta
+from wsd.io.run_store import write_run
 from wsd.senses.mismatch import embedding_mismatch
 from wsd.workflows.demo import demo_data_dir
 

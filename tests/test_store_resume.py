@@ -11,7 +11,8 @@ from helpers import mouse_bank_lines, write_lines
 
 import wsd
 from wsd.errors import ConfigError, InputError
-from wsd.io.store import RunStore, load_run
+from wsd.io.run_reader import load_run
+from wsd.io.run_store import RunStore
 from wsd.workflows.embedding import embed_corpus
 
 

@@ -13,10 +13,10 @@ import torch
 
 from wsd.embed.encoder import Encoder
 from wsd.embed.layers import parse_layers
-from wsd.embed.pooling import POOLINGS
 from wsd.embed.pooling import pool_pieces as numpy_pool
 from wsd.errors import ConfigError
 from wsd.io.outputs import OutputRefused
+from wsd.schema import POOLINGS
 from wsd.tune import PairSet, TuneOptions, tune_encoder
 from wsd.tune.batches import PairIndex
 from wsd.tune.forward import SpanEncoder, combine_layers, mark_targets, pool_pieces

@@ -1,6 +1,7 @@
 """wsd: word-sense induction from contextual embeddings.
 
-The public API, imported lazily so that ``import wsd`` stays cheap (torch loads only when needed)::
+The public API, imported lazily so that ``import wsd`` stays cheap (torch loads only when needed); type checkers
+read the real names from the ``TYPE_CHECKING`` block, so ``wsd.SenseInducer`` is typed::
 
     import wsd
     occurrences = wsd.scan("corpus/", ["mouse", "bank"])          # DataFrame, one row per occurrence
@@ -15,14 +16,24 @@ The public API, imported lazily so that ``import wsd`` stays cheap (torch loads 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (tests/test_public_api.py keeps the two equal)
+    from wsd.corpus.scan import scan
+    from wsd.embed.encoder import Encoder
+    from wsd.errors import WsdError
+    from wsd.io.run_reader import load_run
+    from wsd.senses.inducer import SenseInducer
+    from wsd.senses.model import SenseModel
+    from wsd.workflows.embedding import embed_corpus
+    from wsd.workflows.tagger import SenseTagger, load
 
 __version__ = "0.1.0"
 
 _LAZY: dict[str, tuple[str, str]] = {
     "scan": ("wsd.corpus.scan", "scan"),
     "Encoder": ("wsd.embed.encoder", "Encoder"),
-    "load_run": ("wsd.io.store", "load_run"),
+    "load_run": ("wsd.io.run_reader", "load_run"),
     "embed_corpus": ("wsd.workflows.embedding", "embed_corpus"),
     "SenseInducer": ("wsd.senses.inducer", "SenseInducer"),
     "SenseModel": ("wsd.senses.model", "SenseModel"),
@@ -31,7 +42,18 @@ _LAZY: dict[str, tuple[str, str]] = {
     "WsdError": ("wsd.errors", "WsdError"),
 }
 
-__all__ = ["__version__", *sorted(_LAZY)]
+__all__ = [
+    "Encoder",
+    "SenseInducer",
+    "SenseModel",
+    "SenseTagger",
+    "WsdError",
+    "__version__",
+    "embed_corpus",
+    "load",
+    "load_run",
+    "scan",
+]
 
 
 def __getattr__(name: str) -> Any:

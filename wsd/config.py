@@ -40,8 +40,8 @@ from typing import Any
 
 from wsd.errors import ConfigError, InputError
 from wsd.io.atomic import atomic_write
-from wsd.options import EmbeddingOptions, SenseOptions  # EmbeddingOptions: re-exported, as it lived here
-from wsd.schema import CONFIG_COMMANDS, OPTIONS, PAIR_DATASETS, RUNTIMES, SETTINGS, Option, is_off, off_to_word
+from wsd.options import OPTIONS, SETTINGS, EmbeddingOptions, SenseOptions
+from wsd.schema import CONFIG_COMMANDS, DEFAULT_MEASURE, PAIR_DATASETS, Measure, Option, is_off, off_to_word
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
@@ -50,23 +50,14 @@ from wsd.senses.recipes import (
     recipe,
 )
 
-#: One typed setting of the configuration (declared in :mod:`wsd.schema`, like every option).
-Setting = Option
-#: The commands that take ``--config``.
-COMMANDS = CONFIG_COMMANDS
-#: The runtimes of the forward pass (:data:`wsd.schema.RUNTIMES`, as :data:`wsd.embed.ov_runtime.RUNTIMES`).
-RUNTIME_CHOICES = RUNTIMES
 #: The sections, in order.
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(s.section for s in SETTINGS))
-#: ``section -> key -> Setting``.
-SCHEMA: dict[str, dict[str, Setting]] = {
+#: ``section -> key -> Option``.
+SCHEMA: dict[str, dict[str, Option]] = {
     section: {s.key: s for s in SETTINGS if s.section == section} for section in SECTIONS
 }
 #: Encoder options a configuration (and every command line) may set: ``[embedding]`` but how it is fetched.
 EMBEDDING_KEYS: tuple[str, ...] = tuple(key for key in SCHEMA["embedding"] if key != "offline")
-#: The ``[senses]`` settings that are not :class:`~wsd.senses.SenseInducer` parameters.
-NOT_INDUCER = ("run", "recipe", "seed")
-
 #: A resolved configuration: ``section -> key -> value``.
 Config = dict[str, dict[str, Any]]
 
@@ -93,12 +84,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_value(setting: Setting, value: Any, where: str = "") -> Any:
+def check_value(setting: Option, value: Any, where: str = "") -> Any:
     """Check a value against its setting's type; return it in canonical form (e.g. a tuple for ``k_range``).
 
     Parameters
     ----------
-    setting : Setting
+    setting : Option
         The setting.
     value : object
         The value (from a file, a flag or ``--set``).
@@ -153,7 +144,7 @@ def check_value(setting: Setting, value: Any, where: str = "") -> Any:
     return value
 
 
-def lookup(name: str, where: str = "") -> Setting:
+def lookup(name: str, where: str = "") -> Option:
     """The setting of a dotted name (``senses.method``).
 
     Parameters
@@ -165,7 +156,7 @@ def lookup(name: str, where: str = "") -> Setting:
 
     Returns
     -------
-    Setting
+    Option
 
     Raises
     ------
@@ -308,14 +299,14 @@ def default_config(command: str | None = None) -> Config:
     Parameters
     ----------
     command : str, optional
-        One of :data:`COMMANDS`.
+        One of :data:`wsd.schema.CONFIG_COMMANDS`.
 
     Returns
     -------
     dict
     """
-    if command is not None and command not in COMMANDS:
-        raise ConfigError(f"unknown command {command!r} (commands with a configuration: {', '.join(COMMANDS)})")
+    if command is not None and command not in CONFIG_COMMANDS:
+        raise ConfigError(f"unknown command {command!r} (commands with a configuration: {', '.join(CONFIG_COMMANDS)})")
     config: Config = {}
     for setting in SETTINGS:
         if command is None or command in setting.commands:
@@ -347,7 +338,7 @@ def resolve_config(
     Parameters
     ----------
     command : str or None
-        One of :data:`COMMANDS`; None: every setting.
+        One of :data:`wsd.schema.CONFIG_COMMANDS`; None: every setting.
     file : mapping, optional
         A configuration file's tables (checked here).
     flags : mapping, optional
@@ -399,7 +390,7 @@ def _fill_from_recipe(command: str | None, config: Config) -> Config:
         defaults = recipe(name)
         inducer_defaults = _inducer_defaults()
         for key, value in senses.items():
-            if value is None and key not in NOT_INDUCER:
+            if value is None and key in SenseOptions.parameter_names():
                 senses[key] = defaults.get(key, inducer_defaults.get(key))
                 if key == "k_range" and senses[key] is not None:
                     senses[key] = tuple(senses[key])
@@ -592,7 +583,7 @@ class EvaluationConfig:
     top: int | None = DEFAULT_OUTPUT["top"]
     seeds: int = OPTIONS["evaluation.seeds"].default
     cache_dir: str | None = None
-    change_measure: str = OPTIONS["change.measure"].default
+    change_measure: Measure = DEFAULT_MEASURE
     binary_k: int | None = None
     binary_n: int | None = None
 

@@ -459,7 +459,8 @@ def local_worker_environment() -> contextlib.AbstractContextManager:
 
     Dask starts each worker process with ``MALLOC_TRIM_THRESHOLD_=65536``, which turns off glibc's adaptive
     mmap threshold: PyTorch's large CPU buffers are then mapped and unmapped at every forward pass, and
-    embedding is about a third slower (measured in ``experiments/results/bench_distributed.md``). Workers
+    embedding is about a third slower (measured in
+    ``experiments/results/bench_distributed/bench_distributed.md``). Workers
     started under this context go without it; Dask's ``OMP_NUM_THREADS=1`` (one math thread per worker
     thread) stays. For workers started by hand, see the docs page Dask (``docs/dask.md``: ``pre-spawn-environ``
     in the Dask config).

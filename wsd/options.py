@@ -1,7 +1,8 @@
-"""The typed option objects of the Python API: one frozen dataclass per group of settings.
+"""The typed option objects of the Python API, and the one declaration of every setting they hold.
 
-:func:`wsd.embed_corpus`, :func:`wsd.workflows.pipeline.induce_corpus`, :class:`wsd.Encoder` (``Encoder.from_options``)
-and :func:`wsd.workflows.benchmark.evaluate` take these instead of dozens of keyword arguments::
+:func:`wsd.embed_corpus`, :func:`wsd.workflows.pipeline.induce_corpus`, :class:`wsd.Encoder` (``Encoder.from_options``),
+:func:`wsd.senses.stage.cluster_run`, :func:`wsd.change.stage.change_run` and
+:func:`wsd.workflows.benchmark.evaluate` take these instead of dozens of keyword arguments::
 
     ScanSettings        which occurrences a scan finds ([scan])
     EmbeddingOptions    how occurrences become vectors ([embedding])
@@ -9,11 +10,17 @@ and :func:`wsd.workflows.benchmark.evaluate` take these instead of dozens of key
     ChangeOptions       comparing slices ([change])
     ExecutionOptions    where the work runs and how a run is stored ([execution], output.chunk_size, ...)
 
-Every field's default is the one declared in :mod:`wsd.schema` (read from it, never written again here), and a
-choice is typed with the schema's ``Literal``. Each class has ``from_config(config)`` (a resolved configuration,
-:func:`wsd.config.resolve_config`) and ``replace(**changes)``. Off is ``None`` (a configuration writes ``"none"``;
-:func:`wsd.schema.is_off` reads every spelling of it); the context vector keeps ``"none"`` apart from None, because
-there None may mean "the recipe's" (see :class:`EmbeddingOptions`).
+Each field is declared once, with :func:`wsd.schema.setting`: its annotation gives the type and the choices (a
+``Literal`` of :mod:`wsd.schema`), the field its default, the metadata its help, commands and flags.
+:data:`OPTION_LIST` joins these fields with the options declared in :mod:`wsd.schema` (a command's inputs,
+``[evaluation]``, ``[tune]``, the flags only); the flags of every command, the TOML configuration, ``wsd config
+show`` and the docs reference are made from it. So a new field of :class:`ChangeOptions` is a flag of ``wsd
+change``, a key of ``[change]`` and a row of the reference at once (docs/contributing.md shows it).
+
+Each class has ``from_config(config)`` (a resolved configuration, :func:`wsd.config.resolve_config`) and
+``replace(**changes)``. Off is ``None`` (a configuration writes ``"none"``; :func:`wsd.schema.is_off` reads every
+spelling of it); the context vector keeps ``"none"`` apart from None, because there None may mean "the recipe's"
+(see :class:`EmbeddingOptions`).
 
 :func:`route_settings` is how a function that takes option objects keeps taking the old keyword arguments: each
 keyword goes to the object whose class has a field of that name.
@@ -24,6 +31,8 @@ keyword goes to the object whose class has a field of that name.
 True
 >>> EmbeddingOptions(context_vector="off").context_vector
 'none'
+>>> OPTIONS["change.min_uses"].option_strings, OPTIONS["change.min_uses"].default
+(('--min-uses',), 20)
 
 This module imports nothing of wsd but :mod:`wsd.schema` (and nothing heavy).
 """
@@ -35,16 +44,39 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from wsd.schema import (
-    OPTIONS,
+    CHANGE_INPUTS,
+    DEFAULT_BINARY_K,
+    DEFAULT_BINARY_N,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_CONTEXT_VECTOR,
+    DEFAULT_LAYERS,
+    DEFAULT_MEASURE,
+    DEFAULT_MIN_USES,
+    DEFAULT_POOLING,
+    DEFAULT_RANK_BY,
+    DEFAULT_RUNTIME,
+    DEFAULT_SHARD_BYTES,
+    EVALUATION_OPTIONS,
+    FLAG_OPTIONS,
+    NAMED_SPECS,
+    OUTPUT_DESCRIPTION,
+    OUTPUT_DESTINATION,
+    POOLINGS,
+    SCAN_COMMANDS,
+    SCAN_INPUTS,
+    SEED_MAX,
+    SENSES_INPUTS,
+    TUNE_OPTIONS,
     BaselineMethod,
     ClusteringMethod,
     ContextKind,
     Lemmatizer,
     Measure,
     Noise,
+    Option,
     Pooling,
     Precision,
     ProperNames,
@@ -53,28 +85,22 @@ from wsd.schema import (
     Runtime,
     Selection,
     VectorDtype,
+    declared_options,
     off_to_none,
     off_to_word,
+    setting,
 )
 
 _T = TypeVar("_T", bound="_Options")
 
-#: The ``[senses]`` settings that are not :class:`~wsd.senses.SenseInducer` parameters.
-NOT_INDUCER = ("recipe", "seed")
-
-
-def _default(name: str) -> Any:
-    """The declared default of an option (:data:`wsd.schema.OPTIONS`), as the Python API spells it."""
-    default = OPTIONS[name].default
-    if OPTIONS[name].off:
-        return off_to_none(default)
-    if isinstance(default, list):
-        return tuple(default)
-    return default
-
-
-#: ``name -> default`` of every option, as the Python API spells it (the field defaults below read it).
-_DEFAULTS: dict[str, Any] = {name: _default(name) for name in OPTIONS}
+#: The commands of each group of settings.
+_EMBEDDING = ("embed", "run", "evaluate")
+_SENSES = ("cluster", "run", "evaluate")
+_DISTRIBUTED = ("embed", "cluster", "evaluate")
+_CHANGE_ALL = ("change", "run", "evaluate")
+_CHANGE_SLICES = ("change", "run")
+_SENSE_PARAMETER = "sense-inducer parameter"
+_INDUCER_DEFAULT = "from the recipe, else the inducer's default"
 
 
 def _closest(name: str, candidates: list[str]) -> str:
@@ -195,15 +221,52 @@ class ScanSettings(_Options):
 
     _SECTION = "scan"
 
-    forms: str | os.PathLike[str] | None = _DEFAULTS["scan.forms"]
-    lemmatizer: Lemmatizer | None = _DEFAULTS["scan.lemmatizer"]
-    case_sensitive: bool = _DEFAULTS["scan.case_sensitive"]
-    context: ContextKind = _DEFAULTS["scan.context"]
-    context_chars: int = _DEFAULTS["scan.context_chars"]
-    text_field: str = _DEFAULTS["scan.text_field"]
-    meta: tuple[str, ...] | str = _DEFAULTS["scan.meta"]
-    slice_from_path: str | None = _DEFAULTS["scan.slice_from_path"]
-    proper: ProperNames = _DEFAULTS["scan.proper"]
+    forms: str | os.PathLike[str] | None = setting(
+        None, "forms file: lines target<TAB>form1,form2,...", commands=SCAN_COMMANDS, path=True
+    )
+    lemmatizer: Lemmatizer | None = setting(
+        "none",
+        "also match words whose lemma is a target (simplemma, offline; none = listed forms only)",
+        commands=SCAN_COMMANDS,
+        off=True,
+    )
+    case_sensitive: bool = setting(False, "match case exactly", commands=SCAN_COMMANDS, unset="ignore case")
+    proper: ProperNames = setting(
+        "warn",
+        "likely proper names: uses of a lower-case target capitalised mid-sentence (State of Georgia, United "
+        "States for state), with or without a lemmatizer; warn = keep them and warn with their share per target "
+        "(from 5% of its uses), keep (--keep-proper) = keep them silently, drop (--no-proper) = leave them out "
+        "(never embedded)",
+        commands=SCAN_COMMANDS,
+        flags=("--keep-proper", "--no-proper"),
+        flag_values={"--keep-proper": "keep", "--no-proper": "drop"},
+    )
+    context: ContextKind = setting(
+        "sentence",
+        "context passage of an occurrence: its sentence, or --context-chars either side",
+        commands=SCAN_COMMANDS,
+    )
+    context_chars: int = setting(
+        1000,
+        "characters either side for --context window, and the cap for very long sentences",
+        commands=SCAN_COMMANDS,
+        minimum=1,
+    )
+    text_field: str = setting("text", "field/column holding the text", commands=SCAN_COMMANDS)
+    meta: tuple[str, ...] | str = setting(
+        (),
+        "comma-separated fields (.jsonl) or columns (.csv/.tsv/.parquet) kept beside the text as metadata "
+        "columns of the occurrence table, e.g. year,source",
+        commands=SCAN_COMMANDS,
+        metavar="FIELDS",
+    )
+    slice_from_path: str | None = setting(
+        None,
+        "keep part of each corpus file's path (relative to the corpus) as metadata: the regex's first group "
+        "becomes the column slice, e.g. '(\\d{4})'; named groups name their columns, e.g. '(?P<year>\\d{4})'",
+        commands=SCAN_COMMANDS,
+        metavar="REGEX",
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lemmatizer", off_to_none(self.lemmatizer))
@@ -269,17 +332,69 @@ class EmbeddingOptions(_Options):
 
     _SECTION = "embedding"
 
-    model: str | None = _DEFAULTS["embedding.model"]
-    layers: str = _DEFAULTS["embedding.layers"]
-    pooling: Pooling = _DEFAULTS["embedding.pooling"]
-    precision: Precision = _DEFAULTS["embedding.precision"]
-    runtime: Runtime = _DEFAULTS["embedding.runtime"]
-    device: str | None = _DEFAULTS["embedding.device"]
-    batch_size: int | None = _DEFAULTS["embedding.batch_size"]
-    max_length: int | None = _DEFAULTS["embedding.max_length"]
-    window_tokens: int | None = _DEFAULTS["embedding.window_tokens"]
-    context_vector: str | None = _DEFAULTS["embedding.context_vector"]
-    offline: bool = _DEFAULTS["embedding.offline"]
+    model: str | None = setting(
+        None,
+        "encoder: a local Hugging Face model folder or a Hub name such as intfloat/multilingual-e5-small "
+        "(downloaded into the HF cache on first use; see --offline), or wsd:NAME for the model `wsd tune --recipe "
+        "NAME` built; never trust_remote_code",
+        commands=_EMBEDDING,
+        unset="the bundled all-MiniLM-L6-v2 (English only)",
+    )
+    offline: bool = setting(
+        False,
+        "never touch the network: a Hub --model must already be in the Hugging Face cache "
+        "(HF_HUB_OFFLINE=1 does the same)",
+        commands=_EMBEDDING,
+    )
+    layers: str = setting(
+        DEFAULT_LAYERS,
+        f"layer combination: {', '.join(NAMED_SPECS)}, a layer index (0 = embedding layer, -1 = last) "
+        "or a list such as -4,-3,-2,-1 (summed; prefix mean: or concat: to change)",
+        commands=_EMBEDDING,
+    )
+    # no choice list on the flag: first_last (flair's spelling) is read as first-last (wsd.embed.pooling)
+    pooling: Pooling = setting(
+        DEFAULT_POOLING, f"subword pooling: {', '.join(POOLINGS)}", commands=_EMBEDDING, choices=None
+    )
+    precision: Precision = setting(
+        "auto",
+        "compute precision: auto = bf16 where the hardware has it natively, else fp32; "
+        "int8 = dynamic quantisation on CPU; fp16 on GPU",
+        commands=_EMBEDDING,
+    )
+    runtime: Runtime = setting(
+        DEFAULT_RUNTIME,
+        "forward pass: auto = openvino on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up "
+        "and forward pass), torch on a GPU or for int8/fp16; or torch, or openvino",
+        commands=_EMBEDDING,
+    )
+    device: str | None = setting(None, "cpu, cuda, cuda:N or auto", commands=_EMBEDDING, unset="auto")
+    batch_size: int | None = setting(
+        None, "windows per forward pass", commands=_EMBEDDING, minimum=1, unset="32 on a CPU, 256 on a GPU"
+    )
+    max_length: int | None = setting(
+        None,
+        "longest window in subword tokens incl. special tokens",
+        commands=_EMBEDDING,
+        minimum=1,
+        unset="the model's limit, ≤ 512",
+    )
+    window_tokens: int | None = setting(
+        None,
+        "at most N subword tokens either side of the target",
+        commands=_EMBEDDING,
+        minimum=0,
+        unset="as many as fit",
+    )
+    context_vector: str | None = setting(
+        None,
+        "append a pooled vector of the tokens around each occurrence: TOKENS[:LAYERS[:WEIGHT]], e.g. "
+        "20:last:0.5, or none",
+        commands=_EMBEDDING,
+        unset=f"from --recipe (default recipe: {DEFAULT_CONTEXT_VECTOR})",
+        unset_for={"embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR}, as wsd run embeds; none: the word's own"},
+        off=True,
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "context_vector", off_to_word(self.context_vector))
@@ -326,30 +441,73 @@ class SenseOptions(_Options):
 
     _SECTION = "senses"
 
-    recipe: Recipe = _DEFAULTS["senses.recipe"]
-    seed: int = _DEFAULTS["senses.seed"]
-    method: ClusteringMethod | BaselineMethod | None = _DEFAULTS["senses.method"]
-    k: int | str | None = _DEFAULTS["senses.k"]
-    selection: Selection | None = _DEFAULTS["senses.selection"]
-    k_range: tuple[int, int] | None = _DEFAULTS["senses.k_range"]
-    one_sense_below: float | None = _DEFAULTS["senses.one_sense_below"]
-    k_tie_margin: float | None = _DEFAULTS["senses.k_tie_margin"]
-    min_split_uses: int | None = _DEFAULTS["senses.min_split_uses"]
-    center: bool | None = _DEFAULTS["senses.center"]
-    center_forms: float | None = _DEFAULTS["senses.center_forms"]
-    normalize: bool | None = _DEFAULTS["senses.normalize"]
-    pca: int | None = _DEFAULTS["senses.pca"]
-    whiten: bool | None = _DEFAULTS["senses.whiten"]
-    min_cluster_size: int | None = _DEFAULTS["senses.min_cluster_size"]
-    noise: Noise | None = _DEFAULTS["senses.noise"]
-    temperature: float | str | None = _DEFAULTS["senses.temperature"]
-    distance: str | None = _DEFAULTS["senses.distance"]
-    n_init: int | None = _DEFAULTS["senses.n_init"]
-    covariance_type: str | None = _DEFAULTS["senses.covariance_type"]
-    n_neighbors: int | None = _DEFAULTS["senses.n_neighbors"]
-    hdbscan_min_cluster_size: int | None = _DEFAULTS["senses.hdbscan_min_cluster_size"]
-    hdbscan_min_samples: int | None = _DEFAULTS["senses.hdbscan_min_samples"]
-    max_fit_samples: int | None = _DEFAULTS["senses.max_fit_samples"]
+    #: The fields that are not :class:`~wsd.senses.SenseInducer` parameters.
+    NOT_PARAMETERS: ClassVar[tuple[str, ...]] = ("recipe", "seed")
+
+    recipe: Recipe = setting(
+        "default",
+        "named parameter set the unset sense options come from: default (wsd's recommended) or textbook "
+        "(k-means, silhouette)",
+        commands=_SENSES,
+    )
+    seed: int = setting(
+        0, "random state of every random choice", commands=("cluster", "run"), minimum=0, maximum=SEED_MAX
+    )
+    method: ClusteringMethod | BaselineMethod | None = setting(None, "clustering method or baseline", commands=_SENSES)
+    k: int | Literal["auto"] | None = setting(None, "number of senses, or auto (chosen per word)", commands=_SENSES)
+    selection: Selection | None = setting(None, "criterion that chooses k for --k auto", commands=_SENSES)
+    k_range: tuple[int, int] | None = setting(None, "candidate k for --k auto, e.g. 2,7", commands=_SENSES)
+    one_sense_below: float | None = setting(
+        None, "--k auto: answer one sense when the best score (e.g. silhouette) is below this", commands=_SENSES
+    )
+    min_split_uses: int | None = setting(
+        None,
+        "--k auto: a word with fewer uses keeps one sense, and says why (0 = split any word; the default recipe's "
+        "floor is measured by experiments/one_sense_floor.py)",
+        commands=_SENSES,
+        minimum=0,
+    )
+    k_tie_margin: float | None = setting(
+        None,
+        "--k auto: scores within this of the best are ties, won by the fewest senses (so float rounding "
+        "does not decide k)",
+        commands=_SENSES,
+        minimum=0,
+    )
+    center: bool | None = setting(None, "centre each word's vectors on their mean", commands=_SENSES)
+    center_forms: float | None = setting(
+        None, "fraction of each form's offset from the word mean removed", commands=_SENSES, flags=()
+    )
+    normalize: bool | None = setting(None, "L2-normalise the vectors", commands=_SENSES)
+    pca: int | None = setting(None, "reduce each word's vectors to N dimensions", commands=_SENSES, minimum=1)
+    whiten: bool | None = setting(None, "whiten after PCA", commands=_SENSES)
+    min_cluster_size: int | None = setting(
+        None, "merge senses smaller than N into the nearest", commands=_SENSES, minimum=1
+    )
+    noise: Noise | None = setting(None, "HDBSCAN noise: nearest sense or unassigned", commands=_SENSES)
+    temperature: float | Literal["auto"] | None = setting(
+        None, "soft-membership temperature: a number or auto", commands=_SENSES
+    )
+    distance: str | None = setting(None, _SENSE_PARAMETER, commands=_SENSES, flags=(), unset=_INDUCER_DEFAULT)
+    n_init: int | None = setting(None, _SENSE_PARAMETER, commands=_SENSES, minimum=1, flags=(), unset=_INDUCER_DEFAULT)
+    covariance_type: str | None = setting(None, _SENSE_PARAMETER, commands=_SENSES, flags=(), unset=_INDUCER_DEFAULT)
+    n_neighbors: int | None = setting(
+        None, _SENSE_PARAMETER, commands=_SENSES, minimum=1, flags=(), unset=_INDUCER_DEFAULT
+    )
+    hdbscan_min_cluster_size: int | None = setting(
+        None, _SENSE_PARAMETER, commands=_SENSES, minimum=2, flags=(), unset=_INDUCER_DEFAULT
+    )
+    hdbscan_min_samples: int | None = setting(
+        None, _SENSE_PARAMETER, commands=_SENSES, minimum=1, flags=(), unset=_INDUCER_DEFAULT
+    )
+    max_fit_samples: int | None = setting(
+        None,
+        "fit words with more occurrences on a seeded sample of N, assign the rest",
+        commands=_SENSES,
+        minimum=2,
+        flags=(),
+        unset="5000",
+    )
 
     def __post_init__(self) -> None:
         if self.k_range is not None:
@@ -368,10 +526,25 @@ class SenseOptions(_Options):
         dict
         """
         return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name not in NOT_INDUCER and not (given_only and getattr(self, f.name) is None)
+            name: getattr(self, name)
+            for name in self.parameter_names()
+            if not (given_only and getattr(self, name) is None)
         }
+
+    @classmethod
+    def parameter_names(cls) -> tuple[str, ...]:
+        """The fields that are :class:`~wsd.senses.SenseInducer` parameters (all but ``recipe`` and ``seed``).
+
+        Returns
+        -------
+        tuple of str
+
+        Examples
+        --------
+        >>> SenseOptions.parameter_names()[:3]
+        ('method', 'k', 'selection')
+        """
+        return tuple(f.name for f in fields(cls) if f.name not in cls.NOT_PARAMETERS)
 
 
 @dataclass(frozen=True)
@@ -406,18 +579,60 @@ class ChangeOptions(_Options):
 
     _SECTION = "change"
 
-    by: str | None = _DEFAULTS["change.by"]
-    bins: str | None = _DEFAULTS["change.bins"]
-    bin_width: int | None = _DEFAULTS["change.bin_width"]
-    between: tuple[str, ...] | str | None = _DEFAULTS["change.between"]
-    measure: Measure = _DEFAULTS["change.measure"]
-    binary_k: int | None = _DEFAULTS["change.binary_k"]
-    binary_n: int | None = _DEFAULTS["change.binary_n"]
-    min_uses: int = _DEFAULTS["change.min_uses"]
-    rank_by: RankBy = _DEFAULTS["change.rank_by"]
+    by: str | None = setting(
+        None,
+        "metadata column the slices come from; COLUMN:year (or :decade) slices a date column by its year",
+        commands=_CHANGE_SLICES,
+        metavar="COLUMN",
+    )
+    bins: str | None = setting(
+        None, "bins of numeric values, both ends inclusive", commands=_CHANGE_SLICES, metavar="LOW:HIGH,..."
+    )
+    bin_width: int | None = setting(
+        None,
+        "slices of N values (years), aligned to multiples of N: 1790:1799, 1800:1809, ... (not with --bins)",
+        commands=_CHANGE_SLICES,
+        minimum=1,
+        metavar="N",
+    )
+    between: tuple[str, ...] | str | None = setting(
+        None, "compare only these two slices", commands=_CHANGE_SLICES, metavar="A,B"
+    )
+    measure: Measure = setting(
+        DEFAULT_MEASURE, "change score to rank by (graded_spearman for wug)", commands=_CHANGE_ALL
+    )
+    binary_k: int | None = setting(
+        None,
+        "binary rule: at most k uses in one slice",
+        commands=_CHANGE_ALL,
+        minimum=0,
+        unset=f"the dataset's, else {DEFAULT_BINARY_K}",
+    )
+    binary_n: int | None = setting(
+        None,
+        "binary rule: at least n uses in the other",
+        commands=_CHANGE_ALL,
+        minimum=1,
+        unset=f"the dataset's, else {DEFAULT_BINARY_N}",
+    )
+    min_uses: int = setting(
+        DEFAULT_MIN_USES,
+        "fewest uses per slice; a pair below it goes to unmeasured.csv, not ranked",
+        commands=_CHANGE_SLICES,
+        minimum=1,
+    )
+    rank_by: RankBy = setting(
+        DEFAULT_RANK_BY,
+        "rank by the lower end of the score's 95% bootstrap interval, by the score shrunk toward the mean by its "
+        "uncertainty (empirical Bayes), or by the point score",
+        commands=_CHANGE_SLICES,
+    )
 
     def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`wsd.change.stage.change_run`.
+        """Keyword arguments of :func:`wsd.change.compare_slices`: every field, as it is.
+
+        :func:`wsd.change.stage.change_run` passes them on, so a new field reaches ``compare_slices`` without a
+        line between the command line and the function that uses it.
 
         Returns
         -------
@@ -461,14 +676,28 @@ class ExecutionOptions(_Options):
     _SECTION = "execution"
 
     executor: Any = None
-    scheduler: Any = _DEFAULTS["execution.scheduler"]
-    workers: int | None = _DEFAULTS["execution.workers"]
-    threads_per_worker: int = _DEFAULTS["execution.threads_per_worker"]
+    shard_bytes: int | None = setting(
+        None,
+        "corpus bytes per shard, the unit of work (one task on a Dask cluster)",
+        commands=("embed",),
+        minimum=1,
+        unset=f"{DEFAULT_SHARD_BYTES // 2**20} MiB",
+    )
+    scheduler: Any = setting(
+        None, "address of a running Dask scheduler (tcp://host:8786)", commands=_DISTRIBUTED, kind="str"
+    )
+    workers: int | None = setting(None, "start a local Dask cluster of N processes", commands=_DISTRIBUTED, minimum=1)
+    threads_per_worker: int = setting(1, "threads of each local Dask worker", commands=_DISTRIBUTED, minimum=1)
     retries: int | None = None
-    shard_bytes: int | None = _DEFAULTS["execution.shard_bytes"]
-    chunk_size: int = _DEFAULTS["output.chunk_size"]
+    vector_dtype: VectorDtype = setting("float16", "storage type", commands=SCAN_COMMANDS, section="output")
+    chunk_size: int = setting(
+        DEFAULT_CHUNK_SIZE,
+        "occurrences per stored part, the unit of resumption",
+        commands=SCAN_COMMANDS,
+        minimum=1,
+        section="output",
+    )
     consolidate: bool | None = None
-    vector_dtype: VectorDtype = _DEFAULTS["output.vector_dtype"]
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], executor: Any = None) -> ExecutionOptions:
@@ -544,3 +773,29 @@ def route_settings(
             raise TypeError(f"{where}: {name}= must be a {cls.__name__}, not {type(base).__name__}")
         objects[name] = base.replace(**changes[name]) if changes[name] else base
     return objects, {key for change in changes.values() for key in change}
+
+
+#: Every option, in the order ``wsd config show``, ``--help`` and the docs reference list them: the fields of the
+#: classes above joined with the options :mod:`wsd.schema` declares (inputs, ``[evaluation]``, ``[tune]``, flags).
+OPTION_LIST: tuple[Option, ...] = (
+    *SCAN_INPUTS,
+    *declared_options(ScanSettings, "scan"),
+    *declared_options(EmbeddingOptions, "embedding"),
+    *SENSES_INPUTS,
+    *declared_options(SenseOptions, "senses"),
+    *EVALUATION_OPTIONS,
+    *CHANGE_INPUTS,
+    *declared_options(ChangeOptions, "change"),
+    *OUTPUT_DESTINATION,
+    *(option for option in declared_options(ExecutionOptions, "execution") if option.section == "output"),
+    *OUTPUT_DESCRIPTION,
+    *(option for option in declared_options(ExecutionOptions, "execution") if option.section == "execution"),
+    *TUNE_OPTIONS,
+    *FLAG_OPTIONS,
+)
+#: ``name -> Option``.
+OPTIONS: dict[str, Option] = {option.name: option for option in OPTION_LIST}
+#: The settings of the configuration file, in order.
+SETTINGS: tuple[Option, ...] = tuple(option for option in OPTION_LIST if option.config)
+#: The commands with a parser built from the options, in the order ``wsd --help`` lists them.
+COMMANDS: tuple[str, ...] = tuple(dict.fromkeys(command for option in OPTION_LIST for command in option.commands))

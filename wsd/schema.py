@@ -1,10 +1,15 @@
-"""Every option of every command, declared once: name, type, default, help and the commands that take it.
+"""The vocabulary of the options: their choices, their defaults, how one is declared and how flags and docs are made.
 
-This is the one place an option is written down. From it come the flags of every ``wsd`` command
-(:func:`add_options`), the TOML configuration with ``--set`` and ``wsd config show`` (:mod:`wsd.config`), and the
-defaults and choice lists the library uses (``wsd.embed``, ``wsd.senses``, ``wsd.change``, ``wsd.report`` import
-them from here). It imports nothing heavy (no pandas, torch or scikit-learn, nothing else of wsd), so that
-``wsd --help`` stays fast.
+An option is declared once. A setting that is a field of an options object (:mod:`wsd.options`:
+``ScanSettings``, ``EmbeddingOptions``, ``SenseOptions``, ``ChangeOptions``, ``ExecutionOptions``) is declared
+as that field, with :func:`setting`: its annotation gives the type and the choices (a ``Literal``), the field its
+default, the metadata its help, its commands and its flags, as transformers' ``HfArgumentParser`` reads
+``TrainingArguments``. The options that are no field of such an object (a command's inputs, ``[evaluation]``,
+``[tune]`` and the flags of ``report``, ``predict``, ``score``, ``demo``) are declared here, as :class:`Option`
+values. :data:`wsd.options.OPTION_LIST` joins them all; from it come the flags of every ``wsd`` command
+(:func:`add_options`), the TOML configuration with ``--set`` and ``wsd config show`` (:mod:`wsd.config`) and the
+docs reference (:func:`reference_markdown`). This module imports nothing heavy (no pandas, torch or
+scikit-learn, nothing else of wsd), so that ``wsd --help`` stays fast.
 
 An :class:`Option` is either a setting of the configuration (``config=True``: ``[section] key = ...`` in a TOML
 file, ``--set section.key=VALUE``, and a flag where it has one) or a flag only (``config=False``: the options of
@@ -16,9 +21,12 @@ default is filled into the help text by :meth:`Option.help_text`, never written 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+import os
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, Union, get_args, get_origin
 
 # ------------------------------------------------------------------------------------------- the choices
 Lemmatizer = Literal["none", "simplemma"]
@@ -152,35 +160,38 @@ DEFAULT_POOLING: Pooling = "mean"
 #: The default recipe's context vector (wsd.senses.recipes), which wsd embed, run and evaluate store by default.
 DEFAULT_CONTEXT_VECTOR = "20:last:0.5"
 #: OpenVINO on a CPU, PyTorch on a GPU (issue 24: the fastest path is the default; wsd.embed.ov_runtime).
-DEFAULT_RUNTIME = "auto"
+DEFAULT_RUNTIME: Runtime = "auto"
 DEFAULT_SHARD_BYTES = 64 * 2**20
 #: Occurrences per stored part of a run, the unit of resumption (``--chunk-size``): an interrupted run keeps every
 #: finished part. 1024 is 32 forward batches on a CPU (8192 was a whole SOTU-sized run, so an interruption kept
-#: nothing). Measured on SOTU's five targets, 6,603 uses (experiments/results/bench_chunk_size-sotu5.md): 1024
+#: nothing). Measured on SOTU's five targets, 6,603 uses
+#: (experiments/results/bench_chunk_size/bench_chunk_size-sotu5.md): 1024
 #: takes 1.15x the wall time of 8192 (windows are length-sorted within a part, so smaller parts pad more) and an
 #: interruption at half the run keeps 32% of the occurrences; 256 takes 1.31x.
 DEFAULT_CHUNK_SIZE = 1024
 #: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
 #: wug`` report as ``score`` / ``graded_spearman``. PRT: the best measured on DWUG EN with the default vectors
-#: (issue 15), kept after the selection protocol of experiments/results/lscd.md (no alternative beat it).
-DEFAULT_MEASURE = "prt"
+#: (issue 15), kept after the selection protocol of experiments/results/lscd/lscd.md (no alternative beat it).
+DEFAULT_MEASURE: Measure = "prt"
 #: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
 DEFAULT_BINARY_K = 1
 DEFAULT_BINARY_N = 5
 #: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured. 20, not 10
 #: (issue 25): on 10 to 15 uses per slice a DWUG EN word climbs 17 to 20 places of 46 by PRT, 15 to 17 by the
-#: shrunk ranking, on noise alone (experiments/results/prt_bias.md); no bias-aware order ranks the WUG sets as well
+#: shrunk ranking, on noise alone (experiments/results/prt_bias/prt_bias.md); no bias-aware order ranks the WUG sets
+#: as well
 #: (lscd_rank_by.md); and at 10 the State of the Union's *interest* ranked first on 15 vs 16 uses. A small corpus
 #: lowers it with ``--min-uses``. WUG evaluation compares every word whatever its counts (the gold scores each).
 DEFAULT_MIN_USES = 20
-DEFAULT_RANK_BY = "shrunk"
-DEFAULT_PROJECTION = "pca"
+DEFAULT_RANK_BY: RankBy = "shrunk"
+DEFAULT_PROJECTION: Projection = "pca"
 DEFAULT_MAX_POINTS = 2000
 DEFAULT_REPORT_EXAMPLES = 5
 #: Few-shot disambiguation (``wsd predict --examples``, ``SenseTagger.from_examples``): the rule, the examples per
 #: sense the k-NN rule averages and the least lead of the best sense (else the most frequent sense). Chosen among
 #: k = 1, 3, 5, 10, centroids and margins 0 to 0.04 on half of SemEval-2010's lemmas (80/20 splits, 5 seeds); on the
-#: other half: accuracy 81.5%, 1-NN 79.5%, most frequent sense 63.0% (experiments/results/few_shot.md). Every margin
+#: other half: accuracy 81.5%, 1-NN 79.5%, most frequent sense 63.0% (experiments/results/few_shot/few_shot.md).
+#: Every margin
 #: above 0 lost accuracy.
 DEFAULT_FEW_SHOT_RULE: FewShotRule = "knn"
 DEFAULT_FEW_SHOT_NEIGHBORS = 3
@@ -301,8 +312,8 @@ class Option:
 
         Examples
         --------
-        >>> OPTIONS["embedding.window_tokens"].option_strings
-        ('--window-tokens',)
+        >>> SCAN_INPUTS[0].option_strings
+        ('--corpus',)
         """
         return ("--" + self.key.replace("_", "-"),) if self.flags is None else self.flags
 
@@ -346,8 +357,8 @@ class Option:
 
         Examples
         --------
-        >>> OPTIONS["output.chunk_size"].help_text()
-        'occurrences per stored part, the unit of resumption (default: 1024)'
+        >>> next(option for option in FLAG_OPTIONS if option.name == "score.format").help_text()
+        'output format (default: table)'
         """
         text = self.help_for.get(command, self.help) if command else self.help
         unset = self.unset_for.get(command, self.unset) if command else self.unset
@@ -358,15 +369,8 @@ class Option:
         return f"{text} (default: {self.default})"
 
 
-_SCAN = ("embed", "run")
-_EMBEDDING = ("embed", "run", "evaluate")
-_SENSES = ("cluster", "run", "evaluate")
-_DISTRIBUTED = ("embed", "cluster", "evaluate")
-_CHANGE_ALL = ("change", "run", "evaluate")
-_CHANGE_SLICES = ("change", "run")
-_RECIPE_CONTEXT = f"from --recipe (default recipe: {DEFAULT_CONTEXT_VECTOR})"
-_SENSE_PARAMETER = "sense-inducer parameter"
-_INDUCER_DEFAULT = "from the recipe, else the inducer's default"
+#: The commands that scan a corpus and store a run.
+SCAN_COMMANDS = ("embed", "run")
 # wsd tune (wsd.tune.TuneOptions reads these)
 TuneLoss = Literal["cosent", "contrastive", "auto"]
 TuneDevice = Literal["auto", "cpu", "cuda"]
@@ -391,14 +395,13 @@ def _o(name: str, kind: Kind, default: Any, commands: tuple[str, ...], help: str
     return Option(name, kind, default, commands, help, **extra)
 
 
-#: Every option, in the order ``wsd config show`` and ``--help`` list them.
-OPTION_LIST: tuple[Option, ...] = (
-    # ------------------------------------------------------------------------------------------- [scan]
+#: The ``[scan]`` settings that say what is scanned (its other settings: :class:`wsd.options.ScanSettings`).
+SCAN_INPUTS: tuple[Option, ...] = (
     _o(
         "scan.corpus",
         "str",
         None,
-        _SCAN,
+        SCAN_COMMANDS,
         "corpus file or folder: .txt/.txt.gz (one document per line), .jsonl (text field), "
         ".csv/.tsv/.parquet (text column)",
         path=True,
@@ -407,253 +410,19 @@ OPTION_LIST: tuple[Option, ...] = (
         "scan.targets",
         "str",
         None,
-        _SCAN,
+        SCAN_COMMANDS,
         "comma-separated target words, each optionally with forms after colons "
         "(mouse:mice,bank,шагать), or a file with one such item per line",
     ),
-    _o("scan.forms", "str", None, _SCAN, "forms file: lines target<TAB>form1,form2,...", path=True),
-    _o(
-        "scan.lemmatizer",
-        "str",
-        "none",
-        _SCAN,
-        "also match words whose lemma is a target (simplemma, offline; none = listed forms only)",
-        choices=LEMMATIZERS,
-        off=True,
-    ),
-    _o("scan.case_sensitive", "bool", False, _SCAN, "match case exactly", unset="ignore case"),
-    _o(
-        "scan.proper",
-        "str",
-        "warn",
-        _SCAN,
-        "likely proper names: uses of a lower-case target capitalised mid-sentence (State of Georgia, United "
-        "States for state), with or without a lemmatizer; warn = keep them and warn with their share per target "
-        "(from 5% of its uses), keep (--keep-proper) = keep them silently, drop (--no-proper) = leave them out "
-        "(never embedded)",
-        choices=PROPER_MODES,
-        flags=("--keep-proper", "--no-proper"),
-        flag_values={"--keep-proper": "keep", "--no-proper": "drop"},
-    ),
-    _o(
-        "scan.context",
-        "str",
-        "sentence",
-        _SCAN,
-        "context passage of an occurrence: its sentence, or --context-chars either side",
-        choices=CONTEXTS,
-    ),
-    _o(
-        "scan.context_chars",
-        "int",
-        1000,
-        _SCAN,
-        "characters either side for --context window, and the cap for very long sentences",
-        minimum=1,
-    ),
-    _o("scan.text_field", "str", "text", _SCAN, "field/column holding the text"),
-    _o(
-        "scan.meta",
-        "str_list",
-        [],
-        _SCAN,
-        "comma-separated fields (.jsonl) or columns (.csv/.tsv/.parquet) kept beside the text as metadata "
-        "columns of the occurrence table, e.g. year,source",
-        metavar="FIELDS",
-    ),
-    _o(
-        "scan.slice_from_path",
-        "str",
-        None,
-        _SCAN,
-        "keep part of each corpus file's path (relative to the corpus) as metadata: the regex's first group "
-        "becomes the column slice, e.g. '(\\d{4})'; named groups name their columns, e.g. '(?P<year>\\d{4})'",
-        metavar="REGEX",
-    ),
-    # ------------------------------------------------------------------------------------------- [embedding]
-    _o(
-        "embedding.model",
-        "str",
-        None,
-        _EMBEDDING,
-        "encoder: a local Hugging Face model folder or a Hub name such as intfloat/multilingual-e5-small "
-        "(downloaded into the HF cache on first use; see --offline), or wsd:NAME for the model `wsd tune --recipe "
-        "NAME` built; never trust_remote_code",
-        unset="the bundled all-MiniLM-L6-v2 (English only)",
-    ),
-    _o(
-        "embedding.offline",
-        "bool",
-        False,
-        _EMBEDDING,
-        "never touch the network: a Hub --model must already be in the Hugging Face cache "
-        "(HF_HUB_OFFLINE=1 does the same)",
-    ),
-    _o(
-        "embedding.layers",
-        "str",
-        DEFAULT_LAYERS,
-        _EMBEDDING,
-        f"layer combination: {', '.join(NAMED_SPECS)}, a layer index (0 = embedding layer, -1 = last) "
-        "or a list such as -4,-3,-2,-1 (summed; prefix mean: or concat: to change)",
-    ),
-    _o("embedding.pooling", "str", DEFAULT_POOLING, _EMBEDDING, f"subword pooling: {', '.join(POOLINGS)}"),
-    _o(
-        "embedding.precision",
-        "str",
-        "auto",
-        _EMBEDDING,
-        "compute precision: auto = bf16 where the hardware has it natively, else fp32; "
-        "int8 = dynamic quantisation on CPU; fp16 on GPU",
-        choices=PRECISIONS,
-    ),
-    _o(
-        "embedding.runtime",
-        "str",
-        DEFAULT_RUNTIME,
-        _EMBEDDING,
-        "forward pass: auto = openvino on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up "
-        "and forward pass), torch on a GPU or for int8/fp16; or torch, or openvino",
-        choices=RUNTIMES,
-    ),
-    _o("embedding.device", "str", None, _EMBEDDING, "cpu, cuda, cuda:N or auto", unset="auto"),
-    _o(
-        "embedding.batch_size",
-        "int",
-        None,
-        _EMBEDDING,
-        "windows per forward pass",
-        minimum=1,
-        unset="32 on a CPU, 256 on a GPU",
-    ),
-    _o(
-        "embedding.max_length",
-        "int",
-        None,
-        _EMBEDDING,
-        "longest window in subword tokens incl. special tokens",
-        minimum=1,
-        unset="the model's limit, ≤ 512",
-    ),
-    _o(
-        "embedding.window_tokens",
-        "int",
-        None,
-        _EMBEDDING,
-        "at most N subword tokens either side of the target",
-        minimum=0,
-        unset="as many as fit",
-    ),
-    _o(
-        "embedding.context_vector",
-        "str",
-        None,
-        _EMBEDDING,
-        "append a pooled vector of the tokens around each occurrence: TOKENS[:LAYERS[:WEIGHT]], e.g. "
-        "20:last:0.5, or none",
-        unset=_RECIPE_CONTEXT,
-        unset_for={"embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR}, as wsd run embeds; none: the word's own"},
-        off=True,
-    ),
-    # ------------------------------------------------------------------------------------------- [senses]
+)
+
+#: The ``[senses]`` setting of ``wsd cluster``'s input (the others: :class:`wsd.options.SenseOptions`).
+SENSES_INPUTS: tuple[Option, ...] = (
     _o("senses.run", "str", None, ("cluster",), "run directory written by wsd embed", path=True),
-    _o(
-        "senses.recipe",
-        "str",
-        "default",
-        _SENSES,
-        "named parameter set the unset sense options come from: default (wsd's recommended) or textbook "
-        "(k-means, silhouette)",
-        choices=RECIPE_NAMES,
-    ),
-    _o(
-        "senses.seed",
-        "int",
-        0,
-        ("cluster", "run"),
-        "random state of every random choice",
-        minimum=0,
-        maximum=SEED_MAX,
-    ),
-    _o("senses.method", "str", None, _SENSES, "clustering method or baseline", choices=METHODS),
-    _o("senses.k", "k", None, _SENSES, "number of senses, or auto (chosen per word)"),
-    _o("senses.selection", "str", None, _SENSES, "criterion that chooses k for --k auto", choices=SELECTIONS),
-    _o("senses.k_range", "k_range", None, _SENSES, "candidate k for --k auto, e.g. 2,7"),
-    _o(
-        "senses.one_sense_below",
-        "float",
-        None,
-        _SENSES,
-        "--k auto: answer one sense when the best score (e.g. silhouette) is below this",
-    ),
-    _o(
-        "senses.min_split_uses",
-        "int",
-        None,
-        _SENSES,
-        "--k auto: a word with fewer uses keeps one sense, and says why (0 = split any word; the default recipe's "
-        "floor is measured in experiments/results/one_sense_floor.md)",
-        minimum=0,
-    ),
-    _o(
-        "senses.k_tie_margin",
-        "float",
-        None,
-        _SENSES,
-        "--k auto: scores within this of the best are ties, won by the fewest senses (so float rounding "
-        "does not decide k)",
-        minimum=0,
-    ),
-    _o("senses.center", "bool", None, _SENSES, "centre each word's vectors on their mean"),
-    _o(
-        "senses.center_forms",
-        "float",
-        None,
-        _SENSES,
-        "fraction of each form's offset from the word mean removed",
-        flags=(),
-    ),
-    _o("senses.normalize", "bool", None, _SENSES, "L2-normalise the vectors"),
-    _o("senses.pca", "int", None, _SENSES, "reduce each word's vectors to N dimensions", minimum=1),
-    _o("senses.whiten", "bool", None, _SENSES, "whiten after PCA"),
-    _o("senses.min_cluster_size", "int", None, _SENSES, "merge senses smaller than N into the nearest", minimum=1),
-    _o("senses.noise", "str", None, _SENSES, "HDBSCAN noise: nearest sense or unassigned", choices=NOISES),
-    _o("senses.temperature", "temperature", None, _SENSES, "soft-membership temperature: a number or auto"),
-    _o("senses.distance", "str", None, _SENSES, _SENSE_PARAMETER, flags=(), unset=_INDUCER_DEFAULT),
-    _o("senses.n_init", "int", None, _SENSES, _SENSE_PARAMETER, minimum=1, flags=(), unset=_INDUCER_DEFAULT),
-    _o("senses.covariance_type", "str", None, _SENSES, _SENSE_PARAMETER, flags=(), unset=_INDUCER_DEFAULT),
-    _o("senses.n_neighbors", "int", None, _SENSES, _SENSE_PARAMETER, minimum=1, flags=(), unset=_INDUCER_DEFAULT),
-    _o(
-        "senses.hdbscan_min_cluster_size",
-        "int",
-        None,
-        _SENSES,
-        _SENSE_PARAMETER,
-        minimum=2,
-        flags=(),
-        unset=_INDUCER_DEFAULT,
-    ),
-    _o(
-        "senses.hdbscan_min_samples",
-        "int",
-        None,
-        _SENSES,
-        _SENSE_PARAMETER,
-        minimum=1,
-        flags=(),
-        unset=_INDUCER_DEFAULT,
-    ),
-    _o(
-        "senses.max_fit_samples",
-        "int",
-        None,
-        _SENSES,
-        "fit words with more occurrences on a seeded sample of N, assign the rest",
-        minimum=2,
-        flags=(),
-        unset="5000",
-    ),
-    # ------------------------------------------------------------------------------------------- [evaluation]
+)
+
+#: The ``[evaluation]`` settings.
+EVALUATION_OPTIONS: tuple[Option, ...] = (
     _o("evaluation.gold", "str", None, ("run",), "gold labels (generic labelled format, .tsv or .jsonl)", path=True),
     _o(
         "evaluation.dataset",
@@ -725,7 +494,10 @@ OPTION_LIST: tuple[Option, ...] = (
         path=True,
         unset="$WSD_CACHE_DIR or ~/.cache/wsd",
     ),
-    # ------------------------------------------------------------------------------------------- [change]
+)
+
+#: The ``[change]`` settings of ``wsd change``'s inputs (the others: :class:`wsd.options.ChangeOptions`).
+CHANGE_INPUTS: tuple[Option, ...] = (
     _o(
         "change.run",
         "str",
@@ -745,76 +517,10 @@ OPTION_LIST: tuple[Option, ...] = (
         dest="change_senses",
         unset="RUN/senses, else OUT/senses of a wsd run output",
     ),
-    _o(
-        "change.by",
-        "str",
-        None,
-        _CHANGE_SLICES,
-        "metadata column the slices come from; COLUMN:year (or :decade) slices a date column by its year",
-        metavar="COLUMN",
-    ),
-    _o(
-        "change.bins",
-        "str",
-        None,
-        _CHANGE_SLICES,
-        "bins of numeric values, both ends inclusive",
-        metavar="LOW:HIGH,...",
-    ),
-    _o(
-        "change.bin_width",
-        "int",
-        None,
-        _CHANGE_SLICES,
-        "slices of N values (years), aligned to multiples of N: 1790:1799, 1800:1809, ... (not with --bins)",
-        minimum=1,
-        metavar="N",
-    ),
-    _o("change.between", "str_list", None, _CHANGE_SLICES, "compare only these two slices", metavar="A,B"),
-    _o(
-        "change.measure",
-        "str",
-        DEFAULT_MEASURE,
-        _CHANGE_ALL,
-        "change score to rank by (graded_spearman for wug)",
-        choices=MEASURES,
-    ),
-    _o(
-        "change.binary_k",
-        "int",
-        None,
-        _CHANGE_ALL,
-        "binary rule: at most k uses in one slice",
-        minimum=0,
-        unset=f"the dataset's, else {DEFAULT_BINARY_K}",
-    ),
-    _o(
-        "change.binary_n",
-        "int",
-        None,
-        _CHANGE_ALL,
-        "binary rule: at least n uses in the other",
-        minimum=1,
-        unset=f"the dataset's, else {DEFAULT_BINARY_N}",
-    ),
-    _o(
-        "change.min_uses",
-        "int",
-        DEFAULT_MIN_USES,
-        _CHANGE_SLICES,
-        "fewest uses per slice; a pair below it goes to unmeasured.csv, not ranked",
-        minimum=1,
-    ),
-    _o(
-        "change.rank_by",
-        "str",
-        DEFAULT_RANK_BY,
-        _CHANGE_SLICES,
-        "rank by the lower end of the score's 95% bootstrap interval, by the score shrunk toward the mean by its "
-        "uncertainty (empirical Bayes), or by the point score",
-        choices=RANK_BY,
-    ),
-    # ------------------------------------------------------------------------------------------- [output]
+)
+
+#: The ``[output]`` settings of where results go (storage: :class:`wsd.options.ExecutionOptions`).
+OUTPUT_DESTINATION: tuple[Option, ...] = (
     _o(
         "output.out",
         "str",
@@ -831,15 +537,10 @@ OPTION_LIST: tuple[Option, ...] = (
         unset_for={"cluster": "RUN/senses", "change": "RUN/change"},
     ),
     _o("output.report", "bool", False, ("run", "evaluate"), "also write report.html, report.md and the plots"),
-    _o("output.vector_dtype", "str", "float16", _SCAN, "storage type", choices=VECTOR_DTYPES),
-    _o(
-        "output.chunk_size",
-        "int",
-        DEFAULT_CHUNK_SIZE,
-        _SCAN,
-        "occurrences per stored part, the unit of resumption",
-        minimum=1,
-    ),
+)
+
+#: The ``[output]`` settings of how ``wsd cluster`` describes the senses.
+OUTPUT_DESCRIPTION: tuple[Option, ...] = (
     _o("output.examples", "int", 5, ("cluster",), "example occurrences per sense", minimum=1),
     _o("output.keywords", "int", 10, ("cluster",), "keywords per sense", minimum=1),
     _o(
@@ -852,22 +553,11 @@ OPTION_LIST: tuple[Option, ...] = (
         metavar="wordnet:DIR",
         unset="no names",
     ),
-    # ------------------------------------------------------------------------------------------- [execution]
-    _o(
-        "execution.shard_bytes",
-        "int",
-        None,
-        ("embed",),
-        "corpus bytes per shard, the unit of work (one task on a Dask cluster)",
-        minimum=1,
-        unset=f"{DEFAULT_SHARD_BYTES // 2**20} MiB",
-    ),
-    _o("execution.scheduler", "str", None, _DISTRIBUTED, "address of a running Dask scheduler (tcp://host:8786)"),
-    _o("execution.workers", "int", None, _DISTRIBUTED, "start a local Dask cluster of N processes", minimum=1),
-    _o("execution.threads_per_worker", "int", 1, _DISTRIBUTED, "threads of each local Dask worker", minimum=1),
-    # ------------------------------------------------------------------------------------------- [tune]
-    # wsd tune: the training sources, then every field of wsd.tune.TuneOptions (which takes its defaults, choices
-    # and help from here; tests/test_option_schema.py checks the two agree)
+)
+
+#: The ``[tune]`` settings: the training sources, then every field of :class:`wsd.tune.TuneOptions` (which takes
+#: its defaults, choices and help from here; tests/test_option_schema.py checks the two agree).
+TUNE_OPTIONS: tuple[Option, ...] = (
     _o(
         "tune.train",
         "str_list",
@@ -1103,7 +793,11 @@ OPTION_LIST: tuple[Option, ...] = (
         config=False,
         negatable=True,
     ),
-    # ------------------------------------------------------------------------------------------- flags only
+)
+
+#: The options that are flags only (``config=False``): of ``report``, ``predict``, ``score``, ``demo``, ``config``
+#: and of every command.
+FLAG_OPTIONS: tuple[Option, ...] = (
     _o(
         "evaluate.data_dir",
         "str",
@@ -1173,7 +867,8 @@ OPTION_LIST: tuple[Option, ...] = (
         None,
         ("predict",),
         "labelled examples instead of --senses: a TSV or JSON Lines file with id, target, text, start, end, "
-        "sense; each occurrence of --data gets the sense of its nearest examples",
+        "sense, or the --out of an earlier --examples run (its examples, embedded and saved in DIR/model); each "
+        "occurrence of --data gets the sense of its nearest examples",
         config=False,
         metavar="FILE",
     ),
@@ -1389,13 +1084,6 @@ OPTION_LIST: tuple[Option, ...] = (
     ),
 )
 
-#: ``name -> Option``.
-OPTIONS: dict[str, Option] = {option.name: option for option in OPTION_LIST}
-#: The settings of the configuration file, in order.
-SETTINGS: tuple[Option, ...] = tuple(option for option in OPTION_LIST if option.config)
-#: The commands with a parser built from the schema, in the order ``wsd --help`` lists them.
-COMMANDS: tuple[str, ...] = tuple(dict.fromkeys(command for option in OPTION_LIST for command in option.commands))
-
 #: The argparse group each section's flags are listed under (others: the command's own options).
 GROUPS = {
     "scan": "scan",
@@ -1408,13 +1096,142 @@ GROUPS = {
 }
 
 
-def options_of(command: str) -> list[Option]:
-    """The options that ``command`` has a flag for, in declaration order.
+# ------------------------------------------------------------------------------------------- options as fields
+#: The key of a dataclass field's ``metadata`` that makes the field an option (:func:`setting`).
+OPTION_METADATA = "wsd.option"
+
+
+def setting(default: Any, help: str, *, commands: tuple[str, ...], **extra: Any) -> Any:
+    """Declare a field of an options dataclass (:mod:`wsd.options`) as a setting of the configuration.
+
+    The field is the one declaration of the option: its annotation gives the type (a ``Literal`` gives the
+    choices, ``X | None`` an unset default), ``default`` the default, and ``help``, ``commands`` and ``extra``
+    the rest of the :class:`Option` (:func:`declared_options` reads them back). So a field added to
+    :class:`wsd.options.ChangeOptions` is a flag of its commands, a key of ``[change]``, a line of
+    ``wsd config show`` and a row of the docs reference at once. This is how transformers'
+    ``HfArgumentParser`` reads ``TrainingArguments``.
+
+    Parameters
+    ----------
+    default : object
+        The default (a tuple for a list: the dataclasses are frozen); None: unset.
+    help : str
+        What it does, one line, without the default (:meth:`Option.help_text` adds it).
+    commands : tuple of str
+        The commands that use it.
+    **extra
+        Any other field of :class:`Option` (``minimum``, ``flags``, ``unset``, ...); ``section`` where the
+        setting is not of the class's section, ``kind`` where the annotation does not say it, and ``choices=None``
+        for a ``Literal`` whose values the flag does not restrict (the library normalises other spellings).
+
+    Returns
+    -------
+    dataclasses.Field
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo:
+    ...     depth: int = setting(3, "how deep", commands=("change",), minimum=1)
+    >>> option = declared_options(Demo, "change")[0]
+    >>> option.name, option.kind, option.default, option.option_strings
+    ('change.depth', 'int', 3, ('--depth',))
+    """
+    unknown = set(extra) - {f.name for f in fields(Option)} - {"section"}
+    if unknown:
+        raise TypeError(f"setting() got unknown option attributes: {', '.join(sorted(unknown))}")
+    return field(default=default, metadata={OPTION_METADATA: {"help": help, "commands": commands, **extra}})
+
+
+def _members(hint: Any) -> list[Any]:
+    """The members of a union (nested unions flattened), or the hint itself."""
+    if get_origin(hint) in (Union, types.UnionType):
+        return [member for arg in get_args(hint) for member in _members(arg)]
+    return [hint]
+
+
+def kind_of(hint: Any) -> tuple[Kind, tuple[Any, ...] | None]:
+    """The :data:`Kind` of a field's annotation and its choices (the values of its ``Literal``).
+
+    Parameters
+    ----------
+    hint : type
+        The resolved annotation (``typing.get_type_hints``).
+
+    Returns
+    -------
+    (str, tuple or None)
+
+    Raises
+    ------
+    TypeError
+        For an annotation no kind describes.
+
+    Examples
+    --------
+    >>> kind_of(Measure | None)
+    ('str', ('jsd', 'apd', 'prt'))
+    >>> kind_of(int | Literal["auto"] | None), kind_of(tuple[int, int] | None)
+    (('k', None), ('k_range', None))
+    """
+    members = [member for member in _members(hint) if member is not type(None)]
+    literals = tuple(value for member in members if get_origin(member) is Literal for value in get_args(member))
+    others = [member for member in members if get_origin(member) is not Literal]
+    plain = {int: "int", float: "float", bool: "bool", str: "str"}
+    if not others and literals:
+        return "str", literals
+    if literals == ("auto",) and others in ([int], [float]):
+        return ("k" if others == [int] else "temperature"), None
+    if not literals and len(others) == 1 and others[0] in plain:
+        return plain[others[0]], None  # type: ignore[return-value]
+    if not literals and set(others) <= {str, os.PathLike[str]} and str in others:
+        return "str", None
+    if not literals and tuple[int, int] in others and len(others) == 1:
+        return "k_range", None
+    if not literals and tuple[str, ...] in others and set(others) <= {tuple[str, ...], str}:
+        return "str_list", None
+    raise TypeError(f"no option kind for the annotation {hint!r}; give kind= in setting()")
+
+
+def declared_options(cls: type, section: str) -> tuple[Option, ...]:
+    """The options an options dataclass declares: its fields made with :func:`setting`, in field order.
+
+    Parameters
+    ----------
+    cls : dataclass type
+        A class of :mod:`wsd.options` (or any dataclass whose fields use :func:`setting`).
+    section : str
+        The configuration section of its settings (a field's ``section`` wins).
+
+    Returns
+    -------
+    tuple of Option
+    """
+    hints = typing.get_type_hints(cls)
+    options = []
+    for item in fields(cls):
+        about = dict(item.metadata.get(OPTION_METADATA, {}))
+        if not about:
+            continue
+        kind, choices = (about.pop("kind"), None) if "kind" in about else kind_of(hints[item.name])
+        name = f"{about.pop('section', section)}.{item.name}"
+        choices = about.pop("choices", choices)
+        default = list(item.default) if isinstance(item.default, tuple) else item.default
+        help_, commands = about.pop("help"), about.pop("commands")
+        options.append(Option(name, kind, default, commands, help_, choices=choices, **about))
+    return tuple(options)
+
+
+def options_of(command: str, options: Iterable[Option]) -> list[Option]:
+    """The options that ``command`` has a flag for, in the given order.
 
     Parameters
     ----------
     command : str
         A command (``embed``, ``report``, ``config show``, ...).
+    options : iterable of Option
+        Every option (:data:`wsd.options.OPTION_LIST`).
 
     Returns
     -------
@@ -1422,10 +1239,10 @@ def options_of(command: str) -> list[Option]:
 
     Examples
     --------
-    >>> [option.name for option in options_of("score")]
+    >>> [option.name for option in options_of("score", FLAG_OPTIONS)]
     ['score.dataset', 'score.gold', 'score.system', 'score.format']
     """
-    return [option for option in OPTION_LIST if option.takes_flag(command)]
+    return [option for option in options if option.takes_flag(command)]
 
 
 # ------------------------------------------------------------------------------------------- argparse
@@ -1518,7 +1335,7 @@ def _argument(option: Option, command: str) -> dict[str, Any]:
     return kwargs
 
 
-def add_options(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+def add_options(parser: argparse.ArgumentParser, command: str, options: Iterable[Option]) -> argparse.ArgumentParser:
     """Add the flags of ``command`` to its parser, grouped by section, from the declarations.
 
     Parameters
@@ -1527,6 +1344,8 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> argparse.Argum
         The command's parser.
     command : str
         The command (``embed``, ``report``, ``config show``, ...).
+    options : iterable of Option
+        Every option (:data:`wsd.options.OPTION_LIST`); those ``command`` has a flag for are added.
 
     Returns
     -------
@@ -1535,12 +1354,13 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> argparse.Argum
 
     Examples
     --------
-    >>> parser = add_options(argparse.ArgumentParser(prog="wsd embed"), "embed")
+    >>> from wsd.options import OPTION_LIST
+    >>> parser = add_options(argparse.ArgumentParser(prog="wsd embed"), "embed", OPTION_LIST)
     >>> parser.parse_args(["--window-tokens", "8", "--case-sensitive"]).window_tokens
     8
     """
     groups: dict[str, Any] = {}
-    for option in options_of(command):
+    for option in options_of(command, options):
         title = GROUPS.get(option.name, GROUPS.get(option.section)) if option.config or option.name in GROUPS else None
         if title is None:
             target: Any = parser
@@ -1601,7 +1421,7 @@ def _reference_row(option: Option, setting: bool) -> str:
     return f"| {name} | {kind} | {default} | {help_cell} |"
 
 
-def reference_markdown(options: tuple[Option, ...] = OPTION_LIST) -> str:
+def reference_markdown(options: Iterable[Option]) -> str:
     """The configuration reference of the docs: every option as Markdown tables, generated from the declarations.
 
     Settings of the configuration file come first, one table per section (``[scan]``, ``[embedding]``, ...:
@@ -1611,8 +1431,8 @@ def reference_markdown(options: tuple[Option, ...] = OPTION_LIST) -> str:
 
     Parameters
     ----------
-    options : tuple of Option
-        The options to list (default: all of :data:`OPTION_LIST`), in order.
+    options : iterable of Option
+        The options to list (all: :data:`wsd.options.OPTION_LIST`), in order.
 
     Returns
     -------
@@ -1621,7 +1441,8 @@ def reference_markdown(options: tuple[Option, ...] = OPTION_LIST) -> str:
 
     Examples
     --------
-    >>> text = reference_markdown()
+    >>> from wsd.options import OPTION_LIST
+    >>> text = reference_markdown(OPTION_LIST)
     >>> "| `window_tokens` | `--window-tokens` |" in text
     True
     """

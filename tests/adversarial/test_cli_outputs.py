@@ -22,7 +22,7 @@ import pytest
 from wsd.cli import main
 from wsd.io import manifest
 from wsd.io.layout import META_FILE, MODEL_DIR, OCCURRENCES_FILE, SENSE_MODEL_FILE, VECTORS_FILE
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 
 CORPUS_LINES = [
     "The bank raised its interest rate again.",
@@ -94,7 +94,7 @@ def replace_array(senses: Path, name: str, array: np.ndarray, allow_pickle: bool
 
 def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Parquet write fails half-way with ENOSPC (a partial temporary file is on disk)."""
-    import wsd.io.store
+    import wsd.io.writers
 
     def failing(table, where, *args, **kwargs):
         if hasattr(where, "write"):  # a file handle (wsd hashes what it writes)
@@ -103,7 +103,7 @@ def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
             Path(where).write_bytes(b"PAR1 half a file")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(wsd.io.store.pq, "write_table", failing)
+    monkeypatch.setattr(wsd.io.writers.pq, "write_table", failing)
 
 
 # ---------------------------------------------------------------------------------------------- the table

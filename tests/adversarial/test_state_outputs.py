@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 
 from wsd.embed.cache import embed_cached
-from wsd.io.atomic import WriteFailed
+from wsd.io.atomic import WriteFailed, atomic_write
 from wsd.io.outputs import OutputRefused, claim_folder, differences, inspect
-from wsd.io.store import atomic_write, write_array, write_json, write_run
+from wsd.io.run_store import write_run
+from wsd.io.writers import write_array, write_json
 from wsd.senses.clusterers import SpectralClusterer
 
 

@@ -58,12 +58,11 @@ import itertools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from wsd import schema
 from wsd.change.measures import (
     ABSENT_MAX,
     PRESENT_MIN,
@@ -89,32 +88,26 @@ from wsd.change.uncertainty import (
     vector_intervals,
 )
 from wsd.errors import ConfigError, InputError
-from wsd.io.store import row_source, select_rows
+from wsd.io.rows import row_source, select_rows
+from wsd.schema import (
+    DEFAULT_BINARY_K,
+    DEFAULT_BINARY_N,
+    DEFAULT_MEASURE,
+    DEFAULT_MIN_USES,
+    DEFAULT_RANK_BY,
+    MEASURES,
+    RANK_BY,
+    Measure,
+    RankBy,
+)
 
 __all__ = [
-    "DEFAULT_BINARY_K",
-    "DEFAULT_BINARY_N",
-    "DEFAULT_MEASURE",
-    "DEFAULT_MIN_USES",
-    "DEFAULT_RANK_BY",
-    "MEASURES",
-    "RANK_BY",
     "RANK_KEYS",
     "SliceComparison",
     "compare_slices",
     "describe_order",
 ]
 
-#: The change measures, in the order every table shows them.
-MEASURES = schema.MEASURES
-#: THE default change score: what ``ranking`` is sorted by, what ``wsd change`` and ``wsd evaluate --dataset
-#: wug`` report as ``score`` / ``graded_spearman``. The one place to change it (``change.measure`` in the
-#: configuration defaults to it). PRT: the best measured on DWUG EN with the default vectors (issue 15), kept
-#: after the selection protocol of experiments/results/lscd.md (no alternative beat it out of sample).
-DEFAULT_MEASURE = schema.DEFAULT_MEASURE
-#: The WUG binary rule's defaults (DWUG EN: a sense with at most 1 use in one period and at least 5 in the other).
-DEFAULT_BINARY_K = schema.DEFAULT_BINARY_K
-DEFAULT_BINARY_N = schema.DEFAULT_BINARY_N
 PAIR_KINDS = ("consecutive", "first-last", "chosen")
 #: The columns of the ``senses`` table (the senses that appeared or vanished, :func:`sense_shifts`).
 SENSE_CHANGE_COLUMNS = [
@@ -145,11 +138,6 @@ LARGEST_COLUMNS = [
 #: The most pairs of one target bootstrapped in the search for its pair of largest change (highest point
 #: scores first; a pair whose point score is below the best lower end found is never needed).
 LARGEST_MAX_BOOTSTRAPS = 50
-#: The fewest uses (with a sense, where senses are given) a slice needs for a pair to be measured.
-DEFAULT_MIN_USES = schema.DEFAULT_MIN_USES
-#: How the ranking is ordered: by the score shrunk by its uncertainty, the interval's lower end, or the point score.
-RANK_BY = schema.RANK_BY
-DEFAULT_RANK_BY = schema.DEFAULT_RANK_BY
 
 
 def describe_order(rank_by: str, confidence: float = DEFAULT_CONFIDENCE) -> str:
@@ -232,7 +220,7 @@ class SliceComparison:
 
     by: str
     slices: list[str]
-    measure: str
+    measure: Measure
     binary_k: int
     binary_n: int
     counts: pd.DataFrame
@@ -245,7 +233,7 @@ class SliceComparison:
     bin_width: int | None = None
     measures: list[str] = field(default_factory=list)
     min_uses: int = DEFAULT_MIN_USES
-    rank_by: str = DEFAULT_RANK_BY
+    rank_by: RankBy = DEFAULT_RANK_BY
     resamples: int = DEFAULT_RESAMPLES
     confidence: float = DEFAULT_CONFIDENCE
     random_state: int = 0
@@ -332,12 +320,16 @@ def _check_between(between: Any, order: list[str]) -> tuple[str, str] | None:
     return items[0], items[1]
 
 
-def _check_measure(measure: str, available: list[str]) -> None:
+def _check_measure(measure: str | None, available: list[str]) -> Measure:
+    """The measure asked for (None: :data:`DEFAULT_MEASURE`, else the first the inputs give), checked."""
+    if measure is None:
+        measure = DEFAULT_MEASURE if DEFAULT_MEASURE in available else available[0]
     if measure not in MEASURES:
         raise ConfigError(f"unknown change measure {measure!r} (choose one of {', '.join(MEASURES)})")
     if measure not in available:
         needs = "sense labels" if measure == "jsd" else "vectors"
         raise ConfigError(f"the change measure {measure!r} needs {needs}, which were not given")
+    return cast(Measure, measure)
 
 
 def compare_slices(
@@ -349,11 +341,11 @@ def compare_slices(
     bins: str | Sequence[str] | Sequence[Bin] | None = None,
     bin_width: int | None = None,
     between: str | Sequence[str] | None = None,
-    measure: str | None = None,
-    binary_k: int = DEFAULT_BINARY_K,
-    binary_n: int = DEFAULT_BINARY_N,
+    measure: Measure | None = None,
+    binary_k: int | None = None,
+    binary_n: int | None = None,
     min_uses: int = DEFAULT_MIN_USES,
-    rank_by: str = DEFAULT_RANK_BY,
+    rank_by: RankBy = DEFAULT_RANK_BY,
     resamples: int = DEFAULT_RESAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
     random_state: int = 0,
@@ -380,8 +372,9 @@ def compare_slices(
     measure : {"jsd", "apd", "prt"}, optional
         The change score of the ranking; default :data:`DEFAULT_MEASURE`, or the first of :data:`MEASURES` the
         inputs give when they cannot give that one (no vectors: ``jsd``).
-    binary_k, binary_n : int
-        The binary WUG rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other.
+    binary_k, binary_n : int, optional
+        The binary WUG rule: a sense with at most ``k`` uses in one slice and at least ``n`` in the other (None:
+        DWUG EN's, :data:`wsd.schema.DEFAULT_BINARY_K` and :data:`wsd.schema.DEFAULT_BINARY_N`).
     min_uses : int
         The fewest uses (with a sense, where ``labels`` are given) each slice of a pair needs; a pair with a
         slice below it is listed in ``unmeasured`` with the counts, not scored.
@@ -419,6 +412,8 @@ def compare_slices(
         raise InputError("the occurrence table has no 'target' column")
     if labels is None and X is None:
         raise ConfigError("comparing slices needs sense labels, vectors, or both")
+    binary_k = DEFAULT_BINARY_K if binary_k is None else binary_k
+    binary_n = DEFAULT_BINARY_N if binary_n is None else binary_n
     binary_change([0], [0], k=binary_k, n=binary_n)  # checks k and n before any work
     if isinstance(min_uses, bool) or not isinstance(min_uses, int | np.integer) or min_uses < 1:
         raise ConfigError(f"min_uses must be a positive integer, got {min_uses!r}")
@@ -439,9 +434,7 @@ def compare_slices(
         if X.ndim != 2 or X.shape[0] != len(occurrences):
             raise InputError(f"vectors of shape {X.shape} are not row-aligned with {len(occurrences)} occurrences")
     available = [m for m in MEASURES if (m == "jsd" and labels is not None) or (m != "jsd" and X is not None)]
-    if measure is None:
-        measure = DEFAULT_MEASURE if DEFAULT_MEASURE in available else available[0]
-    _check_measure(measure, available)
+    measure = _check_measure(measure, available)
     slices = assign_slices(occurrences, by, bins, bin_width)
     chosen = _check_between(between, slices.order)
     pairs = _pairs(slices.order, chosen)

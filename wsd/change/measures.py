@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wsd.errors import InputError
-from wsd.io.store import MappedRows
+from wsd.io.rows import MappedRows
 
 __all__ = [
     "ABSENT_MAX",
@@ -138,7 +138,7 @@ def summarise_slice(vectors: object, name: str = "slice") -> SliceSummary:
     Parameters
     ----------
     vectors : array-like of shape (n, d)
-        The slice's vectors (an ndarray, a memory map, or a :class:`wsd.io.store.MappedRows` read block by block).
+        The slice's vectors (an ndarray, a memory map, or a :class:`wsd.io.rows.MappedRows` read block by block).
     name : str
         The slice, for error messages.
 

@@ -29,26 +29,18 @@ import functools
 import json
 import os
 import warnings
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from wsd.change.compare import (
-    DEFAULT_BINARY_K,
-    DEFAULT_BINARY_N,
-    DEFAULT_MIN_USES,
-    DEFAULT_RANK_BY,
-    MEASURES,
-    SliceComparison,
-    compare_slices,
-    describe_order,
-)
+from wsd.change.compare import SliceComparison, compare_slices, describe_order
 from wsd.change.explain import companion_measure, disagreement_notes, fallback_note, ranking_legend
 from wsd.change.slices import check_slice_options
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
+from wsd.io.atomic import atomic_write
+from wsd.io.checksums import check_recorded
 from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_DIR,
@@ -67,15 +59,11 @@ from wsd.io.layout import (
 )
 from wsd.io.locate import find_layout
 from wsd.io.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
-from wsd.io.store import (
-    atomic_write,
-    check_recorded,
-    library_versions,
-    load_run,
-    read_meta,
-    write_json,
-    write_parquet,
-)
+from wsd.io.provenance import library_versions
+from wsd.io.run_reader import load_run, read_meta
+from wsd.io.writers import write_json, write_parquet
+from wsd.options import ChangeOptions, route_settings
+from wsd.schema import MEASURES
 from wsd.senses.naming import Namer, with_names
 
 #: What to do about a damaged senses folder (the end of the error that names the file).
@@ -130,7 +118,7 @@ def check_senses_of_run(senses: Path, run: Path, run_meta: dict[str, Any]) -> No
     """Refuse a senses folder induced on another run, by the run fingerprint its ``meta.json`` records.
 
     Ids alone do not tell runs apart (two scans of different corpora may number their occurrences alike); the
-    fingerprint (:mod:`wsd.io.store`) does. A senses folder without one (written by an older wsd, or by
+    fingerprint (:mod:`wsd.io.run_store`) does. A senses folder without one (written by an older wsd, or by
     ``wsd evaluate``) is checked by its ids only (:func:`read_labels`).
 
     Parameters
@@ -294,52 +282,35 @@ def change_run(
     run: str | os.PathLike[str],
     senses: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
+    options: ChangeOptions | None = None,
     *,
-    by: str,
-    bins: str | Sequence[str] | None = None,
-    bin_width: int | None = None,
-    between: Sequence[str] | str | None = None,
-    measure: str | None = None,
-    binary_k: int | None = None,
-    binary_n: int | None = None,
-    min_uses: int | None = None,
-    rank_by: str | None = None,
     overwrite: bool = False,
     namer: Namer | None = None,
+    **settings: Any,
 ) -> Path:
-    """Compare every target of a run between the slices of column ``by`` and write a change folder.
+    """Compare every target of a run between the slices of column ``options.by`` and write a change folder.
 
     Parameters
     ----------
     run : path
-        A run (``wsd embed``'s output) whose occurrence table has the column ``by``.
+        A run (``wsd embed``'s output) whose occurrence table has the slice column.
     senses : path, optional
         The senses folder (default: ``RUN/senses`` where it exists; none: vector measures only).
     out : path, optional
         The change folder (default: ``RUN/change``).
-    by : str
-        The slice column (``year``, ``source``, ...).
-    bins : str or list of str, optional
-        Bins of numeric values, ``LOW:HIGH`` both ends inclusive (:func:`wsd.change.parse_bins`).
-    bin_width : int, optional
-        Slices of this many values (years), aligned to its multiples (``1790:1799``); not with ``bins``.
-    between : two slice labels, optional
-        Compare only these two slices.
-    measure : {"jsd", "apd", "prt"}, optional
-        The ranking's change score (default :data:`wsd.change.DEFAULT_MEASURE`).
-    binary_k, binary_n : int, optional
-        The binary rule (default 1 and 5, as DWUG EN).
-    min_uses : int, optional
-        The fewest uses per slice of a measured pair (default :data:`wsd.change.DEFAULT_MIN_USES`).
-    rank_by : {"lower", "shrunk", "score"}, optional
-        The ranking's order: the score shrunk toward the mean by its uncertainty (default), the lower end of the
-        score's bootstrap interval, or the point score.
+    options : ChangeOptions
+        How the slices are compared (``by``, ``bins``, ``measure``, ``min_uses``, ``rank_by``, ...:
+        :class:`wsd.options.ChangeOptions`, every field of which goes to :func:`wsd.change.compare_slices`);
+        ``by`` must be given.
     overwrite : bool
         Replace a change folder of another configuration, or write into a folder of other files (only wsd's
         files are replaced); without it such a destination is refused (:mod:`wsd.io.outputs`).
     namer : callable, optional
         Names the senses from an inventory (``--inventory``, :class:`wsd.workflows.naming.InventoryNamer`) where
         the senses folder has no names yet; the change tables then carry each sense's ``names``.
+    **settings
+        Fields of :class:`~wsd.options.ChangeOptions` given one by one (``by="year"``), applied on top of
+        ``options``.
 
     Returns
     -------
@@ -355,52 +326,34 @@ def change_run(
 
     Examples
     --------
-    >>> change_run("runs/news", by="year", bins="1990:1999,2010:2019")  # doctest: +SKIP
+    >>> change_run("runs/news", options=ChangeOptions(by="year", bins="1990:1999,2010:2019"))  # doctest: +SKIP
+    PosixPath('runs/news/change')
+    >>> change_run("runs/news", by="year", min_uses=10)  # doctest: +SKIP
     PosixPath('runs/news/change')
     """
+    change: ChangeOptions = route_settings("change_run()", settings, {"change": (ChangeOptions, options)})[0]["change"]
+    if change.by is None:
+        raise ConfigError("change_run() needs the slice column: ChangeOptions(by=...) (wsd change --by)")
     layout = find_layout(run, senses=senses)  # OUT of wsd run, OUT/run, a wsd embed run, a senses or change folder
     run = layout.run
     run_meta = read_meta(run)  # a missing or damaged run is named first
-    check_slice_options(by, bins, between, bin_width=bin_width)  # before any work: the column, the bins, the pair
+    # before any work: the column, the bins, the pair
+    check_slice_options(change.by, change.bins, change.between, bin_width=change.bin_width)
     senses_dir = layout.senses
     if senses_dir is not None:
         check_senses_of_run(senses_dir, run, run_meta)
     destination = Path(out) if out is not None else layout.root / CHANGE_DIR
     check_disjoint(destination, {"--run": run, "--senses": senses}, allowed=[layout.root / CHANGE_DIR])
-    k = DEFAULT_BINARY_K if binary_k is None else binary_k
-    n = DEFAULT_BINARY_N if binary_n is None else binary_n
-    min_uses = DEFAULT_MIN_USES if min_uses is None else min_uses
-    rank_by = DEFAULT_RANK_BY if rank_by is None else rank_by
     config = {
         "run": str(run.resolve()),
         "senses": str(senses_dir.resolve()) if senses_dir is not None else None,
-        "by": by,
-        "bins": bins if bins is None or isinstance(bins, str) else ",".join(bins),
-        "bin_width": bin_width,
-        "between": between if between is None or isinstance(between, str) else list(between),
-        "measure": measure,
-        "binary_k": k,
-        "binary_n": n,
-        "min_uses": min_uses,
-        "rank_by": rank_by,
+        **change.to_dict(),
     }
     claim_folder(destination, "change", config=config, settings=lambda meta: meta.get("config"), overwrite=overwrite)
     occurrences, vectors = load_run(run)
     labels = read_labels(senses_dir, occurrences) if senses_dir is not None else None
-    comparison = compare_slices(
-        occurrences,
-        labels=labels,
-        X=vectors,  # the memory map: each slice is read in blocks, never the whole run at once
-        by=by,
-        bins=bins,
-        bin_width=bin_width,
-        between=between,
-        measure=measure,
-        binary_k=k,
-        binary_n=n,
-        min_uses=min_uses,
-        rank_by=rank_by,
-    )
+    # the vectors stay a memory map: each slice is read in blocks, never the whole run at once
+    comparison = compare_slices(occurrences, labels=labels, X=vectors, **change.kwargs())
     if labels is None:  # after the comparison: bad slice settings are the error, not this
         looked = " or ".join(str(folder / SENSES_DIR) for folder in dict.fromkeys([run, layout.root]))
         warnings.warn(

@@ -47,34 +47,22 @@ def command_change(args: argparse.Namespace) -> int:
     from wsd.change.stage import change_run, format_ranking
     from wsd.config import write_config
     from wsd.io.layout import CHANGE_RANKING
+    from wsd.options import ChangeOptions
 
     config = command_config("change", args)
-    change = config["change"]
+    change = ChangeOptions.from_config(config)
     namer = None
     if config["output"].get("inventory"):  # the folder is checked before the run is read
         from wsd.workflows.naming import InventoryNamer
 
         namer = InventoryNamer(config["output"]["inventory"])
+    inputs = config["change"]
     out = change_run(
-        change["run"],
-        change["senses"],
-        config["output"]["out"],
-        by=change["by"],
-        bins=change["bins"],
-        bin_width=change["bin_width"],
-        between=change["between"],
-        measure=change["measure"],
-        binary_k=change["binary_k"],
-        binary_n=change["binary_n"],
-        min_uses=change["min_uses"],
-        rank_by=change["rank_by"],
-        overwrite=args.overwrite,
-        namer=namer,
+        inputs["run"], inputs["senses"], config["output"]["out"], change, overwrite=args.overwrite, namer=namer
     )
     write_config(out, config, "change")
     ranking = pd.read_parquet(out / f"{CHANGE_RANKING}.parquet")
     shown = ", ".join(f"{r.target} {r.score:.3f}" for r in ranking.head(5).itertuples())
-    measure = change["measure"]
     print(format_ranking(out))
-    print(f"{len(ranking)} targets ranked by {measure} ({shown}{', ...' if len(ranking) > 5 else ''}) in {out}")
+    print(f"{len(ranking)} targets ranked by {change.measure} ({shown}{', ...' if len(ranking) > 5 else ''}) in {out}")
     return 0

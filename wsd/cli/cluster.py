@@ -51,12 +51,11 @@ def command_cluster(args: argparse.Namespace) -> int:
     from wsd.config import write_config
     from wsd.io.layout import META_FILE
     from wsd.options import SenseOptions
-    from wsd.senses.inducer import make_inducer
+    from wsd.senses.inducer import SenseInducer
     from wsd.senses.stage import cluster_run
 
     config = command_config("cluster", args)
-    senses = SenseOptions.from_config(config)
-    inducer = make_inducer(senses.params() | {"random_state": senses.seed})
+    inducer = SenseInducer.from_options(SenseOptions.from_config(config))  # bad options fail before any work
     namer = None
     if config["output"].get("inventory"):  # the folder is checked before any clustering
         from wsd.workflows.naming import InventoryNamer

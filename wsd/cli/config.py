@@ -6,6 +6,7 @@ import argparse
 
 from wsd.cli.parsing import OneLineParser
 from wsd.errors import WsdError
+from wsd.options import OPTION_LIST
 from wsd.schema import add_options
 
 NAME = "config"
@@ -26,10 +27,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "`wsd config show` prints the defaults; `wsd config validate FILE` checks a file against the schema.",
     )
     actions = config.add_subparsers(dest="action", metavar="ACTION", parser_class=OneLineParser)
-    add_options(actions.add_parser("show", help="print the defaults as TOML"), "config show")
+    add_options(actions.add_parser("show", help="print the defaults as TOML"), "config show", OPTION_LIST)
     add_options(
         actions.add_parser("validate", help="check a configuration file (unknown keys, wrong types)"),
         "config validate",
+        OPTION_LIST,
     )
     config.set_defaults(handler=command_config_tool, command_name="config")  # its --command is another option
 

@@ -64,7 +64,7 @@ def command_embed(args: argparse.Namespace) -> int:
 
 def _print_run_summary(run: Path) -> None:
     """Print what a run holds: occurrences per target, documents, the vectors and the folder."""
-    from wsd.io.store import read_meta
+    from wsd.io.run_reader import read_meta
 
     meta = read_meta(run)
     counts = meta.get("scan", {}).get("occurrences", {})

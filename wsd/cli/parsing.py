@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from wsd.options import OPTION_LIST
 from wsd.schema import add_options
 
 EXIT_FAILURE = 1
@@ -76,7 +77,7 @@ def add_command(
         The command's parser.
     """
     command = commands.add_parser(name, help=summary, description=description)
-    add_options(command, name)
+    add_options(command, name, OPTION_LIST)
     # command_name names the command in messages (wsd <name>: error: ...)
     command.set_defaults(handler=handler, command_name=name)
     return command

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from wsd.errors import WsdError
 from wsd.io.layout import CONFIG_FILE
 from wsd.io.outputs import check_disjoint
-from wsd.schema import OPTIONS, options_of
+from wsd.options import OPTION_LIST, OPTIONS
+from wsd.schema import options_of
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
@@ -63,7 +64,7 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
     from wsd.config import read_config_file, resolve_config
 
     flags: dict[str, Any] = {}
-    for option in options_of(command):
+    for option in options_of(command, OPTION_LIST):
         value = getattr(args, option.attribute, None)
         if not option.config or value is None:
             continue

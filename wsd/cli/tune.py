@@ -83,7 +83,7 @@ def command_tune(args: argparse.Namespace) -> int:
 
 def _average_run(tune: dict, out: str, overwrite: bool) -> int:
     """``wsd tune --average``: average the models' weights into ``out``; training settings are refused."""
-    from wsd.schema import OPTIONS
+    from wsd.options import OPTIONS
     from wsd.tune.averaging import average_encoders
     from wsd.tune.options import TuneOptions
 
@@ -136,7 +136,7 @@ def _recipe_run(tune: dict, out: str | None, data_dir: str | None) -> tuple[dict
     """The ``[tune]`` settings, the folder and the excluded lemmas of a ``--recipe`` run: its fixed options, its
     sources (found under ``data_dir`` or ``$WSD_DATA_DIR``, or given with ``--train``), its cache folder."""
     from wsd.embed.built_models import recipe_folder
-    from wsd.schema import OPTIONS
+    from wsd.options import OPTIONS
     from wsd.tune.recipes import recipe_excluded_lemmas, recipe_settings, recipe_sources, resolve_recipe
 
     recipe = resolve_recipe(tune["recipe"])

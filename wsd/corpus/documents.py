@@ -343,14 +343,44 @@ def iter_documents(
     if meta:
         meta.check_paths(labels)
     for file, label in zip(files, labels, strict=True):
-        if _has_suffix(file, TEXT_SUFFIXES):
-            yield from _text_documents(file, label, meta)
-        elif _has_suffix(file, JSONL_SUFFIXES):
-            yield from _jsonl_documents(file, label, text_field, meta)
-        elif _has_suffix(file, TABLE_SUFFIXES):
-            yield from _table_documents(file, label, text_field, meta)
-        else:
-            yield from _parquet_documents(file, label, text_field, meta)
+        yield from file_documents(file, label, text_field, meta)
+
+
+def file_documents(
+    file: Path,
+    label: str,
+    text_field: str = TEXT_FIELD,
+    meta: MetaSpec | None = None,
+    on_position: Callable[[int], None] | None = None,
+) -> Iterator[Document]:
+    """The documents of one corpus file, read by its kind (text, JSON lines, CSV/TSV or Parquet, by suffix).
+
+    Parameters
+    ----------
+    file : Path
+        The file.
+    label : str
+        How the documents name it (their ``doc_id`` starts with it).
+    text_field : str
+        The field or column holding the text (not used for plain text).
+    meta : MetaSpec, optional
+        The ``--meta`` fields to keep.
+    on_position : callable, optional
+        Told the byte position read so far in a plain-text file (for progress).
+
+    Yields
+    ------
+    Document
+        As :func:`iter_documents`.
+    """
+    if _has_suffix(file, TEXT_SUFFIXES):
+        yield from _text_documents(file, label, meta, on_position)
+    elif _has_suffix(file, JSONL_SUFFIXES):
+        yield from _jsonl_documents(file, label, text_field, meta)
+    elif _has_suffix(file, TABLE_SUFFIXES):
+        yield from _table_documents(file, label, text_field, meta)
+    else:
+        yield from _parquet_documents(file, label, text_field, meta)
 
 
 def _has_suffix(path: Path, suffixes: tuple[str, ...]) -> bool:

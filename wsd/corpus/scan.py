@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from wsd.corpus.proper import count_table, likely_proper, warn_proper
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
-from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES
+from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES, ContextKind, Lemmatizer, ProperNames
 
 #: A document with more occurrences than a chunk is cut inside, between two of its passages (``doc_id`` and
 #: ``doc_start`` change), once the chunk holds this many times ``chunk_size`` rows (iter_document_chunks).
@@ -63,15 +63,15 @@ class ScanOptions:
     """
 
     targets: TargetForms
-    lemmatizer: str | None = None
+    lemmatizer: Lemmatizer | None = None
     case_sensitive: bool = False
-    context: str = "sentence"
+    context: ContextKind = "sentence"
     context_chars: int = DEFAULT_CONTEXT_CHARS
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     text_field: str = "text"
     meta: tuple[str, ...] = ()
     slice_from_path: str | None = None
-    proper: str = "warn"
+    proper: ProperNames = "warn"
     meta_spec: MetaSpec = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -327,7 +327,16 @@ def scan(
     corpus: str | os.PathLike[str],
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     forms: str | os.PathLike[str] | None = None,
-    **options,
+    *,
+    lemmatizer: Lemmatizer | None = ScanOptions.lemmatizer,
+    case_sensitive: bool = ScanOptions.case_sensitive,
+    context: ContextKind = ScanOptions.context,
+    context_chars: int = ScanOptions.context_chars,
+    languages: tuple[str, ...] = ScanOptions.languages,
+    text_field: str = ScanOptions.text_field,
+    meta: str | Sequence[str] = ScanOptions.meta,
+    slice_from_path: str | None = ScanOptions.slice_from_path,
+    proper: ProperNames = ScanOptions.proper,
 ) -> pd.DataFrame:
     """Find every occurrence of each target in a corpus; one row per occurrence (see :mod:`wsd.occurrences`).
 
@@ -339,11 +348,25 @@ def scan(
         ``"mouse:mice,bank"`` (forms after colons), a list of such items, or ``{target: [forms]}``.
     forms : path, optional
         A forms file, lines ``target<TAB>form1,form2``.
-    **options
-        ``lemmatizer`` (None or ``"simplemma"``), ``case_sensitive``, ``context`` (``"sentence"`` or
-        ``"window"``), ``context_chars``, ``languages``, ``text_field``, ``meta`` (fields or columns kept as
-        metadata columns), ``slice_from_path`` (a regex; see :mod:`wsd.corpus.metadata`) and ``proper``
-        (``"warn"``, ``"keep"`` or ``"drop"``: likely proper names, :mod:`wsd.corpus.proper`).
+    lemmatizer : {"simplemma"} or None
+        Also match words whose lemma is a target; None (or ``"none"``): the listed forms only.
+    case_sensitive : bool
+        Match case exactly.
+    context : {"sentence", "window"}
+        The passage an occurrence gets: its sentence, or ``context_chars`` either side.
+    context_chars : int
+        Characters either side for ``window`` (and the cap for long sentences).
+    languages : tuple of str
+        Languages of the lemmatizer.
+    text_field : str
+        The field or column holding the text.
+    meta : str or tuple of str
+        Fields or columns kept as metadata columns (``"year,source"`` or ``("year", "source")``).
+    slice_from_path : str, optional
+        A regex whose groups, searched in each file's relative path, become metadata columns
+        (:mod:`wsd.corpus.metadata`).
+    proper : {"warn", "keep", "drop"}
+        Likely proper names (:mod:`wsd.corpus.proper`): keep them and warn, keep them, or leave them out.
 
     Returns
     -------
@@ -356,7 +379,19 @@ def scan(
     >>> occurrences.loc[0, ["target", "form", "start", "end"]].tolist()  # doctest: +SKIP
     ['mouse', 'mouse', 4, 9]
     """
-    scan_options = build_scan_options(targets, forms, **options)
+    scan_options = build_scan_options(
+        targets,
+        forms,
+        lemmatizer=lemmatizer,
+        case_sensitive=case_sensitive,
+        context=context,
+        context_chars=context_chars,
+        languages=languages,
+        text_field=text_field,
+        meta=meta,
+        slice_from_path=slice_from_path,
+        proper=proper,
+    )
     stats = ScanStats()
     chunks = list(iter_occurrence_chunks(corpus, scan_options, stats=stats))
     if not chunks:

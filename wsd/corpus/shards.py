@@ -35,23 +35,16 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from wsd import schema
 from wsd.corpus.documents import (
-    JSONL_SUFFIXES,
     PARQUET_SUFFIXES,
-    TABLE_SUFFIXES,
     TEXT_FIELD,
-    TEXT_SUFFIXES,
     Document,
     JsonLineParser,
     _Decoder,
     _has_suffix,
-    _jsonl_documents,
-    _parquet_documents,
-    _table_documents,
-    _text_documents,
     check_text_file_meta,
     corpus_files,
+    file_documents,
     parquet_batch_documents,
     parquet_columns,
     text_line_documents,
@@ -60,8 +53,8 @@ from wsd.corpus.metadata import MetaSpec
 from wsd.errors import ConfigError, InputError
 from wsd.io import textfiles
 from wsd.io.textfiles import raw_lines
+from wsd.schema import DEFAULT_SHARD_BYTES
 
-DEFAULT_SHARD_BYTES = schema.DEFAULT_SHARD_BYTES
 READ_BLOCK = 4 * 2**20
 SPLITTABLE_TEXT = (".txt",)
 SPLITTABLE_JSONL = (".jsonl", ".ndjson")
@@ -233,7 +226,7 @@ def iter_shard_documents(
         file = Path(piece.path)
         read = _BytesRead(piece.size, on_bytes)
         if piece.stop is None:
-            yield from _whole_file_documents(file, piece.label, text_field, meta, read.at)
+            yield from file_documents(file, piece.label, text_field, meta, read.at)
         elif _has_suffix(file, PARQUET_SUFFIXES):
             yield from _parquet_range_documents(piece, text_field, meta)
         elif _has_suffix(file, SPLITTABLE_JSONL):
@@ -415,19 +408,6 @@ def _pack(pieces: list[Piece], shard_bytes: int) -> list[Shard]:
 
 
 # ---------------------------------------------------------------------------------------------- reading
-def _whole_file_documents(
-    file: Path, label: str, text_field: str, meta: MetaSpec | None, on_position: Callable[[int], None] | None = None
-) -> Iterator[Document]:
-    if _has_suffix(file, TEXT_SUFFIXES):
-        yield from _text_documents(file, label, meta, on_position)
-    elif _has_suffix(file, JSONL_SUFFIXES):
-        yield from _jsonl_documents(file, label, text_field, meta)
-    elif _has_suffix(file, TABLE_SUFFIXES):
-        yield from _table_documents(file, label, text_field, meta)
-    else:
-        yield from _parquet_documents(file, label, text_field, meta)
-
-
 def _range_lines(
     piece: Piece, text: bool = True, on_position: Callable[[int], None] | None = None
 ) -> Iterator[tuple[int, bytes, bool]]:

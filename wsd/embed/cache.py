@@ -22,7 +22,7 @@ import pandas as pd
 from wsd.embed.encoder import Encoder
 from wsd.io.atomic import WriteFailed
 from wsd.io.outputs import OutputRefused
-from wsd.io.store import write_array, write_json
+from wsd.io.writers import write_array, write_json
 
 
 def default_cache_dir() -> Path:

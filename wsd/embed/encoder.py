@@ -51,14 +51,15 @@ if TYPE_CHECKING:
 
 DEFAULT_BATCH_SIZE = 32
 """Windows per forward pass on a CPU: 32 was fastest of 16/32/64/256 on 2 cores in bf16 and fp32
-(the levers table of experiments/results/bench_embed.md; larger batches are slower: shared/PERF-NOTES.md)."""
+(the levers table of experiments/results/bench_embed/bench_embed.md; larger batches are slower:
+shared/PERF-NOTES.md)."""
 DEFAULT_GPU_BATCH_SIZE = 256
-"""Windows per forward pass on a GPU (fastest of 64/256/1024 on an H200: experiments/results/bench_gpu.md)."""
+"""Windows per forward pass on a GPU (fastest of 64/256/1024 on an H200: experiments/results/bench_gpu/bench_gpu.md)."""
 
 #: The settings :meth:`Encoder.with_options` may change (everything but the loaded model).
 OPTIONS = ("layers", "pooling", "batch_size", "window_tokens", "progress", "context_vector")
 
-_Config = tuple[LayerSpec, str]
+_Config = tuple[LayerSpec, Pooling]
 _DONE = object()
 
 
@@ -724,7 +725,7 @@ def release_freed_memory() -> bool:
     The forward passes of a chunk free hundreds of MiB of activations, and the helper thread allocates the
     next chunk's tables and windows at the same time, in between; the C library keeps the freed pages
     resident for reuse, and the holes left between live objects grow chunk after chunk (measured in
-    ``experiments/results/bench_embed.md``). Trimming after each chunk keeps a stream's peak memory that of
+    ``experiments/results/bench_embed/bench_embed.md``). Trimming after each chunk keeps a stream's peak memory that of
     one chunk. It frees nothing that is in use and changes no setting; it takes milliseconds.
 
     Returns

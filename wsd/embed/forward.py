@@ -1,9 +1,11 @@
-"""The contract of a forward-pass runtime: what the encoder asks of PyTorch and of OpenVINO alike.
+"""The forward pass: what the encoder asks of a runtime (PyTorch, OpenVINO), and what the runtimes share.
 
 :class:`~wsd.embed.models.TorchForward` (``--runtime torch``) and
-:class:`~wsd.embed.ov_runtime.OpenVinoForward` (``--runtime openvino``) are two implementations of
-:class:`ForwardPass`; :class:`~wsd.embed.encoder.Encoder` sees only this protocol, so a third runtime needs no
-change there. mypy checks both against it (``make lint``), and a test checks it at run time.
+:class:`~wsd.embed.ov_runtime.OpenVinoForward` (``--runtime openvino``) are two subclasses of
+:class:`ForwardPass`; :class:`~wsd.embed.encoder.Encoder` sees only its methods, so a third runtime needs no
+change there: it implements how one batch runs (``_run``), and :meth:`ForwardPass.pieces` times it. The
+Hugging Face model call itself is :func:`hidden_states`, shared by the PyTorch runtime, the model that the
+OpenVINO runtime converts and the tuning forward pass (:mod:`wsd.tune.forward`).
 
 >>> from wsd.embed.models import TorchForward
 >>> isinstance(TorchForward(None, "cpu", "fp32", 6), ForwardPass)
@@ -17,16 +19,49 @@ one window).
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
 
-@runtime_checkable
-class ForwardPass(Protocol):
+def hidden_states(
+    model: Any, input_ids: Any, attention_mask: Any, layers: Sequence[int], num_layers: int | None = None
+) -> list[Any]:
+    """One call of a Hugging Face encoder: its hidden states at the positions ``layers``, in that order.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        The encoder.
+    input_ids, attention_mask : Tensor of shape (batch, tokens)
+        The batch.
+    layers : sequence of int
+        Positions in ``hidden_states`` (0 = the embedding layer's output).
+    num_layers : int, optional
+        The model's transformer layers. Given, a call that asks for the last layer alone reads
+        ``last_hidden_state`` and keeps no other layer's states (what inference does to save memory).
+
+    Returns
+    -------
+    list of Tensor of shape (batch, tokens, hidden)
+        One per position of ``layers``.
+    """
+    only_last = num_layers is not None and list(layers) == [num_layers]
+    out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=not only_last)
+    return [out.last_hidden_state] if only_last else [out.hidden_states[layer] for layer in layers]
+
+
+class ForwardPass:
     """A runtime of the encoder's forward pass: hidden states of chosen layers at chosen tokens of a batch.
+
+    A runtime subclasses it and implements ``_run(input_ids, mask, needed, rows, cols)``: one batch, with the
+    arguments and the result of :meth:`pieces`, which times it. It may get ready for a set of layers in
+    ``_ready(needed)`` (compiling: that time goes to :attr:`compile_s`) and override :meth:`session`,
+    :meth:`prepare` and :meth:`settle`, which do nothing here.
 
     Attributes
     ----------
@@ -39,31 +74,31 @@ class ForwardPass(Protocol):
     """
 
     name: str
-    seconds: float
-    compile_s: float
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.compile_s = 0.0
 
     def session(self) -> AbstractContextManager[Any]:
-        """The context that a run of forward passes executes in (e.g. ``torch.inference_mode``).
+        """The context that a run of forward passes executes in (e.g. ``torch.inference_mode``; here none).
 
         Returns
         -------
         context manager
         """
-        ...
+        return contextlib.nullcontext()
 
     def prepare(self, needed: Sequence[int]) -> None:
-        """Get ready for batches that ask for the layers ``needed`` (compile ahead; may do nothing).
+        """Get ready for batches that ask for the layers ``needed`` (compile ahead; here nothing).
 
         Parameters
         ----------
         needed : sequence of int
             Positions in ``hidden_states`` (0 = the embedding layer's output).
         """
-        ...
 
     def settle(self) -> None:
         """Wait for whatever :meth:`prepare` started in the background (nothing runs on after a call returns)."""
-        ...
 
     def pieces(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
@@ -84,7 +119,20 @@ class ForwardPass(Protocol):
         dict
             ``{layer: ndarray of shape (pieces, hidden), float32}``.
         """
-        ...
+        self._ready(needed)
+        clock = time.perf_counter()
+        gathered = self._run(input_ids, mask, needed, rows, cols)
+        self.seconds += time.perf_counter() - clock
+        return gathered
+
+    def _ready(self, needed: Sequence[int]) -> None:
+        """Make the model for ``needed`` ready to run now (its time is not counted in :attr:`seconds`)."""
+
+    def _run(
+        self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
+    ) -> dict[int, np.ndarray]:
+        """One batch through the model, gathered at the pieces: what :meth:`pieces` gives, untimed."""
+        raise NotImplementedError(f"{type(self).__name__} runs no batch: a runtime implements _run")
 
 
 def distinct_pieces(

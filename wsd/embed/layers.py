@@ -25,11 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wsd import schema
 from wsd.errors import ConfigError
+from wsd.schema import NAMED_SPECS
 
 COMBINATIONS = ("sum", "mean", "concat")
-NAMED_SPECS = schema.NAMED_SPECS
 STATIC = "static"
 
 

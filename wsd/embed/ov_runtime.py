@@ -41,13 +41,14 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from wsd import machine, schema
+from wsd import machine
+from wsd.embed.forward import ForwardPass, hidden_states
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.errors import ConfigError, ModelError
 from wsd.io.atomic import WriteFailed, atomic_write
@@ -58,11 +59,8 @@ from wsd.io.layout import (
     OPENVINO_IR_WEIGHTS,
 )
 from wsd.io.manifest import file_sha256
+from wsd.schema import DEFAULT_RUNTIME, RUNTIMES
 
-#: Runtimes of the forward pass (``--runtime``); ``auto`` is OpenVINO where it is installed and the device
-#: is the CPU, else PyTorch.
-RUNTIMES = schema.RUNTIMES
-DEFAULT_RUNTIME = schema.DEFAULT_RUNTIME
 #: Precisions the OpenVINO runtime computes in.
 OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
 #: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``).
@@ -146,7 +144,7 @@ def resolve_runtime(runtime: str | None, device: Any = None, precision: str | No
     Parameters
     ----------
     runtime : str or None
-        ``auto``, ``torch`` or ``openvino`` (``None``: :data:`DEFAULT_RUNTIME`).
+        ``auto``, ``torch`` or ``openvino`` (``None``: :data:`wsd.schema.DEFAULT_RUNTIME`).
     device : str, optional
         The device asked for (``None``/``auto``, ``cpu``, ``cuda``...).
     precision : str, optional
@@ -404,7 +402,7 @@ def write_json_entry(path: Path, entry: Mapping[str, Any]) -> bool:
     return True
 
 
-class OpenVinoForward:
+class OpenVinoForward(ForwardPass):
     """The forward pass with OpenVINO: one compiled model per set of layers asked for, converted on first use.
 
     Parameters
@@ -431,6 +429,7 @@ class OpenVinoForward:
         torch_model: Callable[[], Any],
         threads: int | None = None,
     ) -> None:
+        super().__init__()  # compile_s: time waited for converting (when not cached) and compiling
         self.cache_dir = cache_dir
         self.key = key
         self.precision = precision
@@ -439,19 +438,6 @@ class OpenVinoForward:
         self._requests: dict[tuple[int, ...], Any] = {}
         self._pending: dict[tuple[int, ...], Future] = {}
         self.converted = 0  # conversions this process made (a test and the benchmark read it)
-        self.seconds = 0.0  # time in inference calls so far, compilation excluded (stage timings read it)
-        self.compile_s = 0.0  # time waited for converting (when not cached) and compiling
-
-    def session(self) -> AbstractContextManager[Any]:
-        """A context for a run of forward passes (nothing to set up for OpenVINO).
-
-        Returns
-        -------
-        context manager
-        """
-        import contextlib
-
-        return contextlib.nullcontext()
 
     def prepare(self, needed: Sequence[int]) -> None:
         """Start loading (or converting) and compiling the model for ``needed`` in a helper thread.
@@ -482,43 +468,28 @@ class OpenVinoForward:
         """
         wait(list(self._pending.values()))
 
-    def pieces(
+    def _ready(self, needed: Sequence[int]) -> None:
+        """Compile the model for ``needed`` now, or wait for :meth:`prepare`'s thread (the time waited counts)."""
+        layers = tuple(needed)
+        if layers in self._requests:
+            return
+        clock = time.perf_counter()
+        pending = self._pending.pop(layers, None)
+        request, problems = pending.result() if pending is not None else self._compile(layers)
+        for problem in problems:  # found in the helper thread: warned about here, in the caller's
+            warnings.warn(problem, stacklevel=4)
+        self._requests[layers] = request
+        self.compile_s += time.perf_counter() - clock
+
+    def _run(
         self, input_ids: np.ndarray, mask: np.ndarray, needed: Sequence[int], rows: np.ndarray, cols: np.ndarray
     ) -> dict[int, np.ndarray]:
-        """Hidden states of the ``needed`` layers at the tokens ``(rows[i], cols[i])`` of one batch.
-
-        Parameters
-        ----------
-        input_ids, mask : ndarray of shape (batch, tokens), int64
-            The batch.
-        needed : sequence of int
-            Positions in ``hidden_states`` (0 = the embedding layer's output).
-        rows, cols : ndarray of int
-            Batch row and token column of every piece wanted.
-
-        Returns
-        -------
-        dict
-            ``{layer: ndarray of shape (pieces, hidden), float32}``.
-        """
-        layers = tuple(needed)
-        request = self._requests.get(layers)
-        if request is None:  # compile now, or wait for prepare()'s thread (the time waited counts)
-            clock = time.perf_counter()
-            pending = self._pending.pop(layers, None)
-            request, problems = pending.result() if pending is not None else self._compile(layers)
-            for problem in problems:  # found in the helper thread: warned about here, in the caller's
-                warnings.warn(problem, stacklevel=3)
-            self._requests[layers] = request
-            self.compile_s += time.perf_counter() - clock
-        clock = time.perf_counter()
+        request = self._requests[tuple(needed)]
         request.infer({"input_ids": input_ids, "attention_mask": mask})
-        gathered = {
+        return {
             layer: np.array(request.get_output_tensor(i).data[rows, cols], dtype=np.float32)
-            for i, layer in enumerate(layers)
+            for i, layer in enumerate(needed)
         }
-        self.seconds += time.perf_counter() - clock
-        return gathered
 
     def _name(self, layers: tuple[int, ...]) -> str:
         """The cache entry's name (without suffix) of the conversion for ``layers``."""
@@ -633,8 +604,7 @@ def _wrapper_class() -> type:
             self.layers = layers
 
         def forward(self, input_ids: Any, attention_mask: Any) -> tuple[Any, ...]:
-            states = self.model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
-            return tuple(states.hidden_states[i] for i in self.layers)
+            return tuple(hidden_states(self.model, input_ids, attention_mask, self.layers))
 
     return HiddenStates
 

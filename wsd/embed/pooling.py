@@ -18,15 +18,15 @@ max         element-wise maximum over the pieces
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
-from wsd import schema
 from wsd.errors import ConfigError
+from wsd.schema import POOLINGS, Pooling
 
-POOLINGS = schema.POOLINGS
 
-
-def check_pooling(pooling: str) -> str:
+def check_pooling(pooling: str) -> Pooling:
     """Check and normalise a subword pooling name (``first_last`` is accepted for ``first-last``).
 
     Parameters
@@ -36,8 +36,8 @@ def check_pooling(pooling: str) -> str:
 
     Returns
     -------
-    str
-        One of :data:`POOLINGS`.
+    {"mean", "first", "last", "first-last", "sum", "max"}
+        One of :data:`wsd.schema.POOLINGS`.
 
     Raises
     ------
@@ -47,7 +47,7 @@ def check_pooling(pooling: str) -> str:
     name = str(pooling).strip().lower().replace("_", "-")
     if name not in POOLINGS:
         raise ConfigError(f"unknown subword pooling {pooling!r} (choose one of {', '.join(POOLINGS)})")
-    return name
+    return cast(Pooling, name)
 
 
 def pooled_dim(pooling: str, dim: int) -> int:
@@ -81,7 +81,7 @@ def pool_pieces(pieces: np.ndarray, segment: np.ndarray, count: int, pooling: st
     count : int
         Number of words.
     pooling : str
-        The subword pooling (:data:`POOLINGS`).
+        The subword pooling (:data:`wsd.schema.POOLINGS`).
 
     Returns
     -------

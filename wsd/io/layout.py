@@ -48,6 +48,13 @@ An **output** folder (``wsd run``, ``wsd demo``, ``wsd evaluate``; ``wsd report`
     OUT/gold.parquet         gold sense of every occurrence (``wsd run --gold``)
     OUT/report.html  OUT/report.md  OUT/report_figures/
 
+A **few-shot** folder (``wsd predict --examples FILE --data FILE2 --out OUT``)::
+
+    OUT/predicted.parquet    FILE2's occurrences with their senses
+    OUT/metrics.json         the configuration and, when FILE2 is labelled, the scores
+    OUT/model/               the few-shot model: few_shot_model.json + one folder of .npy arrays per target
+                             (``wsd.load("OUT")``, ``wsd predict --examples OUT/model``)
+
 An **encoder** folder (``wsd tune``, :mod:`wsd.tune`): the tuned encoder as ``transformers`` and
 sentence-transformers save it, its model card ``README.md`` and ``wsd_tune.json`` (every file listed in its
 manifest, like any folder wsd writes).
@@ -72,6 +79,9 @@ PREDICTED_FILE = "predicted.parquet"
 SENSES_DIR = "senses"
 MODEL_DIR = "model"
 SENSE_MODEL_FILE = "sense_model.json"
+#: The few-shot model of labelled examples (``SenseTagger.save``; ``wsd predict --examples ... --out OUT``
+#: writes it to ``OUT/model``): this file + one folder of .npy arrays per target.
+FEW_SHOT_MODEL_FILE = "few_shot_model.json"
 LABELS_FILE = "labels.parquet"
 SENSES_FILE = "senses.parquet"
 SENSES_MARKDOWN = "senses.md"

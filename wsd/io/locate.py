@@ -117,7 +117,7 @@ def folder_kind(path: str | os.PathLike[str]) -> str | None:
         return "senses"
     if _is_change(folder):
         return "change"
-    if (folder / META_FILE).is_file():  # a run (a damaged one is named by wsd.io.store when it is read)
+    if (folder / META_FILE).is_file():  # a run (a damaged one is named by wsd.io.run_reader when it is read)
         return "run"
     return None
 

@@ -14,6 +14,6 @@ from __future__ import annotations
 from wsd.report.build import write_report
 from wsd.report.data import RunData, load_run_data
 from wsd.report.experiments import Experiment, load_experiments
-from wsd.report.projection import PROJECTIONS, project
+from wsd.report.projection import project
 
-__all__ = ["PROJECTIONS", "Experiment", "RunData", "load_experiments", "load_run_data", "project", "write_report"]
+__all__ = ["Experiment", "RunData", "load_experiments", "load_run_data", "project", "write_report"]

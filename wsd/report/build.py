@@ -2,8 +2,8 @@
 
 >>> write_report("out/demo")                        # doctest: +SKIP
 PosixPath('out/demo/report.html')
->>> write_report("experiments/results")             # doctest: +SKIP
-PosixPath('experiments/results/report.html')
+>>> write_report("experiments/results/ablate")      # doctest: +SKIP
+PosixPath('experiments/results/ablate/report.html')
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wsd import schema
 from wsd.change.compare import describe_order
 from wsd.change.explain import companion_measure, disagreement_notes, fallback_note, ranking_legend
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.io import manifest
+from wsd.io.atomic import atomic_write
 from wsd.io.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.io.locate import folder_kind
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
-from wsd.io.store import atomic_write
 from wsd.occurrences import citations, metadata_columns
 from wsd.report import plots
 from wsd.report.content import (
@@ -44,15 +43,15 @@ from wsd.report.content import (
     slug,
 )
 from wsd.report.data import GOLD_CHANGE_COLUMNS, ChangeData, RunData, headline_metrics, load_run_data, score_names
+from wsd.report.drawing import shorten
 from wsd.report.experiments import Experiment, experiment_files, load_experiments
 from wsd.report.html_page import render_html
 from wsd.report.markdown_page import render_markdown
 from wsd.report.pairs_page import pairs_folder, pairs_report
-from wsd.report.projection import DEFAULT_PROJECTION, check_projection, project
+from wsd.report.projection import check_projection, project
+from wsd.schema import DEFAULT_MAX_POINTS, DEFAULT_PROJECTION, DEFAULT_REPORT_EXAMPLES, Projection
 from wsd.senses.describe import examples_per_group
 
-DEFAULT_MAX_POINTS = schema.DEFAULT_MAX_POINTS
-DEFAULT_EXAMPLES = schema.DEFAULT_REPORT_EXAMPLES
 MAX_EXAMPLES = 5
 GOLD_MAKEUP = 3
 PROJECTION_NAMES = {"pca": "PCA", "tsne": "t-SNE", "umap": "UMAP"}
@@ -62,11 +61,11 @@ PROJECTION_NAMES = {"pca": "PCA", "tsne": "t-SNE", "umap": "UMAP"}
 def write_report(
     out_dir: str | os.PathLike[str],
     report_dir: str | os.PathLike[str] | None = None,
-    projection: str = DEFAULT_PROJECTION,
+    projection: Projection = DEFAULT_PROJECTION,
     *,
     experiments: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
     max_points: int = DEFAULT_MAX_POINTS,
-    n_examples: int = DEFAULT_EXAMPLES,
+    n_examples: int = DEFAULT_REPORT_EXAMPLES,
     random_state: int = 0,
     title: str | None = None,
     overwrite: bool = False,
@@ -220,7 +219,9 @@ def _write_text(path: Path, text: str) -> None:
 class _Builder:
     """Draws the figures into ``figures`` and fills :class:`Report` objects."""
 
-    def __init__(self, figures: Path, projection: str, max_points: int, n_examples: int, random_state: int) -> None:
+    def __init__(
+        self, figures: Path, projection: Projection, max_points: int, n_examples: int, random_state: int
+    ) -> None:
         self.figures = figures
         self.projection = projection
         self.max_points = max_points
@@ -320,6 +321,9 @@ class _Builder:
         kept_one = (data.senses_meta or {}).get("one_sense", {}).get(target)
         if kept_one:  # why the word was not split (wsd.senses.stage.one_sense_reasons)
             facts.insert(2, f"one sense: {kept_one}")
+        split_few = (data.senses_meta or {}).get("few_uses_split", {}).get(target)
+        if split_few:  # why a word of few uses was split (wsd.senses.stage.few_uses_split_reasons)
+            facts.insert(2, f"split on few uses: {split_few}")
         if has_gold and gold is not None:
             labelled = gold[gold != ""]
             facts.append(f"{plural(len(set(labelled)), 'gold sense')} ({len(labelled)} labelled)")
@@ -613,7 +617,7 @@ def _best_reference(references: dict[str, dict[str, Any]], metric: str) -> tuple
 
 def _legend_name(card: SenseCard) -> str:
     words = ", ".join(card.keywords[:2])
-    return f"{card.sense}: {plots.shorten(words, 26)} ({card.size})" if words else f"{card.sense} ({card.size})"
+    return f"{card.sense}: {shorten(words, 26)} ({card.size})" if words else f"{card.sense} ({card.size})"
 
 
 def run_facts(data: RunData) -> list[str]:

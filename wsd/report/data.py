@@ -42,6 +42,7 @@ from wsd.change.stage import check_senses_of_run
 from wsd.errors import InputError, WsdError
 from wsd.evaluate.keys import parse_senses
 from wsd.io import manifest
+from wsd.io.checksums import check_recorded
 from wsd.io.layout import (
     CHANGE_COUNTS,
     CHANGE_CSV,
@@ -60,7 +61,7 @@ from wsd.io.layout import (
     SENSES_FILE,
 )
 from wsd.io.locate import Layout, find_layout, folder_kind
-from wsd.io.store import check_recorded, load_run, read_meta
+from wsd.io.run_reader import load_run, read_meta
 
 GOLD_COLUMN = "sense"
 
@@ -87,7 +88,7 @@ def check_unchanged(path: Path, remedy: str) -> None:
     """Refuse a file wsd wrote that was changed since, by the manifest of its folder (:mod:`wsd.io.manifest`).
 
     A file no manifest lists (a folder of an older wsd) is checked against the checksums its folder's
-    ``meta.json`` records, where it records any (:func:`wsd.io.store.check_recorded`), else read as it is.
+    ``meta.json`` records, where it records any (:func:`wsd.io.checksums.check_recorded`), else read as it is.
 
     Parameters
     ----------

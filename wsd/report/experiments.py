@@ -11,7 +11,7 @@ An experiment file looks like::
 ``rows`` keep their order (for ``layers`` it is the x axis of the plot); ``baselines`` and ``published``
 are optional.
 
->>> experiments = load_experiments("experiments/results")   # doctest: +SKIP
+>>> experiments = load_experiments("experiments/results/ablate")   # doctest: +SKIP
 >>> [e.name for e in experiments]                            # doctest: +SKIP
 ['layers', 'methods']
 """
@@ -266,7 +266,7 @@ def load_experiments(path: str | os.PathLike[str]) -> list[Experiment]:
 
     Examples
     --------
-    >>> load_experiments("experiments/results")   # doctest: +SKIP
+    >>> load_experiments("experiments/results/ablate")   # doctest: +SKIP
     [Experiment(name='layers', ...), ...]
     """
     path = Path(path)

@@ -1,7 +1,7 @@
 """The figures of a usage-similarity report (``wsd evaluate --dataset wic``): cosine distributions and the ROC curve.
 
-Drawn like every report figure (:mod:`wsd.report.plots`: :func:`~wsd.report.plots.styled`, written by
-:func:`~wsd.report.plots.save_figure`), sized for a paper's column. Each function takes plain arrays and writes
+Drawn like every report figure (:mod:`wsd.report.drawing`: :func:`~wsd.report.drawing.styled`, written by
+:func:`~wsd.report.drawing.save_figure`), sized for a paper's column. Each function takes plain arrays and writes
 one PNG; none reads files.
 
 >>> cosine_distributions(np.array([0.8, 0.9]), np.array([0.2, 0.4]), [0.5], "dev", Path("c.png"))  # doctest: +SKIP
@@ -14,20 +14,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from matplotlib.figure import Figure
 
-from wsd.report.plots import DPI, GREY, LIGHT_GREY, palette, save_figure, styled
+from wsd.report.drawing import GREY, LIGHT_GREY, new_figure, palette, save_figure, styled
 
 #: Fewest and most bins of the cosine histograms (about the square root of the pairs in between).
 MIN_BINS, MAX_BINS = 10, 40
-#: Colours of the same-sense and the different-sense pairs (the first two of :func:`wsd.report.plots.palette`).
+#: Colours of the same-sense and the different-sense pairs (the first two of :func:`wsd.report.drawing.palette`).
 SAME_COLOUR, DIFFERENT_COLOUR = palette(2)
 #: The colour of the threshold lines and of the operating point on the ROC curve.
 THRESHOLD_COLOUR = "#333333"
-
-
-def _figure(width: float, height: float) -> Figure:
-    return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
 
 
 def histogram_edges(values: np.ndarray) -> np.ndarray:
@@ -86,7 +81,7 @@ def cosine_distributions(
     """
     same, different = np.asarray(same, dtype=np.float64), np.asarray(different, dtype=np.float64)
     edges = histogram_edges(np.concatenate([same, different, np.asarray(thresholds, dtype=np.float64)])).tolist()
-    figure = _figure(4.6, 3.0)
+    figure = new_figure(4.6, 3.0)
     ax = figure.subplots()
     for values, colour, name in ((same, SAME_COLOUR, "same sense"), (different, DIFFERENT_COLOUR, "different senses")):
         if not len(values):
@@ -153,7 +148,7 @@ def roc_curve(
     labels = np.asarray(labels).astype(bool)
     predicted = np.asarray(predicted).astype(bool)
     false_positive, true_positive, _ = sklearn_roc_curve(labels, np.asarray(scores, dtype=np.float64))
-    figure = _figure(3.6, 3.4)
+    figure = new_figure(3.6, 3.4)
     ax = figure.subplots()
     ax.plot([0, 1], [0, 1], color=GREY, linestyle=":", linewidth=1.0, label="chance (AUC 0.5)")
     interval = f" [{auc_interval[0]:.3f}, {auc_interval[1]:.3f}]" if auc_interval else ""

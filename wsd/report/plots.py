@@ -1,8 +1,7 @@
 """The report's figures as PNG files, drawn with matplotlib's Agg renderer (no display, no pyplot state).
 
-Text is set in DejaVu Sans, which ships with matplotlib and covers Latin, Greek and Cyrillic; other installed
-fonts (Noto, for other scripts) are added as fallbacks when present. Every function takes plain arrays and
-dictionaries and writes one PNG; none reads files.
+Drawn with the fonts, colours and label placement of :mod:`wsd.report.drawing`. Every function takes plain arrays
+and dictionaries and writes one PNG; none reads files.
 
 >>> path = sense_map(np.zeros((3, 2)), np.array([0, 0, 1]), {0: "0", 1: "1"}, None,
 ...                  ("PC 1", "PC 2"), "bank", Path("map.png"))              # doctest: +SKIP
@@ -10,142 +9,40 @@ dictionaries and writes one PNG; none reads files.
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
-import warnings
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache, wraps
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from wsd.io.store import atomic_write
 from wsd.report.content import plural
+from wsd.report.drawing import (
+    GREY,
+    LIGHT_GREY,
+    MAX_LABEL_CHARS,
+    fit_tick_labels,
+    legend_below,
+    new_figure,
+    palette,
+    save_figure,
+    shorten,
+    styled,
+    widen_for_legend,
+)
 from wsd.report.experiments import Experiment
 
-if TYPE_CHECKING:
-    from matplotlib.typing import RcKeyType
-
-BASE_FONT = "DejaVu Sans"
-FALLBACK_FONTS: tuple[str, ...] = (
-    "Noto Sans",
-    "Noto Sans CJK JP",
-    "Noto Sans CJK SC",
-    "Noto Sans Arabic",
-    "Noto Sans Hebrew",
-    "Noto Sans Devanagari",
-    "Noto Sans Thai",
-    "Noto Sans Georgian",
-    "Noto Sans Armenian",
-)
-DPI = 110
-GREY = "#b0b0b0"
-LIGHT_GREY = "#dedede"
 SYSTEM_COLOUR = "#1f77b4"
 MAX_LEGEND_ENTRIES = 12
 MAX_CONFUSION_ROWS = 20
-MAX_LABEL_CHARS = 32
 BASELINE_STYLES: dict[str, tuple[str, str]] = {
     "one-sense": ("#555555", "--"),
     "one-per-instance": ("#8c564b", "-."),
     "random": ("#999999", ":"),
 }
 PUBLISHED_COLOURS: tuple[str, ...] = ("#9467bd", "#e377c2", "#17becf", "#bcbd22", "#2ca02c")
-_MISSING_GLYPH = re.compile(r"Glyph (\d+) .*missing from")
-
-
-@lru_cache(maxsize=1)
-def font_families() -> tuple[str, ...]:
-    """DejaVu Sans followed by the fallback fonts that are installed (matplotlib uses them per glyph).
-
-    Returns
-    -------
-    tuple of str
-        Font family names, :data:`BASE_FONT` first (looked up once per process).
-    """
-    from matplotlib import font_manager
-
-    installed = {entry.name for entry in font_manager.fontManager.ttflist}
-    return (BASE_FONT, *[name for name in FALLBACK_FONTS if name in installed])
-
-
-def style() -> dict[RcKeyType, Any]:
-    """The rcParams every figure is drawn with.
-
-    Returns
-    -------
-    dict
-        matplotlib rcParams: fonts (:func:`font_families`), sizes, spines.
-    """
-    return {
-        "font.family": "sans-serif",
-        "font.sans-serif": list(font_families()),
-        "font.size": 9,
-        "axes.titlesize": 10,
-        "axes.titleweight": "bold",
-        "axes.labelsize": 9,
-        "legend.fontsize": 8,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "axes.unicode_minus": True,
-    }
-
-
-def font_covers(text: str, family: str = BASE_FONT) -> bool:
-    """Whether the font file that matplotlib picks for ``family`` has a glyph for every character of ``text``.
-
-    Parameters
-    ----------
-    text : str
-        The text to draw (white space is not checked).
-    family : str
-        A font family name.
-
-    Returns
-    -------
-    bool
-        True when the font has every glyph.
-
-    Examples
-    --------
-    >>> font_covers("Замок mouse")
-    True
-    """
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
-    path = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
-    charmap = FT2Font(path).get_charmap()
-    return all(ord(char) in charmap for char in text if not char.isspace())
-
-
-def palette(n: int) -> list[str]:
-    """``n`` distinct colours (hex): tab10 up to ten, tab20 beyond (repeating after twenty).
-
-    Parameters
-    ----------
-    n : int
-        How many colours.
-
-    Returns
-    -------
-    list of str
-        ``n`` colours as ``#rrggbb``.
-
-    Examples
-    --------
-    >>> palette(2)
-    ['#1f77b4', '#ff7f0e']
-    """
-    from matplotlib.colors import to_hex
-
-    colormap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]  # lists of colours: an int picks one
-    return [to_hex(colormap(i % colormap.N)) for i in range(n)]
 
 
 def sense_colour(sense: int, n_senses: int) -> str:
@@ -166,236 +63,8 @@ def sense_colour(sense: int, n_senses: int) -> str:
     return GREY if sense < 0 else palette(max(n_senses, sense + 1))[sense]
 
 
-def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis.
-
-    Parameters
-    ----------
-    text : str
-        A label (turned into ``str`` first).
-    limit : int
-        Maximum length, the ellipsis included.
-
-    Returns
-    -------
-    str
-        ``text`` itself when short enough, else its first ``limit - 1`` characters and ``…``.
-
-    Examples
-    --------
-    >>> shorten("abcdefghij", 6)
-    'abcde…'
-    """
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def save_figure(figure: Figure, path: Path) -> set[str]:
-    """Write ``figure`` as PNG, atomically; return the characters no installed font could draw (normally none).
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-        The figure.
-    path : Path
-        The PNG file (its folder is created if needed).
-
-    Returns
-    -------
-    set of str
-        Characters whose glyph was missing; other warnings are passed on.
-    """
-    options: dict[str, Any] = {
-        "format": "png",
-        "dpi": DPI,
-        "bbox_inches": "tight",
-        "pad_inches": 0.12,
-        "metadata": {"Software": None},
-    }
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        atomic_write(path, lambda tmp: figure.savefig(tmp, **options))
-    missing: set[str] = set()
-    for warning in caught:
-        match = _MISSING_GLYPH.search(str(warning.message))
-        if match:
-            missing.add(chr(int(match.group(1))))
-        else:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
-    return missing
-
-
-def styled(function: Callable[..., set[str]]) -> Callable[..., set[str]]:
-    """Run a plotting function entirely under :func:`style` (artists read rcParams when created and drawn).
-
-    Parameters
-    ----------
-    function : callable
-        A plotting function that returns the missing glyphs (see :func:`save_figure`).
-
-    Returns
-    -------
-    callable
-        The same function, run inside ``matplotlib.rc_context(style())``.
-    """
-
-    @wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> set[str]:
-        with matplotlib.rc_context(style()):
-            return function(*args, **kwargs)
-
-    return wrapper
-
-
-def _figure(width: float, height: float) -> Figure:
-    return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
-
-
 def _marker_size(n: int) -> float:
     return float(np.clip(1800.0 / max(n, 1), 5.0, 36.0))
-
-
-#: The least room between two neighbouring tick labels, in points.
-TICK_GAP_PT = 2.0
-
-
-def _renderer(figure: Figure) -> Any:
-    """The Agg renderer of ``figure`` (a canvas is attached to a bare ``Figure`` first)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    canvas = figure.canvas
-    if not isinstance(canvas, FigureCanvasAgg):
-        canvas = FigureCanvasAgg(figure)
-    return canvas.get_renderer()
-
-
-def _tick_texts(ax: Any, axis: str) -> list[Any]:
-    """The tick labels of one axis that are drawn and say something, in tick order."""
-    ticks = ax.xaxis.get_major_ticks() if axis == "x" else ax.yaxis.get_major_ticks()
-    return [t.label1 for t in ticks if t.label1.get_visible() and t.label1.get_text().strip()]
-
-
-def crowded_labels(figure: Figure) -> list[tuple[str, str]]:
-    """Neighbouring tick labels that overlap or come closer than :data:`TICK_GAP_PT`, on every axis of ``figure``.
-
-    The figure is laid out (drawn without rendering) first; colour bars are axes too.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-        A figure.
-
-    Returns
-    -------
-    list of (str, str)
-        The texts of each pair of labels that collide (empty when every label stands clear).
-
-    Examples
-    --------
-    >>> figure = Figure(figsize=(1.0, 1.0))
-    >>> figure.subplots().set_xticks([0, 1], ["a long label", "another long one"])
-    [...]
-    >>> crowded_labels(figure)
-    [('a long label', 'another long one')]
-    """
-    figure.draw_without_rendering()
-    return [pair for ax in figure.axes for axis in ("x", "y") for pair in _collisions(ax, axis)]
-
-
-def _collisions(ax: Any, axis: str) -> list[tuple[str, str]]:
-    """Neighbouring tick labels of one axis closer than :data:`TICK_GAP_PT` (the figure laid out already)."""
-    renderer = _renderer(ax.figure)
-    gap = TICK_GAP_PT * ax.figure.dpi / 72.0
-    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in _tick_texts(ax, axis)]
-    boxes.sort(key=lambda item: item[1].x0 if axis == "x" else item[1].y0)
-    return [
-        (first, second)
-        for (first, a), (second, b) in itertools.pairwise(boxes)
-        if ((b.x0 < a.x1 + gap) if axis == "x" else (b.y0 < a.y1 + gap))
-    ]
-
-
-def fit_tick_labels(
-    ax: Any,
-    positions: Sequence[float] | np.ndarray,
-    labels: Sequence[str],
-    axis: str = "x",
-    vertical_labels: Sequence[str] | None = None,
-) -> int:
-    """Label the ticks at ``positions`` so that no two labels collide, however many there are.
-
-    On the x axis the labels are set horizontally when they all fit, else upright (``vertical_labels``, one line
-    each); when even those collide, every k-th is kept (the smallest k that fits, measured on the laid-out figure).
-    On the y axis only the thinning applies.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        The axes (a colour bar's too).
-    positions : sequence of float
-        Where the ticks are, in data coordinates.
-    labels : sequence of str
-        Their labels (may hold line breaks).
-    axis : {"x", "y"}
-        Which axis.
-    vertical_labels : sequence of str, optional
-        The labels to set upright (default ``labels``).
-
-    Returns
-    -------
-    int
-        The step k: every k-th label is shown (1: all).
-    """
-    positions, labels = list(positions), list(labels)
-    options: list[tuple[list[str], int]] = [(labels, 0)]
-    if axis == "x":
-        options.append((list(vertical_labels) if vertical_labels is not None else labels, 90))
-    set_ticks = ax.set_xticks if axis == "x" else ax.set_yticks
-    step = 1
-    for number, (texts, rotation) in enumerate(options):
-        last = number == len(options) - 1
-        step = 1
-        while step <= max(len(positions), 1):
-            kwargs = {"rotation": rotation, "ha": "center", "va": "top"} if axis == "x" else {}
-            set_ticks(positions[::step], texts[::step], **kwargs)
-            if not _axis_crowded(ax, axis):
-                return step
-            if not last:
-                break  # upright labels before fewer labels
-            step = max(step + 1, _step_needed(ax, axis, step))
-    return step
-
-
-def _axis_crowded(ax: Any, axis: str) -> bool:
-    ax.figure.draw_without_rendering()
-    return bool(_collisions(ax, axis))
-
-
-def _step_needed(ax: Any, axis: str, step: int) -> int:
-    """The thinning that the measured label sizes and tick spacing ask for (at least ``step``)."""
-    renderer = _renderer(ax.figure)
-    gap = TICK_GAP_PT * ax.figure.dpi / 72.0
-    texts = _tick_texts(ax, axis)
-    if len(texts) < 2:
-        return step
-    boxes = [text.get_window_extent(renderer) for text in texts]
-    sizes = [box.width if axis == "x" else box.height for box in boxes]
-    centres = sorted((box.x0 + box.x1) / 2 if axis == "x" else (box.y0 + box.y1) / 2 for box in boxes)
-    spacing = min(b - a for a, b in itertools.pairwise(centres)) / step  # between neighbouring ticks
-    return max(step, math.ceil((max(sizes) + gap) / max(spacing, 1e-9)))
-
-
-def _legend_below(ax: Any, entries: int) -> None:
-    if entries:
-        ax.legend(
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.07),
-            ncol=1 if entries > 6 else min(2, entries),
-            frameon=False,
-            markerscale=1.6,
-            handletextpad=0.3,
-            columnspacing=1.0,
-        )
 
 
 def _scatter_groups(
@@ -423,7 +92,7 @@ def _scatter_groups(
         ax.spines[side].set_color(LIGHT_GREY)
     for side in ("left", "bottom"):
         ax.spines[side].set_color(LIGHT_GREY)
-    _legend_below(ax, sum(1 for _, mask, _ in groups if mask.any()))
+    legend_below(ax, sum(1 for _, mask, _ in groups if mask.any()))
 
 
 def induced_groups(induced: np.ndarray, names: Mapping[int, str], n_senses: int) -> list[tuple[str, np.ndarray, str]]:
@@ -523,7 +192,7 @@ def sense_map(
     induced = np.asarray(induced, dtype=np.int64)
     n_senses = int(induced.max(initial=-1) + 1) if n_senses is None else int(n_senses)
     with_gold = gold is not None and bool((np.asarray(gold) != "").any())
-    figure = _figure(10.4 if with_gold else 5.4, 5.6)
+    figure = new_figure(10.4 if with_gold else 5.4, 5.6)
     panels = figure.subplots(1, 2 if with_gold else 1, squeeze=False)[0]
     size = _marker_size(len(points))
     _scatter_groups(
@@ -576,7 +245,7 @@ def confusion_heatmap(gold: np.ndarray, induced: np.ndarray, target: str, path: 
     shares = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
     columns = ["unassigned" if c < 0 else str(c) for c in table.columns]
     rows = [shorten(r) for r in table.index]
-    figure = _figure(max(3.6, 1.6 + 0.55 * len(columns)), max(2.0, 0.9 + 0.32 * len(rows)))
+    figure = new_figure(max(3.6, 1.6 + 0.55 * len(columns)), max(2.0, 0.9 + 0.32 * len(rows)))
     ax = figure.subplots()
     ax.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0, aspect="auto")
     ax.set_xticks(range(len(columns)), columns)
@@ -634,7 +303,7 @@ def per_target_scores(per_target: Mapping[str, Mapping[str, Any]], metrics: Sequ
     targets = list(per_target)
     metrics = list(metrics)
     colours = palette(len(metrics))
-    figure = _figure(7.0, max(2.2, 1.0 + 0.22 * len(targets) * max(len(metrics), 1) ** 0.5 + 0.1 * len(metrics)))
+    figure = new_figure(7.0, max(2.2, 1.0 + 0.22 * len(targets) * max(len(metrics), 1) ** 0.5 + 0.1 * len(metrics)))
     ax = figure.subplots()
     height = 0.8 / max(len(metrics), 1)
     positions = np.arange(len(targets))
@@ -686,7 +355,7 @@ def scores_vs_baselines(
     metrics = list(metrics)
     names = ["wsd", *baselines]
     colours = [SYSTEM_COLOUR, *[BASELINE_STYLES.get(b, (GREY, "-"))[0] for b in baselines]]
-    figure = _figure(max(4.8, 1.4 + 1.3 * len(metrics) * len(names) / 3), 3.4)
+    figure = new_figure(max(4.8, 1.4 + 1.3 * len(metrics) * len(names) / 3), 3.4)
     ax = figure.subplots()
     width = 0.8 / len(names)
     positions = np.arange(len(metrics))
@@ -762,7 +431,7 @@ def experiment_plot(experiment: Experiment, path: Path) -> set[str]:
     values = np.array(experiment.values(), dtype=float)
     errors = np.array(experiment.errors(), dtype=float)
     positions = np.arange(len(settings))
-    figure = _figure(max(7.2, 4.2 + 0.6 * len(settings)), 3.9)
+    figure = new_figure(max(7.2, 4.2 + 0.6 * len(settings)), 3.9)
     ax = figure.subplots()
     errors = np.where(errors > 0, errors, np.nan)
     show_errors = bool(np.isfinite(errors).any())
@@ -879,7 +548,7 @@ def sense_proportions(
     upright = [f"{label} {count}".strip() for label, count in zip(names_shown, counts, strict=True)]
     many = len(slices) > MAX_BAR_SLICES
     width = max(3.2, min(9.5, 1.6 + 0.5 * len(slices)))  # the plot's own width; the legend's is added below
-    figure = _figure(width, 3.4)
+    figure = new_figure(width, 3.4)
     ax = figure.subplots()
     positions = np.arange(len(slices))
     if many:
@@ -896,16 +565,9 @@ def sense_proportions(
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
-    _widen_for(figure, legend, width)
+    widen_for_legend(figure, legend, width)
     fit_tick_labels(ax, positions, labels, vertical_labels=upright)
     return save_figure(figure, path)
-
-
-def _widen_for(figure: Figure, legend: Any, width: float) -> None:
-    """Widen ``figure`` by what its legend beside the plot takes, so the plot keeps ``width`` inches."""
-    figure.draw_without_rendering()
-    taken = legend.get_window_extent(_renderer(figure)).width / figure.dpi
-    figure.set_size_inches(width + taken + 0.1, figure.get_size_inches()[1])
 
 
 @styled
@@ -948,7 +610,7 @@ def change_timeline(
     y = np.asarray(scores, dtype=np.float64)
     below = y - np.asarray(lows, dtype=np.float64)
     above = np.asarray(highs, dtype=np.float64) - y
-    figure = _figure(max(4.2, min(11.0, 2.4 + 0.45 * n_steps)), 3.2)
+    figure = new_figure(max(4.2, min(11.0, 2.4 + 0.45 * n_steps)), 3.2)
     ax = figure.subplots()
     ax.errorbar(x, y, yerr=np.vstack([below, above]), fmt="o-", color=palette(1)[0], capsize=3, markersize=4)
     ax.set_xlim(0.5, max(n_steps, 1) + 0.5)
@@ -1007,7 +669,7 @@ def slice_map(
     n = max(len(order), 1)
     colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.92, n))
     cmap, norm = ListedColormap(colours), BoundaryNorm(np.arange(n + 1) - 0.5, n)
-    figure = _figure(6.6, 5.6)
+    figure = new_figure(6.6, 5.6)
     ax = figure.subplots()
     size = _marker_size(len(points))
     outside = codes < 0

@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
-from wsd import schema
 from wsd.errors import ConfigError
+from wsd.schema import DEFAULT_PROJECTION, PROJECTIONS, Projection
 
-PROJECTIONS: tuple[str, ...] = schema.PROJECTIONS
-DEFAULT_PROJECTION = schema.DEFAULT_PROJECTION
 MIN_POINTS_NONLINEAR = 5
 """Fewer points than this are projected with PCA whatever was asked (t-SNE/UMAP need neighbours)."""
 SINGLE_THREAD_BELOW = 1000
@@ -21,7 +21,7 @@ SINGLE_THREAD_BELOW = 1000
 for busy cores can make a t-SNE of 20 points take half a minute on a loaded machine."""
 
 
-def check_projection(name: str) -> str:
+def check_projection(name: str) -> Projection:
     """Validate a projection name (and that UMAP is installed when asked for); return it lowercased.
 
     Parameters
@@ -31,7 +31,7 @@ def check_projection(name: str) -> str:
 
     Returns
     -------
-    str
+    {"pca", "tsne", "umap"}
         The name in lower case.
 
     Raises
@@ -54,11 +54,11 @@ def check_projection(name: str) -> str:
             raise ConfigError(
                 "projection 'umap' needs the umap-learn package (pip install umap-learn); use pca or tsne"
             ) from exc
-    return method
+    return cast(Projection, method)
 
 
 def project(
-    X: np.ndarray, method: str = DEFAULT_PROJECTION, random_state: int = 0
+    X: np.ndarray, method: Projection = DEFAULT_PROJECTION, random_state: int = 0
 ) -> tuple[np.ndarray, tuple[str, str]]:
     """2-D coordinates of the rows of ``X`` and the names of the two axes.
 

@@ -21,11 +21,7 @@ from typing import Any
 #: The public names and the module each lives in, imported on first use (PEP 562): importing a light module
 #: of the package (``wsd.senses.recipes``, ``wsd.senses.methods``) does not import scikit-learn.
 _LAZY = {
-    "BASELINE_METHODS": "wsd.senses.methods",
     "CLUSTERERS": "wsd.senses.clusterers",
-    "CLUSTERING_METHODS": "wsd.senses.methods",
-    "METHODS": "wsd.senses.methods",
-    "SELECTIONS": "wsd.senses.selection",
     "DummyClusterer": "wsd.senses.dummy",
     "Preprocessor": "wsd.senses.preprocess",
     "SelectK": "wsd.senses.selection",

@@ -9,7 +9,7 @@ Saving and loading: :mod:`wsd.senses.persistence`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
@@ -17,6 +17,16 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from wsd.errors import ConfigError, InputError
+from wsd.schema import (
+    CLUSTERING_METHODS,
+    METHODS,
+    NOISES,
+    SELECTIONS,
+    BaselineMethod,
+    ClusteringMethod,
+    Noise,
+    Selection,
+)
 from wsd.senses.clusterers import CLUSTERERS
 from wsd.senses.dummy import DummyClusterer, random_senses
 from wsd.senses.labels import (
@@ -27,7 +37,7 @@ from wsd.senses.labels import (
     merge_small_senses,
     size_renumbering,
 )
-from wsd.senses.methods import CLUSTERING_METHODS, METHOD_METRIC, METHODS, Clustering
+from wsd.senses.methods import METHOD_METRIC, Clustering
 from wsd.senses.preprocess import EPSILON, Preprocessor
 from wsd.senses.sampling import (
     CHUNKED_ABOVE,
@@ -36,7 +46,7 @@ from wsd.senses.sampling import (
     predict_proba_chunked,
     uses_sample,
 )
-from wsd.senses.selection import SELECTIONS, SelectK, check_k_range, check_one_sense, fit_k
+from wsd.senses.selection import SelectK, check_k_range, check_one_sense, fit_k
 from wsd.senses.soft import (
     COVARIANCE_TYPES,
     DISTANCES,
@@ -57,7 +67,9 @@ from wsd.senses.validation import (
     validate_params,
 )
 
-NOISE_POLICIES: tuple[str, ...] = ("nearest", "keep")
+if TYPE_CHECKING:
+    from wsd.options import SenseOptions
+
 #: The parameter a reader can change to split a word with few uses anyway (named in the reason).
 MIN_SPLIT_USES_NAME = "min_split_uses"
 #: How a fitted inducer turns vectors into memberships.
@@ -117,14 +129,15 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     Parameters
     ----------
     method : str
-        ``kmeans``, ``agglomerative`` (cosine, average linkage), ``ward``, ``hdbscan``, ``gmm``,
-        ``spectral`` (k-nearest-neighbour affinity), or the baselines ``one-sense`` (all occurrences
-        one sense), ``one-per-instance`` (each occurrence its own sense; identical vectors share one)
-        and ``random`` (an int ``k`` of random senses, seeded by ``random_state``).
+        A :data:`wsd.schema.ClusteringMethod` or :data:`wsd.schema.BaselineMethod`: ``kmeans``,
+        ``agglomerative`` (cosine, average linkage), ``ward``, ``hdbscan``, ``gmm``, ``spectral``
+        (k-nearest-neighbour affinity), or the baselines ``one-sense`` (all occurrences one sense),
+        ``one-per-instance`` (each occurrence its own sense; identical vectors share one) and ``random``
+        (an int ``k`` of random senses, seeded by ``random_state``).
     k : int or "auto"
         Number of senses, or ``"auto"`` to choose it per word by ``selection`` over ``k_range``.
         ``hdbscan`` needs ``"auto"`` and ``random`` an int; the other baselines ignore it.
-    selection : str
+    selection : {"silhouette", "calinski_harabasz", "bic", "native"}
         ``silhouette`` (metric: cosine for ``agglomerative``, Euclidean otherwise),
         ``calinski_harabasz``, ``bic`` (``gmm`` only) or ``native`` (``hdbscan`` only: HDBSCAN picks the
         number itself with ``hdbscan_min_cluster_size``). For ``hdbscan`` with silhouette or
@@ -145,8 +158,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     min_split_uses : int
         With ``k="auto"``: a word with fewer occurrences than this keeps one sense, without clustering (0:
         never). The default recipe sets it to :data:`~wsd.senses.recipes.MIN_SPLIT_USES`, measured in
-        ``experiments/results/one_sense_floor.md``: below it a split agrees with the gold senses no better than
-        chance. ``one_sense_reason_`` says why a word kept one sense.
+        ``experiments/results/one_sense_floor/one_sense_floor.md``: below it a split agrees with the gold senses no
+        better than chance. ``one_sense_reason_`` says why a word kept one sense.
     random_state : int, RandomState or None
         Seeds every random choice (k-means, GMM, spectral, the random baseline).
     center, normalize, pca, whiten : bool, bool, int or None, bool
@@ -159,7 +172,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     min_cluster_size : int or None
         Merge senses with fewer occurrences into the sense with the nearest mean among those at
         least this large (if none is, everything becomes one sense).
-    noise : str
+    noise : {"nearest", "keep"}
         HDBSCAN noise: ``nearest`` assigns it to the nearest cluster mean; ``keep`` labels it -1.
     temperature : float or "auto"
         Softmax temperature of the centroid rule (see above).
@@ -229,7 +242,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "pca": [Integer(1), None],
         "whiten": [Boolean()],
         "min_cluster_size": [Integer(1), None],
-        "noise": [Options(NOISE_POLICIES)],
+        "noise": [Options(NOISES)],
         "temperature": [PositiveReal(), "auto"],
         "distance": [Options(("auto", *DISTANCES))],
         "n_init": [Integer(1)],
@@ -247,9 +260,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        method: str = "kmeans",
-        k: int | str = "auto",
-        selection: str = "silhouette",
+        method: ClusteringMethod | BaselineMethod = "kmeans",
+        k: int | Literal["auto"] = "auto",
+        selection: Selection = "silhouette",
         k_range: tuple[int, int] = (2, 7),
         random_state: int | np.random.RandomState | None = 0,
         center: bool = False,
@@ -257,8 +270,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         pca: int | None = None,
         whiten: bool = False,
         min_cluster_size: int | None = None,
-        noise: str = "nearest",
-        temperature: float | str = "auto",
+        noise: Noise = "nearest",
+        temperature: float | Literal["auto"] = "auto",
         distance: str = "auto",
         n_init: int = 5,
         covariance_type: str = "diag",
@@ -330,12 +343,46 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         >>> SenseInducer.from_recipe("textbook", k=3).get_params()["k"]
         3
         """
-        from wsd.schema import OPTIONS
+        from wsd.options import SenseOptions
         from wsd.senses.recipes import recipe
 
-        inducer: SenseInducer = make_inducer(
-            recipe(name) | {"random_state": OPTIONS["senses.seed"].default} | overrides
-        )
+        inducer: SenseInducer = make_inducer(recipe(name) | {"random_state": SenseOptions.seed} | overrides)
+        return inducer
+
+    @classmethod
+    def from_options(cls, options: SenseOptions) -> SenseInducer:
+        """The inducer of a :class:`~wsd.options.SenseOptions`: its recipe, the parameters it sets, its seed.
+
+        What ``wsd cluster`` builds from its ``[senses]`` settings: the parameters ``options`` leaves unset
+        (None) come from ``options.recipe`` (:mod:`wsd.senses.recipes`), else the inducer's defaults, and
+        ``random_state`` is ``options.seed``.
+
+        Parameters
+        ----------
+        options : SenseOptions
+            The sense options.
+
+        Returns
+        -------
+        SenseInducer
+            Unfitted, its parameters checked.
+
+        Raises
+        ------
+        ConfigError
+            For an unknown recipe or a bad value.
+
+        Examples
+        --------
+        >>> from wsd.options import SenseOptions
+        >>> inducer = SenseInducer.from_options(SenseOptions(k=3, seed=1))
+        >>> inducer.method, inducer.k, inducer.random_state
+        ('ward', 3, 1)
+        """
+        from wsd.senses.recipes import recipe
+
+        params = recipe(options.recipe) | options.params(given_only=True) | {"random_state": options.seed}
+        inducer: SenseInducer = make_inducer(params)
         return inducer
 
     # ------------------------------------------------------------------ validation

@@ -11,18 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from wsd import schema
+from wsd.schema import METHODS
 
 if TYPE_CHECKING:
     from sklearn.mixture import GaussianMixture
-
-#: The criteria that choose the number of senses (``k="auto"``), :mod:`wsd.senses.selection`; declared, with the
-#: method names, in :mod:`wsd.schema`, so that the command line lists them without importing scikit-learn.
-SELECTIONS: tuple[str, ...] = schema.SELECTIONS
-
-CLUSTERING_METHODS: tuple[str, ...] = schema.CLUSTERING_METHODS
-BASELINE_METHODS: tuple[str, ...] = schema.BASELINE_METHODS
-METHODS: tuple[str, ...] = schema.METHODS
 
 #: The metric each method clusters with (used for silhouette scores and the default centroid distance).
 METHOD_METRIC: dict[str, str] = {method: "euclidean" for method in METHODS} | {"agglomerative": "cosine"}

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from wsd.schema import OPTIONS
+from wsd.options import OPTIONS
 
 __all__ = ["FIELD_OPTIONS", "embedding_mismatch"]
 
-#: The option (``wsd.schema``) behind each field of an embedding identity; ``dim`` follows from them.
+#: The option (:data:`wsd.options.OPTIONS`) behind each field of an embedding identity; ``dim`` follows from them.
 FIELD_OPTIONS: dict[str, str] = {
     "model": "embedding.model",
     "model_fingerprint": "embedding.model",

@@ -13,14 +13,14 @@ from sklearn.base import BaseEstimator, clone
 
 from wsd.errors import ConfigError, InputError, ModelError, WsdError
 from wsd.executors import MapFunction
-from wsd.io.store import MappedRows, row_source, rows_of, select_rows
+from wsd.io.layout import SENSE_MODEL_FILE
+from wsd.io.rows import MappedRows, row_source, rows_of, select_rows
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.mismatch import embedding_mismatch
 from wsd.senses.persistence import (
     FORMAT_NAME,
     FORMAT_VERSION,
-    MODEL_FILE,
     inducer_from_state,
     inducer_params,
     inducer_state,
@@ -31,7 +31,7 @@ from wsd.senses.persistence import (
 from wsd.senses.sampling import CHUNK_ROWS, CHUNKED_ABOVE, chunk_bounds, uses_sample
 from wsd.senses.validation import NotFittedModelError
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MODEL_FILE", "MapFunction", "SenseModel", "fit_target"]
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MapFunction", "SenseModel", "fit_target"]
 #: Fields that say how vectors were computed, not which vector space they live in (a bf16 and an fp32
 #: computation of the same model, layers and pooling are interchangeable), and run bookkeeping.
 UNCHECKED_META_FIELDS: frozenset[str] = frozenset(
@@ -67,7 +67,7 @@ def fit_target(task: tuple[Any, ...]) -> SenseInducer:
     ----------
     task : tuple
         ``(target, template, vectors)`` or ``(target, template, vectors, forms)``; ``vectors`` may be a
-        :class:`~wsd.io.store.MappedRows` reference, read here.
+        :class:`~wsd.io.rows.MappedRows` reference, read here.
 
     Returns
     -------
@@ -90,7 +90,7 @@ def finite_rows(X: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     X : ndarray of shape (n, dim)
-        Vectors (a memory map or a :class:`~wsd.io.store.MappedRows` is read block by block).
+        Vectors (a memory map or a :class:`~wsd.io.rows.MappedRows` is read block by block).
 
     Returns
     -------
@@ -207,8 +207,8 @@ class SenseModel(BaseEstimator):
             ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
             pool's) runs the per-target fits; each item is a picklable ``(target, template, vectors, forms)``
             tuple and ``func`` a module-level function, so the fits can run elsewhere. Default: one after
-            another in this process. When ``X`` is a memory-mapped run (:func:`wsd.io.store.load_run`), each item
-            carries a reference to its target's rows (:class:`~wsd.io.store.MappedRows`), read by the task: one
+            another in this process. When ``X`` is a memory-mapped run (:func:`wsd.io.run_reader.load_run`), each item
+            carries a reference to its target's rows (:class:`~wsd.io.rows.MappedRows`), read by the task: one
             target's vectors in memory at a time, and small items to send to worker processes.
 
         Returns
@@ -479,7 +479,7 @@ class SenseModel(BaseEstimator):
             A fitted model.
         """
         document, saved = read_sense_model(directory)
-        where = f"{Path(directory) / MODEL_FILE}"
+        where = f"{Path(directory) / SENSE_MODEL_FILE}"
         try:
             params = inducer_params(document["inducer_params"])
             model = cls(SenseInducer(**params), embedding_meta=document["embedding_meta"])

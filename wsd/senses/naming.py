@@ -14,7 +14,7 @@ the run's encoder); this module only compares vectors and counts:
   unnamed``.
 
 The thresholds and the representation were chosen on half of SemEval-2013's lemmas and scored on the other half
-(``experiments/results/wordnet_naming.md``).
+(``experiments/results/wordnet_naming/wordnet_naming.md``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ MIXTURE_MIN_NAMED = 4
 REPRESENTATIONS = ("examples", "gloss", "both")
 
 
-#: The choice on SemEval-2013's dev lemmas (experiments/results/wordnet_naming.md), with the bundled
+#: The choice on SemEval-2013's dev lemmas (experiments/results/wordnet_naming/wordnet_naming.md), with the bundled
 #: all-MiniLM-L6-v2 and the default recipe's vectors: a synset is the mean of its examples' vector and its gloss's,
 #: uncentred, its score the cosine plus 0.05 times the log of its share of WordNet's tagged uses (cntlist); a name
 #: needs a cosine of 0.5 and a lead of 0.0175 over the runner-up: the most precise names (53.7% on dev) whose

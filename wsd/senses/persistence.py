@@ -25,15 +25,15 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from wsd.errors import ConfigError, InputError
+from wsd.io.atomic import atomic_write
 from wsd.io.layout import SENSE_MODEL_FILE
-from wsd.io.store import atomic_write, write_array
+from wsd.io.writers import write_array
 from wsd.senses.sampling import DEFAULT_MAX_FIT_SAMPLES
 
 if TYPE_CHECKING:  # annotations only: this module imports no estimator, the estimators import it
     from wsd.senses.inducer import SenseInducer
     from wsd.senses.preprocess import Preprocessor
 
-MODEL_FILE = SENSE_MODEL_FILE
 FORMAT_NAME = "wsd-sense-model"
 FORMAT_VERSION = 1
 #: Prefix of the preprocessing arrays among a target's arrays.
@@ -397,7 +397,7 @@ def write_sense_model(
         "targets": entries,
     }
     text = json.dumps(document, indent=1, allow_nan=False)
-    atomic_write(directory / MODEL_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    atomic_write(directory / SENSE_MODEL_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return directory
 
 
@@ -417,9 +417,9 @@ def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedT
         Each target's saved state, in order.
     """
     directory = Path(directory)
-    path = directory / MODEL_FILE
+    path = directory / SENSE_MODEL_FILE
     if not path.is_file():
-        raise InputError(f"{directory}: no {MODEL_FILE}; not a saved sense model")
+        raise InputError(f"{directory}: no {SENSE_MODEL_FILE}; not a saved sense model")
     try:
         document = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError) as error:

@@ -8,7 +8,7 @@ system key: hard labels, or graded memberships). ``recipe(name)`` returns the se
 subword pieces, k-means per word with k chosen by silhouette over 2..7, on the raw vectors, hard labels.
 
 ``default`` is what ``wsd cluster``, ``wsd evaluate`` and ``wsd run`` use when nothing else is asked
-(chosen on SemEval-2010 and half of the SemEval-2013 words; see ``experiments/results/quality.md``):
+(chosen on SemEval-2010 and half of the SemEval-2013 words; see ``experiments/results/ablate/quality.md``):
 
 - embedding: the target vector (sum of the last four layers, mean of the pieces) beside a *context vector*,
   the mean of the last layer over the 20 subword tokens either side of the occurrence, each L2-normalised,
@@ -17,7 +17,7 @@ subword pieces, k-means per word with k chosen by silhouette over 2..7, on the r
   *mouse* no longer split a word by form), L2 normalisation, Ward clustering with k chosen by silhouette
   over 2..7, sharp soft memberships (``temperature=0.04``); a word with fewer than :data:`MIN_SPLIT_USES` uses
   keeps one sense (``min_split_uses``: below it a split agrees with the gold senses no better than one sense,
-  ``experiments/results/one_sense_floor.md``);
+  ``experiments/results/one_sense_floor/one_sense_floor.md``);
 - output: graded keys, each occurrence's senses with relative membership > 0.2, at most 2. Scorers of
   single-sense golds (SemEval-2010, RUSSE) read an occurrence's highest-weighted sense, so on them this is
   the hard labelling.
@@ -33,7 +33,7 @@ from wsd.errors import ConfigError
 #: The fewest uses the default recipe splits into senses (``min_split_uses``). Chosen by
 #: ``python -m experiments.one_sense_floor`` on the SemEval-2013 and SemEval-2010 words at even alphabetical
 #: positions: the smallest number of uses from which a split's gain in ARI over one sense is above 0 (95% interval
-#: over words) at every larger number measured (experiments/results/one_sense_floor.md).
+#: over words) at every larger number measured (experiments/results/one_sense_floor/one_sense_floor.md).
 MIN_SPLIT_USES = 8
 
 TEXTBOOK: dict[str, Any] = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}

@@ -32,10 +32,11 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.utils.validation import check_array
 
 from wsd.errors import ConfigError
+from wsd.schema import SELECTIONS
 from wsd.senses.clusterers import GaussianMixtureClusterer, KMeansClusterer
 from wsd.senses.dummy import DummyClusterer
 from wsd.senses.labels import assign_noise
-from wsd.senses.methods import SELECTIONS, Clustering
+from wsd.senses.methods import Clustering
 from wsd.senses.validation import HasMethods, NonNegativeReal, Options, Real, validate_params
 
 #: min_cluster_size values tried when HDBSCAN's clustering is chosen by silhouette or Calinski–Harabasz.
@@ -274,7 +275,7 @@ class SelectK(ClusterMixin, BaseEstimator):
     With ``tie_margin``, candidates scoring within that margin of the best are ties, and the tie goes to the
     smallest k (:func:`within_margin`): float rounding (bf16 against fp32, one runtime against another) moves a
     silhouette by about a ten-thousandth, and by hundredths where Ward's tree changes, so without a margin a
-    near-tie is decided by that rounding (experiments/results/k_stability.md).
+    near-tie is decided by that rounding (experiments/results/k_stability/k_stability.md).
 
     With ``one_sense_below``, the winner must also score at least that value; otherwise (or when no
     candidate could be scored) the answer is one sense: every row in sense 0 (``k_scores_[1]`` then records

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wsd.io.store import select_rows
+from wsd.io.rows import select_rows
 
 __all__ = [
     "SUBGROUP_DIMS",

@@ -350,11 +350,8 @@ def tune_encoder(
         settings=lambda meta: with_later_defaults(meta.get("config")),
         overwrite=overwrite,
     )
-    from typing import cast
-
     from wsd import machine
     from wsd.embed.encoder import Encoder
-    from wsd.schema import Pooling
     from wsd.tune.forward import SpanEncoder
     from wsd.tune.train import autocast_dtype
     from wsd.tune.train import train as run_training
@@ -364,7 +361,7 @@ def tune_encoder(
     encoder = Encoder(
         options.model,
         layers=options.layers,
-        pooling=cast(Pooling, options.pooling),  # checked by TuneOptions (check_pooling)
+        pooling=options.pooling,
         device=options.device,
         precision="fp32",
         window_tokens=options.window_tokens,
@@ -383,7 +380,7 @@ def tune_encoder(
         span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher, overwrite=overwrite
     )
     state = outcome.state
-    from wsd.io.store import library_versions
+    from wsd.io.provenance import library_versions
 
     kinds = sorted(set(training.pairs["kind"]))
     if teacher is not None:  # the teacher grades every pair, or every unlabelled one

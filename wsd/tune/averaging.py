@@ -236,7 +236,7 @@ def average_encoders(
     from wsd import machine
     from wsd.embed.models import load_encoder, model_source
     from wsd.io.outputs import check_disjoint, claim_folder
-    from wsd.io.store import library_versions
+    from wsd.io.provenance import library_versions
     from wsd.tune.api import TuneResult, write_model_folder
     from wsd.tune.card import TUNE_FORMAT, read_tune_facts
 

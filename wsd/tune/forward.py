@@ -24,6 +24,7 @@ import torch
 
 from wsd.embed.context import context_plan
 from wsd.embed.encoder import Encoder
+from wsd.embed.forward import hidden_states
 from wsd.embed.layers import LayerSpec
 from wsd.embed.pooling import check_pooling
 
@@ -231,13 +232,13 @@ class SpanEncoder:
             torch.autocast(device.type, dtype=self.autocast) if self.autocast is not None else contextlib.nullcontext()
         )
         with context:
-            out = self.model(input_ids=ids_t, attention_mask=mask_t, output_hidden_states=True)
+            layers = hidden_states(self.model, ids_t, mask_t, [*self.positions, *self.context_positions])
         rows_t, cols_t = torch.from_numpy(rows).to(device), torch.from_numpy(cols).to(device)
         segment_t = torch.from_numpy(segment).to(device)
-        states = [out.hidden_states[p][rows_t, cols_t].float() for p in self.positions]
+        states = [layer[rows_t, cols_t].float() for layer in layers[: len(self.positions)]]
         target = pool_pieces(combine_layers(states, self.encoder.layers), segment_t, count, self.encoder.pooling)
         if self.context is None:
             return target
-        around = [out.hidden_states[p][rows_t, cols_t].float() for p in self.context_positions]
+        around = [layer[rows_t, cols_t].float() for layer in layers[len(self.positions) :]]
         pooled_around = pool_pieces(combine_layers(around, self.context.layers), segment_t, count, "mean")
         return torch.cat([target, pooled_around], dim=1)

@@ -27,26 +27,25 @@ from wsd.embed.context import parse_context
 from wsd.embed.layers import parse_layers
 from wsd.embed.pooling import check_pooling
 from wsd.errors import ConfigError
-from wsd.schema import OPTIONS, TuneDevice, TuneLoss, TunePrecision, TuneTeacherLabels
-
-Loss = TuneLoss
-Device = TuneDevice
-Precision = TunePrecision
-TeacherLabels = TuneTeacherLabels
+from wsd.schema import TUNE_OPTIONS, Pooling, TuneDevice, TuneLoss, TunePrecision, TuneTeacherLabels
 
 #: Options that change how a run looks, not what it computes (left out when a resumed run's settings are compared).
 PRESENTATION_OPTIONS = ("progress",)
 
 
+#: ``name -> Option`` of the ``[tune]`` options (:data:`wsd.schema.TUNE_OPTIONS`).
+_DECLARED = {option.name: option for option in TUNE_OPTIONS}
+
+
 def _default(name: str) -> Any:
     """The default of the schema's option ``tune.<name>`` (or ``name`` when dotted); a list as a tuple (frozen)."""
-    declared = OPTIONS[name if "." in name else f"tune.{name}"]
+    declared = _DECLARED[name if "." in name else f"tune.{name}"]
     return tuple(declared.default) if declared.kind == "str_list" else declared.default
 
 
 def _about(name: str) -> dict[str, str]:
     """The ``metadata`` of a field: help and name of the schema's option ``tune.<name>`` (or ``name`` when dotted)."""
-    declared = OPTIONS[name if "." in name else f"tune.{name}"]
+    declared = _DECLARED[name if "." in name else f"tune.{name}"]
     return {"help": declared.help, "option": declared.name}
 
 
@@ -90,8 +89,9 @@ class TuneOptions:
         Seeds the lemma split, the batches, dropout and the weights' updates.
     layers : str
         Which hidden layers make a word vector (as the encoder's ``layers``); training uses the same.
-    pooling : str
-        Subword pooling (as the encoder's ``pooling``); training uses the same.
+    pooling : {"mean", "first", "last", "first-last", "sum", "max"}
+        Subword pooling (as the encoder's ``pooling``; ``first_last`` is read as ``first-last``); training uses
+        the same.
     window_tokens : int or None
         At most this many subword tokens either side of the target (as the encoder's ``window_tokens``).
     markers : bool
@@ -121,8 +121,8 @@ class TuneOptions:
 
     model: str | None = field(default=_default("model"), metadata=_about("model"))
     teacher: str | None = field(default=_default("teacher"), metadata=_about("teacher"))
-    teacher_labels: TeacherLabels = field(default=_default("teacher_labels"), metadata=_about("teacher_labels"))
-    loss: Loss = field(default=_default("loss"), metadata=_about("loss"))
+    teacher_labels: TuneTeacherLabels = field(default=_default("teacher_labels"), metadata=_about("teacher_labels"))
+    loss: TuneLoss = field(default=_default("loss"), metadata=_about("loss"))
     epochs: int = field(default=_default("epochs"), metadata=_about("epochs"))
     max_steps: int | None = field(default=_default("max_steps"), metadata=_about("max_steps"))
     lr: float = field(default=_default("lr"), metadata=_about("lr"))
@@ -134,12 +134,12 @@ class TuneOptions:
     margin: float = field(default=_default("margin"), metadata=_about("margin"))
     seed: int = field(default=_default("seed"), metadata=_about("seed"))
     layers: str = field(default=_default("layers"), metadata=_about("layers"))
-    pooling: str = field(default=_default("pooling"), metadata=_about("pooling"))
+    pooling: Pooling = field(default=_default("pooling"), metadata=_about("pooling"))
     window_tokens: int | None = field(default=_default("window_tokens"), metadata=_about("window_tokens"))
     markers: bool = field(default=_default("markers"), metadata=_about("markers"))
     context_vector: str | None = field(default=_default("context_vector"), metadata=_about("context_vector"))
-    device: Device = field(default=_default("device"), metadata=_about("device"))
-    precision: Precision = field(default=_default("precision"), metadata=_about("precision"))
+    device: TuneDevice = field(default=_default("device"), metadata=_about("device"))
+    precision: TunePrecision = field(default=_default("precision"), metadata=_about("precision"))
     validation_fraction: float = field(default=_default("validation_fraction"), metadata=_about("validation_fraction"))
     validation_lemmas: tuple[str, ...] = field(
         default=_default("validation_lemmas"), metadata=_about("validation_lemmas")
@@ -152,13 +152,15 @@ class TuneOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "validation_lemmas", tuple(str(x) for x in self.validation_lemmas))
+        if isinstance(self.pooling, str):  # first_last (and any case) is read as first-last before the type check
+            object.__setattr__(self, "pooling", check_pooling(self.pooling))
         hints = typing.get_type_hints(type(self))
         for item in dataclasses.fields(self):
             _check_type(item.name, getattr(self, item.name), hints[item.name])
         if self.batch_uses < 2:
             raise ConfigError(f"tune option batch_uses: a pair needs 2 uses, not {self.batch_uses}")
         for item in dataclasses.fields(self):
-            declared = OPTIONS[item.metadata["option"]]
+            declared = _DECLARED[item.metadata["option"]]
             value, minimum, maximum = getattr(self, item.name), declared.minimum, declared.maximum
             if minimum is not None and value is not None and value < minimum:
                 raise ConfigError(f"tune option {item.name}: must be at least {minimum}, not {value}")
@@ -179,7 +181,6 @@ class TuneOptions:
         spec = parse_layers(self.layers)
         if spec.is_static:
             raise ConfigError("tune option layers: 'static' has no context to train; choose contextual layers")
-        object.__setattr__(self, "pooling", check_pooling(self.pooling))
         context = parse_context(self.context_vector)
         object.__setattr__(self, "context_vector", context.name if context is not None else None)
 

@@ -128,6 +128,78 @@ def use_id(source: str, raw: object) -> str:
     return f"{source}{ID_SEPARATOR}{raw}"
 
 
+def lemma_uses(source: str, lemma: str, ids: Sequence[str] | np.ndarray, uses: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a pair set's use table (:data:`USE_COLUMNS`) for some uses of one lemma.
+
+    Parameters
+    ----------
+    source : str
+        The source name.
+    lemma : str
+        The normalised lemma.
+    ids : sequence of str
+        The uses' :func:`use_id`, row-aligned with ``uses``.
+    uses : DataFrame
+        The uses' ``text``, ``start`` and ``end``.
+
+    Returns
+    -------
+    DataFrame
+
+    Examples
+    --------
+    >>> lemma_uses("s", "bank", ["s#1"], pd.DataFrame({"text": ["a bank"], "start": [2], "end": [6]})).shape
+    (1, 6)
+    """
+    return pd.DataFrame(
+        {
+            "use_id": ids,
+            "lemma": lemma,
+            "text": uses["text"].to_numpy(),
+            "start": uses["start"].to_numpy(),
+            "end": uses["end"].to_numpy(),
+            "source": source,
+        }
+    )
+
+
+def lemma_pairs(
+    source: str,
+    lemma: str,
+    first: Sequence[str] | np.ndarray,
+    second: Sequence[str] | np.ndarray,
+    label: float | np.ndarray,
+    kind: str,
+) -> pd.DataFrame:
+    """The rows of a pair set's pair table (:data:`PAIR_COLUMNS`) for some pairs of one lemma's uses.
+
+    Parameters
+    ----------
+    source : str
+        The source name.
+    lemma : str
+        The normalised lemma.
+    first, second : sequence of str
+        The :func:`use_id` of each pair's two uses.
+    label : float or ndarray
+        Each pair's label (NaN for unlabelled pairs).
+    kind : str
+        One of :data:`LABEL_KINDS`.
+
+    Returns
+    -------
+    DataFrame
+
+    Examples
+    --------
+    >>> lemma_pairs("s", "bank", ["s#1"], ["s#2"], np.array([1.0]), BINARY).shape
+    (1, 6)
+    """
+    return pd.DataFrame(
+        {"use_id_1": first, "use_id_2": second, "lemma": lemma, "label": label, "kind": kind, "source": source}
+    )
+
+
 def ordered(first: Iterable[str], second: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
     """Two id columns ordered element-wise, so that an unordered pair has one spelling.
 

@@ -28,7 +28,7 @@ import pandas as pd
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.keys import parse_senses
-from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, sense_pairs, use_id
+from wsd.tune.pairs import BINARY, PairSet, lemma_pairs, lemma_uses, normalize_lemma, sense_pairs, use_id
 
 #: The sense datasets a training source may name (the ``wsd evaluate --dataset`` names, ``wug`` aside: a WUG
 #: folder trains on its judgments, :mod:`wsd.tune.wug`).
@@ -183,30 +183,8 @@ def load(
         stats["capped_targets"] += max_pairs_per_lemma is not None and n * (n - 1) // 2 > max_pairs_per_lemma
         ids = np.array([use_id(name, ident) for ident in group["id"]], dtype=object)
         used = np.unique(np.concatenate([first, second]))
-        uses.append(
-            pd.DataFrame(
-                {
-                    "use_id": ids[used],
-                    "lemma": lemma,
-                    "text": group["text"].to_numpy()[used],
-                    "start": group["start"].to_numpy()[used],
-                    "end": group["end"].to_numpy()[used],
-                    "source": name,
-                }
-            )
-        )
-        pairs.append(
-            pd.DataFrame(
-                {
-                    "use_id_1": ids[first],
-                    "use_id_2": ids[second],
-                    "lemma": lemma,
-                    "label": label,
-                    "kind": BINARY,
-                    "source": name,
-                }
-            )
-        )
+        uses.append(lemma_uses(name, lemma, ids[used], group.iloc[used]))
+        pairs.append(lemma_pairs(name, lemma, ids[first], ids[second], label, BINARY))
     use_table = pd.concat(uses, ignore_index=True) if uses else pd.DataFrame(columns=["use_id"])
     pair_table = pd.concat(pairs, ignore_index=True) if pairs else pd.DataFrame(columns=["use_id_1"])
     if not len(pair_table):

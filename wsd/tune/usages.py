@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import InputError
-from wsd.tune.pairs import UNLABELLED, PairSet, check_pair_cap, normalize_lemma, use_id
+from wsd.tune.pairs import UNLABELLED, PairSet, check_pair_cap, lemma_pairs, lemma_uses, normalize_lemma, use_id
 
 
 def uses_for_pairs(max_pairs: int | None) -> int | None:
@@ -115,30 +115,8 @@ def load(
             group = group.iloc[np.sort(rng.choice(len(group), keep, replace=False))]
         ids = np.array([use_id(name, ident) for ident in group["id"]], dtype=object)
         first, second = np.triu_indices(len(group), k=1)
-        uses.append(
-            pd.DataFrame(
-                {
-                    "use_id": ids,
-                    "lemma": lemma,
-                    "text": group["text"].to_numpy(),
-                    "start": group["start"].to_numpy(),
-                    "end": group["end"].to_numpy(),
-                    "source": name,
-                }
-            )
-        )
-        pairs.append(
-            pd.DataFrame(
-                {
-                    "use_id_1": ids[first],
-                    "use_id_2": ids[second],
-                    "lemma": lemma,
-                    "label": np.nan,
-                    "kind": UNLABELLED,
-                    "source": name,
-                }
-            )
-        )
+        uses.append(lemma_uses(name, lemma, ids, group))
+        pairs.append(lemma_pairs(name, lemma, ids[first], ids[second], np.nan, UNLABELLED))
     if not pairs:
         raise InputError(f"uses file {path}: no lemma has two uses to pair (each target needs at least two)")
     use_table = pd.concat(uses, ignore_index=True)

@@ -26,7 +26,7 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.datasets import wug as wug_dataset
-from wsd.tune.pairs import GRADED, PairSet, normalize_lemma, ordered, use_id
+from wsd.tune.pairs import GRADED, PairSet, lemma_pairs, lemma_uses, normalize_lemma, ordered, use_id
 
 JUDGMENT_FIELDS = ("identifier1", "identifier2", "judgment")
 #: "Cannot decide": not a point of the 1–4 scale, dropped before the median.
@@ -185,30 +185,10 @@ def load(path: str | Path, *, name: str | None = None) -> PairSet:
         stats["undecided_pairs"] += undecided
         paired = set(labels["identifier1"]) | set(labels["identifier2"])
         kept = word_uses.loc[word_uses["id"].isin(paired)]
-        use_frames.append(
-            pd.DataFrame(
-                {
-                    "use_id": [use_id(name, ident) for ident in kept["id"]],
-                    "lemma": lemma,
-                    "text": kept["text"].to_numpy(),
-                    "start": kept["start"].to_numpy(),
-                    "end": kept["end"].to_numpy(),
-                    "source": name,
-                }
-            )
-        )
-        pair_frames.append(
-            pd.DataFrame(
-                {
-                    "use_id_1": [use_id(name, ident) for ident in labels["identifier1"]],
-                    "use_id_2": [use_id(name, ident) for ident in labels["identifier2"]],
-                    "lemma": lemma,
-                    "label": labels["label"].to_numpy(),
-                    "kind": GRADED,
-                    "source": name,
-                }
-            )
-        )
+        use_frames.append(lemma_uses(name, lemma, [use_id(name, ident) for ident in kept["id"]], kept))
+        first = [use_id(name, ident) for ident in labels["identifier1"]]
+        second = [use_id(name, ident) for ident in labels["identifier2"]]
+        pair_frames.append(lemma_pairs(name, lemma, first, second, labels["label"].to_numpy(), GRADED))
     uses = pd.concat(use_frames, ignore_index=True)
     pairs = pd.concat(pair_frames, ignore_index=True)
     stats["pairs"] = len(pairs)

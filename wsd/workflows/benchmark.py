@@ -33,7 +33,7 @@ from wsd.evaluate.scoring import baseline_keys, score_keys
 from wsd.executors import MapFunction
 from wsd.io.layout import RUN_DIR, SENSES_DIR
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
-from wsd.io.store import write_run
+from wsd.io.run_store import write_run
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
 from wsd.workflows.results import baseline_scores, metrics_document, write_metrics

@@ -51,21 +51,22 @@ from wsd.corpus.scan import (
     iter_document_chunks,
     metadata_dtypes,
 )
-from wsd.corpus.shards import DEFAULT_SHARD_BYTES, Shard, count_newlines, iter_shard_documents, plan_shards
+from wsd.corpus.shards import Shard, count_newlines, iter_shard_documents, plan_shards
 from wsd.embed.coverage import unreadable_targets, warn_unreadable, warn_unreadable_targets
 from wsd.embed.encoder import Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
 from wsd.io.layout import CHUNK_RECORD
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
-from wsd.io.store import VECTOR_DTYPES, RunStore
+from wsd.io.run_reader import VECTOR_DTYPES
+from wsd.io.run_store import RunStore
 from wsd.options import (
     EmbeddingOptions,
     ExecutionOptions,
     ScanSettings,
     route_settings,
 )
-from wsd.schema import DEFAULT_CONTEXT_VECTOR
+from wsd.schema import DEFAULT_CONTEXT_VECTOR, DEFAULT_SHARD_BYTES
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999

@@ -4,7 +4,8 @@ For each target, its lemma's synsets (a target ``lemma.pos`` such as SemEval's `
 a plain ``bank`` takes every part of speech WordNet lists it under) are represented by their example sentences,
 the lemma's span pooled with the same encoder, layers, pooling and context vector as the occurrences, and by
 their gloss (``"bank: sloping land ..."``, the lemma's span); :mod:`wsd.senses.naming` then names each occurrence
-by its nearest synset, above thresholds chosen on SemEval-2013 (``experiments/results/wordnet_naming.md``).
+by its nearest synset, above thresholds chosen on SemEval-2013
+(``experiments/results/wordnet_naming/wordnet_naming.md``).
 
 >>> namer = InventoryNamer("wordnet:../shared/datasets/wordnet-3.0")   # doctest: +SKIP
 >>> naming = namer(occurrences, X, embedding_meta)                       # doctest: +SKIP

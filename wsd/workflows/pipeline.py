@@ -152,7 +152,7 @@ def finished_stages(out: Path, request: Mapping[str, Any] | None) -> bool:
     import json
 
     from wsd.io.layout import META_FILE
-    from wsd.io.store import STATUS_COMPLETE, read_meta
+    from wsd.io.run_reader import STATUS_COMPLETE, read_meta
 
     senses_meta = out / SENSES_DIR / META_FILE
     if request is None or not senses_meta.is_file():
@@ -319,8 +319,9 @@ def induce_corpus(
     from wsd.evaluate.datasets.generic import read_generic
     from wsd.evaluate.keys import key_from_labels
     from wsd.evaluate.scoring import baseline_keys, score_keys
-    from wsd.io.store import load_run, read_meta, write_json, write_parquet
-    from wsd.senses.inducer import make_inducer
+    from wsd.io.run_reader import load_run, read_meta
+    from wsd.io.writers import write_json, write_parquet
+    from wsd.senses.inducer import SenseInducer, make_inducer
     from wsd.senses.recipes import embedding_recipe
     from wsd.senses.recipes import recipe as recipe_params
     from wsd.senses.stage import cluster_run
@@ -344,8 +345,10 @@ def induce_corpus(
     forms = scan_settings.forms
     recipe = sense_options.recipe
     # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
-    params = inducer_dict if inducer_dict is not None else sense_options.params(given_only=True)
-    inducer = make_inducer(recipe_params(recipe) | params | {"random_state": sense_options.seed})
+    if inducer_dict is not None:  # SenseInducer keywords
+        inducer = make_inducer(recipe_params(recipe) | inducer_dict | {"random_state": sense_options.seed})
+    else:
+        inducer = SenseInducer.from_options(sense_options)
     if slicing:
         from wsd.change.slices import check_slice_options
         from wsd.corpus.metadata import MetaSpec
@@ -465,8 +468,7 @@ def induce_corpus(
         from wsd.change.stage import change_run, format_ranking
 
         # OUT/change is this output's own: other change settings replace it (only wsd's files; no --overwrite needed)
-        kwargs = change_options.kwargs()
-        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, overwrite=True, **kwargs))
+        summary["change_dir"] = str(change_run(run, senses_dir, out / CHANGE_DIR, change_options, overwrite=True))
         summary["change_ranking"] = format_ranking(summary["change_dir"])
     if report:
         from wsd.report import write_report

@@ -39,8 +39,10 @@ import pandas as pd
 from wsd.evaluate.keys import Key, write_key
 from wsd.evaluate.metrics.usage_pairs import usage_pair_lines
 from wsd.evaluate.scoring import BASELINES, score_keys
+from wsd.io.atomic import atomic_write
 from wsd.io.layout import METRICS_FILE, PAIRS_FILE, PER_TARGET_FILE, system_key_name
-from wsd.io.store import atomic_write, library_versions, write_json
+from wsd.io.provenance import library_versions
+from wsd.io.writers import write_json
 
 REQUIRED_KEYS = (
     "dataset",

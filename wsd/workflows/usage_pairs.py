@@ -5,7 +5,7 @@ pair's judgments without the 0s, "cannot decide", :mod:`wsd.tune.wug`) give each
 from 1 (unrelated) to 4 (identical). The figure is Spearman's ρ between the cosine of the two uses' vectors and that
 median, per word (its judged pairs) and pooled over every pair. It needs no clustering, so it measures the space
 itself: what usage-pair tuning (XL-LEXEME, ``wsd tune --train wug:DIR``) trains for, and what the clusters and the
-change scores are built on (experiments/results/tune_space.md).
+change scores are built on (experiments/results/tune_space/tune_space.md).
 
 ``metrics.json`` → ``usage_pairs``: ``file`` (the judgments file pattern), ``words`` (words with a figure),
 ``pairs`` (judged pairs scored), ``spearman_words`` (the mean of the per-word ρ over words with at least

@@ -4,7 +4,7 @@
 change: every use is embedded and clustered (noise uses too), ``ari``/``nmi`` are computed on the uses with a
 gold cluster (cluster −1 left out; only where the dataset has clusters), and each word's change between its
 two periods (:func:`wsd.change.compare_slices` on the ``grouping`` column) is scored against the gold:
-``graded_spearman`` (the default change score, :data:`wsd.change.DEFAULT_MEASURE`, against ``change_graded``,
+``graded_spearman`` (the default change score, :data:`wsd.schema.DEFAULT_MEASURE`, against ``change_graded``,
 or against −``COMPARE`` where the stats file has no ``change_graded`` column), ``graded_spearman_jsd|_apd|_prt``
 for every measure, and ``binary_accuracy``/``binary_f1`` against ``change_binary`` where given (the rule's k/n
 from the stats file, else the configuration). The gold used is named in ``metrics.json`` (``gold_change``:
@@ -37,8 +37,9 @@ from wsd.evaluate.keys import Key, key_from_labels, key_from_occurrences
 from wsd.evaluate.metrics.change import binary_scores, spearman
 from wsd.evaluate.scoring import score_keys
 from wsd.executors import MapFunction
+from wsd.io.atomic import atomic_write
 from wsd.io.layout import CHANGE_CSV, CHANGE_DIR, RUN_DIR, SENSES_DIR
-from wsd.io.store import atomic_write, write_run
+from wsd.io.run_store import write_run
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, senses_per_target, write_senses
 from wsd.workflows.results import metrics_document, summarise, write_metrics
@@ -84,7 +85,7 @@ def binary_rule(config: EvaluationConfig, gold_change: pd.DataFrame | None) -> t
     -------
     (int, int)
     """
-    from wsd.change import DEFAULT_BINARY_K, DEFAULT_BINARY_N
+    from wsd.schema import DEFAULT_BINARY_K, DEFAULT_BINARY_N
 
     found = {}
     for name in ("k", "n"):
