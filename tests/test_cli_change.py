@@ -130,7 +130,8 @@ def test_a_folder_of_other_files_is_not_written(tmp_path: Path, capsys) -> None:
 
 def test_without_senses_only_vector_measures(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run")
-    with pytest.warns(UserWarning, match="no senses folder"):
+    unmeasured = pytest.warns(UserWarning, match=r"cannot be measured: solo \(only in slice 1900\)")
+    with unmeasured, pytest.warns(UserWarning, match="no senses folder"):
         out = change_run(run, by="year", min_uses=SMALL)
     scores = pd.read_parquet(out / f"{CHANGE_SCORES}.parquet")
     assert {"apd", "prt"} <= set(scores) and "jsd" not in scores

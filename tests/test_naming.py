@@ -210,7 +210,8 @@ def test_cluster_run_writes_names_and_change_tables_carry_them(tmp_path: Path) -
     assert f"| 0 | 3 | {NO_ENTRY} |" in markdown.split("## zyx")[1]
     meta = json.loads((senses / "meta.json").read_text(encoding="utf-8"))
     assert meta["naming"]["inventory"].startswith("wordnet:") and meta["naming"]["parameters"]["center"] is False
-    change = change_run(run, senses, by="year", min_uses=2)
+    with pytest.warns(UserWarning, match=r"cannot be measured: zyx \(slice 2000 has 1 uses"):
+        change = change_run(run, senses, by="year", min_uses=2)
     counts = pd.read_parquet(change / "counts.parquet")
     assert counts.loc[counts["target"] == "bank", "names"].str.contains("bank.n.02").all()
     assert set(counts.loc[counts["target"] == "zyx", "names"]) == {NO_ENTRY}
@@ -229,7 +230,8 @@ def test_change_names_unnamed_senses_when_asked(tmp_path: Path) -> None:
     namer = InventoryNamer(
         f"wordnet:{make_wordnet(tmp_path / 'wn')}", NamingParameters(center=False), encoder=WordEncoder()
     )
-    change = change_run(run, senses, by="year", min_uses=2, namer=namer)
+    with pytest.warns(UserWarning, match=r"cannot be measured: zyx \(slice 2000 has 1 uses"):
+        change = change_run(run, senses, by="year", min_uses=2, namer=namer)
     counts = pd.read_parquet(change / "counts.parquet")
     named = set(counts.loc[counts["target"] == "bank", "names"])
     assert named == {"100% ≈ bank.n.01 (sloping land beside water)", "100% ≈ bank.n.02 (a financial institution)"}

@@ -79,16 +79,18 @@ def _parse(text: str) -> _Page:
 def demo_report(tmp_path_factory, encoder):
     folder = demo_data_dir()
     out = tmp_path_factory.mktemp("demo-report")
-    summary = induce_corpus(
-        folder / "corpus.txt",
-        list(read_forms_file(folder / "forms.tsv")),
-        out,
-        forms=folder / "forms.tsv",
-        gold=folder / "labelled.tsv",
-        progress=False,
-        report=True,
-        encoder=encoder,
-    )
+    # the demo keeps its Russian targets to show what an English-only model does with them: it says so
+    with pytest.warns(UserWarning, match=r"4 of 9 targets \(замок, лук, ключ, шагать\) are split by"):
+        summary = induce_corpus(
+            folder / "corpus.txt",
+            list(read_forms_file(folder / "forms.tsv")),
+            out,
+            forms=folder / "forms.tsv",
+            gold=folder / "labelled.tsv",
+            progress=False,
+            report=True,
+            encoder=encoder,
+        )
     html = Path(summary["report"])
     assert html == out / "report.html"
     return html, summary
