@@ -321,3 +321,11 @@ def test_a_new_change_option_is_one_field(tmp_path: Path) -> None:
         text=True,
     )
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
+
+
+def test_the_run_reader_accepts_exactly_the_declared_vector_dtypes() -> None:
+    """``wsd.io`` sits below the schema and keeps its own copy of the storage types: the two must not drift."""
+    from wsd import schema
+    from wsd.io import run_reader
+
+    assert run_reader.VECTOR_DTYPES == schema.VECTOR_DTYPES
