@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from wsd.errors import ConfigError, InputError
-from wsd.evaluate.wordnet import WordNet
+from wsd.evaluate.wordnet import WordNet, parse_line
 from wsd.io.run_store import write_run
 from wsd.senses.naming import (
     NO_ENTRY,
@@ -20,7 +20,14 @@ from wsd.senses.naming import (
     name_shares,
     nearest_names,
 )
-from wsd.workflows.naming import InventoryNamer, name_occurrences, open_inventory, synset_uses, target_senses
+from wsd.workflows.naming import (
+    InventoryNamer,
+    name_occurrences,
+    open_inventory,
+    prototypes,
+    synset_uses,
+    target_senses,
+)
 
 #: A tiny database: per file, synsets as (key, lexicographer file, words with lex ids, gloss). The index lists
 #: bank's river sense first although the data file holds the financial one first.
@@ -124,6 +131,24 @@ def test_synset_uses_are_located_examples_and_glosses(tmp_path: Path) -> None:
     assert found[("bank.n.01", "example")] == "bank"  # "no word of it" is not a use: the lemma is not in it
     assert len(uses[(uses["synset"] == "bank.n.01") & (uses["kind"] == "example")]) == 1
     assert found[("bank.n.02", "gloss")] == "bank"
+
+
+def test_hyponym_pointers_of_the_synsets_own_part_of_speech_are_read() -> None:
+    line = "00002724 19 n 01 power 0 004 @ 00001740 n 0000 ~ 00001111 n 0000 ~i 00002222 n 0000 ~ 00003333 v 0000 | x"
+    assert parse_line(line, "data.noun:1").hyponyms == (1111, 2222)  # not the verb's, not the hypernym
+    assert parse_line("00002724 19 n 01 power 0 000 | x", "data.noun:1").hyponyms == ()
+
+
+def test_the_related_representation_averages_examples_gloss_and_related_phrases() -> None:
+    uses = pd.DataFrame(
+        {"synset": ["a.n.01"] * 4 + ["a.n.02"], "kind": ["example", "example", "gloss", "related", "gloss"]}
+    )
+    vectors = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]], dtype=np.float32)
+    related = prototypes(uses, vectors, ["a.n.01", "a.n.02"], "related")
+    np.testing.assert_allclose(related[0], [1 / 3, 1 / 3, 1 / 3], atol=1e-6)
+    np.testing.assert_allclose(related[1], [0, 1, 0], atol=1e-6)  # no example, no related phrase: its gloss
+    both = prototypes(uses, vectors, ["a.n.01", "a.n.02"], "both")
+    np.testing.assert_allclose(both[0], [0.5, 0.5, 0], atol=1e-6)  # the related phrases are the new kind's only
 
 
 @pytest.mark.parametrize(
@@ -266,3 +291,18 @@ def test_shared_wordnet_names_bank(datasets_dir: Path) -> None:
     # a satellite adjective's key names its head (SemEval-2013's full.j)
     assert wn.sense_key(wn.senses("full", "a")[1]) == "full%5:00:01:whole:00"
     assert wn.tag_count(senses[0]) > 0
+
+
+def test_shared_wordnet_related_phrases_hold_the_lemma(datasets_dir: Path) -> None:
+    folder = datasets_dir / "wordnet-3.0"
+    if not (folder / "index.noun").is_file():
+        pytest.skip(f"WordNet 3.0 not found in {folder}")
+    wn = WordNet(folder)
+    uses = synset_uses(wn, wn.senses("power", "n"))
+    related = uses[uses["kind"] == "related"]
+    texts = dict(zip(related["text"], related["synset"], strict=True))
+    # power.n.02 (physics) has no example sentence: its hyponym electric power speaks of energy
+    assert texts["electric power: the product of voltage and current"] == "power.n.02"
+    assert texts["world power: a state powerful enough to influence events throughout the world"] == "power.n.08"
+    assert all(text[start:end].lower() == "power" for text, start, end in related[["text", "start", "end"]].values)
+    assert "waterpower: the power to do work that is latent in a head of water" not in texts  # one word, no span

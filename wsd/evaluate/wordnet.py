@@ -70,6 +70,9 @@ class Synset:
         The ``lex_id`` of each word (part of its sense key).
     similar : tuple of int
         Offsets of the adjective synsets its ``&`` (similar to) pointers name: a satellite's head.
+    hyponyms : tuple of int
+        Offsets of the synsets of its own part of speech its ``~`` and ``~i`` (hyponym, instance) pointers name:
+        ``power.n.02`` (physics) → *electric power*, *waterpower*.
     """
 
     offset: int
@@ -80,6 +83,7 @@ class Synset:
     lex_filenum: int = 0
     lex_ids: tuple[int, ...] = ()
     similar: tuple[int, ...] = ()
+    hyponyms: tuple[int, ...] = ()
 
     @property
     def key(self) -> str:
@@ -174,6 +178,11 @@ def parse_line(line: str, where: str) -> Synset:
             for i in range(pointers)
             if fields[at + 1 + 4 * i] == "&" and fields[at + 3 + 4 * i] in ("a", "s")
         )
+        hyponyms = tuple(
+            int(fields[at + 2 + 4 * i])
+            for i in range(pointers)
+            if fields[at + 1 + 4 * i] in ("~", "~i") and fields[at + 3 + 4 * i] == pos
+        )
         at += 1 + 4 * pointers
         if pos == "v" and at < len(fields):
             frames = int(fields[at])
@@ -186,7 +195,7 @@ def parse_line(line: str, where: str) -> Synset:
             f"word lex_id ... p_cnt pointers ... | gloss')"
         ) from None
     definition, examples = split_gloss(gloss.strip())
-    return Synset(int(offset), pos, words, definition, examples, lex_filenum, lex_ids, similar)
+    return Synset(int(offset), pos, words, definition, examples, lex_filenum, lex_ids, similar, hyponyms)
 
 
 def read_synsets(folder: str | Path) -> list[Synset]:

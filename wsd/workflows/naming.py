@@ -92,7 +92,13 @@ def target_senses(wordnet: WordNet, target: str) -> list[Sense]:
 
 
 def synset_uses(wordnet: WordNet, senses: list[Sense]) -> pd.DataFrame:
-    """The uses that represent a target's senses: each example sentence where the lemma is found, and the gloss.
+    """The uses that represent a target's senses: each example sentence where the lemma is found, the gloss, and
+    the related phrases.
+
+    A related phrase is a word of the synset or of one of its hyponyms that holds the lemma as a word of its own
+    (``power.n.02`` → *electric power*, its hyponym; ``power.n.08`` → *world power*, its synonym), followed by that
+    synset's gloss: ``"electric power: the product of voltage and current"``, the lemma's span inside the phrase.
+    They are used by the ``related`` representation only.
 
     Parameters
     ----------
@@ -104,7 +110,7 @@ def synset_uses(wordnet: WordNet, senses: list[Sense]) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``synset`` (the sense's name), ``kind`` (``example`` or ``gloss``), ``text``, ``start``, ``end``.
+        ``synset`` (the sense's name), ``kind`` (``example``, ``gloss`` or ``related``), ``text``, ``start``, ``end``.
     """
     exceptions = wordnet.exceptions()
     rows = []
@@ -117,6 +123,12 @@ def synset_uses(wordnet: WordNet, senses: list[Sense]) -> pd.DataFrame:
                 rows.append((sense.name, "example", example, *spans[0]))
         if sense.synset.definition:
             rows.append((sense.name, "gloss", f"{sense.lemma}: {sense.synset.definition}", 0, len(sense.lemma)))
+        related = [sense.synset, *(wordnet.synset(sense.synset.pos, offset) for offset in sense.synset.hyponyms)]
+        for synset in related:
+            for word in synset.words:
+                spans = find_word(word, forms) if word.lower() != lemma and synset.definition else []
+                if spans:
+                    rows.append((sense.name, "related", f"{word}: {synset.definition}", *spans[0]))
     return pd.DataFrame(rows, columns=["synset", "kind", "text", "start", "end"])
 
 
@@ -126,7 +138,8 @@ def _unit(X: np.ndarray) -> np.ndarray:
 
 
 def prototypes(uses: pd.DataFrame, vectors: np.ndarray, names: list[str], representation: str) -> np.ndarray:
-    """One vector per sense from its uses' vectors: the mean of its examples, its gloss, or the mean of both.
+    """One vector per sense from its uses' vectors: its examples' mean, its gloss, the mean of both, or the mean of
+    those two and of its related phrases' mean (``related``).
 
     A sense without a located example is represented by its gloss whatever ``representation`` says (and by a
     zero vector, which names nothing, when it has neither).
@@ -139,7 +152,7 @@ def prototypes(uses: pd.DataFrame, vectors: np.ndarray, names: list[str], repres
         The uses' vectors, row-aligned.
     names : list of str
         The senses' names, in the order wanted.
-    representation : {"examples", "gloss", "both"}
+    representation : {"examples", "gloss", "both", "related"}
         :data:`wsd.senses.naming.REPRESENTATIONS`.
 
     Returns
@@ -156,11 +169,14 @@ def prototypes(uses: pd.DataFrame, vectors: np.ndarray, names: list[str], repres
         mine = synsets == name
         examples = V[mine & (kinds == "example")]
         gloss = V[mine & (kinds == "gloss")]
+        related = V[mine & (kinds == "related")]
         parts = []
-        if representation in ("examples", "both") and len(examples):
+        if representation in ("examples", "both", "related") and len(examples):
             parts.append(_unit(examples.mean(axis=0, keepdims=True))[0])
-        if (representation in ("gloss", "both") or not parts) and len(gloss):
+        if (representation in ("gloss", "both", "related") or not parts) and len(gloss):
             parts.append(gloss[0])
+        if representation == "related" and len(related):
+            parts.append(_unit(related.mean(axis=0, keepdims=True))[0])
         if parts:
             out[row] = np.mean(parts, axis=0)
     return out
