@@ -62,3 +62,22 @@ def isolated_openvino_cache(tmp_path_factory):
         os.environ.pop("WSD_OPENVINO_CACHE", None)
     else:
         os.environ["WSD_OPENVINO_CACHE"] = previous
+
+
+# ------------------------------------------------------------- calibration of `auto` (issue 42; wsd.embed.calibration)
+@pytest.fixture(scope="session", autouse=True)
+def fixed_auto_choice(tmp_path_factory):
+    """``auto`` follows its fixed rule in the tests: no timing runs in every test that embeds, and results that do
+    not depend on the machine's load. tests/test_embed_calibration.py measures with a fake clock instead. Any
+    calibration cache stays out of the user's ~/.cache. Subprocesses of the tests inherit both."""
+    names = ("WSD_CALIBRATION", "WSD_CALIBRATION_CACHE")
+    previous = {name: os.environ.get(name) for name in names}
+    os.environ["WSD_CALIBRATION"] = "off"
+    os.environ["WSD_CALIBRATION_CACHE"] = str(tmp_path_factory.mktemp("calibration-cache"))
+    yield
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+

@@ -1,6 +1,7 @@
 """Facts about the machine a run or a benchmark ran on: CPU model, usable cores, CPU flags, native bf16.
 
-One place for what results files, benchmarks and the encoder's ``precision="auto"`` ask about the hardware.
+One place for what results files, benchmarks, the encoder's ``precision="auto"`` and the calibration of
+``auto`` (:func:`fingerprint`, :mod:`wsd.embed.calibration`) ask about the hardware.
 Everything here is cheap, never raises on an unusual platform (it answers "unknown" or an empty set instead)
 and imports nothing heavy at module level.
 
@@ -10,9 +11,11 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 from pathlib import Path
+from typing import Any
 
 #: Where Linux describes its CPUs.
 CPUINFO = Path("/proc/cpuinfo")
@@ -22,6 +25,8 @@ BF16_FLAGS: tuple[str, ...] = ("amx_bf16", "avx512_bf16")
 NO_NATIVE_BF16 = "no native bf16"
 #: What :func:`cpu_model` answers when the platform does not say.
 UNKNOWN_CPU = "unknown CPU"
+#: The libraries whose versions decide how fast a runtime computes (read from their metadata, never imported).
+RUNTIME_LIBRARIES: tuple[str, ...] = ("torch", "openvino")
 
 
 def _cpuinfo_field(name: str) -> str | None:
@@ -140,3 +145,61 @@ def describe() -> str:
     line = f"{usable_cores()} cores available ({logical_cpus()} logical CPUs), {cpu_model()}"
     bf16 = native_bf16_flags()
     return f"{line}; native bf16: {', '.join(bf16)}" if bf16 else f"{line}; {NO_NATIVE_BF16}"
+
+
+def library_version(distribution: str) -> str | None:
+    """The installed version of a distribution, read from its metadata without importing it.
+
+    Parameters
+    ----------
+    distribution : str
+        The distribution's name (``torch``, ``openvino``).
+
+    Returns
+    -------
+    str or None
+        The version; None where it is not installed.
+
+    Examples
+    --------
+    >>> library_version("no-such-distribution-of-wsd") is None
+    True
+    """
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def fingerprint() -> dict[str, Any]:
+    """What decides how fast an encoder runs here: CPU, its flags, the cores and threads, the runtimes' versions.
+
+    The key of the calibration cache (:mod:`wsd.embed.calibration`): a measurement holds for the machine whose
+    fingerprint it was made on, and another fingerprint (another CPU, a container with fewer cores, an upgraded
+    torch or OpenVINO) measures again.
+
+    Returns
+    -------
+    dict
+        ``cpu`` (:func:`cpu_model`), ``architecture``, ``cpu_flags`` (a SHA-256 prefix of the sorted
+        :func:`cpu_flags`), ``native_bf16`` (:func:`native_bf16_flags`), ``usable_cores``, ``omp_num_threads``
+        (``$OMP_NUM_THREADS``, which both runtimes follow; None when unset) and the version of each of
+        :data:`RUNTIME_LIBRARIES` (None when not installed).
+
+    Examples
+    --------
+    >>> sorted(fingerprint())[:4]
+    ['architecture', 'cpu', 'cpu_flags', 'native_bf16']
+    """
+    flags = " ".join(sorted(cpu_flags()))
+    facts: dict[str, Any] = {
+        "cpu": cpu_model(),
+        "architecture": platform.machine(),
+        "cpu_flags": hashlib.sha256(flags.encode()).hexdigest()[:16],
+        "native_bf16": list(native_bf16_flags()),
+        "usable_cores": usable_cores(),
+        "omp_num_threads": os.environ.get("OMP_NUM_THREADS") or None,
+    }
+    return facts | {name: library_version(name) for name in RUNTIME_LIBRARIES}

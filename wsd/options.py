@@ -358,14 +358,16 @@ class EmbeddingOptions(_Options):
     )
     precision: Precision = setting(
         "auto",
-        "compute precision: auto = bf16 where the hardware has it natively, else fp32; "
-        "int8 = dynamic quantisation on CPU; fp16 on GPU",
+        "compute precision: auto = on a CPU with --runtime auto, the fastest of the runtimes and precisions whose "
+        "vectors agree with fp32, measured once per model and machine (--recalibrate on wsd embed and wsd run); "
+        "else bf16 where the hardware has it natively, else fp32; int8 = dynamic quantisation on CPU; fp16 on GPU",
         commands=_EMBEDDING,
     )
     runtime: Runtime = setting(
         DEFAULT_RUNTIME,
-        "forward pass: auto = openvino on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up "
-        "and forward pass), torch on a GPU or for int8/fp16; or torch, or openvino",
+        "forward pass: auto = on a CPU with --precision auto, chosen by measuring (see --precision), else openvino "
+        "on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up and forward pass), torch on a "
+        "GPU or for int8/fp16; or torch, or openvino",
         commands=_EMBEDDING,
     )
     device: str | None = setting(None, "cpu, cuda, cuda:N or auto", commands=_EMBEDDING, unset="auto")

@@ -1043,6 +1043,15 @@ FLAG_OPTIONS: tuple[Option, ...] = (
         flags=("file",),
     ),
     _o(
+        "embed.recalibrate",
+        "bool",
+        False,
+        ("embed", "run"),
+        "measure again which runtime and precision auto runs the model with on this machine (only with "
+        "--runtime auto and --precision auto)",
+        config=False,
+    ),
+    _o(
         "cli.overwrite",
         "bool",
         False,

@@ -53,7 +53,12 @@ def command_config_tool(args: argparse.Namespace) -> int:
 
     if args.action == "show":
         header = f"The defaults of wsd {args.command}" if args.command else "Every setting and its default"
-        print(to_toml(resolve_config(args.command), header + " (wsd config show)."), end="")
+        config = resolve_config(args.command)
+        if "embedding" in config:
+            header += " (wsd config show).\n" + _auto_choice_line()
+        else:
+            header += " (wsd config show)."
+        print(to_toml(config, header), end="")
         return 0
     if args.action == "validate":
         data = read_config_file(args.file)
@@ -64,3 +69,22 @@ def command_config_tool(args: argparse.Namespace) -> int:
         print(f"{args.file}: valid ({count} settings in {len(checked)} sections)")
         return 0
     raise WsdError("choose an action: wsd config show or wsd config validate FILE")
+
+
+def _auto_choice_line() -> str:
+    """What ``runtime = "auto"`` and ``precision = "auto"`` run the default model with on this machine (read from
+    the calibration cache: nothing is measured or loaded here)."""
+    from wsd.embed import calibration
+
+    if not calibration.enabled():
+        return f"auto runtime and precision: the fixed rule (${calibration.CALIBRATION_ENV} turns measuring off)."
+    found = calibration.cached_choice()
+    if found is None:
+        return (
+            "auto runtime and precision on this machine: not measured yet (the first wsd embed with both auto "
+            "measures them, once per model and machine)."
+        )
+    return (
+        f"auto runtime and precision on this machine for {found.model}: {found.choice} (measured "
+        f"{found.measured_at}, {found.path}; --recalibrate of wsd embed or wsd run measures again)."
+    )

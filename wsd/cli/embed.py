@@ -47,12 +47,17 @@ def command_embed(args: argparse.Namespace) -> int:
     from wsd.workflows.embedding import embed_corpus
 
     config = command_config("embed", args)
+    embedding = embedding_options(config)
+    if args.recalibrate:  # before anything is read or written: an explicit --runtime or --precision is refused
+        from wsd.workflows.calibration import recalibrate
+
+        recalibrate(embedding)
     run = embed_corpus(
         config["scan"]["corpus"],
         config["scan"]["targets"],
         config["output"]["out"],
         scan=ScanSettings.from_config(config),
-        embedding=embedding_options(config),
+        embedding=embedding,
         execution=ExecutionOptions.from_config(config, executor=executor_for(config)),
         overwrite=args.overwrite,
         progress=not args.no_progress,
@@ -70,8 +75,10 @@ def _print_run_summary(run: Path) -> None:
     counts = meta.get("scan", {}).get("occurrences", {})
     found = ", ".join(f"{t}: {n}" for t, n in counts.items())
     embedding = meta.get("embedding", {})
+    chosen = " (measured: auto)" if meta.get("calibration") else ""
     print(
         f"{meta.get('n_occurrences', 0)} occurrences ({found}) from {meta['scan']['documents']} documents; "
         f"{embedding.get('dim')}-dim vectors ({embedding.get('model')}, {embedding.get('layers')}, "
-        f"{embedding.get('pooling')}, {embedding.get('precision')}) in {run}"
+        f"{embedding.get('pooling')}, {embedding.get('runtime', 'torch')} {embedding.get('precision')}{chosen}) "
+        f"in {run}"
     )

@@ -44,6 +44,11 @@ def command_run(args: argparse.Namespace) -> int:
     from wsd.workflows.run import format_summary, run_job
 
     config = command_config("run", args)
+    if args.recalibrate:  # before anything is read or written: an explicit --runtime or --precision is refused
+        from wsd.config import embedding_options
+        from wsd.workflows.calibration import recalibrate
+
+        recalibrate(embedding_options(config))
     summary = run_job(config, progress=not args.no_progress, overwrite=args.overwrite)
     print(format_summary(summary))
     return 0

@@ -28,12 +28,14 @@ import functools
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from wsd.embed import calibration
+from wsd.embed.calibration import Calibration
 from wsd.embed.context import ContextSpec, combine, context_plan, parse_context
 from wsd.embed.forward import distinct_pieces
 from wsd.embed.identity import EncoderIdentity
@@ -80,7 +82,8 @@ class Encoder:
     device : str, optional
         ``None``/``"auto"`` picks CUDA when present, else CPU.
     precision : str
-        ``auto`` (bf16 where the hardware computes it natively, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU),
+        ``auto`` (with ``runtime`` ``auto`` on a CPU: measured, see ``runtime``; else bf16 where the hardware
+        computes it natively, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU),
         ``int8`` (CPU dynamic quantisation).
     batch_size : int, optional
         Windows per forward pass (default: 32 on a CPU, 256 on a GPU).
@@ -100,10 +103,14 @@ class Encoder:
     runtime : str, optional
         The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU, the model converted once and
         cached on disk, :mod:`wsd.embed.ov_runtime`; PyTorch on a GPU or for ``int8``/``fp16``), ``torch`` or
-        ``openvino``.
+        ``openvino``. With ``runtime`` and ``precision`` both ``auto`` on a CPU, the two are chosen by measuring
+        (:mod:`wsd.embed.calibration`: once per model and machine, then read from a cache).
 
     Attributes
     ----------
+    calibration : Calibration or None
+        How ``auto`` chose the runtime and precision (:class:`~wsd.embed.calibration.Calibration`), None where they
+        were given, or chosen by the fixed rule (a GPU, ``$WSD_CALIBRATION=off``).
     loaded : LoadedEncoder
         The tokenizer and model (:mod:`wsd.embed.models`), shared by every encoder made with
         :meth:`with_options`.
@@ -146,6 +153,14 @@ class Encoder:
         runtime: Runtime | None = None,
     ) -> None:
         _check_batch_size(batch_size)
+        self.calibration: Calibration | None = None
+        if calibration.applies(runtime, precision, device):
+            self.calibration = calibration.auto_choice(
+                model, make_encoder=Encoder, offline=offline, max_length=max_length
+            )
+            runtime = cast(Runtime, self.calibration.runtime)
+            precision = cast(Precision, self.calibration.precision)
+            device = "cpu"
         self.loaded: LoadedEncoder = load_encoder(
             model, device=device, precision=precision, max_length=max_length, offline=offline, runtime=runtime
         )

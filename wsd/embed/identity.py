@@ -25,6 +25,10 @@ from typing import Any
 class EncoderIdentity:
     """Everything that identifies the word vectors of an encoder for one (layers, pooling) choice.
 
+    How the runtime and precision were chosen (given, or measured by ``auto``: :mod:`wsd.embed.calibration`) is no
+    part of it: the vectors are those of the runtime and precision, however they were chosen, so a run resumed
+    after a new measurement compares only what it computes with.
+
     Parameters
     ----------
     model : str
@@ -121,8 +125,4 @@ class EncoderIdentity:
         dict
             The settings (``model_revision`` for a Hub model), ``context_vector``, ``batch_size`` and ``dim``.
         """
-        return self._settings() | {
-            "context_vector": self.context_vector,
-            "batch_size": self.batch_size,
-            "dim": self.dim,
-        }
+        return self.run_config() | {"dim": self.dim}

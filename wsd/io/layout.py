@@ -224,3 +224,9 @@ OPENVINO_IR_MODEL = ".ir.xml"
 OPENVINO_IR_WEIGHTS = ".ir.bin"
 OPENVINO_IR_ENTRY = ".ir.json"
 OPENVINO_COMPILED_DIR = "compiled"
+
+# ------------------------------------------------------------------------------------------- calibration cache
+# what `auto` measured (wsd.embed.calibration; $WSD_CALIBRATION_CACHE): per model and machine <key>.calibration.json,
+# and the lock that makes a second process wait for the first one's measurement instead of measuring beside it
+CALIBRATION_ENTRY = ".calibration.json"
+CALIBRATION_LOCK = ".calibration.lock"

@@ -67,6 +67,7 @@ from wsd.options import (
     route_settings,
 )
 from wsd.schema import DEFAULT_CONTEXT_VECTOR, DEFAULT_SHARD_BYTES
+from wsd.workflows.calibration import resolve_auto
 
 MAX_SHARDS = 99_999  # part names are zero-padded to 5 digits, so that name order is corpus order
 MAX_CHUNKS = 99_999
@@ -116,6 +117,8 @@ def embed_corpus(
         unless given; ``context_vector="none"`` stores the word's own vectors
         (:meth:`wsd.Encoder.embed_spans`'s). With ``encoder``, the encoder's own layers, pooling and context
         vector are used unless ``embedding`` or the ``layers``/``pooling`` keywords give the layers and pooling.
+        With ``runtime`` and ``precision`` ``auto`` on a CPU, a run being resumed keeps the ones it recorded and a
+        new one runs what the calibration chose (:func:`wsd.workflows.calibration.resolve_auto`).
     execution : ExecutionOptions, optional
         Where the work runs and how the run is stored (:class:`wsd.options.ExecutionOptions`: ``executor``,
         ``scheduler``, ``workers``, ``threads_per_worker``, ``retries``, ``shard_bytes``, ``chunk_size``,
@@ -180,6 +183,9 @@ def embed_corpus(
     )
     if encoder is not None and not chosen.in_process:
         raise ConfigError(f"an already loaded encoder runs in this process only, not on the {chosen.name} executor")
+    measured = None
+    if encoder is None:  # auto on a CPU: the resumed run's own runtime and precision, else measured once, here
+        embedding, measured = resolve_auto(embedding, out, overwrite=overwrite, measure=chosen.name != "dask")
     encoder_options = embedding.encoder_kwargs() | {
         "model": _absolute_if_local(embedding.model),
         "offline": True if embedding.offline else None,
@@ -209,6 +215,9 @@ def embed_corpus(
             "sharding": {"shard_bytes": shard_bytes, "chunk_size": chunk_size},
         }
         store = RunStore.create(out, config, vector_dtype=execution.vector_dtype, overwrite=overwrite)
+        if measured is not None and not store.complete and store.meta.get("calibration") != measured.record():
+            store.meta["calibration"] = measured.record()  # how auto chose (not part of the configuration)
+            store.save_meta()
         store.heal()  # a finished part that fails its checksum is dropped (with a warning) and done again
         if store.complete:
             warn_missing(store.meta["scan"])

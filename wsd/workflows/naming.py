@@ -311,17 +311,30 @@ class InventoryNamer:
 def encoder_from_meta(embedding: Mapping[str, Any], **options: Any) -> Encoder:
     """The encoder that made a run's vectors, from its embedding identity (``meta.json``'s ``embedding``).
 
+    The runtime and precision are the run's own (``runtime``, ``precision``), never measured again (an explicit
+    runtime and precision are not calibrated, :mod:`wsd.embed.calibration`), so new text is embedded as the run's
+    occurrences were, wherever ``auto`` would choose otherwise now. A ``precision`` in ``options`` is used as
+    given; a ``device`` in ``options`` that cannot compute the run's precision (``int8`` is the CPU's, ``fp16`` a
+    GPU's) leaves the precision to ``auto`` there. A run in ``int8`` is rebuilt on the CPU unless a device is given.
+
     Parameters
     ----------
     embedding : mapping
-        The identity (model, layers, pooling, windows, context vector, runtime).
+        The identity (model, layers, pooling, windows, context vector, runtime, precision).
     **options
-        Options that do not change the vectors.
+        Options of :class:`wsd.Encoder` that do not change the vectors (``device``, ``batch_size``, ``offline``,
+        ``progress``; ``precision`` to compute in another).
 
     Returns
     -------
     Encoder
+
+    Examples
+    --------
+    >>> from wsd.io.run_reader import read_meta
+    >>> encoder = encoder_from_meta(read_meta("runs/x")["embedding"], batch_size=64)  # doctest: +SKIP
     """
+    given = {name: value for name, value in options.items() if value is not None}
     return Encoder(
         model=embedding.get("model"),
         layers=embedding.get("layers", "sum-last-4"),
@@ -329,6 +342,47 @@ def encoder_from_meta(embedding: Mapping[str, Any], **options: Any) -> Encoder:
         max_length=embedding.get("max_length"),
         window_tokens=embedding.get("window_tokens"),
         context_vector=embedding.get("context_vector"),
-        runtime=embedding.get("runtime", "torch"),
-        **options,
+        **(given | recorded_compute(embedding, given)),
     )
+
+
+def recorded_compute(embedding: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The runtime, precision and (for ``int8``) device of a run's encoder, as :func:`encoder_from_meta` makes it.
+
+    Parameters
+    ----------
+    embedding : mapping
+        The run's embedding identity (``runtime`` absent: PyTorch; ``precision`` absent: ``auto``).
+    options : mapping
+        What the caller gives (``device``, ``precision``, ``runtime``): what is given wins; a device given that
+        cannot compute the run's precision leaves the precision to ``auto``.
+
+    Returns
+    -------
+    dict
+        What ``options`` leaves to the run: ``runtime``, ``precision`` (where the run's is kept) and ``device``
+        (the CPU, for a run in ``int8`` where no device is given).
+
+    Examples
+    --------
+    >>> recorded_compute({"precision": "fp32", "runtime": "openvino"}, {})
+    {'runtime': 'openvino', 'precision': 'fp32'}
+    >>> recorded_compute({"precision": "int8"}, {"device": "auto"})
+    {'runtime': 'torch', 'precision': 'int8', 'device': 'cpu'}
+    >>> recorded_compute({"precision": "fp16"}, {"device": "cpu"})
+    {'runtime': 'torch'}
+    """
+    found: dict[str, Any] = {} if options.get("runtime") is not None else {"runtime": embedding.get("runtime", "torch")}
+    precision = embedding.get("precision")
+    if options.get("precision") is not None or not isinstance(precision, str) or precision == "auto":
+        return found
+    device = options.get("device")
+    on_cpu = device is not None and str(device).split(":")[0] == "cpu"
+    if precision == "fp16" and (device in (None, "auto") or on_cpu):
+        return found  # a GPU's precision: auto on whatever device this is (a GPU computes bf16 or fp16)
+    if precision == "int8" and device not in (None, "auto") and not on_cpu:
+        return found  # dynamic quantisation is the CPU's: the device given computes in its own precision
+    found["precision"] = precision
+    if precision == "int8" and device in (None, "auto"):
+        found["device"] = "cpu"
+    return found
