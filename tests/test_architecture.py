@@ -20,7 +20,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "wsd"
 ROOMS = {"io", "workflows"}
 
 #: What stays loose at the top of the package: the public API (``__init__``) and what every room and stage shares.
-TOP_LEVEL_MODULES = {"__init__", "errors", "schema", "options", "config", "machine", "executors", "occurrences"}
+TOP_LEVEL_MODULES = {
+    "__init__",
+    "_lazy",
+    "errors",
+    "schema",
+    "options",
+    "config",
+    "machine",
+    "executors",
+    "occurrences",
+}
 #: The folders of the package: the command line, the rooms and the stages.
 TOP_LEVEL_PACKAGES = {"cli", *ROOMS, "corpus", "embed", "senses", "evaluate", "change", "report", "tune"}
 
@@ -28,6 +38,8 @@ TOP_LEVEL_PACKAGES = {"cli", *ROOMS, "corpus", "embed", "senses", "evaluate", "c
 #: entry points (``cli``, ``__init__``), which may import anything.
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    # the public names a package imports on first use (wsd, wsd.tune): one __getattr__ for every lazy package
+    "_lazy": set(),
     # every option, declared once: the stages read their defaults and choice lists from it
     "schema": set(),
     # the typed option objects of the Python API, each field the one declaration of its setting (wsd.schema.setting)
@@ -131,6 +143,7 @@ ALLOWED: dict[str, set[str]] = {
     # training data for sense-aware encoders: reads datasets through evaluate, finds words with corpus.forms
     # and trains encoders on them with embed's windows, layers and pooling, writing model folders
     "tune": {
+        "_lazy",
         "errors",
         "evaluate",
         "corpus",
@@ -148,6 +161,9 @@ ALLOWED: dict[str, set[str]] = {
     # wsd run, the evaluation runners, the demo, the tagger of wsd.load
     "workflows": set(),
     "workflows.results": {"errors", "evaluate", "io.atomic", "io.provenance", "io.writers", "io.layout"},
+    # auto's runtime and precision for a corpus job: the calibration with the senses' check (the same k on the demo
+    # words), or the resumed run's recorded choice
+    "workflows.calibration": {"embed", "errors", "io.layout", "io.run_reader", "options", "senses"},
     # embed_corpus: a corpus becomes a run, shard by shard, on any executor
     "workflows.embedding": {
         "options",
@@ -160,6 +176,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.outputs",
         "io.run_reader",
         "io.run_store",
+        "workflows.calibration",
     },
     # induce_corpus: scan → embed → cluster → (score) → (change) → (report)
     "workflows.pipeline": {
@@ -191,7 +208,7 @@ ALLOWED: dict[str, set[str]] = {
     "workflows.run": {"errors", "config", "corpus", "options", "workflows.pipeline"},
     "workflows.demo": {"errors", "config", "corpus", "io.layout", "options", "report", "workflows.run"},
     # the evaluation runner over labelled datasets and seeds; WUG data is scored on change too (workflows.wug)
-    "workflows.vectors": {"config", "embed", "tune"},
+    "workflows.vectors": {"config", "embed", "errors", "tune"},
     "workflows.benchmark": {
         "options",
         "tune",
@@ -209,6 +226,18 @@ ALLOWED: dict[str, set[str]] = {
         "workflows.vectors",
         "workflows.wic",
         "workflows.wug",
+    },
+    # the wsd evaluate job of a resolved configuration, for the command and for wsd.evaluate_dataset alike
+    "workflows.evaluation": {
+        "config",
+        "errors",
+        "executors",
+        "options",
+        "report",
+        "schema",
+        "senses",
+        "workflows.benchmark",
+        "workflows.results",
     },
     # binary use pairs (WiC, MCL-WiC, AM2iCo): the pairs read as wic: training sources read them, scored by cosine
     "workflows.wic": {"errors", "config", "embed", "evaluate", "tune", "workflows.results", "workflows.vectors"},

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from wsd.errors import InputError
 from wsd.io.layout import SENSE_MODEL_FILE as MODEL_FILE
 from wsd.senses import SenseInducer, SenseModel
 from wsd.senses.persistence import preprocessor_arrays, read_sense_model, restore_preprocessor
@@ -70,6 +71,9 @@ def test_fitting_again_writes_the_same_files(name: str, table, tmp_path: Path) -
     new = json.loads((tmp_path / MODEL_FILE).read_text(encoding="utf-8"))
     for param, default in ADDED_LATER.items():  # saved with their defaults; the fixture predates them
         assert new["inducer_params"].pop(param) == default
+    for entry in new["targets"]:  # the forms each target was fitted on: added later, the fixture has none
+        rows = (occurrences["target"] == entry["target"]).to_numpy()
+        assert entry.pop("forms") == sorted(set(occurrences["form"][rows]))
     assert _same_up_to_rounding(new, old)
     _, old_targets = read_sense_model(FIXTURE / name)
     _, new_targets = read_sense_model(tmp_path)
@@ -82,6 +86,25 @@ def test_fitting_again_writes_the_same_files(name: str, table, tmp_path: Path) -
             else:
                 np.testing.assert_array_equal(after.arrays[key], array, err_msg=key)
         np.testing.assert_array_equal(after.rows, before.rows)
+
+
+def test_a_model_saved_before_forms_were_recorded_loads_with_none_and_saves_them_again(table, tmp_path) -> None:
+    occurrences, X = table
+    model = SenseModel.load(FIXTURE / "kmeans_whiten_forms")
+    assert model.forms_ == {target: [] for target in model.targets_}
+    fitted = SenseModel(INDUCERS["kmeans_whiten_forms"]).fit(occurrences, X)
+    assert SenseModel.load(fitted.save(tmp_path)).forms_ == fitted.forms_
+    assert set(fitted.forms_["mouse"]) == set(occurrences["form"][occurrences["target"] == "mouse"])
+
+
+def test_forms_that_are_not_a_list_of_strings_are_refused(table, tmp_path) -> None:
+    occurrences, X = table
+    SenseModel(SenseInducer(k=2)).fit(occurrences, X).save(tmp_path)
+    document = json.loads((tmp_path / MODEL_FILE).read_text(encoding="utf-8"))
+    document["targets"][0]["forms"] = "mice"
+    (tmp_path / MODEL_FILE).write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(InputError, match=r"targets\[0\]: forms must be a list of strings"):
+        SenseModel.load(tmp_path)
 
 
 #: Inducer parameters added after the fixture was written, and the default they are saved with.

@@ -11,12 +11,14 @@ read the real names from the ``TYPE_CHECKING`` block, so ``wsd.SenseInducer`` is
     labels = wsd.SenseInducer(method="kmeans", k="auto").fit_predict(X[mask])
     tagger = wsd.load("runs/x/senses")                            # senses + the encoder they were fitted with
     tagger.predict(["The mouse ran.", "Click the mouse."], target="mouse")  # text, sense, probabilities, keywords
+    result = wsd.evaluate_dataset("semeval2010", data_dir="../shared/datasets")  # wsd evaluate: result.scores
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from wsd._lazy import LazyTable, lazy_attribute, lazy_dir
 
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (tests/test_public_api.py keeps the two equal)
     from wsd.corpus.scan import scan
@@ -26,20 +28,22 @@ if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (tests/test_publi
     from wsd.senses.inducer import SenseInducer
     from wsd.senses.model import SenseModel
     from wsd.workflows.embedding import embed_corpus
+    from wsd.workflows.evaluation import evaluate_dataset
     from wsd.workflows.tagger import SenseTagger, load
 
 __version__ = "0.1.0"
 
-_LAZY: dict[str, tuple[str, str]] = {
-    "scan": ("wsd.corpus.scan", "scan"),
-    "Encoder": ("wsd.embed.encoder", "Encoder"),
-    "load_run": ("wsd.io.run_reader", "load_run"),
-    "embed_corpus": ("wsd.workflows.embedding", "embed_corpus"),
-    "SenseInducer": ("wsd.senses.inducer", "SenseInducer"),
-    "SenseModel": ("wsd.senses.model", "SenseModel"),
-    "load": ("wsd.workflows.tagger", "load"),
-    "SenseTagger": ("wsd.workflows.tagger", "SenseTagger"),
-    "WsdError": ("wsd.errors", "WsdError"),
+_LAZY: LazyTable = {
+    "scan": "wsd.corpus.scan",
+    "Encoder": "wsd.embed.encoder",
+    "load_run": "wsd.io.run_reader",
+    "embed_corpus": "wsd.workflows.embedding",
+    "evaluate_dataset": "wsd.workflows.evaluation",
+    "SenseInducer": "wsd.senses.inducer",
+    "SenseModel": "wsd.senses.model",
+    "load": "wsd.workflows.tagger",
+    "SenseTagger": "wsd.workflows.tagger",
+    "WsdError": "wsd.errors",
 }
 
 __all__ = [
@@ -50,6 +54,7 @@ __all__ = [
     "WsdError",
     "__version__",
     "embed_corpus",
+    "evaluate_dataset",
     "load",
     "load_run",
     "scan",
@@ -58,13 +63,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Import public names on first use (PEP 562)."""
-    if name in _LAZY:
-        module_name, attr = _LAZY[name]
-        value = getattr(importlib.import_module(module_name), attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'wsd' has no attribute {name!r}")
+    return lazy_attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + list(_LAZY))
+    return lazy_dir(__name__, _LAZY)

@@ -253,11 +253,11 @@ def jsd_interval(
     counts_a, counts_b : array-like of int
         Uses of each sense in slice A and slice B.
     resamples : int
-        Resamples.
+        Bootstrap resamples of each slice.
     confidence : float
-        The level.
+        The interval's level, in (0, 1).
     random_state : int or Generator
-        The seed.
+        The seed (a Generator is drawn from as it is).
 
     Returns
     -------
@@ -328,12 +328,8 @@ def slope_intervals(
         different values.
     counts : array-like of int, shape (n_slices, n_senses)
         Uses of each sense in each slice (every slice with at least one use).
-    resamples : int
-        Resamples.
-    confidence : float
-        The level.
-    random_state : int or Generator
-        The seed.
+    resamples, confidence, random_state
+        As for :func:`jsd_interval`.
 
     Returns
     -------
@@ -425,12 +421,8 @@ def vector_intervals(
         The whole slices' numbers of uses.
     points : (float or None, float or None)
         The point APD and PRT (None: undefined, no interval).
-    resamples : int
-        Resamples.
-    confidence : float
-        The level.
-    random_state : int or Generator
-        The seed.
+    resamples, confidence, random_state
+        As for :func:`jsd_interval`.
 
     Returns
     -------

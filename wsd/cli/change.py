@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from wsd.cli.parsing import add_command
-from wsd.cli.settings import command_config
+from wsd.cli.settings import command_config, inventory_namer
 
 NAME = "change"
 #: The one-line summary of ``wsd --help``.
@@ -51,11 +51,7 @@ def command_change(args: argparse.Namespace) -> int:
 
     config = command_config("change", args)
     change = ChangeOptions.from_config(config)
-    namer = None
-    if config["output"].get("inventory"):  # the folder is checked before the run is read
-        from wsd.workflows.naming import InventoryNamer
-
-        namer = InventoryNamer(config["output"]["inventory"])
+    namer = inventory_namer(config)  # the folder is checked before the run is read
     inputs = config["change"]
     out = change_run(
         inputs["run"], inputs["senses"], config["output"]["out"], change, overwrite=args.overwrite, namer=namer

@@ -7,7 +7,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from wsd.cli.parsing import add_command
-from wsd.cli.settings import command_config, executor_for
+from wsd.cli.settings import command_config, executor_for, inventory_namer
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
@@ -56,11 +56,7 @@ def command_cluster(args: argparse.Namespace) -> int:
 
     config = command_config("cluster", args)
     inducer = SenseInducer.from_options(SenseOptions.from_config(config))  # bad options fail before any work
-    namer = None
-    if config["output"].get("inventory"):  # the folder is checked before any clustering
-        from wsd.workflows.naming import InventoryNamer
-
-        namer = InventoryNamer(config["output"]["inventory"])
+    namer = inventory_namer(config)  # the folder is checked before any clustering
     executor = executor_for(config)
     with executor or contextlib.nullcontext():
         out = cluster_run(

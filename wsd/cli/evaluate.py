@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 
 from wsd.cli.parsing import add_command
-from wsd.cli.settings import command_config, executor_for
-from wsd.errors import WsdError
+from wsd.cli.settings import command_config
 
 NAME = "evaluate"
 #: The one-line summary of ``wsd --help``.
@@ -45,38 +43,18 @@ def command_evaluate(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.config import evaluation_config, write_config
-    from wsd.senses.inducer import make_inducer
-    from wsd.workflows.benchmark import evaluate
+    from wsd.workflows.evaluation import evaluate_job
     from wsd.workflows.results import format_table
 
-    resolved = command_config("evaluate", args)
-    config = evaluation_config(resolved)
-    make_inducer(config.senses)
-    out, report = resolved["output"]["out"], resolved["output"]["report"]
-    if report and not out:
-        raise WsdError("--report needs --out (the folder the report is written into)")
-    executor = executor_for(resolved)
-    with executor or contextlib.nullcontext():  # one cluster for every seed
-        result = evaluate(
-            config,
-            out=out,
-            map_function=executor,
-            progress=not args.no_progress,
-            overwrite=args.overwrite,
-            offline=True if resolved["embedding"]["offline"] else None,
-        )
-    print(format_table(result))
-    if out:
-        write_config(out, resolved, "evaluate")
+    result = evaluate_job(command_config("evaluate", args), progress=not args.no_progress, overwrite=args.overwrite)
+    print(format_table(result.metrics))
+    if result.out is not None:
         written = (
             "metrics and the per-pair table"
-            if config.dataset == "wic"
+            if result.metrics["dataset"] == "wic"
             else "metrics, per-target scores and system keys"
         )
-        print(f"{written} written to {out}")
-    if report:
-        from wsd.report import write_report
-
-        print(f"report written to {write_report(out)}")
+        print(f"{written} written to {result.out}")
+    if result.report is not None:
+        print(f"report written to {result.report}")
     return 0

@@ -1,7 +1,8 @@
 """What the commands share: a command's resolved configuration, its executor, and the summary of a run.
 
 A command's settings come from the defaults, ``--config``, its flags and ``--set``, in that order
-(:func:`command_config`); ``[execution]`` names where the per-target work runs (:func:`executor_for`).
+(:func:`command_config`); ``[execution]`` names where the per-target work runs (:func:`executor_for`), and
+``[output] inventory`` the sense inventory that names the senses (:func:`inventory_namer`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from wsd.schema import options_of
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
+    from wsd.workflows.naming import InventoryNamer
 
 
 def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
@@ -44,6 +46,26 @@ def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
         workers=execution["workers"],
         threads_per_worker=execution["threads_per_worker"],
     )
+
+
+def inventory_namer(config: dict[str, dict[str, Any]]) -> InventoryNamer | None:
+    """The namer of ``[output] inventory``, its folder checked now (before any work), or None when none is named.
+
+    Parameters
+    ----------
+    config : dict
+        The command's resolved configuration, whose ``[output] inventory`` names the sense inventory.
+
+    Returns
+    -------
+    InventoryNamer or None
+    """
+    inventory = config["output"].get("inventory")
+    if not inventory:
+        return None
+    from wsd.workflows.naming import InventoryNamer
+
+    return InventoryNamer(inventory)
 
 
 def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str, Any]]:

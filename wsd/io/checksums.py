@@ -156,3 +156,32 @@ def read_record(path: Path) -> Any:
         return json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def read_sealed(path: Path) -> dict[str, Any] | None:
+    """A record written by :func:`sealed` (a chunk's record, a shard's marker), or None when it is not intact.
+
+    Not intact: absent, unreadable, no JSON object, or changed since it was sealed (:func:`seal_intact`).
+
+    Parameters
+    ----------
+    path : Path
+        Where the sealed record was written.
+
+    Returns
+    -------
+    dict or None
+
+    Examples
+    --------
+    >>> import tempfile, json
+    >>> path = Path(tempfile.mkdtemp()) / "record.json"
+    >>> _ = path.write_text(json.dumps(sealed({"rows": 3})), encoding="utf-8")
+    >>> read_sealed(path)["rows"]
+    3
+    >>> _ = path.write_text(json.dumps({**sealed({"rows": 3}), "rows": 4}), encoding="utf-8")
+    >>> read_sealed(path) is None
+    True
+    """
+    record = read_record(path)
+    return record if isinstance(record, dict) and seal_intact(record) else None

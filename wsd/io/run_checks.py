@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from wsd.io.checksums import SEAL, file_problem, read_record, seal_intact
+from wsd.io.checksums import SEAL, file_problem, read_sealed, seal_intact
 from wsd.io.layout import (
     CHUNK_RECORD,
     OCCURRENCES_FILE,
@@ -89,8 +89,12 @@ def read_chunk_record(root: Path, part: PartKey) -> dict[str, Any] | None:
     -------
     dict or None
     """
-    record = read_record(part_path(root, CHUNK_RECORD, part))
-    return record if isinstance(record, dict) and seal_intact(record) else None
+    return read_sealed(part_path(root, CHUNK_RECORD, part))
+
+
+def _record_damaged(record: dict[str, Any], rows: int | None) -> bool:
+    """Whether a chunk's checksum record is unsealed, changed since it was sealed, or counts other than ``rows``."""
+    return SEAL not in record or not seal_intact(record) or (rows is not None and record.get("rows") != rows)
 
 
 def chunk_problem(root: Path, part: PartKey, record: dict[str, Any] | None, rows: int | None = None) -> Problem | None:
@@ -115,7 +119,7 @@ def chunk_problem(root: Path, part: PartKey, record: dict[str, Any] | None, rows
     (Path, str) or None
     """
     if record is not None:
-        if SEAL not in record or not seal_intact(record) or (rows is not None and record.get("rows") != rows):
+        if _record_damaged(record, rows):
             return part_path(root, CHUNK_RECORD, part), "its checksum record is damaged"
         for kind in (OCCURRENCES_PART, VECTORS_PART):
             problem = file_problem(part_path(root, kind, part), record.get(kind))
@@ -149,7 +153,7 @@ def chunk_content_problem(root: Path, part: PartKey, record: dict[str, Any] | No
     (Path, str) or None
         The first file that fails, and why.
     """
-    if record is not None and (SEAL not in record or not seal_intact(record) or record.get("rows") != rows):
+    if record is not None and _record_damaged(record, rows):
         return part_path(root, CHUNK_RECORD, part), "its checksum record is damaged"
     contents = {}
     for kind in (OCCURRENCES_PART, VECTORS_PART):

@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 
 from wsd.errors import ConfigError, InputError, ModelError
 from wsd.io import run_checks
-from wsd.io.checksums import file_problem, file_record, read_record, seal_intact, sealed
+from wsd.io.checksums import file_problem, file_record, read_record, read_sealed, sealed
 from wsd.io.layout import (
     CHUNK_RECORD,
     META_FILE,
@@ -340,9 +340,8 @@ class RunStore:
         marked: set[int] = set()
         for marker_path in sorted(parts.glob(f"{SHARD_MARKER}-*.json")) if parts.is_dir() else []:
             shard = int(marker_path.stem.split("-")[1])
-            marker = read_record(marker_path)
-            intact = isinstance(marker, dict) and seal_intact(marker)
-            if not intact or not isinstance(marker.get("part_sizes"), list):
+            marker = read_sealed(marker_path)
+            if marker is None or not isinstance(marker.get("part_sizes"), list):
                 drop(marker_path, "damaged shard marker", "its shard is done again")
                 marker_path.unlink(missing_ok=True)
                 continue
@@ -454,8 +453,7 @@ class RunStore:
         -------
         dict or None
         """
-        marker = read_record(self.marker_path(shard))
-        return marker if isinstance(marker, dict) and seal_intact(marker) else None
+        return read_sealed(self.marker_path(shard))
 
     def write_marker(self, shard: int, result: dict[str, Any]) -> None:
         """Mark ``shard`` done with what it found (written last, after all its parts; sealed).

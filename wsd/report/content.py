@@ -70,6 +70,21 @@ class Table:
     css: str = ""
     legend: list[str] = field(default_factory=list)
 
+    def right_aligned(self) -> list[bool]:
+        """Whether each column of the header is right-aligned (``numeric``, padded with ``False``).
+
+        Returns
+        -------
+        list of bool
+            As long as ``header``.
+
+        Examples
+        --------
+        >>> Table(["name", "score"], [], [False, True]).right_aligned(), Table(["a", "b"], []).right_aligned()
+        ([False, True], [False, False])
+        """
+        return self.numeric + [False] * (len(self.header) - len(self.numeric))
+
 
 @dataclass
 class Example:
@@ -260,9 +275,28 @@ def fmt_score(value: Any, digits: int = 3) -> str:
     >>> fmt_score(0.12345), fmt_score(float("nan")), fmt_score(None)
     ('0.123', '–', '–')
     """
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return f"{value:.{digits}f}"
-    return "–"
+    return f"{value:.{digits}f}" if is_number(value) else "–"
+
+
+def is_number(value: Any) -> bool:
+    """True for a finite int/float (not bool, not NaN).
+
+    Parameters
+    ----------
+    value : Any
+        Anything.
+
+    Returns
+    -------
+    bool
+        Whether ``value`` is a finite number.
+
+    Examples
+    --------
+    >>> is_number(0.5), is_number(float("nan")), is_number(None)
+    (True, False, False)
+    """
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def example_parts(text: str, start: int, end: int, context_chars: int = EXAMPLE_CONTEXT_CHARS) -> tuple[str, str, str]:

@@ -26,7 +26,6 @@ and change folder against the run they were made from (:func:`check_change_of_ru
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -697,24 +696,3 @@ def headline_metrics(dataset: str | None, scores: dict[str, Any]) -> list[str]:
     available = score_names(scores)
     preferred = [name for name in HEADLINE_METRICS.get(dataset or "", ()) if name in available]
     return preferred or available[:3]
-
-
-def is_number(value: Any) -> bool:
-    """True for a finite int/float (not bool, not NaN).
-
-    Parameters
-    ----------
-    value : Any
-        Anything.
-
-    Returns
-    -------
-    bool
-        Whether ``value`` is a finite number.
-
-    Examples
-    --------
-    >>> is_number(0.5), is_number(float("nan")), is_number(None)
-    (True, False, False)
-    """
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

@@ -163,7 +163,7 @@ def render_table(table: Table) -> str:
     str
         HTML of the ``<table>`` with its caption (and legend, a list inside it), head and body.
     """
-    numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
+    numeric = table.right_aligned()
 
     def cell(tag: str, text: str, index: int) -> str:
         css = ' class="num"' if numeric[index] else ""

@@ -46,7 +46,7 @@ def render_table(table: Table) -> list[str]:
         Lines: the caption in italics (if any), the legend as a list (if any), the header, the alignment row,
         the rows, a blank line.
     """
-    numeric = table.numeric + [False] * (len(table.header) - len(table.numeric))
+    numeric = table.right_aligned()
     lines = [f"*{md(table.caption)}*", ""] if table.caption else []
     if table.legend:
         lines += [*(f"- {md(sentence)}" for sentence in table.legend), ""]

@@ -82,17 +82,20 @@ def _scatter_groups(
                 linewidths=0.3,
                 edgecolors="white",
             )
+    _frame_map(ax, title, axes)
+    legend_below(ax, sum(1 for _, mask, _ in groups if mask.any()))
+
+
+def _frame_map(ax: Any, title: str, axes: Sequence[str]) -> None:
+    """Title, axis names and a light frame on all four sides of a 2-D map (projected axes: no ticks)."""
     ax.set_title(title)
     ax.set_xlabel(axes[0])
     ax.set_ylabel(axes[1])
     ax.set_xticks([])
     ax.set_yticks([])
-    for side in ("top", "right"):
+    for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(True)
         ax.spines[side].set_color(LIGHT_GREY)
-    for side in ("left", "bottom"):
-        ax.spines[side].set_color(LIGHT_GREY)
-    legend_below(ax, sum(1 for _, mask, _ in groups if mask.any()))
 
 
 def induced_groups(induced: np.ndarray, names: Mapping[int, str], n_senses: int) -> list[tuple[str, np.ndarray, str]]:
@@ -681,14 +684,7 @@ def slice_map(
         points[inside, 0], points[inside, 1], s=size, c=codes[inside], cmap=cmap, norm=norm, alpha=0.85,
         linewidths=0.3, edgecolors="white",
     )  # fmt: skip
-    ax.set_title(f"{target}: occurrences by {by}")
-    ax.set_xlabel(axes[0])
-    ax.set_ylabel(axes[1])
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for side in ("top", "right", "left", "bottom"):
-        ax.spines[side].set_visible(True)
-        ax.spines[side].set_color(LIGHT_GREY)
+    _frame_map(ax, f"{target}: occurrences by {by}", axes)
     bar = figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, fraction=0.05, pad=0.02)
     bar.set_label(by)
     bar.ax.tick_params(length=2)

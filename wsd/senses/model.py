@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +16,7 @@ from wsd.errors import ConfigError, InputError, ModelError, WsdError
 from wsd.executors import MapFunction
 from wsd.io.layout import SENSE_MODEL_FILE
 from wsd.io.rows import MappedRows, row_source, rows_of, select_rows
+from wsd.io.run_reader import read_meta
 from wsd.occurrences import validate_occurrences
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.mismatch import embedding_mismatch
@@ -51,6 +53,30 @@ def _target_rows(occurrences: pd.DataFrame) -> dict[str, np.ndarray]:
 def _forms(occurrences: pd.DataFrame) -> np.ndarray | None:
     """The surface forms of the rows (lower-cased by the inducer), or ``None`` without a ``form`` column."""
     return occurrences["form"].astype(str).to_numpy() if "form" in occurrences.columns else None
+
+
+def forms_seen(forms: np.ndarray | None, rows: Mapping[str, np.ndarray]) -> dict[str, list[str]]:
+    """The distinct surface forms of each target's rows, sorted (none without a ``form`` column).
+
+    Parameters
+    ----------
+    forms : ndarray of str or None
+        The form of every row (:func:`_forms`).
+    rows : mapping of str to ndarray
+        Each target's row positions.
+
+    Returns
+    -------
+    dict of str to list of str
+
+    Examples
+    --------
+    >>> forms_seen(np.array(["mouse", "mice", "mouse", "bank"]), {"mouse": np.array([0, 1, 2]), "bank": np.array([3])})
+    {'mouse': ['mice', 'mouse'], 'bank': ['bank']}
+    """
+    if forms is None:
+        return {target: [] for target in rows}
+    return {target: np.unique(forms[index].astype(str)).tolist() for target, index in rows.items()}
 
 
 def _target_rows_of(X: np.ndarray, index: np.ndarray) -> np.ndarray | MappedRows:
@@ -118,8 +144,41 @@ class EmbeddingIdentity(Protocol):
         ...
 
 
-#: The identity of vectors as a sense model takes it: the metadata mapping, or the encoder identity itself.
-EmbeddingMeta = Mapping[str, Any] | EmbeddingIdentity
+#: The identity of vectors as a sense model takes it: the metadata mapping, the encoder identity itself, or the run
+#: folder they were read from (``wsd.embed_corpus`` or ``wsd embed`` output: the identity its ``meta.json`` records).
+EmbeddingMeta = Mapping[str, Any] | EmbeddingIdentity | str | os.PathLike[str]
+
+
+def embedding_identity(meta: EmbeddingMeta | None, what: str = "embedding_meta") -> dict[str, Any]:
+    """The embedding identity as a sense model stores it: a JSON-ready mapping (empty for None).
+
+    Parameters
+    ----------
+    meta : mapping, encoder identity, run folder or None
+        The identity, an encoder's :meth:`~wsd.Encoder.identity`, or a run folder whose ``meta.json`` records it.
+    what : str
+        What ``meta`` is, for the error message.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    InputError
+        For a folder that is no run, or a run that records no identity.
+
+    Examples
+    --------
+    >>> embedding_identity({"model": "m", "layers": (-1,)})
+    {'layers': [-1], 'model': 'm'}
+    """
+    if isinstance(meta, (str, os.PathLike)):
+        recorded = read_meta(meta).get("embedding")
+        if not isinstance(recorded, Mapping):
+            raise InputError(f"{meta}: the run's meta.json records no embedding identity ('embedding')")
+        meta = recorded
+    return json_ready(meta, what)
 
 
 class SenseModel(BaseEstimator):
@@ -142,7 +201,9 @@ class SenseModel(BaseEstimator):
     ``UNCHECKED_META_FIELDS``); a difference is a :class:`~wsd.errors.ModelError` naming the field.
 
     **Surface forms.** Each inducer also receives its rows' ``form`` column (for
-    ``center_forms``), in ``fit`` and in ``predict``.
+    ``center_forms``), in ``fit`` and in ``predict``. The model records the forms each target was fitted on
+    (``forms_``, saved with it): :func:`wsd.load` finds the target in new text by them (*mice* for *mouse*)
+    when the run the senses came from is gone or was never named.
 
     **Unknown targets** (not seen in ``fit``): ``unknown="error"`` (default) raises InputError
     listing them; ``unknown="skip"`` warns and labels their rows -1 with all-zero memberships.
@@ -151,8 +212,10 @@ class SenseModel(BaseEstimator):
     ----------
     inducer : SenseInducer or None
         Template estimator (default ``SenseInducer()``); its parameters apply to every target.
-    embedding_meta : mapping, encoder identity or None
-        Identity of the vectors the model is fitted on (JSON-serialisable).
+    embedding_meta : mapping, encoder identity, run folder or None
+        Identity of the vectors the model is fitted on (JSON-serialisable): a mapping, an encoder's
+        :meth:`~wsd.Encoder.identity`, or the run they come from (``wsd.embed_corpus``'s folder, whose
+        ``meta.json`` records it). :func:`wsd.load` loads the encoder it names.
 
     Attributes
     ----------
@@ -162,6 +225,8 @@ class SenseModel(BaseEstimator):
         The fitted inducer of each target.
     rows_ : dict[str, ndarray]
         Each target's row positions in the fitted table.
+    forms_ : dict[str, list[str]]
+        The distinct surface forms of each target in the fitted table, sorted (empty without a ``form`` column).
     labels_ : ndarray of int64
         Sense of each training row (per-target sense ids 0..n-1; -1 unassigned).
     dim_ : int
@@ -201,7 +266,7 @@ class SenseModel(BaseEstimator):
             The occurrence table (``target`` and, for form centring, ``form`` columns).
         X : ndarray of shape (n_occurrences, dim)
             Their vectors, row-aligned.
-        embedding_meta : mapping, encoder identity or None
+        embedding_meta : mapping, encoder identity, run folder or None
             Overrides the one given to the constructor.
         map_function : callable or None
             ``map_function(func, items)`` (like the builtin ``map``; e.g. a Dask client's or a process
@@ -219,7 +284,7 @@ class SenseModel(BaseEstimator):
         occurrences = validate_occurrences(occurrences, "occurrences to induce senses from")
         mapped = X
         X = self._check_vectors(X, len(occurrences), dim=None)
-        meta = json_ready(embedding_meta if embedding_meta is not None else self.embedding_meta, "embedding_meta")
+        meta = embedding_identity(embedding_meta if embedding_meta is not None else self.embedding_meta)
         if "dim" in meta and meta["dim"] != X.shape[1]:
             raise InputError(f"embedding_meta says dim={meta['dim']!r}, but the vectors have {X.shape[1]} columns")
         template = self.inducer if self.inducer is not None else SenseInducer()
@@ -234,6 +299,7 @@ class SenseModel(BaseEstimator):
             raise ConfigError(f"map_function returned {len(fitted)} results for {len(tasks)} targets")
         self.inducers_: dict[str, SenseInducer] = dict(zip(rows, fitted, strict=True))
         self.rows_: dict[str, np.ndarray] = rows
+        self.forms_: dict[str, list[str]] = forms_seen(forms, rows)
         labels = np.full(len(occurrences), -1, dtype=np.int64)
         for target, index in rows.items():
             labels[index] = self.inducers_[target].labels_
@@ -292,7 +358,7 @@ class SenseModel(BaseEstimator):
 
         Parameters
         ----------
-        embedding_meta : mapping, encoder identity or None
+        embedding_meta : mapping, encoder identity, run folder or None
             The new vectors' identity (``None``: nothing to compare).
 
         Returns
@@ -302,7 +368,7 @@ class SenseModel(BaseEstimator):
         self._check_fitted()
         if embedding_meta is None:
             return
-        new = json_ready(embedding_meta, "embedding_meta")
+        new = embedding_identity(embedding_meta)
         mine = self.embedding_meta_
         difference = embedding_mismatch(mine, new, UNCHECKED_META_FIELDS)  # every field, and the option to fix it
         if difference is not None:
@@ -462,6 +528,7 @@ class SenseModel(BaseEstimator):
             n_rows=len(self.labels_),
             embedding_meta=self.embedding_meta_,
             targets=((t, *inducer_state(self.inducers_[t]), self.rows_[t]) for t in self.targets_),
+            forms=self.forms_,
         )
 
     @classmethod
@@ -490,7 +557,7 @@ class SenseModel(BaseEstimator):
             raise InputError(f"{where}: missing field {missing.args[0]!r}") from None
         except TypeError as error:
             raise InputError(f"{where}: malformed sense model: {error}") from None
-        inducers, rows_of = {}, {}
+        inducers, rows_of, forms = {}, {}, {}
         for entry in saved:
             inducer = inducer_from_state(SenseInducer(**params), entry.state, entry.arrays, entry.where)
             if inducer.n_features_in_ != model.dim_:
@@ -499,6 +566,8 @@ class SenseModel(BaseEstimator):
             if rows.shape != inducer.labels_.shape or (len(rows) and rows.max() >= len(labels)):
                 raise InputError(f"{entry.where}: rows do not match its {len(inducer.labels_)} labels")
             inducers[entry.target], rows_of[entry.target] = inducer, rows
+            forms[entry.target] = list(entry.forms or [])
             labels[rows] = inducer.labels_
         model.labels_, model.rows_, model.targets_, model.inducers_ = labels, rows_of, list(inducers), inducers
+        model.forms_ = forms
         return model

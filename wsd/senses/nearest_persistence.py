@@ -14,7 +14,6 @@ saved one did.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,12 +23,11 @@ import numpy as np
 from sklearn.base import clone
 
 from wsd.errors import InputError
-from wsd.io.atomic import atomic_write
 from wsd.io.checksums import file_problem, file_record, seal_intact, sealed
 from wsd.io.layout import FEW_SHOT_MODEL_FILE
 from wsd.io.writers import write_array
 from wsd.senses.nearest import FewShotSenses, NearestSenseClassifier
-from wsd.senses.persistence import _check_array, _inside, json_ready
+from wsd.senses.persistence import _check_array, _inside, json_ready, read_document, write_document
 from wsd.senses.validation import validate_params
 
 FORMAT_NAME = "wsd-few-shot-model"
@@ -95,8 +93,7 @@ def save_few_shot(
             "targets": entries,
         }
     )
-    text = json.dumps(document, indent=1, allow_nan=False)
-    atomic_write(directory / FEW_SHOT_MODEL_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_document(directory / FEW_SHOT_MODEL_FILE, document)
     return directory
 
 
@@ -116,17 +113,7 @@ def is_few_shot_folder(directory: str | os.PathLike[str]) -> bool:
 
 def _document(path: Path) -> dict[str, Any]:
     """``few_shot_model.json``, its format, seal and field types checked."""
-    try:
-        document = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, ValueError) as error:
-        raise InputError(f"{path}: cannot read the few-shot model ({error}); {REMEDY}") from None
-    if not isinstance(document, dict):
-        raise InputError(f"{path}: expected a JSON object, found a {type(document).__name__}; {REMEDY}")
-    if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
-        raise InputError(
-            f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, found {document.get('format')!r} "
-            f"version {document.get('format_version')!r}"
-        )
+    document = read_document(path, FORMAT_NAME, FORMAT_VERSION, "the few-shot model", REMEDY)
     if not seal_intact(document):
         raise InputError(f"{path}: edited since it was written (its seal does not match); {REMEDY}")
     kinds = {"classifier": dict, "dim": int, "embedding_meta": dict, "targets": list}

@@ -6,7 +6,9 @@ inducer's parameters and each target's scalars) and one folder ``senses/<n>/`` p
 hash buckets, and ``rows``). The layout and field names are those of format version 1; models saved before
 the estimators were split up load unchanged. What was added later is written only where it is used (a
 parameter set to something else than its default, the sample size of a sampled fit), so a model that does not
-use it is saved exactly as before.
+use it is saved exactly as before. Each target's entry lists the surface forms it was fitted on (``forms``, added
+later: how :func:`wsd.load` finds the word in new text when the run it came from is gone; a model saved before
+loads with none).
 
 >>> # model.save("runs/x/senses/model"); SenseModel.load("runs/x/senses/model")   (see SenseModel)
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -331,6 +333,8 @@ class SavedTarget:
         Its arrays (without ``rows``).
     rows : ndarray of int64
         Its row positions in the fitted table.
+    forms : list of str, optional
+        The surface forms it was fitted on (None: a model saved before they were recorded).
     """
 
     target: str
@@ -338,6 +342,7 @@ class SavedTarget:
     state: dict[str, Any]
     arrays: dict[str, np.ndarray]
     rows: np.ndarray
+    forms: list[str] | None = None
 
 
 def write_sense_model(
@@ -348,6 +353,7 @@ def write_sense_model(
     n_rows: int,
     embedding_meta: Mapping[str, Any],
     targets: Iterable[tuple[str, dict[str, Any], dict[str, np.ndarray], np.ndarray]],
+    forms: Mapping[str, Sequence[str]] | None = None,
 ) -> Path:
     """Write a sense model folder: ``sense_model.json`` and one folder of ``.npy`` arrays per target.
 
@@ -365,6 +371,9 @@ def write_sense_model(
         The embedding identity.
     targets : iterable of (target, scalars, arrays, rows)
         Each target's :func:`inducer_state` and row positions, in order.
+    forms : mapping of str to sequence of str, optional
+        The surface forms each target was fitted on, written as ``forms`` in its entry (what
+        :func:`wsd.load` finds the target by in new text when the run it came from is gone).
 
     Returns
     -------
@@ -386,7 +395,10 @@ def write_sense_model(
         (directory / folder).mkdir(parents=True, exist_ok=True)
         for name, array in arrays.items():
             write_array(directory / folder / f"{name}.npy", np.asarray(array))
-        entries.append({"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)})
+        entry = {"target": target, "folder": folder.as_posix(), "state": scalars, "arrays": sorted(arrays)}
+        if forms is not None and target in forms:
+            entry["forms"] = [str(form) for form in forms[target]]
+        entries.append(entry)
     document = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -396,9 +408,63 @@ def write_sense_model(
         "inducer_params": params,
         "targets": entries,
     }
-    text = json.dumps(document, indent=1, allow_nan=False)
-    atomic_write(directory / SENSE_MODEL_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_document(directory / SENSE_MODEL_FILE, document)
     return directory
+
+
+def write_document(path: Path, document: Mapping[str, Any]) -> None:
+    """Write a saved model's JSON document atomically (indented by one space; NaN and infinities refused).
+
+    Parameters
+    ----------
+    path : Path
+        The file to write (``sense_model.json``, ``few_shot_model.json``).
+    document : mapping
+        JSON values only.
+    """
+    text = json.dumps(document, indent=1, allow_nan=False)
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def read_document(path: Path, format_name: str, format_version: int, what: str, remedy: str = "") -> dict[str, Any]:
+    """Read a saved model's JSON document, checked to be an object of the expected format and version.
+
+    Parameters
+    ----------
+    path : Path
+        The document (:func:`write_document`).
+    format_name : str
+        Its ``format`` field, e.g. ``wsd-sense-model``.
+    format_version : int
+        Its ``format_version`` field.
+    what : str
+        What it holds, for the message when it cannot be read (``the sense model``).
+    remedy : str
+        What to do about a damaged file, added to the messages of an unreadable or non-object document.
+
+    Returns
+    -------
+    dict
+        The document.
+
+    Raises
+    ------
+    InputError
+        When the file cannot be read or parsed, holds no JSON object, or is of another format or version.
+    """
+    advice = f"; {remedy}" if remedy else ""
+    try:
+        document = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read {what} ({error}){advice}") from None
+    if not isinstance(document, dict):
+        raise InputError(f"{path}: expected a JSON object, found a {type(document).__name__}{advice}")
+    if document.get("format") != format_name or document.get("format_version") != format_version:
+        raise InputError(
+            f"{path}: expected format {format_name!r} version {format_version}, "
+            f"found {document.get('format')!r} version {document.get('format_version')!r}"
+        )
+    return document
 
 
 def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedTarget]]:
@@ -420,17 +486,7 @@ def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedT
     path = directory / SENSE_MODEL_FILE
     if not path.is_file():
         raise InputError(f"{directory}: no {SENSE_MODEL_FILE}; not a saved sense model")
-    try:
-        document = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, ValueError) as error:
-        raise InputError(f"{path}: cannot read the sense model: {error}") from None
-    if not isinstance(document, dict):
-        raise InputError(f"{path}: expected a JSON object, found a {type(document).__name__}")
-    if document.get("format") != FORMAT_NAME or document.get("format_version") != FORMAT_VERSION:
-        raise InputError(
-            f"{path}: expected format {FORMAT_NAME!r} version {FORMAT_VERSION}, "
-            f"found {document.get('format')!r} version {document.get('format_version')!r}"
-        )
+    document = read_document(path, FORMAT_NAME, FORMAT_VERSION, "the sense model")
     _check_document(document, path)
     root = directory.resolve()
     targets = []
@@ -451,7 +507,8 @@ def read_sense_model(directory: str | Path) -> tuple[dict[str, Any], list[SavedT
         rows = arrays.pop("rows")
         if rows.ndim != 1 or rows.dtype.kind not in "iu" or (len(rows) and rows.min() < 0):
             raise InputError(f"{where}: rows must be a vector of row numbers ≥ 0, found {rows.dtype} {rows.shape}")
-        targets.append(SavedTarget(target, where, entry["state"], arrays, rows.astype(np.int64)))
+        saved = SavedTarget(target, where, entry["state"], arrays, rows.astype(np.int64), entry.get("forms"))
+        targets.append(saved)
     total = sum(len(saved.rows) for saved in targets)
     if document["n_rows"] > total or any(len(t.rows) and int(t.rows.max()) >= document["n_rows"] for t in targets):
         raise InputError(f"{path}: n_rows is {document['n_rows']}, but the targets hold {total} rows")
@@ -481,6 +538,9 @@ def _check_document(document: dict[str, Any], path: Path) -> None:
         names = entry["arrays"]
         if not isinstance(names, list) or not all(isinstance(n, str) and ARRAY_NAME.fullmatch(n) for n in names):
             raise InputError(f"{path}: targets[{number}]: arrays must be a list of plain names, found {names!r:.80}")
+        forms = entry.get("forms", [])
+        if not isinstance(forms, list) or not all(isinstance(form, str) for form in forms):
+            raise InputError(f"{path}: targets[{number}]: forms must be a list of strings, found {forms!r:.80}")
 
 
 def _inside(base: Path, relative: str, root: Path, what: str) -> Path:

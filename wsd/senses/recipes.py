@@ -63,6 +63,13 @@ EMBEDDINGS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_EMBEDDING, "defaul
 OUTPUTS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_OUTPUT, "default": DEFAULT_OUTPUT}
 
 
+def _part(parts: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    """A copy of one part of the recipe ``name`` (``parts``: :data:`RECIPES`, :data:`EMBEDDINGS` or :data:`OUTPUTS`)."""
+    if name not in parts:
+        raise ConfigError(f"unknown recipe {name!r} (choose one of {', '.join(RECIPES)})")
+    return dict(parts[name])
+
+
 def recipe(name: str) -> dict[str, Any]:
     """A copy of the inducer parameters of a named recipe.
 
@@ -74,54 +81,53 @@ def recipe(name: str) -> dict[str, Any]:
     Returns
     -------
     dict
+        Keywords of :class:`~wsd.senses.SenseInducer` (``method``, ``k``, ``selection``, ...).
 
     Examples
     --------
     >>> recipe("textbook")["method"]
     'kmeans'
     """
-    if name not in RECIPES:
-        raise ConfigError(f"unknown recipe {name!r} (choose one of {', '.join(RECIPES)})")
-    return dict(RECIPES[name])
+    return _part(RECIPES, name)
 
 
 def embedding_recipe(name: str) -> dict[str, Any]:
-    """A copy of the embedding options (:class:`wsd.Encoder` keywords) of a named recipe.
+    """A copy of the embedding options of a named recipe.
 
     Parameters
     ----------
     name : str
-        ``textbook`` or ``default``.
+        A recipe name, as for :func:`recipe`.
 
     Returns
     -------
     dict
+        Keywords of :class:`wsd.Encoder`: ``layers``, ``pooling`` and ``context_vector``.
 
     Examples
     --------
     >>> embedding_recipe("textbook")["context_vector"] is None
     True
     """
-    recipe(name)  # the same error for an unknown name
-    return dict(EMBEDDINGS[name])
+    return _part(EMBEDDINGS, name)
 
 
 def output_recipe(name: str) -> dict[str, Any]:
-    """A copy of the output settings (``graded``, ``min_weight``, ``top``) of a named recipe.
+    """A copy of the output settings of a named recipe: how ``wsd evaluate`` writes senses as a key.
 
     Parameters
     ----------
     name : str
-        ``textbook`` or ``default``.
+        A recipe name, as for :func:`recipe`.
 
     Returns
     -------
     dict
+        ``graded`` (memberships or hard labels), ``min_weight`` and ``top`` (the senses kept per occurrence).
 
     Examples
     --------
     >>> output_recipe("default")["graded"]
     True
     """
-    recipe(name)
-    return dict(OUTPUTS[name])
+    return _part(OUTPUTS, name)

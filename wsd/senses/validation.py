@@ -33,7 +33,10 @@ class NotFittedModelError(ModelError, NotFittedError):
 
 
 class Constraint:
-    """One allowed kind of value; ``description`` completes the sentence "``name`` must be ..."."""
+    """One allowed kind of value; ``description`` completes the sentence "``name`` must be ...".
+
+    A subclass overrides :meth:`is_satisfied_by` (whose docstring it inherits) and sets ``description``.
+    """
 
     description = "valid"
 
@@ -66,44 +69,8 @@ class Integer(Constraint):
         self.description = f"an int >= {minimum}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return bool(
             isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and value >= self.minimum
-        )
-
-
-class PositiveReal(Constraint):
-    """A finite number (int or float, not a bool) greater than 0."""
-
-    description = "a positive number"
-
-    def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
-        return bool(
-            isinstance(value, (int, float, np.integer, np.floating))
-            and not isinstance(value, (bool, np.bool_))
-            and math.isfinite(value)
-            and value > 0
         )
 
 
@@ -113,22 +80,20 @@ class Real(Constraint):
     description = "a finite number"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return (
             isinstance(value, (int, float, np.integer, np.floating))
             and not isinstance(value, (bool, np.bool_))
             and math.isfinite(value)
         )
+
+
+class PositiveReal(Real):
+    """A finite number (int or float, not a bool) greater than 0."""
+
+    description = "a positive number"
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        return bool(super().is_satisfied_by(value) and value > 0)
 
 
 class NonNegativeReal(Real):
@@ -137,17 +102,6 @@ class NonNegativeReal(Real):
     description = "a number ≥ 0"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return super().is_satisfied_by(value) and value >= 0
 
 
@@ -157,17 +111,6 @@ class Fraction(Constraint):
     description = "a number between 0 and 1"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         if isinstance(value, (bool, np.bool_)):
             return True
         return isinstance(value, (int, float, np.integer, np.floating)) and 0.0 <= float(value) <= 1.0
@@ -179,17 +122,6 @@ class Boolean(Constraint):
     description = "True or False"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return isinstance(value, (bool, np.bool_))
 
 
@@ -210,17 +142,6 @@ class Options(Constraint):
         self.description = f"one of {', '.join(self.options)}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return isinstance(value, str) and value in self.options
 
 
@@ -230,17 +151,6 @@ class RandomStateLike(Constraint):
     description = "None, an int or a numpy RandomState"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return value is None or Integer(0).is_satisfied_by(value) or isinstance(value, np.random.RandomState)
 
 
@@ -258,17 +168,6 @@ class HasMethods(Constraint):
         self.description = f"an object with {', '.join(self.methods)}"
 
     def is_satisfied_by(self, value: Any) -> bool:
-        """Whether ``value`` is allowed.
-
-        Parameters
-        ----------
-        value : object
-            The parameter's value.
-
-        Returns
-        -------
-        bool
-        """
         return all(callable(getattr(value, method, None)) for method in self.methods)
 
 

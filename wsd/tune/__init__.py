@@ -12,17 +12,18 @@ does not import torch.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-_LAZY: dict[str, tuple[str, str]] = {
-    "TuneOptions": ("wsd.tune.options", "TuneOptions"),
-    "TuneResult": ("wsd.tune.api", "TuneResult"),
-    "tune_encoder": ("wsd.tune.api", "tune_encoder"),
-    "PairSet": ("wsd.tune.pairs", "PairSet"),
-    "read_source": ("wsd.tune.sources", "read_source"),
-    "training_overlap": ("wsd.tune.card", "training_overlap"),
-    "average_encoders": ("wsd.tune.averaging", "average_encoders"),
+from wsd._lazy import LazyTable, lazy_attribute, lazy_dir
+
+_LAZY: LazyTable = {
+    "TuneOptions": "wsd.tune.options",
+    "TuneResult": "wsd.tune.api",
+    "tune_encoder": "wsd.tune.api",
+    "PairSet": "wsd.tune.pairs",
+    "read_source": "wsd.tune.sources",
+    "training_overlap": "wsd.tune.card",
+    "average_encoders": "wsd.tune.averaging",
 }
 
 __all__ = sorted(_LAZY)
@@ -30,13 +31,8 @@ __all__ = sorted(_LAZY)
 
 def __getattr__(name: str) -> Any:
     """Import public names on first use (PEP 562)."""
-    if name in _LAZY:
-        module_name, attr = _LAZY[name]
-        value = getattr(importlib.import_module(module_name), attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'wsd.tune' has no attribute {name!r}")
+    return lazy_attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + list(_LAZY))
+    return lazy_dir(__name__, _LAZY)

@@ -25,6 +25,14 @@ key                    value
 
 :func:`training_overlap` is the leakage guard of ``wsd evaluate`` and ``wsd run --gold``: the evaluated lemmas
 the model was trained or validated on.
+
+The card (:func:`model_card`) is wsd's own, with the Hub's metadata header (``library_name``, ``pipeline_tag``,
+``tags``). sentence-transformers' ``generate_model_card`` and ``SentenceTransformerModelCardData`` describe a
+sentence encoder: they need the folder loaded as a ``SentenceTransformer``, run its ``encode`` on example
+sentences for a usage snippet, and fill a template of sentence embeddings and of its own trainer's datasets,
+losses and evaluators. What a tuned folder must tell has no field there: the word-vector settings to use it
+with, each source's counts and lemmas, the excluded, held-out and inherited lemmas, and the validation on
+held-out lemmas.
 """
 
 from __future__ import annotations

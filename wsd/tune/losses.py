@@ -10,6 +10,15 @@ Both take the cosine similarity ``s`` of each scored pair and its label ``y``:
 :func:`pair_loss` picks one for a batch: ``auto`` takes CoSENT for graded labels and contrastive for binary ones;
 graded labels given to the contrastive loss are made binary at :data:`GRADED_SAME` (1–4 scale: ≥ 3 same, ≤ 2
 different, the medians in between left out).
+
+They are sentence-transformers' ``CoSENTLoss`` (scale 20) and ``ContrastiveLoss`` (cosine distance, margin 0.5),
+taken on the cosines of a batch's span-pooled pairs; ``tests/test_tune_library.py`` tests them against those
+classes' ``compute_loss_from_embeddings``. They stay wsd's because the models they train must stay as they are:
+``ContrastiveLoss`` equals :func:`contrastive_loss` bit for bit only when given the distance ``1 - a·b`` of the unit
+vectors (its default distance rounds otherwise) and gives NaN for a batch left without pairs, where this gives 0;
+``CoSENTLoss`` sums the same terms in another order (sorted labels, a running ``logcumsumexp``), so its gradients
+differ in the last bits and every CoSENT-trained model (``sense-multilingual``, every ``--teacher`` run) would
+change; and sentence-transformers is no dependency of wsd (importing it costs a ``wsd tune`` about 10 s).
 """
 
 from __future__ import annotations

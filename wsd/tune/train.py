@@ -3,9 +3,9 @@
 One step (:func:`train`): a :class:`~wsd.tune.batches.Batch` of uses is encoded by the
 :class:`~wsd.tune.forward.SpanEncoder` (the windows, layers and pooling of inference, with gradients), the
 cosine of every scored pair is taken from the normalised vectors, and the batch's loss
-(:func:`~wsd.tune.losses.pair_loss`) is back-propagated; AdamW with linear warm-up and decay, gradients clipped
-at norm 1; ``freeze_layers`` keeps the embeddings and the lowest layers fixed
-(:func:`~wsd.tune.freezing.freeze_lower_layers`). Validation runs before the first step, after each epoch and
+(:func:`~wsd.tune.losses.pair_loss`) is back-propagated; AdamW with linear warm-up and decay
+(:func:`_schedule`), gradients clipped at norm 1; ``freeze_layers`` keeps the embeddings and the lowest layers
+fixed (:func:`~wsd.tune.freezing.freeze_lower_layers`). Validation runs before the first step, after each epoch and
 every ``eval_steps``; the best weights are kept, and ``patience`` validations without improvement stop the run.
 
 A checkpoint (``OUT/checkpoint/state.pt``, written atomically) holds the weights, the optimizer and scheduler,
@@ -151,7 +151,14 @@ def autocast_dtype(precision: str, device: torch.device) -> torch.dtype | None:
 
 @contextlib.contextmanager
 def deterministic(seed: int) -> Iterator[None]:
-    """Seed torch and turn deterministic algorithms on for the block (the previous setting is restored).
+    """Seed as transformers does and turn deterministic algorithms on for the block (the previous setting is restored).
+
+    The seeding is :func:`transformers.set_seed`: Python's :mod:`random`, NumPy's global RNG and torch on the CPU
+    and every CUDA device. torch's streams are those of ``torch.manual_seed(seed)``, and wsd draws nothing from
+    the other two (its batches, splits and samples take seeded :class:`numpy.random.Generator` objects), so no
+    draw of a run changes. The switch to deterministic algorithms stays wsd's: warnings only where an operation
+    has no deterministic kernel, and the caller's setting back afterwards (``set_seed(seed, deterministic=True)``
+    makes such an operation an error and leaves the switch on).
 
     Parameters
     ----------
@@ -161,10 +168,20 @@ def deterministic(seed: int) -> Iterator[None]:
     Yields
     ------
     None
+
+    Examples
+    --------
+    >>> with deterministic(0):
+    ...     first = torch.rand(2)
+    >>> with deterministic(0):
+    ...     torch.equal(torch.rand(2), first)
+    True
     """
+    from transformers import set_seed
+
     before = torch.are_deterministic_algorithms_enabled()
     warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    torch.manual_seed(seed)
+    set_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
     try:
         yield
@@ -173,6 +190,32 @@ def deterministic(seed: int) -> Iterator[None]:
 
 
 def _schedule(total: int, warmup_fraction: float) -> Callable[[int], float]:
+    """The learning-rate factor of each step: linear warm-up, then linear decay to 0 at step ``total``.
+
+    This is transformers' ``get_linear_schedule_with_warmup(optimizer, warmup + 1, total + 1)`` read one step
+    ahead (``tests/test_tune_library.py`` checks it bit for bit), so the first step trains at ``lr / (warmup + 1)``
+    where transformers' own schedule gives 0. It stays wsd's so that the recipes' models and the checkpoints
+    written so far stay as they are: the library's schedule differs in every warm-up step, and the shifted one
+    starts a step in (``last_epoch=0``), so its saved state counts one step ahead of wsd's checkpoints.
+
+    Parameters
+    ----------
+    total : int
+        Steps planned.
+    warmup_fraction : float
+        Share of them that warm up (``int(warmup_fraction * total)`` steps).
+
+    Returns
+    -------
+    callable
+        Step (0-based) → factor of the peak learning rate (:class:`torch.optim.lr_scheduler.LambdaLR`'s lambda).
+
+    Examples
+    --------
+    >>> factor = _schedule(10, 0.2)
+    >>> [round(factor(step), 3) for step in (0, 1, 2, 6, 10)]
+    [0.333, 0.667, 1.0, 0.5, 0.0]
+    """
     warmup = int(warmup_fraction * total)
 
     def factor(step: int) -> float:

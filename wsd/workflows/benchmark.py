@@ -36,8 +36,8 @@ from wsd.io.outputs import check_disjoint, claim_folder, in_session
 from wsd.io.run_store import write_run
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, write_senses
-from wsd.workflows.results import baseline_scores, metrics_document, write_metrics
-from wsd.workflows.vectors import embed_labelled, tuned_overlap
+from wsd.workflows.results import baseline_scores, metrics_document, seed_line, write_metrics
+from wsd.workflows.vectors import embed_labelled, evaluated_targets, tuned_overlap
 from wsd.workflows.wic import evaluate_wic
 from wsd.workflows.wug import evaluate_wug
 
@@ -89,12 +89,7 @@ def load_labelled(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
     if config.data is None:
         raise InputError(f"--data is required for dataset {config.dataset!r} (the dataset folder or file)")
     bundle = load_dataset(config.dataset, config.data, **config.dataset_options)
-    occurrences = bundle.occurrences
-    if config.targets:
-        unknown = sorted(set(config.targets) - set(occurrences["target"]))
-        if unknown:
-            raise InputError(f"{config.data}: no target(s) {', '.join(unknown)} in the {config.dataset} data")
-        occurrences = occurrences[occurrences["target"].isin(config.targets)]
+    occurrences = evaluated_targets(bundle.occurrences, config, config.dataset)
     if "sense" not in occurrences.columns:
         raise InputError(f"{config.data}: the {config.dataset} data has no gold sense labels to evaluate against")
     labelled = occurrences[occurrences["sense"].astype(str).str.strip() != ""].reset_index(drop=True)
@@ -193,7 +188,7 @@ def evaluate(
         keys.append(key)
         per_seed.append(score_keys(config.dataset, gold, key, bundle.subsets))
         if log is not None:
-            log(f"seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in per_seed[-1]["overall"].items()))
+            log(seed_line(seed, per_seed[-1]))
     document = metrics_document(
         config.dataset,
         config.to_dict(),

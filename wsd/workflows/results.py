@@ -178,6 +178,28 @@ def summarise(per_seed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def seed_line(seed: int, scores: Mapping[str, Any]) -> str:
+    """The line an evaluation logs for one seed: its overall scores.
+
+    Parameters
+    ----------
+    seed : int
+        The seed.
+    scores : dict
+        The seed's scores (:func:`wsd.evaluate.scoring.score_keys`), with ``overall``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> seed_line(0, {"overall": {"ari": 0.5, "nmi": 0.25}})
+    'seed 0: ari 0.5000, nmi 0.2500'
+    """
+    return f"seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in scores["overall"].items())
+
+
 def write_metrics(
     out: str | Path,
     document: Mapping[str, Any],

@@ -192,11 +192,7 @@ class SenseTagger:
                     f"({embedding.get('model', 'recorded in it')}): leave out {', '.join(given)}"
                 )
             options = {name: value for name, value in encoder_options.items() if value is not None}
-            if encoder is None:
-                encoder = encoder_from_meta(embedding, **options)
-            else:
-                _check_identity(embedding, encoder, saved)
-            return cls(model, encoder)
+            return cls(model, _saved_encoder(embedding, encoder, saved, options))
         table = read_examples(examples)
         if encoder is None:
             encoder = Encoder(**({"context_vector": DEFAULT_FEW_SHOT_CONTEXT_VECTOR} | encoder_options))
@@ -282,12 +278,14 @@ class SenseTagger:
         return list(self.model.targets_)
 
     def _options(self, target: str) -> ScanOptions:
-        """Scan options that find ``target`` as the run found it (its forms and lemmatizer), else by its name."""
+        """Scan options that find ``target`` as the run found it (its forms and lemmatizer), else by the forms the
+        sense model was fitted on (:attr:`wsd.SenseModel.forms_`: a model saved from Python, or a run moved away)."""
         if self.scan is not None and target in self.scan.get("targets", {}):
             data = dict(self.scan) | {"targets": {target: self.scan["targets"][target]}, "meta": []}
             data.pop("slice_from_path", None)
             return ScanOptions.from_dict(data)
-        return build_scan_options([target])
+        fitted_forms = getattr(self.model, "forms_", {})  # few-shot examples record none
+        return build_scan_options({target: fitted_forms.get(target, [])})
 
     def find(self, texts: Sequence[str], target: str) -> pd.DataFrame:
         """The occurrences of ``target`` in ``texts``, found by wsd's scanner (one row per occurrence).
@@ -328,7 +326,8 @@ class SenseTagger:
         texts : str or sequence of str
             The texts (a single string is one text).
         target : str, optional
-            The target word (a target of the senses); found in each text by the run's forms and lemmatizer.
+            The target word (a target of the senses); found in each text by the run's forms and lemmatizer, or,
+            where there is no run to ask (a model saved from Python), by the forms the senses were fitted on.
             Needed unless the senses have a single target.
         spans : sequence of (int, int), optional
             Instead of finding the target: the character span of the target in each text, one per text.
@@ -528,8 +527,7 @@ def saved_examples(examples: str | os.PathLike[str] | pd.DataFrame) -> Path | No
     """
     if isinstance(examples, pd.DataFrame) or not Path(examples).is_dir():
         return None
-    folder = Path(examples)
-    found = next((f for f in (folder, folder / MODEL_DIR) if is_few_shot_folder(f)), None)
+    found = _few_shot_folder(Path(examples))
     if found is None:
         raise InputError(
             f"{examples}: a folder without a saved few-shot model ({FEW_SHOT_MODEL_FILE}): give a file of labelled "
@@ -570,14 +568,10 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     >>> tagger.predict("The bank raised its rates.", target="bank")[["sense_id", "probability"]]  # doctest: +SKIP
     """
     folder = Path(senses_dir)
-    few_shot = next((f for f in (folder, folder / MODEL_DIR) if is_few_shot_folder(f)), None)
+    few_shot = _few_shot_folder(folder)
     if few_shot is not None:  # SenseTagger.save, or wsd predict --examples ... --out DIR
         examples_model, embedding = load_few_shot(few_shot)
-        if encoder is None:
-            encoder = encoder_from_meta(embedding, **encoder_options)
-        else:
-            _check_identity(embedding, encoder, few_shot)
-        return SenseTagger(examples_model, encoder)
+        return SenseTagger(examples_model, _saved_encoder(embedding, encoder, few_shot, encoder_options))
     if not (folder / MODEL_DIR).is_dir() and (folder / "senses" / MODEL_DIR).is_dir():
         folder = folder / "senses"  # the output folder of wsd run
     model_dir = folder / MODEL_DIR if (folder / MODEL_DIR).is_dir() else folder
@@ -589,6 +583,21 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     if encoder is None:
         encoder = encoder_from_meta(model.embedding_meta_, **encoder_options)
     return SenseTagger(model, encoder, sense_keywords(folder), _run_scan_options(meta))
+
+
+def _few_shot_folder(folder: Path) -> Path | None:
+    """The folder of the few-shot model saved in ``folder`` (itself or its ``model``), or None when it holds none."""
+    return next((found for found in (folder, folder / MODEL_DIR) if is_few_shot_folder(found)), None)
+
+
+def _saved_encoder(
+    embedding: Mapping[str, Any], encoder: Encoder | None, folder: Path, encoder_options: Mapping[str, Any]
+) -> Encoder:
+    """The encoder of a saved few-shot model: the one its metadata names, or ``encoder`` once it gives its vectors."""
+    if encoder is None:
+        return encoder_from_meta(embedding, **encoder_options)
+    _check_identity(embedding, encoder, folder)
+    return encoder
 
 
 def _check_identity(embedding: Mapping[str, Any], encoder: Encoder, folder: Path) -> None:

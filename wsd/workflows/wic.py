@@ -42,7 +42,7 @@ from wsd.evaluate.metrics.usage_pairs import (
 )
 from wsd.tune.pairs import PairSet
 from wsd.workflows.results import metrics_document, write_metrics
-from wsd.workflows.vectors import embed_labelled, tuned_overlap
+from wsd.workflows.vectors import embed_labelled, evaluation_encoder, tuned_overlap
 
 
 def load_pairs(path: str | Path) -> PairSet:
@@ -238,8 +238,7 @@ def evaluate_wic(
                 stacklevel=2,
             )
     if encoder is None:
-        options = config.embedding if offline is None else config.embedding.replace(offline=offline)
-        encoder = Encoder.from_options(options, progress=progress)
+        encoder = evaluation_encoder(config, progress, offline)
     cosines, occurrences, meta = _pair_cosines(config, pairs, encoder, progress)
     labels = pairs.pairs["label"].to_numpy(dtype=np.float64)
     lemmas = pairs.pairs["lemma"].astype(str).to_numpy()

@@ -42,9 +42,9 @@ from wsd.io.layout import CHANGE_CSV, CHANGE_DIR, RUN_DIR, SENSES_DIR
 from wsd.io.run_store import write_run
 from wsd.senses.inducer import SenseInducer
 from wsd.senses.stage import fit_senses, senses_per_target, write_senses
-from wsd.workflows.results import metrics_document, summarise, write_metrics
+from wsd.workflows.results import metrics_document, seed_line, summarise, write_metrics
 from wsd.workflows.usage_pairs import usage_pair_agreement
-from wsd.workflows.vectors import embed_labelled, tuned_overlap
+from wsd.workflows.vectors import embed_labelled, evaluated_targets, tuned_overlap
 
 
 def load_wug(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
@@ -62,13 +62,7 @@ def load_wug(config: EvaluationConfig) -> tuple[Any, pd.DataFrame]:
     if config.data is None:
         raise InputError("--data is required for dataset 'wug' (the WUG dataset folder, e.g. .../lscd/dwug_en)")
     bundle = load_dataset("wug", config.data, **config.dataset_options)
-    occurrences = bundle.occurrences
-    if config.targets:
-        unknown = sorted(set(config.targets) - set(occurrences["target"]))
-        if unknown:
-            raise InputError(f"{config.data}: no target(s) {', '.join(unknown)} in the WUG data")
-        occurrences = occurrences[occurrences["target"].isin(config.targets)].reset_index(drop=True)
-    return bundle, occurrences
+    return bundle, evaluated_targets(bundle.occurrences, config, "WUG")
 
 
 def binary_rule(config: EvaluationConfig, gold_change: pd.DataFrame | None) -> tuple[int, int]:
@@ -293,12 +287,12 @@ def evaluate_wug(
     bundle, occurrences = load_wug(config)
     data = config.data
     assert data is not None  # load_wug refused a missing --data
-    has_clusters = "sense" in occurrences and bool(occurrences["sense"].astype(str).str.strip().ne("").any())
-    clustered = (
+    clustered = (  # the uses with a gold cluster
         occurrences["sense"].astype(str).str.strip().ne("").to_numpy()
-        if has_clusters
+        if "sense" in occurrences
         else np.zeros(len(occurrences), dtype=bool)
     )
+    has_clusters = bool(clustered.any())
     gold = key_from_occurrences(occurrences[clustered], where="WUG gold clusters") if has_clusters else None
     gold_change = change_gold(bundle.gold_change, occurrences["target"])
     if not has_clusters and gold_change.graded.empty and gold_change.binary.empty:
@@ -317,7 +311,7 @@ def evaluate_wug(
         if first is None:
             first = (model, proba, comparison)
         if log is not None:
-            log(f"seed {seed}: " + ", ".join(f"{m} {v:.4f}" for m, v in scores["overall"].items()))
+            log(seed_line(seed, scores))
     baselines: dict[str, dict[str, Any]] = {}
     for name, keys in baseline_label_sets(occurrences, config.seeds).items():
         seeded = [

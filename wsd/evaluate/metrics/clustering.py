@@ -15,13 +15,14 @@ words weighted by their number of gold instances (the SemEval-2010 and RUSSE-201
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from wsd.errors import InputError
 from wsd.evaluate.keys import Key
 from wsd.evaluate.metrics import semeval2013
+from wsd.evaluate.metrics.means import N_INSTANCES, f_score, instance_weighted, total_instances
 
 UNANSWERED = "<unanswered>"
 TIE_JOINER = "+"
@@ -98,8 +99,7 @@ def paired_f(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     gold_pairs = _pairs(table.sum(axis=1))
     precision = common / system_pairs if system_pairs else 0.0
     recall = common / gold_pairs if gold_pairs else 0.0
-    f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return precision, recall, f
+    return precision, recall, f_score(precision, recall)
 
 
 def _entropy(counts: np.ndarray) -> float:
@@ -272,8 +272,7 @@ def bcubed(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     cluster_sizes, class_sizes = table.sum(axis=0), table.sum(axis=1)
     precision = float((squares.sum(axis=0)[cluster_sizes > 0] / cluster_sizes[cluster_sizes > 0]).sum() / n)
     recall = float((squares.sum(axis=1)[class_sizes > 0] / class_sizes[class_sizes > 0]).sum() / n)
-    f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return precision, recall, f
+    return precision, recall, f_score(precision, recall)
 
 
 def purity(gold: Sequence, system: Sequence) -> float:
@@ -360,46 +359,27 @@ def key_labels(
     return ids, gold_labels, system_labels
 
 
-def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
-    """Mean of ``values`` weighted by ``weights`` (NaN when the weights sum to 0).
-
-    Parameters
-    ----------
-    values : sequence of float
-        The values (per-target scores).
-    weights : sequence of float
-        Their weights (numbers of gold instances), as long as ``values``.
-
-    Returns
-    -------
-    float
-        The weighted mean, or NaN when the weights do not sum to a positive number.
-
-    Examples
-    --------
-    >>> weighted_mean([1.0, 0.0], [3, 1])
-    0.75
-    """
-    weights_arr = np.asarray(weights, dtype=np.float64)
-    total = weights_arr.sum()
-    if total <= 0:
-        return math.nan
-    return float((np.asarray(values, dtype=np.float64) * weights_arr).sum() / total)
+#: Each hard-label metric of one target, by name: a function of the gold and the system labels.
+HARD_SCORERS: dict[str, Callable[[Sequence[str], Sequence[str]], float]] = {
+    "ari": adjusted_rand,
+    "nmi": normalized_mutual_info,
+    "v_measure": lambda gold, system: v_measure(gold, system)[2],
+    "paired_f": lambda gold, system: paired_f(gold, system)[2],
+    "bcubed_f": lambda gold, system: bcubed(gold, system)[2],
+    "purity": purity,
+}
+HARD_METRICS = tuple(HARD_SCORERS)
+#: The metrics of the RUSSE-2018 WSI task.
+RUSSE_METRICS = ("ari", "nmi")
 
 
-HARD_METRICS = ("ari", "nmi", "v_measure", "paired_f", "bcubed_f", "purity")
-
-
-def _hard_scores(gold_labels: Sequence[str], system_labels: Sequence[str]) -> dict[str, float]:
-    """All hard-label metrics of one target."""
-    return {
-        "ari": adjusted_rand(gold_labels, system_labels),
-        "nmi": normalized_mutual_info(gold_labels, system_labels),
-        "v_measure": v_measure(gold_labels, system_labels)[2],
-        "paired_f": paired_f(gold_labels, system_labels)[2],
-        "bcubed_f": bcubed(gold_labels, system_labels)[2],
-        "purity": purity(gold_labels, system_labels),
-    }
+def _hard_scores_per_target(gold: Key, system: Key, names: Sequence[str]) -> dict[str, dict[str, float]]:
+    """The named hard-label metrics (:data:`HARD_SCORERS`) of every gold target, on its :func:`key_labels`."""
+    per_target: dict[str, dict[str, float]] = {}
+    for target, gold_instances in gold.items():
+        _, gold_labels, system_labels = key_labels(gold_instances, system.get(target))
+        per_target[target] = {name: HARD_SCORERS[name](gold_labels, system_labels) for name in names}
+    return per_target
 
 
 def score_generic(gold: Key, system: Key) -> dict:
@@ -429,22 +409,20 @@ def score_generic(gold: Key, system: Key) -> dict:
     1.0
     """
     fuzzy = semeval2013.score_semeval2013(gold, system)
-    per_target: dict[str, dict[str, float]] = {}
-    for target, gold_instances in gold.items():
-        _, gold_labels, system_labels = key_labels(gold_instances, system.get(target))
-        scores = _hard_scores(gold_labels, system_labels)
-        scores["fnmi"] = fuzzy["per_target"][target]["fnmi"]
-        scores["fbc_f"] = fuzzy["per_target"][target]["fbc_f"]
-        scores["n_instances"] = len(gold_instances)
-        per_target[target] = scores
-    weights = [scores["n_instances"] for scores in per_target.values()]
-    overall: dict[str, float] = {
-        name: weighted_mean([scores[name] for scores in per_target.values()], weights) for name in HARD_METRICS
+    per_target = {
+        target: scores
+        | {
+            "fnmi": fuzzy["per_target"][target]["fnmi"],
+            "fbc_f": fuzzy["per_target"][target]["fbc_f"],
+            N_INSTANCES: len(gold[target]),
+        }
+        for target, scores in _hard_scores_per_target(gold, system, HARD_METRICS).items()
     }
+    overall = instance_weighted(list(per_target.values()), HARD_METRICS)
     defined = [scores["fnmi"] for scores in per_target.values() if not math.isnan(scores["fnmi"])]
     overall["fnmi"] = float(np.mean(defined)) if defined else math.nan
     overall["fbc_f"] = fuzzy["overall"]["fbc_f"]
-    overall["n_instances"] = int(sum(weights))
+    overall[N_INSTANCES] = total_instances(per_target.values())
     return {"overall": overall, "per_target": per_target}
 
 
@@ -467,18 +445,10 @@ def score_russe(gold: Key, system: Key) -> dict:
     >>> score_russe(gold, {"замок": {"1": {"a": 1.0}, "2": {"a": 1.0}, "3": {"b": 1.0}}})["overall"]
     {'ari': 1.0, 'nmi': 1.0, 'n_instances': 3}
     """
-    per_target: dict[str, dict[str, float]] = {}
-    for target, gold_instances in gold.items():
-        _, gold_labels, system_labels = key_labels(gold_instances, system.get(target))
-        per_target[target] = {
-            "ari": adjusted_rand(gold_labels, system_labels),
-            "nmi": normalized_mutual_info(gold_labels, system_labels),
-            "n_instances": len(gold_instances),
-        }
-    weights = [scores["n_instances"] for scores in per_target.values()]
-    overall = {
-        "ari": weighted_mean([s["ari"] for s in per_target.values()], weights),
-        "nmi": weighted_mean([s["nmi"] for s in per_target.values()], weights),
-        "n_instances": int(sum(weights)),
+    per_target = {
+        target: scores | {N_INSTANCES: len(gold[target])}
+        for target, scores in _hard_scores_per_target(gold, system, RUSSE_METRICS).items()
     }
+    overall = instance_weighted(list(per_target.values()), RUSSE_METRICS)
+    overall[N_INSTANCES] = total_instances(per_target.values())
     return {"overall": overall, "per_target": per_target}

@@ -39,16 +39,13 @@ import numpy as np
 
 from wsd.errors import ConfigError
 from wsd.evaluate.keys import Key
-from wsd.evaluate.metrics.clustering import key_labels, paired_f, v_measure, weighted_mean
+from wsd.evaluate.metrics.clustering import key_labels, paired_f, v_measure
+from wsd.evaluate.metrics.means import N_INSTANCES, geometric_mean, instance_weighted, total_instances
 
 NOUN_SUFFIX = ".n"
 VERB_SUFFIX = ".v"
 GROUPS: dict[str, str | None] = {"overall": None, "nouns": NOUN_SUFFIX, "verbs": VERB_SUFFIX}
 AVERAGED = ("paired_f", "paired_p", "paired_r", "v_measure", "homogeneity", "completeness")
-
-
-def _geometric_mean(a: float, b: float) -> float:
-    return math.sqrt(a * b) if a >= 0 and b >= 0 else math.nan
 
 
 def _normalised_rows(instances: dict[str, dict[str, float]], ids: list[str], labels: list[str]) -> np.ndarray:
@@ -198,18 +195,17 @@ def _target_scores(gold_instances: dict[str, dict[str, float]], system_instances
         "v_measure": v,
         "homogeneity": homogeneity,
         "completeness": completeness,
-        "avg": _geometric_mean(f, v),
-        "n_instances": len(gold_labels),
+        "avg": geometric_mean(f, v),
+        N_INSTANCES: len(gold_labels),
         "n_clusters": len(set(system_labels)),
     }
 
 
 def _group_scores(per_target: dict[str, dict], suffix: str | None) -> dict:
     members = [s for t, s in per_target.items() if suffix is None or t.endswith(suffix)]
-    weights = [s["n_instances"] for s in members]
-    group = {name: weighted_mean([s[name] for s in members], weights) for name in AVERAGED}
-    group["avg"] = _geometric_mean(group["paired_f"], group["v_measure"])
-    group["n_instances"] = int(sum(weights))
+    group = instance_weighted(members, AVERAGED)
+    group["avg"] = geometric_mean(group["paired_f"], group["v_measure"])
+    group[N_INSTANCES] = total_instances(members)
     group["n_clusters"] = float(np.mean([s["n_clusters"] for s in members])) if members else math.nan
     return group
 

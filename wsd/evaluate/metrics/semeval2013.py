@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from wsd.evaluate.keys import Key
+from wsd.evaluate.metrics.means import f_score, geometric_mean
 
 N_BINS = 10
 BIN_UPPER_EDGES = np.arange(1, N_BINS + 1, dtype=np.float64) / N_BINS
@@ -199,23 +200,14 @@ def fuzzy_nmi(gold: dict[str, dict[str, float]], system: dict[str, dict[str, flo
     return mutual / scale if scale > 0 else math.nan
 
 
-def _f_score(precision: float, recall: float) -> float:
-    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-
-
-def _geometric_mean(a: float, b: float) -> float:
-    """sqrt(a * b); NaN when either is NaN or negative."""
-    return math.sqrt(a * b) if a >= 0 and b >= 0 else math.nan
-
-
 def _scores(fnmi: float, precision: float, recall: float) -> dict[str, float]:
-    fbc_f = _f_score(precision, recall)
+    fbc_f = f_score(precision, recall)
     return {
         "fnmi": fnmi,
         "fbc_p": precision,
         "fbc_r": recall,
         "fbc_f": fbc_f,
-        "avg": _geometric_mean(fnmi, fbc_f),
+        "avg": geometric_mean(fnmi, fbc_f),
     }
 
 
