@@ -80,4 +80,3 @@ def fixed_auto_choice(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
-
