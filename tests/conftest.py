@@ -80,3 +80,27 @@ def fixed_auto_choice(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+# ------------------------------------------------------------------------- scikit-learn's OpenMP loops (test speed)
+@pytest.fixture(scope="session", autouse=True)
+def single_threaded_sklearn_openmp():
+    """scikit-learn's OpenMP loops (k-means) run in one thread in the test process; PyTorch's threads are left alone.
+
+    The tests fit many tiny k-means (the subgroups of sense cards, ``SelectK``), where a second thread saves
+    nothing and, on a busy machine, its spin-waits cost several times the work: five ``test_senses_*`` modules took
+    99 s of CPU with two threads and 26 s with this limit (2026-12-06, 2 loaded cores). No assertion depends on it.
+    """
+    import sklearn.cluster  # noqa: F401  (loads scikit-learn's OpenMP library, so that it can be limited)
+    from threadpoolctl import ThreadpoolController
+
+    controller = ThreadpoolController()
+    ours = [
+        lib["filepath"]
+        for lib in controller.info()
+        if lib["user_api"] == "openmp" and "scikit_learn" in lib["filepath"]
+    ]
+    limits = controller.select(filepath=ours).limit(limits=1) if ours else None
+    yield
+    if limits is not None:
+        limits.restore_original_limits()

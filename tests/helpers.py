@@ -1,4 +1,4 @@
-"""Builders the tests share, in one place: small corpora and WUG folders written to disk, and the data behind them.
+"""Builders the tests share, in one place: small corpora, datasets (WUG, WiC, WordNet) and runs written to disk.
 
 A test module imports what it needs (``from helpers import make_change_wug``; ``tests/`` is on ``sys.path`` under
 pytest); a builder used by one module only stays in that module, built from the pieces here.
@@ -7,6 +7,7 @@ pytest); a builder used by one module only stays in that module, built from the 
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -191,3 +192,171 @@ def mouse_bank_lines(repeats: int) -> list[str]:
 def mice_line(i: int) -> str:
     """Line ``i`` of a corpus of *mouse*, *bank* and the plural *mice* (``i % 3`` of them)."""
     return f"Line {i}: the mouse ran to the bank, and {i % 3} mice followed."
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Hand-made runs with a ``year`` column (wsd change, wsd report)
+
+#: The runs below hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
+#: floor lower it to this.
+SMALL = 10
+SMALL_FLAG = str(SMALL)
+
+
+def make_run(
+    root: Path, years: dict[str, tuple[list[int], list[int]]] | None = None, fingerprint: str | None = None
+) -> Path:
+    """A run with a ``year`` column; ``swap`` uses sense A in 1900 and sense B in 2000, ``calm`` both in both."""
+    from wsd.io.run_store import write_run
+
+    years = years or {
+        "swap": ([1900] * 12 + [2000] * 12, [0] * 12 + [1] * 12),
+        "calm": ([1900] * 12 + [2000] * 12, [0, 1] * 12),
+        "solo": ([1900] * 4, [0, 1, 0, 1]),
+    }
+    rows, vectors = [], []
+    rng = np.random.default_rng(0)
+    for t, (target, (ys, senses)) in enumerate(years.items()):
+        for i, (year, sense) in enumerate(zip(ys, senses, strict=True)):
+            text = f"the {target} near the {('river', 'money')[sense]} today"
+            rows.append(
+                {
+                    "id": f"{target}:{i}",
+                    "target": target,
+                    "form": target,
+                    "text": text,
+                    "start": 4,
+                    "end": 4 + len(target),
+                    "doc_id": f"d{t}-{i}",
+                    "doc_start": 0,
+                    "year": year,
+                }
+            )
+            vector = np.zeros(6)
+            vector[2 * t + sense] = 1.0
+            vectors.append(vector + rng.normal(scale=0.01, size=6))
+    meta = {"config": {"made": "by hand"}} | ({"fingerprint": fingerprint} if fingerprint else {})
+    return write_run(root, pd.DataFrame(rows), np.array(vectors), meta)
+
+
+def make_run_with_change(root: Path, n_slices: int = 2) -> Path:
+    """``swap``: sense 0 in the first slice, sense 1 in the last; ``calm``: both senses everywhere; senses and change
+    written beside the run (``root/run``, ``root/senses``, ``root/change``)."""
+    from wsd.change.stage import change_run
+    from wsd.io.layout import SENSES_DIR
+    from wsd.io.run_store import write_run
+    from wsd.senses.inducer import SenseInducer
+    from wsd.senses.stage import fit_senses, write_senses
+
+    rng = np.random.default_rng(0)
+    rows, vectors = [], []
+    words = ("river", "money")
+    for t, target in enumerate(("swap", "calm")):
+        for i in range(12 * n_slices):
+            slice_ = i % n_slices
+            sense = (1 if slice_ == n_slices - 1 else 0) if target == "swap" else (i // n_slices) % 2
+            text = f"the {target} near the {words[sense]} today"
+            rows.append(
+                {"id": f"{target}{i}", "target": target, "form": target, "text": text, "start": 4,
+                 "end": 4 + len(target), "doc_id": f"d{i}", "doc_start": 0, "year": 1900 + 10 * slice_}
+            )  # fmt: skip
+            vector = np.zeros(4)
+            vector[2 * t + sense] = 5.0
+            vectors.append(vector + rng.normal(scale=0.1, size=4))
+    occurrences, X = pd.DataFrame(rows), np.array(vectors, dtype=np.float32)
+    run = write_run(root / "run", occurrences, X, {"config": {}})
+    model, _, proba = fit_senses(occurrences, X, SenseInducer(method="kmeans", k=2, random_state=0))
+    write_senses(root / SENSES_DIR, occurrences, X, model, proba)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        change_run(run, root / SENSES_DIR, root / "change", by="year", min_uses=SMALL, measure="jsd")
+    return root
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A run without an encoder (the CLI's output and state checks)
+
+
+def synthetic_run(path: Path, per_target: int = 12, dim: int = 8, seed: int = 0) -> Path:
+    """A small complete run without an encoder: two targets, two clear clusters each."""
+    from wsd.io.run_store import write_run
+
+    rng = np.random.default_rng(seed)
+    rows, vectors = [], []
+    for target in ("bank", "mouse"):
+        for i in range(per_target):
+            text = f"a sentence {i} with the word {target} in it"
+            start = text.index(target)
+            rows.append((f"{target}-{i}", target, target, text, start, start + len(target), f"doc{i}", 0))
+            centre = np.full(dim, 5.0 if i % 2 else -5.0)
+            vectors.append(centre + rng.normal(size=dim))
+    columns = ["id", "target", "form", "text", "start", "end", "doc_id", "doc_start"]
+    meta = {"config": {"synthetic": True}, "embedding": {"model": "synthetic", "dim": dim}}
+    return write_run(path, pd.DataFrame(rows, columns=columns), np.asarray(vectors), meta)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A tiny WiC dataset (wsd evaluate --dataset wic)
+
+#: Eight WiC pairs of four lemmas (lemma, pos, indexes, first, second, gold T/F).
+WIC_PAIRS = [
+    ("bank", "N", "4-1", "I sat on the bank of the river .", "The bank raised its rates today .", "F"),
+    ("bank", "N", "1-1", "The bank lent money .", "A bank charges interest .", "T"),
+    ("run", "V", "1-1", "They run a shop .", "We run the business well .", "T"),
+    ("run", "V", "1-1", "I run fast every morning .", "She ran a company .", "F"),
+    ("play", "V", "1-3", "We play chess .", "The children will play outside .", "F"),
+    ("play", "V", "1-1", "They play football .", "We play tennis .", "T"),
+    ("light", "N", "1-1", "Turn light on .", "The light was bright .", "T"),
+    ("light", "N", "1-1", "A light bag .", "The light of the sun .", "F"),
+]
+
+
+def write_wic(folder: Path, rows=WIC_PAIRS, name: str = "d", gold: list[str] | None = None) -> Path:
+    """A WiC data file and its gold file beside it; returns the data file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data = folder / f"{name}.data.txt"
+    data.write_text("".join("\t".join(row[:5]) + "\n" for row in rows), encoding="utf-8")
+    labels = gold if gold is not None else [row[5] for row in rows]
+    (folder / f"{name}.gold.txt").write_text("".join(f"{label}\n" for label in labels), encoding="utf-8")
+    return data
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A tiny WordNet database whose examples and glosses make training pairs (wsd tune --train wordnet:DIR)
+
+#: The data files' synsets (after the offset): words, pointers, gloss and quoted examples.
+WORDNET_SYNSETS = {
+    "noun": [
+        "01 bank 0 002 @ 00000000 n 0000 ~ 00000000 n 0000 | sloping land beside water; "
+        '"they pulled the canoe up on the bank"; "he sat on the banks of the river"',
+        "03 depository_financial_institution 0 bank 1 banking_concern 0 000 | a financial institution; "
+        '"he cashed a check at the bank"; "that bank holds the mortgage on my home"; "no word of it here"',
+        '01 goose 0 000 | a web-footed bird; "the geese flew south"',
+        '01 mouse 0 000 | a small rodent; "a mouse ran"',
+    ],
+    "verb": [
+        '01 bank 0 000 01 + 02 00 | tip laterally; "the pilot had to bank the aircraft"',
+        '01 take_a_breath 0 000 01 + 02 00 | breathe in; "she took a breath and dived"',
+    ],
+    "adj": ['01 ready_to_hand(p) 0 000 | easy to reach; "kept ready to hand"'],
+    "adv": ["01 there 0 000 | in that place"],
+}
+#: The synset type letter of each data file.
+WORDNET_TYPES = {"noun": "n", "verb": "v", "adj": "s", "adv": "r"}
+
+
+def make_wordnet_with_examples(root: Path, offset_shift: int = 0, corrupt: str | None = None) -> Path:
+    """A tiny WordNet database whose offsets are the lines' byte offsets (or shifted, to break it)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, synsets in WORDNET_SYNSETS.items():
+        lines = ["  1 This software and database is being provided to you, the LICENSEE  ", "  2 header  "]
+        position = sum(len(line) + 1 for line in lines)
+        for body in synsets:
+            line = f"{position + offset_shift:08d} 05 {WORDNET_TYPES[name]} {body}  "
+            lines.append(line)
+            position += len(line.encode("utf-8")) + 1
+        if corrupt and name == "noun":
+            lines.append(corrupt)
+        (root / f"data.{name}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "noun.exc").write_text("geese goose\n", encoding="utf-8")
+    return root

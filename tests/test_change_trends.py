@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import SMALL, make_run_with_change
 
 from wsd.change import compare_slices
 from wsd.change.measures import sense_shifts
@@ -19,11 +20,6 @@ from wsd.io.run_store import write_run
 
 YEARS = [2000, 2001, 2002, 2003, 2004, 2005]
 SLICES = [str(year) for year in YEARS]
-
-#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
-#: floor lower it to this.
-SMALL = 10
-SMALL_FLAG = str(SMALL)
 
 
 def _occurrences(spec: dict[str, list[list[int]]], years: list[int] = YEARS, dim: int = 6, seed: int = 0):
@@ -191,8 +187,6 @@ def test_the_change_folder_holds_the_new_tables_in_csv_parquet_and_json(tmp_path
 
 
 def test_the_report_shows_the_timeline_the_trends_and_the_largest_pair(tmp_path: Path) -> None:
-    from test_report_change import make_run_with_change
-
     from wsd.io.layout import FIGURES_DIR, REPORT_MARKDOWN
     from wsd.report import load_run_data, write_report
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
+from helpers import SMALL, SMALL_FLAG, make_run
 
 from wsd.change.stage import change_run
 from wsd.cli import main
@@ -23,46 +23,6 @@ from wsd.io.layout import (
     SENSES_DIR,
 )
 from wsd.io.outputs import CHANGE_FORMAT
-from wsd.io.run_store import write_run
-
-#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
-#: floor lower it to this.
-SMALL = 10
-SMALL_FLAG = str(SMALL)
-
-
-def make_run(
-    root: Path, years: dict[str, tuple[list[int], list[int]]] | None = None, fingerprint: str | None = None
-) -> Path:
-    """A run with a ``year`` column; ``swap`` uses sense A in 1900 and sense B in 2000, ``calm`` both in both."""
-    years = years or {
-        "swap": ([1900] * 12 + [2000] * 12, [0] * 12 + [1] * 12),
-        "calm": ([1900] * 12 + [2000] * 12, [0, 1] * 12),
-        "solo": ([1900] * 4, [0, 1, 0, 1]),
-    }
-    rows, vectors = [], []
-    rng = np.random.default_rng(0)
-    for t, (target, (ys, senses)) in enumerate(years.items()):
-        for i, (year, sense) in enumerate(zip(ys, senses, strict=True)):
-            text = f"the {target} near the {('river', 'money')[sense]} today"
-            rows.append(
-                {
-                    "id": f"{target}:{i}",
-                    "target": target,
-                    "form": target,
-                    "text": text,
-                    "start": 4,
-                    "end": 4 + len(target),
-                    "doc_id": f"d{t}-{i}",
-                    "doc_start": 0,
-                    "year": year,
-                }
-            )
-            vector = np.zeros(6)
-            vector[2 * t + sense] = 1.0
-            vectors.append(vector + rng.normal(scale=0.01, size=6))
-    meta = {"config": {"made": "by hand"}} | ({"fingerprint": fingerprint} if fingerprint else {})
-    return write_run(root, pd.DataFrame(rows), np.array(vectors), meta)
 
 
 def _cluster(run: Path) -> None:

@@ -82,23 +82,46 @@ def test_sum_last_four_equals_stacked_hidden_states(encoder):
     np.testing.assert_allclose(encoder.embed_spans([text], [(start, end)])[0], expected, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize(
-    ("spec", "combine"),
-    [
-        ("last", lambda s: s[-1]),
-        ("mean-last-4", lambda s: torch.stack(s[-4:]).mean(0)),
-        ("concat-last-4", lambda s: torch.cat(s[-4:], dim=-1)),
-        ("mean-all", lambda s: torch.stack(s).mean(0)),
-        ("0", lambda s: s[0]),
-        ("3", lambda s: s[3]),
-        ("-2,-1", lambda s: s[-2] + s[-1]),
-    ],
-)
-def test_layer_specs_match_hidden_states(encoder, spec, combine):
-    text = "A bat flew out of the cave at dusk."
-    states, pieces = reference_states(encoder, text, 2, 5)
+@pytest.fixture(scope="module")
+def torch_encoder():
+    """The bundled encoder in fp32 on PyTorch (the shared ``encoder`` runs the default runtime, OpenVINO on a CPU)."""
+    from wsd.embed.encoder import Encoder
+
+    return Encoder(precision="fp32", device="cpu", runtime="torch")
+
+
+#: Layer specifications and how each combines the hidden states (embeddings output first).
+LAYER_SPECS = [
+    ("last", lambda s: s[-1]),
+    ("mean-last-4", lambda s: torch.stack(s[-4:]).mean(0)),
+    ("concat-last-4", lambda s: torch.cat(s[-4:], dim=-1)),
+    ("mean-all", lambda s: torch.stack(s).mean(0)),
+    ("0", lambda s: s[0]),
+    ("3", lambda s: s[3]),
+    ("-2,-1", lambda s: s[-2] + s[-1]),
+]
+LAYER_TEXT, LAYER_SPAN = "A bat flew out of the cave at dusk.", (2, 5)
+
+
+@pytest.mark.parametrize(("spec", "combine"), LAYER_SPECS)
+def test_layer_specs_match_hidden_states(torch_encoder, spec, combine):
+    states, pieces = reference_states(torch_encoder, LAYER_TEXT, *LAYER_SPAN)
     expected = combine(states)[0, pieces].mean(0).numpy()
-    np.testing.assert_allclose(encoder.embed_spans([text], [(2, 5)], layers=spec)[0], expected, rtol=1e-4, atol=1e-4)
+    got = torch_encoder.embed_spans([LAYER_TEXT], [LAYER_SPAN], layers=spec)[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.slow  # converts the model to OpenVINO (once, for all the layers the specifications need together)
+def test_layer_specs_match_hidden_states_on_the_default_runtime(encoder):
+    """The same on the default runtime (OpenVINO on a CPU), every spec from one pass: ``embed_spans`` is
+    ``embed_configs`` of one config, and each set of layers would be a conversion of its own."""
+    states, pieces = reference_states(encoder, LAYER_TEXT, *LAYER_SPAN)
+    configs = [(spec, "mean") for spec, _ in LAYER_SPECS]
+    for (spec, combine), got in zip(
+        LAYER_SPECS, encoder.embed_configs([LAYER_TEXT], [LAYER_SPAN], configs), strict=True
+    ):
+        expected = combine(states)[0, pieces].mean(0).numpy()
+        np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-4, err_msg=spec)
 
 
 def test_mouse_senses_are_closer_within_than_across(encoder):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import WIC_PAIRS, write_wic
 from sklearn.metrics import accuracy_score, roc_auc_score
 
 from wsd.cli import main
@@ -20,29 +21,8 @@ from wsd.evaluate.metrics.usage_pairs import (
 )
 from wsd.io.layout import METRICS_FILE
 
+
 #: lemma, PoS, token indices, two sentences, gold: the target's two uses mean the same (T) or not (F).
-PAIRS = [
-    ("bank", "N", "4-1", "I sat on the bank of the river .", "The bank raised its rates today .", "F"),
-    ("bank", "N", "1-1", "The bank lent money .", "A bank charges interest .", "T"),
-    ("run", "V", "1-1", "They run a shop .", "We run the business well .", "T"),
-    ("run", "V", "1-1", "I run fast every morning .", "She ran a company .", "F"),
-    ("play", "V", "1-3", "We play chess .", "The children will play outside .", "F"),
-    ("play", "V", "1-1", "They play football .", "We play tennis .", "T"),
-    ("light", "N", "1-1", "Turn light on .", "The light was bright .", "T"),
-    ("light", "N", "1-1", "A light bag .", "The light of the sun .", "F"),
-]
-
-
-def write_wic(folder: Path, rows=PAIRS, name: str = "d", gold: list[str] | None = None) -> Path:
-    """A WiC data file and its gold file beside it; returns the data file."""
-    folder.mkdir(parents=True, exist_ok=True)
-    data = folder / f"{name}.data.txt"
-    data.write_text("".join("\t".join(row[:5]) + "\n" for row in rows), encoding="utf-8")
-    labels = gold if gold is not None else [row[5] for row in rows]
-    (folder / f"{name}.gold.txt").write_text("".join(f"{label}\n" for label in labels), encoding="utf-8")
-    return data
-
-
 def _evaluate(tmp_path: Path, *args: str) -> int:
     return main(["evaluate", "--dataset", "wic", "--no-progress", "--cache-dir", str(tmp_path / "cache"), *args])
 
@@ -123,7 +103,7 @@ def test_evaluate_wic_end_to_end_by_lemma_cross_validation(tmp_path: Path, capsy
 
 def test_evaluate_wic_with_a_dev_file_warns_of_shared_lemmas(tmp_path: Path, capsys) -> None:
     data = write_wic(tmp_path / "wic")
-    dev = write_wic(tmp_path / "wic", PAIRS[2:6], name="dev")  # run and play: also in --data
+    dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")  # run and play: also in --data
     out = tmp_path / "out"
     assert _evaluate(tmp_path, "--data", str(data), "--dev", str(dev), "--out", str(out)) == 0
     captured = capsys.readouterr()
@@ -157,7 +137,7 @@ def test_dev_needs_the_wic_dataset(tmp_path: Path, capsys) -> None:
 
 
 def test_one_lemma_without_dev_is_refused(tmp_path: Path, capsys) -> None:
-    data = write_wic(tmp_path / "wic", PAIRS[:2])
+    data = write_wic(tmp_path / "wic", WIC_PAIRS[:2])
     assert _evaluate(tmp_path, "--data", str(data)) == 2
     assert "two or more" in capsys.readouterr().err
 

@@ -36,7 +36,8 @@ def test_pooled_ari_is_missing_without_gold_clusters() -> None:
     assert summary["rho_prt"] == pytest.approx(1.0)
 
 
-def test_pooled_rho_is_over_all_words_and_ari_weighted_by_clustered_uses() -> None:
+def test_pooled_rho_is_over_all_words_and_ari_weighted_by_clustered_uses(monkeypatch) -> None:
+    monkeypatch.setattr("experiments.tune.N_BOOTSTRAP", 200)  # the page's 1,000 resamples are not the point
     gold = {"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.4}
     figures = _figures({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
     figures["d"]["n_clustered"] = 30

@@ -93,7 +93,8 @@ def test_the_threshold_is_chosen_on_the_other_half_and_every_word_is_scored_at_i
     assert result["words"]["a"] == {"ari": 0.1, "jsd": 0.1, "n_clustered": 10.0}
 
 
-def test_bootstrap_intervals_hold_the_figures_and_a_model_against_itself_differs_by_nothing():
+def test_bootstrap_intervals_hold_the_figures_and_a_model_against_itself_differs_by_nothing(monkeypatch):
+    monkeypatch.setattr("experiments.tune_space.N_BOOTSTRAP", 200)  # the page's 2,000 resamples are not the point
     rng = np.random.default_rng(0)
     gold = {f"w{i}": float(i) for i in range(30)}
     model = {w: {"ari": 0.3, "jsd": g + rng.normal(scale=3.0), "n_clustered": 10.0} for w, g in gold.items()}

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_cli_change import make_run
-from test_report_change import make_run_with_change
+from helpers import make_run, make_run_with_change
 
 from wsd.cli import main
 from wsd.errors import InputError

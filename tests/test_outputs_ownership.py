@@ -13,9 +13,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
+from helpers import synthetic_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +24,6 @@ from wsd.io import manifest
 from wsd.io.atomic import WriteFailed, atomic_write
 from wsd.io.layout import MANIFEST_FILE
 from wsd.io.outputs import OutputRefused, check_disjoint, claim_folder, inspect, remove_wsd_files, session
-from wsd.io.run_store import write_run
 
 LINES = ["The bank raised its rate.", "We sat on the bank of the river.", "The mouse ran.", "A bank and a mouse."]
 
@@ -53,21 +51,6 @@ def corpus_file(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
     return path
-
-
-def synthetic_run(path: Path, per_target: int = 6, dim: int = 4) -> Path:
-    """A small complete run without an encoder (two targets, two clusters each)."""
-    rng = np.random.default_rng(0)
-    rows, vectors = [], []
-    for target in ("bank", "mouse"):
-        for i in range(per_target):
-            text = f"a sentence {i} with {target}"
-            start = text.index(target)
-            rows.append((f"{target}-{i}", target, target, text, start, start + len(target), f"doc{i}", 0))
-            vectors.append(np.full(dim, 5.0 if i % 2 else -5.0) + rng.normal(size=dim))
-    columns = ["id", "target", "form", "text", "start", "end", "doc_id", "doc_start"]
-    meta = {"config": {"synthetic": True}, "embedding": {"model": "synthetic", "dim": dim}}
-    return write_run(path, pd.DataFrame(rows, columns=columns), np.asarray(vectors), meta)
 
 
 def senses_of(run: Path, out: Path) -> Path:
@@ -160,7 +143,7 @@ def test_a_users_config_toml_is_not_a_wsd_folder(tmp_path: Path, capsys) -> None
 
 
 def test_report_never_replaces_a_users_report(tmp_path: Path, capsys) -> None:
-    run = synthetic_run(tmp_path / "R" / "run")
+    run = synthetic_run(tmp_path / "R" / "run", per_target=6, dim=4)
     senses_of(run, tmp_path / "R" / "senses")
     notes = tmp_path / "notes"
     (notes / "report_figures").mkdir(parents=True)
@@ -210,7 +193,7 @@ def test_old_outputs_without_a_manifest_get_a_migration_line(tmp_path: Path) -> 
 )
 def test_no_command_writes_into_its_inputs(tmp_path: Path, argv: list[str], message: str, capsys) -> None:
     X = tmp_path / "X"
-    run = synthetic_run(X / "run")
+    run = synthetic_run(X / "run", per_target=6, dim=4)
     senses_of(run, X / "senses")
     before = snapshot(X)
     capsys.readouterr()
@@ -239,7 +222,7 @@ def test_scans_skip_wsd_folders_inside_the_corpus_and_say_so_once(tmp_path: Path
     corpus.mkdir()
     corpus_file(corpus / "a.txt")
     before = corpus_files(corpus)
-    run = synthetic_run(corpus / "runA")  # an earlier run inside the corpus folder
+    run = synthetic_run(corpus / "runA", per_target=6, dim=4)  # an earlier run inside the corpus folder
     (run / "notes.txt").write_text("bank bank bank")
     manifest.start(corpus / "runB" / "change", "change")
     (corpus / "runB" / "change" / "counts.csv").write_text("target,count\nbank,3\n")

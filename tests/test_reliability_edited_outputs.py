@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_cli_change import SMALL_FLAG, make_run
+from helpers import SMALL_FLAG, make_run
 
 from wsd.cli import main
 from wsd.io import manifest

@@ -7,11 +7,12 @@ sense between 1900 and 2000, ``calm`` does not), clustered by ``wsd cluster`` an
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_cli_change import SMALL_FLAG, make_run
+from helpers import SMALL_FLAG, make_run
 
 from wsd.cli import main
 from wsd.io.layout import (
@@ -42,6 +43,10 @@ THREE_YEARS = {
 
 
 def _ok(capsys, code: int) -> str:
+    """What a command that exited 0 printed (``capsys`` None: in a module's fixture, nothing is read)."""
+    if capsys is None:
+        assert code == 0
+        return ""
     captured = capsys.readouterr()
     assert code == 0, captured.err
     return captured.out
@@ -134,6 +139,12 @@ def _tamper_parquet(path: Path) -> None:
     table.to_parquet(path)
 
 
+@pytest.fixture(scope="module")
+def three_years(tmp_path_factory) -> Path:
+    """A staged run of three slices, shared by the tampering cases below: each forges one file and puts it back."""
+    return _staged(tmp_path_factory.mktemp("three-years"), None, years=THREE_YEARS)
+
+
 @pytest.mark.parametrize(
     ("relative", "remedy"),
     [
@@ -147,18 +158,24 @@ def _tamper_parquet(path: Path) -> None:
         (f"{SENSES_DIR}/{SENSES_FILE}", "wsd cluster"),
     ],
 )
-def test_a_tampered_table_is_refused_naming_it(tmp_path: Path, capsys, relative: str, remedy: str) -> None:
-    run = _staged(tmp_path, capsys, years=THREE_YEARS)
+def test_a_tampered_table_is_refused_naming_it(three_years: Path, capsys, relative: str, remedy: str) -> None:
+    run = three_years
     path = run / relative
-    if path.suffix == ".parquet":
-        _tamper_parquet(path)
-    else:
-        path.write_text(path.read_text(encoding="utf-8").replace('"measure": "prt"', '"measure": "jsd"'), "utf-8")
-    forged = path.read_bytes()
-    err = _one_line_error(capsys, main(["report", "--run", str(run)]))
-    assert str(path) in err and "changed since" in err and "move it away and run" in err and remedy in err
-    assert path.read_bytes() == forged  # the user's file is left as it is
-    assert not _report_names(run)
+    before, times = _snapshot(run), path.stat()
+    try:
+        if path.suffix == ".parquet":
+            _tamper_parquet(path)
+        else:
+            path.write_text(path.read_text(encoding="utf-8").replace('"measure": "prt"', '"measure": "jsd"'), "utf-8")
+        forged = path.read_bytes()
+        err = _one_line_error(capsys, main(["report", "--run", str(run)]))
+        assert str(path) in err and "changed since" in err and "move it away and run" in err and remedy in err
+        assert path.read_bytes() == forged  # the user's file is left as it is
+        assert not _report_names(run)
+    finally:  # the file as it was (bytes and time), for the next case
+        path.write_bytes(before[relative])
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert _snapshot(run) == before  # the refused report wrote nothing anywhere in the run
 
 
 def test_a_tampered_change_folder_given_with_change_is_refused(tmp_path: Path, capsys) -> None:

@@ -2,53 +2,17 @@
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import make_run_with_change
 from PIL import Image as PILImage
 
-from wsd.change.stage import change_run
-from wsd.io.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, SENSES_DIR
-from wsd.io.run_store import write_run
+from wsd.io.layout import CHANGE_CSV, FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN
 from wsd.report import load_run_data, write_report
 from wsd.report.plots import sense_proportions
-from wsd.senses.inducer import SenseInducer
-from wsd.senses.stage import fit_senses, write_senses
-
-#: The fixtures hold 10 to 19 uses a slice, under the default floor (20): the tests that are not about the
-#: floor lower it to this.
-SMALL = 10
-SMALL_FLAG = str(SMALL)
-
-
-def make_run_with_change(root: Path, n_slices: int = 2) -> Path:
-    """``swap``: sense 0 in the first slice, sense 1 in the last; ``calm``: both senses everywhere."""
-    rng = np.random.default_rng(0)
-    rows, vectors = [], []
-    words = ("river", "money")
-    for t, target in enumerate(("swap", "calm")):
-        for i in range(12 * n_slices):
-            slice_ = i % n_slices
-            sense = (1 if slice_ == n_slices - 1 else 0) if target == "swap" else (i // n_slices) % 2
-            text = f"the {target} near the {words[sense]} today"
-            rows.append(
-                {"id": f"{target}{i}", "target": target, "form": target, "text": text, "start": 4,
-                 "end": 4 + len(target), "doc_id": f"d{i}", "doc_start": 0, "year": 1900 + 10 * slice_}
-            )  # fmt: skip
-            vector = np.zeros(4)
-            vector[2 * t + sense] = 5.0
-            vectors.append(vector + rng.normal(scale=0.1, size=4))
-    occurrences, X = pd.DataFrame(rows), np.array(vectors, dtype=np.float32)
-    run = write_run(root / "run", occurrences, X, {"config": {}})
-    model, _, proba = fit_senses(occurrences, X, SenseInducer(method="kmeans", k=2, random_state=0))
-    write_senses(root / SENSES_DIR, occurrences, X, model, proba)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        change_run(run, root / SENSES_DIR, root / "change", by="year", min_uses=SMALL, measure="jsd")
-    return root
 
 
 def test_report_shows_proportions_ranking_and_new_lost_cards(tmp_path: Path) -> None:

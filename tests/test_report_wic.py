@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_evaluate_wic import PAIRS, write_wic
+from helpers import WIC_PAIRS, write_wic
 
 from wsd.cli import main
 from wsd.config import build_evaluation_config
@@ -72,23 +72,23 @@ def test_pairs_csv_agrees_with_metrics_json(folder: Path) -> None:
     entry = _metrics(folder)["usage_pairs"]
     table = pd.read_csv(folder / PAIRS_FILE, keep_default_na=False)
     assert tuple(table.columns) == PAIR_TABLE_COLUMNS
-    assert len(table) == entry["pairs"] == len(PAIRS)
+    assert len(table) == entry["pairs"] == len(WIC_PAIRS)
     assert table["correct"].mean() == pytest.approx(entry["accuracy"], abs=1e-12)
     assert (table["predicted"] == (table["cosine"] >= table["threshold"]).astype(int)).all()
     assert (table["correct"] == (table["predicted"] == table["label"]).astype(int)).all()
-    assert table["label"].tolist() == [1 if row[5] == "T" else 0 for row in PAIRS]
+    assert table["label"].tolist() == [1 if row[5] == "T" else 0 for row in WIC_PAIRS]
     # each fold's pairs carry that fold's threshold, which metrics.json lists; no lemma in two folds
     assert sorted(table.groupby("fold")["threshold"].first()) == sorted(entry["thresholds"])
     assert (table.groupby("lemma")["fold"].nunique() == 1).all()
     # the target words as written: "ran" in "She ran a company"
     assert table.loc[3, ["lemma", "word_1", "word_2"]].tolist() == ["run", "run", "ran"]
-    assert table.loc[0, "context_1"] == PAIRS[0][3]
+    assert table.loc[0, "context_1"] == WIC_PAIRS[0][3]
     assert manifest.status(folder / PAIRS_FILE, thorough=True) == "match"  # recorded like every output
 
 
 def test_pairs_csv_with_a_dev_threshold(tmp_path: Path, encoder) -> None:
     data = write_wic(tmp_path / "wic")
-    dev = write_wic(tmp_path / "wic", PAIRS[2:6], name="dev")
+    dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")
     config = build_evaluation_config(dataset="wic", data=str(data), dataset_options={"dev": str(dev)})
     with pytest.warns(UserWarning, match="lemmas of --dev"):
         document = evaluate(config, out=tmp_path / "out", encoder=encoder, progress=False)
@@ -111,7 +111,7 @@ def test_a_changed_pairs_csv_is_never_replaced_by_a_rerun(folder: Path, tmp_path
 # ------------------------------------------------------------------------------------------ the report
 def test_evaluate_wic_report_holds_the_scores_and_both_figures(tmp_path: Path, capsys) -> None:
     data = write_wic(tmp_path / "wic")
-    dev = write_wic(tmp_path / "wic", PAIRS[2:6], name="dev")
+    dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")
     out = tmp_path / "out"
     command = ["evaluate", "--dataset", "wic", "--no-progress", "--cache-dir", str(tmp_path / "cache")]
     printed = _ok(capsys, main([*command, "--data", str(data), "--dev", str(dev), "--out", str(out), "--report"]))

@@ -116,6 +116,7 @@ def test_a_soup_is_the_mean_of_the_weights_and_keeps_every_training_lemma(tuned,
     assert "averaged 2 encoders" in result.summary()
 
 
+@pytest.mark.slow  # converts the averaged folder to OpenVINO
 def test_wise_ft_interpolates_the_base_model_and_the_folder_loads_everywhere(tuned, tmp_path):
     out = tmp_path / "wise"
     average_encoders([None, tuned["b"]], out, weights=[0.25, 0.75])

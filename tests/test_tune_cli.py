@@ -156,6 +156,7 @@ def test_help_lists_tune_and_its_defaults(capsys):
     assert "passes over the training pairs (default: 1)" in text and "(default: 2e-05)" in text
 
 
+@pytest.mark.slow  # trains an encoder (2 steps), converts the new folder to OpenVINO
 def test_a_tiny_run_trains_and_the_folder_loads(tmp_path, capsys):
     """Really trains (2 steps of 4 uses on a hand-made WUG folder); the summary names what a user needs."""
     import numpy as np

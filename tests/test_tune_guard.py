@@ -51,7 +51,8 @@ def test_metrics_document_carries_the_overlap_only_when_given():
 
 def test_evaluate_and_run_gold_write_the_overlap_and_warn(fake_tuned, tmp_path, capsys):
     labelled = str(DEMO_DIR / "labelled.tsv")
-    common = ["--no-progress", "--precision", "fp32", "--model", str(fake_tuned)]
+    # PyTorch: the guard does not depend on the runtime, and OpenVINO would convert this folder anew (slow)
+    common = ["--no-progress", "--precision", "fp32", "--runtime", "torch", "--model", str(fake_tuned)]
     args = ["evaluate", "--dataset", "generic", "--data", labelled, "--targets", "bank", "--out", str(tmp_path / "e")]
     assert main([*args, *common]) == 0
     assert json.loads((tmp_path / "e" / METRICS_FILE).read_text())["training_overlap"] == ["bank"]
@@ -69,6 +70,7 @@ def test_an_untuned_model_writes_no_overlap(tmp_path):
     assert "training_overlap" not in json.loads((tmp_path / "e" / METRICS_FILE).read_text())
 
 
+@pytest.mark.slow  # trains an encoder (1 step) per role
 @pytest.mark.parametrize("role", ["--model", "--teacher"])
 def test_a_student_inherits_the_lemmas_its_tuned_base_model_or_teacher_had_seen(fake_tuned, tmp_path, role, capsys):
     import pandas as pd

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import write_lines, write_wug, wug_use
+from helpers import make_wordnet_with_examples, write_lines, write_wug, wug_use
 
 from wsd.errors import ConfigError, InputError
 from wsd.tune import senses, wic, wordnet, wug
@@ -341,43 +341,8 @@ def test_sense_dataset_without_gold_is_an_error(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------------------------------------
 # wordnet:
 
+
 #: Per data file, each synset's line after ``offset lex_filenum ss_type``: ``w_cnt word lex_id ... p_cnt ... | gloss``.
-WORDNET_SYNSETS = {
-    "noun": [
-        "01 bank 0 002 @ 00000000 n 0000 ~ 00000000 n 0000 | sloping land beside water; "
-        '"they pulled the canoe up on the bank"; "he sat on the banks of the river"',
-        "03 depository_financial_institution 0 bank 1 banking_concern 0 000 | a financial institution; "
-        '"he cashed a check at the bank"; "that bank holds the mortgage on my home"; "no word of it here"',
-        '01 goose 0 000 | a web-footed bird; "the geese flew south"',
-        '01 mouse 0 000 | a small rodent; "a mouse ran"',
-    ],
-    "verb": [
-        '01 bank 0 000 01 + 02 00 | tip laterally; "the pilot had to bank the aircraft"',
-        '01 take_a_breath 0 000 01 + 02 00 | breathe in; "she took a breath and dived"',
-    ],
-    "adj": ['01 ready_to_hand(p) 0 000 | easy to reach; "kept ready to hand"'],
-    "adv": ["01 there 0 000 | in that place"],
-}
-TYPES = {"noun": "n", "verb": "v", "adj": "s", "adv": "r"}
-
-
-def make_wordnet(root: Path, offset_shift: int = 0, corrupt: str | None = None) -> Path:
-    """A tiny WordNet database whose offsets are the lines' byte offsets (or shifted, to break it)."""
-    root.mkdir(parents=True, exist_ok=True)
-    for name, synsets in WORDNET_SYNSETS.items():
-        lines = ["  1 This software and database is being provided to you, the LICENSEE  ", "  2 header  "]
-        position = sum(len(line) + 1 for line in lines)
-        for body in synsets:
-            line = f"{position + offset_shift:08d} 05 {TYPES[name]} {body}  "
-            lines.append(line)
-            position += len(line.encode("utf-8")) + 1
-        if corrupt and name == "noun":
-            lines.append(corrupt)
-        (root / f"data.{name}").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / "noun.exc").write_text("geese goose\n", encoding="utf-8")
-    return root
-
-
 def test_wordnet_database_lines_parse() -> None:
     line = (
         "00001740 29 v 04 breathe 0 take_a_breath 0 respire 0 suspire 3 001 * 00005041 v 0000 02 + 02 00 + 08 00 "
@@ -391,7 +356,7 @@ def test_wordnet_database_lines_parse() -> None:
 
 
 def test_wordnet_examples_and_glosses_make_pairs(tmp_path: Path) -> None:
-    root = make_wordnet(tmp_path / "wn")
+    root = make_wordnet_with_examples(tmp_path / "wn")
     assert [s.key for s in wordnet.read_synsets(root)][:1] == ["00000085-n"]
     pairset = wordnet.load(root, name="wordnet:w")
     stats = pairset.stats["wordnet:w"]
@@ -419,12 +384,12 @@ def test_wordnet_examples_and_glosses_make_pairs(tmp_path: Path) -> None:
 )
 def test_bad_wordnet_files_are_one_clear_error(tmp_path: Path, options: dict, message: str) -> None:
     with pytest.raises(InputError, match=message) as error:
-        wordnet.load(make_wordnet(tmp_path / "wn", **options))
+        wordnet.load(make_wordnet_with_examples(tmp_path / "wn", **options))
     assert "data.noun:" in str(error.value)
 
 
 def test_wordnet_without_a_data_file_is_an_error(tmp_path: Path) -> None:
-    root = make_wordnet(tmp_path / "wn")
+    root = make_wordnet_with_examples(tmp_path / "wn")
     (root / "data.adv").unlink()
     with pytest.raises(InputError, match=r"data\.adv"):
         wordnet.load(root)
@@ -436,7 +401,7 @@ def test_wordnet_without_a_data_file_is_an_error(tmp_path: Path) -> None:
 
 def test_read_source_by_kind_and_concatenation(tmp_path: Path) -> None:
     spec_wug = f"wug:{make_median_wug(tmp_path / 'wug')}"
-    spec_wn = f"wordnet:{make_wordnet(tmp_path / 'wn')}"
+    spec_wn = f"wordnet:{make_wordnet_with_examples(tmp_path / 'wn')}"
     both = read_sources([spec_wug, spec_wn])
     assert both.sources == [spec_wug, spec_wn]
     assert both.counts()[["lemmas", "pairs", "graded", "same"]].to_numpy().tolist() == [[2, 4, 4, 0], [1, 15, 0, 6]]
@@ -461,7 +426,9 @@ def test_bad_source_specs(spec: str, error: type, message: str) -> None:
 
 
 def test_exclusion_by_lemma_and_by_dataset(tmp_path: Path) -> None:
-    pairset = read_sources([f"wug:{make_median_wug(tmp_path / 'wug')}", f"wordnet:{make_wordnet(tmp_path / 'wn')}"])
+    pairset = read_sources(
+        [f"wug:{make_median_wug(tmp_path / 'wug')}", f"wordnet:{make_wordnet_with_examples(tmp_path / 'wn')}"]
+    )
     assert exclude_lemmas(pairset, ["Mouse.n"]).lemmas == ["bank"]
     without_bank = exclude_lemmas(pairset, ["bank_nn"])
     assert without_bank.lemmas == ["mouse"] and without_bank.sources == [pairset.sources[0]]

@@ -303,6 +303,7 @@ def test_every_shared_wic_file_loads_with_the_expected_pairs(datasets_dir: Path)
     assert crosslingual.uses["lemma"].str.fullmatch(r"[a-z .'-]+").all()  # keyed by the English lemma
 
 
+@pytest.mark.slow  # trains an encoder (1 step)
 def test_a_tuned_model_card_counts_the_folder_per_file_and_language(tmp_path: Path) -> None:
     from wsd.io.layout import TUNE_FILE
     from wsd.tune import TuneOptions, tune_encoder
@@ -344,6 +345,7 @@ ENGLISH_WORDS = """bank bat cell mouse plant lock key spring match light fair ri
 point line state power interest party order court house"""
 
 
+@pytest.mark.slow  # trains an encoder (1 step)
 def test_tuning_the_english_base_on_another_script_warns_as_embed_does(tmp_path: Path, recwarn, capsys) -> None:
     import pandas as pd
 

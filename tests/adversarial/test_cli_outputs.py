@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
+from helpers import synthetic_run
 
 from wsd.cli import main
 from wsd.io import manifest
 from wsd.io.layout import META_FILE, MODEL_DIR, OCCURRENCES_FILE, SENSE_MODEL_FILE, VECTORS_FILE
-from wsd.io.run_store import write_run
 
 CORPUS_LINES = [
     "The bank raised its interest rate again.",
@@ -35,22 +34,6 @@ CORPUS_LINES = [
 
 
 # ---------------------------------------------------------------------------------------------- hostile states
-def synthetic_run(path: Path, per_target: int = 12, dim: int = 8, seed: int = 0) -> Path:
-    """A small complete run without an encoder: two targets, two clear clusters each."""
-    rng = np.random.default_rng(seed)
-    rows, vectors = [], []
-    for target in ("bank", "mouse"):
-        for i in range(per_target):
-            text = f"a sentence {i} with the word {target} in it"
-            start = text.index(target)
-            rows.append((f"{target}-{i}", target, target, text, start, start + len(target), f"doc{i}", 0))
-            centre = np.full(dim, 5.0 if i % 2 else -5.0)
-            vectors.append(centre + rng.normal(size=dim))
-    columns = ["id", "target", "form", "text", "start", "end", "doc_id", "doc_start"]
-    meta = {"config": {"synthetic": True}, "embedding": {"model": "synthetic", "dim": dim}}
-    return write_run(path, pd.DataFrame(rows, columns=columns), np.asarray(vectors), meta)
-
-
 def senses_of(run: Path, out: Path | None = None) -> Path:
     """The senses folder of a synthetic run, made as ``wsd cluster --method kmeans --k 2`` makes it."""
     argv = ["cluster", "--run", str(run), "--method", "kmeans", "--k", "2"]

@@ -224,7 +224,7 @@ def test_a_saved_model_with_nan_centres_does_not_load(tmp_path: Path) -> None:
 
 
 def test_spectral_senses_of_a_run_are_the_same_twice(tmp_path: Path) -> None:
-    from test_cli_outputs import synthetic_run
+    from helpers import synthetic_run
 
     from wsd.senses.inducer import SenseInducer
     from wsd.senses.stage import cluster_run
