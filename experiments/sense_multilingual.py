@@ -129,12 +129,13 @@ def run(work: Path, data_dir: Path, model: Path, seeds: list[int]) -> dict[str, 
 
 def markdown(results: dict[str, Any]) -> str:
     """The results page: per set and measure, untuned, each seed's tuned ρ with its interval, the mean."""
+    finished = sorted({run["seed"] for run in results["runs"].values()})
     lines = [
         "# sense-multilingual on the WUG sets it left out (issue 40)",
         "",
         f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}; {results['date']}; base `{results['model']}`; seeds "
-        f"{', '.join(map(str, results['seeds']))}.",
+        f"Machine: {results['machine']}; {results['date']}; base `{results['model']}`; seeds finished: "
+        f"{', '.join(map(str, finished)) or 'none'} (of {', '.join(map(str, results['seeds']))} asked).",
         "",
         "Each set is scored by the recipe trained without it (its group's WUG sets left out, their lemmas excluded "
         "from every other source), beside the untuned base in the same run; ρ is Spearman's against the graded "
