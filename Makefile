@@ -2,7 +2,8 @@
 # Both create (or reuse) the virtualenv .venv. torch is installed first, pinned to the CPU wheel 2.13.0,
 # so that no dependency pulls a multi-GB CUDA build. OpenVINO (the default runtime on a CPU) comes with wsd
 # itself; the docs extra is installed too, so that `make test` builds the documentation site (`make docs`:
-# mkdocs build --strict into site/).
+# mkdocs build --strict into site/), and the int8 extra (NNCF, for --runtime openvino --precision int8), so that
+# its tests run.
 PYTHON ?= python3
 VENV ?= .venv
 TORCH ?= torch==2.13.0
@@ -15,7 +16,7 @@ DEMO_OUT ?= out/demo
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "$(TORCH)"
-	$(BIN)/python -m pip install --quiet -e ".[test,lemma,docs]"
+	$(BIN)/python -m pip install --quiet -e ".[test,lemma,docs,int8]"
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -245,6 +245,7 @@ def _fake_loader(calls):
             max_length=128,
             precision=precision,
             runtime=runtime,
+            quantisation=None,
         )
 
     return load

@@ -121,9 +121,8 @@ def test_the_default_runtime_is_chosen_without_importing_torch_where_there_is_no
     assert result.stdout.split() == ["openvino" if ov_runtime.openvino_installed() else "torch", "False"]
 
 
-@pytest.mark.parametrize("precision", ["int8", "fp16"])
+@pytest.mark.parametrize("precision", ["fp16"])  # int8 is OpenVINO's: tests/test_embed_ov_int8.py
 def test_auto_leaves_torch_only_precisions_to_torch(monkeypatch, precision):
-    # --precision int8 worked before OpenVINO became the default; it must still (PyTorch's dynamic quantisation)
     monkeypatch.setattr(ov_runtime, "openvino_installed", lambda: True)
     assert ov_runtime.resolve_runtime("auto", "cpu", precision) == "torch"
     assert ov_runtime.resolve_runtime(None, None, precision) == "torch"
@@ -131,7 +130,7 @@ def test_auto_leaves_torch_only_precisions_to_torch(monkeypatch, precision):
         ov_runtime.resolve_openvino_precision(precision)  # asked for by name, OpenVINO still refuses it
 
 
-@pytest.mark.parametrize("precision", ["int8", "fp16"])
+@pytest.mark.parametrize("precision", ["fp16"])
 def test_openvino_refuses_torch_only_precisions(precision):
     with pytest.raises(ConfigError, match="not available with runtime openvino"):
         ov_runtime.resolve_openvino_precision(precision)

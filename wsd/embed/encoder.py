@@ -84,7 +84,7 @@ class Encoder:
     precision : str
         ``auto`` (with ``runtime`` ``auto`` on a CPU: measured, see ``runtime``; else bf16 where the hardware
         computes it natively, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU),
-        ``int8`` (CPU dynamic quantisation).
+        ``int8`` (OpenVINO on the CPU, the model quantised with NNCF: :mod:`wsd.embed.ov_int8`).
     batch_size : int, optional
         Windows per forward pass (default: 32 on a CPU, 256 on a GPU).
     max_length : int, optional
@@ -102,7 +102,7 @@ class Encoder:
         configured (offline when ``HF_HUB_OFFLINE=1``). See :func:`~wsd.embed.models.load_encoder`.
     runtime : str, optional
         The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU, the model converted once and
-        cached on disk, :mod:`wsd.embed.ov_runtime`; PyTorch on a GPU or for ``int8``/``fp16``), ``torch`` or
+        cached on disk, :mod:`wsd.embed.ov_runtime`, and for ``int8``; PyTorch on a GPU or for ``fp16``), ``torch`` or
         ``openvino``. With ``runtime`` and ``precision`` both ``auto`` on a CPU, the two are chosen by measuring
         (:mod:`wsd.embed.calibration`: once per model and machine, then read from a cache).
 
@@ -384,6 +384,7 @@ class Encoder:
             batch_size=self._batch_size,
             dim=self._word_dim(spec, pool),
             runtime=self.loaded.runtime,
+            quantisation=self.loaded.quantisation,
         )
 
     # ----------------------------------------------------------------- public embedding API

@@ -57,6 +57,10 @@ class EncoderIdentity:
     runtime : str
         The forward pass's runtime (``torch`` or ``openvino``): their vectors differ in float rounding, so
         they are never mixed.
+    quantisation : str or None
+        For a model quantised with NNCF (``openvino`` ``int8``), what it was quantised on and how
+        (:func:`wsd.embed.ov_int8.calibration_identity`): two quantisations give different vectors (``None``
+        otherwise).
     """
 
     model: str
@@ -71,15 +75,18 @@ class EncoderIdentity:
     dim: int
     model_revision: str | None = None
     runtime: str = "torch"
+    quantisation: str | None = None
 
     def _settings(self) -> dict[str, Any]:
         """The settings that change the vectors, in the order they are written to disk.
 
-        ``model_revision`` is there only for a Hub model and ``runtime`` only for a runtime other than PyTorch,
-        so the settings of a local model run by PyTorch are as they always were.
+        ``model_revision`` is there only for a Hub model, ``runtime`` only for a runtime other than PyTorch and
+        ``quantisation`` only for a quantised model, so the settings of a local model run by PyTorch are as they
+        always were.
         """
         revision = {"model_revision": self.model_revision} if self.model_revision is not None else {}
         runtime = {"runtime": self.runtime} if self.runtime != "torch" else {}
+        quantisation = {"quantisation": self.quantisation} if self.quantisation is not None else {}
         return {
             "model": self.model,
             "model_fingerprint": self.model_fingerprint,
@@ -90,6 +97,7 @@ class EncoderIdentity:
             "window_tokens": self.window_tokens,
             "precision": self.precision,
             **runtime,
+            **quantisation,
         }
 
     def embedding_meta(self) -> dict[str, Any]:

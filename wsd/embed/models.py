@@ -54,7 +54,7 @@ class LoadedEncoder:
     device : torch.device or str
         Where the model runs (``"cpu"`` for the OpenVINO runtime).
     precision : str
-        The concrete precision (``fp32``, ``bf16``, ``fp16``, ``int8``).
+        The concrete precision (``fp32``, ``bf16``, ``fp16``; ``int8`` with OpenVINO).
     fingerprint : str
         A hash of the configuration and weight file sizes.
     prefix_ids : list of int
@@ -78,6 +78,9 @@ class LoadedEncoder:
     torch_parts : callable, optional
         Returns ``(tokenizer, model)`` loaded with PyTorch, on first use of :attr:`tokenizer` or :attr:`model`
         (the OpenVINO runtime loads them only when it must convert the model, or for ``static`` vectors).
+    quantisation : str, optional
+        For a model quantised with NNCF (OpenVINO ``int8``), what identifies the quantisation
+        (``nncf:`` and :func:`wsd.embed.ov_int8.calibration_identity`); None otherwise.
     """
 
     def __init__(
@@ -98,6 +101,7 @@ class LoadedEncoder:
         revision: str | None = None,
         runtime: str = "torch",
         torch_parts: Callable[[], tuple[Any, Any]] | None = None,
+        quantisation: str | None = None,
     ) -> None:
         self.name = name
         self.backend = backend
@@ -115,6 +119,7 @@ class LoadedEncoder:
         self.runtime = runtime
         self._torch_parts = torch_parts
         self._parts: tuple[Any, Any] | None = None
+        self.quantisation = quantisation
 
     def _loaded_parts(self) -> tuple[Any, Any]:
         if self._parts is None:
@@ -328,12 +333,14 @@ def resolve_precision(precision: str, device: torch.device) -> str:
     Returns
     -------
     str
-        ``fp32``, ``bf16``, ``fp16`` or ``int8``.
+        ``fp32``, ``bf16`` or ``fp16``.
 
     Raises
     ------
     ConfigError
-        For an unknown precision, or one the device cannot run.
+        For an unknown precision, one the device cannot run, or ``int8``, which is the OpenVINO runtime's
+        (:mod:`wsd.embed.ov_int8`; PyTorch's dynamic int8 was dropped for its quality, measured in
+        ``experiments/results/int8_quality/int8_quality.md``).
     """
     if precision not in PRECISIONS:
         raise ConfigError(f"unknown precision {precision!r} (choose one of {', '.join(PRECISIONS)})")
@@ -344,7 +351,12 @@ def resolve_precision(precision: str, device: torch.device) -> str:
             return "bf16" if torch.cuda.is_bf16_supported() else "fp16"
         return "bf16" if cpu_has_fast_bf16() else "fp32"
     if precision == "int8" and device.type != "cpu":
-        raise ConfigError("precision int8 (dynamic quantisation) runs on the CPU only; use bf16 or fp16 on a GPU")
+        raise ConfigError("precision int8 runs on the CPU only (with OpenVINO); use bf16 or fp16 on a GPU")
+    if precision == "int8":
+        raise ConfigError(
+            "precision int8 runs with the OpenVINO runtime (--runtime openvino or auto), not with PyTorch: its dynamic "
+            "int8 was dropped, its vectors moved too far from fp32's (experiments/results/int8_quality)"
+        )
     if precision == "fp16" and device.type == "cpu":
         raise ConfigError("precision fp16 is for GPUs; on a CPU use bf16 (or fp32)")
     return precision
@@ -448,7 +460,7 @@ def load_encoder(
         ``None``/``"auto"``, ``"cpu"``, ``"cuda"``...
     precision : str
         ``auto`` (bf16 where the hardware has it, else fp32), ``fp32``, ``bf16``, ``fp16`` (GPU) or ``int8``
-        (dynamic quantisation of the linear layers, CPU).
+        (the OpenVINO runtime only: the model quantised with NNCF, :mod:`wsd.embed.ov_int8`).
     max_length : int, optional
         Longest window in subword tokens, special tokens included (default: what the model allows, ≤ 512).
     offline : bool, optional
@@ -456,8 +468,8 @@ def load_encoder(
         ``False``: as Hugging Face is configured, i.e. offline when ``HF_HUB_OFFLINE=1`` is set. A local folder
         never touches the network.
     runtime : str, optional
-        The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU, PyTorch on a GPU or for ``int8``
-        and ``fp16``; :func:`~wsd.embed.ov_runtime.resolve_runtime`), ``torch`` or ``openvino`` (CPU only,
+        The forward pass's runtime: ``auto`` (the default: OpenVINO on a CPU and for ``int8``, PyTorch on a GPU
+        and for ``fp16``; :func:`~wsd.embed.ov_runtime.resolve_runtime`), ``torch`` or ``openvino`` (CPU only,
         :mod:`wsd.embed.ov_runtime`).
 
     Returns
@@ -510,8 +522,6 @@ def load_encoder(
             "wsd needs them to find a word's subword pieces (provide tokenizer.json)"
         )
     encoder.eval()
-    if resolved_precision == "int8":
-        encoder = torch.ao.quantization.quantize_dynamic(encoder, {torch.nn.Linear}, dtype=torch.qint8)
     encoder.to(resolved_device)
     backend = copy.deepcopy(tokenizer.backend_tokenizer)
     backend.no_padding()
@@ -597,6 +607,16 @@ def _load_openvino(
     def torch_model() -> Any:
         return with_torch().model
 
+    forward: ov_runtime.OpenVinoForward
+    quantisation = None
+    if resolved_precision == "int8":  # the converted model quantised with NNCF on fixed windows (wsd.embed.ov_int8)
+        from wsd.embed import ov_int8
+
+        windows = ov_int8.calibration_windows(backend, prefix, suffix, int(entry["max_length"]))
+        forward = ov_int8.OpenVinoInt8Forward(cache, key, torch_model, windows)
+        quantisation = f"nncf:{forward.calibration}"
+    else:
+        forward = ov_runtime.OpenVinoForward(cache, key, resolved_precision, torch_model)
     return LoadedEncoder(
         name=source.name,
         backend=backend,
@@ -609,10 +629,11 @@ def _load_openvino(
         num_layers=entry["num_layers"],
         hidden_size=entry["hidden_size"],
         pad_id=entry["pad_id"],
-        forward=ov_runtime.OpenVinoForward(cache, key, resolved_precision, torch_model),
+        forward=forward,
         revision=revision,
         runtime="openvino",
         torch_parts=lambda: (with_torch().tokenizer, with_torch().model),
+        quantisation=quantisation,
     )
 
 

@@ -61,15 +61,17 @@ from wsd.io.layout import (
 from wsd.io.manifest import file_sha256
 from wsd.schema import DEFAULT_RUNTIME, RUNTIMES
 
-#: Precisions the OpenVINO runtime computes in.
-OPENVINO_PRECISIONS = ("auto", "fp32", "bf16")
-#: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``).
-OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16"}
+#: Precisions the OpenVINO runtime computes in (``int8``: the model quantised with NNCF, :mod:`wsd.embed.ov_int8`).
+OPENVINO_PRECISIONS = ("auto", "fp32", "bf16", "int8")
+#: wsd's precision names as OpenVINO's ``INFERENCE_PRECISION_HINT`` spells them (it refuses ``fp32``). An int8
+#: model runs its quantised operations in int8 and the others (normalisation, softmax, GELU) in f32.
+OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16", "int8": "f32"}
 #: Bumped when what this module writes changes: older entries are then converted again (2: JSON checksums).
 FORMAT = 2
 #: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
 CHECKSUM = "sha256"
 _INSTALL = "pip install openvino (wsd installs it; this environment lacks it)"
+_NNCF = "pip install 'wsd[int8]' (or pip install nncf)"
 #: Driver folders and device nodes without which PyTorch sees no GPU on Linux: NVIDIA's driver and device nodes,
 #: AMD's ROCm device (``/dev/kfd``) and WSL 2's GPU bridge (``/dev/dxg``).
 GPU_DRIVER_PATHS = ("/proc/driver/nvidia", "/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
@@ -133,13 +135,40 @@ def openvino_installed() -> bool:
     return importlib.util.find_spec("openvino") is not None
 
 
+def nncf_installed() -> bool:
+    """Whether NNCF, which quantises the model for ``int8`` (:mod:`wsd.embed.ov_int8`), can be imported (without
+    importing it).
+
+    Returns
+    -------
+    bool
+    """
+    return importlib.util.find_spec("nncf") is not None
+
+
+def check_nncf() -> None:
+    """Raise a one-line :class:`~wsd.errors.ConfigError` where NNCF is missing (int8 cannot be made here).
+
+    Raises
+    ------
+    ConfigError
+        Saying how to install it.
+    """
+    if not nncf_installed():
+        raise ConfigError(
+            f"precision int8 with runtime openvino needs the nncf package, which is not installed: {_NNCF}"
+        )
+
+
 def resolve_runtime(runtime: str | None, device: Any = None, precision: str | None = None) -> str:
     """Turn a runtime choice into ``torch`` or ``openvino``; check that it can run.
 
     ``auto`` (the default) is OpenVINO on a CPU and PyTorch on a GPU: OpenVINO where it is installed, the
     device asked for is the CPU (or none is asked for and no CUDA GPU is present), and the precision is one
-    OpenVINO computes in (``auto``, ``fp32``, ``bf16``); PyTorch otherwise (``int8`` and ``fp16`` are
-    PyTorch's).
+    OpenVINO computes in (``auto``, ``fp32``, ``bf16``); PyTorch otherwise (``fp16`` is a GPU's). ``int8`` is
+    OpenVINO's (the model quantised with NNCF, :mod:`wsd.embed.ov_int8`) and the CPU's, so with no device asked
+    for it runs there even where a GPU is present; where OpenVINO is missing or another device is asked for,
+    PyTorch refuses it in one line (:func:`wsd.embed.models.resolve_precision`).
 
     Parameters
     ----------
@@ -164,7 +193,7 @@ def resolve_runtime(runtime: str | None, device: Any = None, precision: str | No
     --------
     >>> resolve_runtime("torch")
     'torch'
-    >>> resolve_runtime("auto", "cpu", "int8")  # dynamic int8 quantisation is PyTorch's
+    >>> resolve_runtime("auto", "cpu", "fp16")  # a GPU's precision: PyTorch says it is not the CPU's
     'torch'
     """
     chosen = DEFAULT_RUNTIME if runtime is None else str(runtime)
@@ -179,6 +208,8 @@ def resolve_runtime(runtime: str | None, device: Any = None, precision: str | No
         if not openvino_installed():
             raise ConfigError(f"runtime openvino needs the openvino package, which is not installed: {_INSTALL}")
         return chosen
+    if precision == "int8":  # OpenVINO's, on the CPU: no GPU is asked about
+        return "openvino" if openvino_installed() and (device in (None, "auto") or on_cpu) else "torch"
     if precision not in (None, *OPENVINO_PRECISIONS):
         return "torch"
     if not openvino_installed() or (device not in (None, "auto") and not on_cpu):
@@ -196,17 +227,17 @@ def resolve_openvino_precision(precision: str) -> str:
     Parameters
     ----------
     precision : str
-        ``auto``, ``fp32`` or ``bf16``.
+        ``auto``, ``fp32``, ``bf16`` or ``int8`` (the model quantised with NNCF, :mod:`wsd.embed.ov_int8`).
 
     Returns
     -------
     str
-        ``fp32`` or ``bf16``.
+        ``fp32``, ``bf16`` or ``int8``.
 
     Raises
     ------
     ConfigError
-        For another precision (int8 and fp16 are PyTorch's).
+        For another precision (fp16 is a GPU's), or int8 where NNCF is not installed.
     """
     if precision not in OPENVINO_PRECISIONS:
         raise ConfigError(
@@ -215,6 +246,8 @@ def resolve_openvino_precision(precision: str) -> str:
         )
     if precision == "auto":
         return "bf16" if machine.native_bf16_flags() else "fp32"
+    if precision == "int8":
+        check_nncf()
     return precision
 
 
@@ -295,8 +328,8 @@ def _check_content(entry: Any) -> None:
         raise ValueError("its content does not match its checksum (edited or damaged)")
 
 
-def _damaged(path: Path, problem: str) -> str:
-    return f"damaged OpenVINO cache entry {path} ({problem}); converting the model again"
+def _damaged(path: Path, problem: str, redo: str = "converting the model again") -> str:
+    return f"damaged OpenVINO cache entry {path} ({problem}); {redo}"
 
 
 def _warn_damaged(path: Path, problem: str) -> None:
@@ -402,6 +435,44 @@ def write_json_entry(path: Path, entry: Mapping[str, Any]) -> bool:
     return True
 
 
+def entry_problem(
+    entry: Path, xml: Path, weights: Path, expected: Mapping[str, Any], redo: str = "converting the model again"
+) -> str | None:
+    """What is wrong with a cache entry of a converted (or quantised) model: ``""`` when nothing is.
+
+    Parameters
+    ----------
+    entry : Path
+        Its description (``.ir.json``), written last, with the SHA-256 of both files and of its own content.
+    xml, weights : Path
+        The model's ``.ir.xml`` and ``.ir.bin``.
+    expected : mapping
+        What the description must say (``format``, ``layers``; an int8 model's ``precision`` and ``calibration``).
+    redo : str
+        What is done instead when the entry is damaged (the end of the problem's sentence).
+
+    Returns
+    -------
+    str or None
+        ``""`` when the entry exists and holds; None when there is none; else the problem, one line to warn about.
+    """
+    if not entry.exists():
+        return None
+    try:
+        description = json.loads(entry.read_text(encoding="utf-8"))
+        _check_content(description)
+        if any(description.get(key) != value for key, value in expected.items()):
+            raise ValueError("it describes another conversion")
+        for path, field in ((xml, "xml_sha256"), (weights, "bin_sha256")):
+            if not path.exists():
+                raise ValueError(f"{path.name} is missing")
+            if file_sha256(path) != description.get(field):
+                raise ValueError(f"{path.name} does not match its checksum")
+    except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError) as error:
+        return _damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__, redo)
+    return ""
+
+
 class OpenVinoForward(ForwardPass):
     """The forward pass with OpenVINO: one compiled model per set of layers asked for, converted on first use.
 
@@ -454,7 +525,7 @@ class OpenVinoForward(ForwardPass):
         layers = tuple(needed)
         if layers in self._requests or layers in self._pending:
             return
-        if not (self.cache_dir / (self._name(layers) + OPENVINO_IR_ENTRY)).exists():
+        if not self._cached(layers):
             return  # a conversion (loading PyTorch, tracing) runs in the caller's thread, when it is needed
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wsd-compile")
         self._pending[layers] = pool.submit(self._compile, layers)
@@ -495,17 +566,30 @@ class OpenVinoForward(ForwardPass):
         """The cache entry's name (without suffix) of the conversion for ``layers``."""
         return f"{self.key}-{'-'.join(map(str, layers))}"
 
+    def _files(self, name: str) -> tuple[Path, Path, Path]:
+        """The description, model and weights files of the cache entry ``name``."""
+        entry, xml, weights = (name + suffix for suffix in (OPENVINO_IR_ENTRY, OPENVINO_IR_MODEL, OPENVINO_IR_WEIGHTS))
+        return self.cache_dir / entry, self.cache_dir / xml, self.cache_dir / weights
+
+    def _cached(self, layers: tuple[int, ...]) -> bool:
+        """Whether the cache holds an entry (valid or not: checked when compiling) of the model for ``layers``."""
+        return self._files(self._name(layers))[0].exists()
+
+    def _model_file(self, layers: tuple[int, ...]) -> tuple[Path, list[str]]:
+        """The IR to compile for ``layers`` (converted now unless a valid cache entry holds it), and the problems
+        found in the cache (warned about by the caller's thread)."""
+        entry, xml, weights = self._files(self._name(layers))
+        problem = entry_problem(entry, xml, weights, {"format": FORMAT, "layers": list(layers)})
+        if problem != "":
+            self._convert(layers, xml, weights)
+        return xml, [problem] if problem else []
+
     def _compile(self, layers: tuple[int, ...]) -> tuple[Any, list[str]]:
         """An inference request of the model for ``layers`` (from the cache when a valid entry is there, else
         converted), and the problems found in the cache (warned about by the caller's thread)."""
         import openvino as ov
 
-        name = self._name(layers)
-        xml = self.cache_dir / (name + OPENVINO_IR_MODEL)
-        weights = self.cache_dir / (name + OPENVINO_IR_WEIGHTS)
-        problem = self._problem(self.cache_dir / (name + OPENVINO_IR_ENTRY), xml, weights, layers)
-        if problem != "":
-            self._convert(layers, xml, weights)
+        xml, problems = self._model_file(layers)
         core = ov.Core()
         core.set_property({"CACHE_DIR": str(self.cache_dir / OPENVINO_COMPILED_DIR)})
         config = {
@@ -515,28 +599,9 @@ class OpenVinoForward(ForwardPass):
         try:
             with locale_kept():
                 compiled = core.compile_model(str(xml), "CPU", config)
-            return compiled.create_infer_request(), [problem] if problem else []
+            return compiled.create_infer_request(), problems
         except RuntimeError as error:
             raise ModelError(f"OpenVINO cannot compile {xml}: {str(error).splitlines()[0]}") from error
-
-    def _problem(self, entry: Path, xml: Path, weights: Path, layers: tuple[int, ...]) -> str | None:
-        """``""`` when a converted model's entry exists and matches its files; else ``None`` (no entry) or what
-        is wrong with it."""
-        if not entry.exists():
-            return None
-        try:
-            description = json.loads(entry.read_text(encoding="utf-8"))
-            _check_content(description)
-            if description.get("layers") != list(layers) or description.get("format") != FORMAT:
-                raise ValueError("it describes another conversion")
-            for path, field in ((xml, "xml_sha256"), (weights, "bin_sha256")):
-                if not path.exists():
-                    raise ValueError(f"{path.name} is missing")
-                if file_sha256(path) != description.get(field):
-                    raise ValueError(f"{path.name} does not match its checksum")
-        except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError) as error:
-            return _damaged(entry, str(error).splitlines()[0] if str(error) else type(error).__name__)
-        return ""
 
     def _convert(self, layers: tuple[int, ...], xml: Path, weights: Path) -> None:
         """Convert the PyTorch model to IR returning the hidden states of ``layers``; store it in the cache."""
@@ -557,17 +622,16 @@ class OpenVinoForward(ForwardPass):
                     input=[("input_ids", shape, ov.Type.i64), ("attention_mask", shape, ov.Type.i64)],
                 )
         self.converted += 1
+        self._keep(converted, xml, weights, {"format": FORMAT, "layers": list(layers)})
+
+    def _keep(self, converted: Any, xml: Path, weights: Path, description: Mapping[str, Any]) -> None:
+        """Store a model in the cache: its files, then (last) its description with their checksums."""
         try:
             self._store(converted, xml, weights)
-            description = {
-                "format": FORMAT,
-                "layers": list(layers),
-                "xml_sha256": file_sha256(xml),
-                "bin_sha256": file_sha256(weights),
-            }
-            description[CHECKSUM] = content_checksum(description)
+            written = {**description, "xml_sha256": file_sha256(xml), "bin_sha256": file_sha256(weights)}
+            written[CHECKSUM] = content_checksum(written)
             atomic_write(xml.with_name(xml.name.replace(OPENVINO_IR_MODEL, OPENVINO_IR_ENTRY)),
-                         lambda tmp: tmp.write_text(json.dumps(description), encoding="utf-8"))  # fmt: skip
+                         lambda tmp: tmp.write_text(json.dumps(written), encoding="utf-8"))  # fmt: skip
         except WriteFailed as error:
             raise ModelError(
                 f"cannot write the OpenVINO conversion cache ({error}); set WSD_OPENVINO_CACHE to a writable folder"

@@ -150,7 +150,7 @@ def resolve_auto(
         return embedding, None
     recorded = None if overwrite else recorded_choice(out)
     if recorded is not None:
-        if recorded not in calibration.candidates(torch_bf16=True):  # torch computes bf16 on any CPU, if slowly
+        if recorded not in calibration.runnable(torch_bf16=True):  # torch computes bf16 on any CPU, if slowly
             raise ConfigError(
                 f"{out} was embedded with {recorded.name}, which this machine does not compute alike (its vectors "
                 f"would differ); resume it where it was made, give --runtime {recorded.runtime} --precision "
