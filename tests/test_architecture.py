@@ -43,7 +43,7 @@ ALLOWED: dict[str, set[str]] = {
     # every option, declared once: the stages read their defaults and choice lists from it
     "schema": set(),
     # the typed option objects of the Python API, each field the one declaration of its setting (wsd.schema.setting)
-    "options": {"schema"},
+    "options": {"schema", "errors"},
     "machine": set(),
     "occurrences": {"errors"},
     "executors": {"errors"},
@@ -63,7 +63,7 @@ ALLOWED: dict[str, set[str]] = {
     "io.writers": {"io.atomic", "io.outputs"},
     "io.checksums": {"errors", "io.layout", "io.manifest", "io.provenance"},
     "io.run_checks": {"io.checksums", "io.layout"},
-    "io.run_reader": {"errors", "io.layout", "io.run_checks", "occurrences"},
+    "io.run_reader": {"errors", "io.layout", "io.run_checks", "io.textfiles", "occurrences"},
     "io.run_store": {
         "errors",
         "io.checksums",
@@ -78,7 +78,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "io.rows": {"errors"},
     # the stages
-    "corpus": {"io.manifest", "errors", "occurrences", "io.textfiles", "schema"},
+    "corpus": {"io.manifest", "errors", "occurrences", "io.textfiles", "schema", "options"},
     "embed": {
         "io.manifest",
         "errors",
@@ -91,6 +91,7 @@ ALLOWED: dict[str, set[str]] = {
         "options",
     },
     "senses": {
+        "_lazy",
         "io.manifest",
         "errors",
         "occurrences",
@@ -155,8 +156,9 @@ ALLOWED: dict[str, set[str]] = {
         "io.outputs",
         "io.provenance",
         "schema",
+        "options",
     },
-    "config": {"errors", "senses", "io.layout", "io.atomic", "schema", "options"},
+    "config": {"errors", "executors", "senses", "io.layout", "io.atomic", "schema", "options"},
     # the workflows room, the glue above the stages: the scores document, the embedding driver, the whole job of
     # wsd run, the evaluation runners, the demo, the tagger of wsd.load
     "workflows": set(),

@@ -95,7 +95,7 @@ def test_format_sniffed_from_content(tmp_path: Path) -> None:
         ("duplicate_id.tsv", r"duplicate_id\.tsv:3: id 'b1' already used on line 2"),
         ("short_record.tsv", r"short_record\.tsv:2: 4 fields, the header has 5"),
         ("bad_weight.tsv", r"bad_weight\.tsv:2: 'river/high' has a weight that is not a non-negative number"),
-        ("bad_json.jsonl", r"bad_json\.jsonl:2: invalid JSON"),
+        ("bad_json.jsonl", r"bad_json\.jsonl:2: not valid JSON"),
         ("duplicate_id.jsonl", r"duplicate_id\.jsonl:3: id 'b1' already used on line 1"),
         ("missing_field.jsonl", r"missing_field\.jsonl:1: missing field\(s\) end"),
         ("form_mismatch.jsonl", r"form_mismatch\.jsonl:1: form 'banks' is not text\[4:8\]"),

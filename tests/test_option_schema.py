@@ -182,73 +182,27 @@ def test_config_settings_are_the_schema_settings() -> None:
 #: The options of ``wsd tune`` that are not TuneOptions fields: tune_encoder's other arguments and the shared flags.
 TUNE_ARGUMENTS = {"tune.train", "tune.exclude", "tune.exclude_lemmas", "output.out", "cli.overwrite", "cli.config"}
 TUNE_ARGUMENTS |= {"cli.set", "tune.recipe", "tune.average", "tune.average_weights", "evaluate.data_dir"}
-_KIND_OF_TYPE = {int: "int", float: "float", bool: "bool", str: "str", tuple: "str_list"}
 
 
-def _tune_fields() -> list:
+def test_every_option_of_wsd_tune_is_a_field_of_tune_options_or_an_argument() -> None:
+    """TuneOptions is declared as the other option objects are: each field one option of ``wsd tune`` (type,
+    choices, default and help in the field), every other option an argument of tune_encoder or a shared flag."""
     import dataclasses
 
-    from wsd.tune.options import TuneOptions
+    from wsd.options import TuneOptions
 
-    return list(dataclasses.fields(TuneOptions))
-
-
-def test_every_tune_option_is_declared_once_in_the_schema() -> None:
-    """TuneOptions takes default, choices and help from the schema: each field has exactly one option of wsd tune."""
-    import typing
-
-    from wsd.tune.options import TuneOptions
-
-    hints = typing.get_type_hints(TuneOptions)
-    tune_options = {option.name: option for option in schema.options_of("tune", OPTION_LIST)}
-    by_key: dict[str, list[str]] = {}
-    for option in tune_options.values():
-        by_key.setdefault(option.key, []).append(option.name)
-    for item in _tune_fields():
-        option = OPTIONS[item.metadata["option"]]
-        assert by_key.get(item.name) == [option.name], f"{item.name}: not exactly one option of wsd tune"
-        default = tuple(option.default) if option.kind == "str_list" else option.default
-        assert item.default == default and type(item.default) is type(default), item.name
-        assert item.metadata["help"] == option.help, item.name
-        hint = hints[item.name]
-        args = [arg for arg in typing.get_args(hint) if arg is not type(None)]
-        if typing.get_origin(hint) is typing.Literal:
-            # a Literal is the choices of the flag, but pooling's (first_last is read as first-last, as encoders do)
-            choices = None if item.name == "pooling" else tuple(typing.get_args(hint))
-            assert option.choices == choices and option.kind == "str", item.name
-            continue
-        assert option.choices is None, item.name
-        base = args[0] if len(args) == 1 and typing.get_origin(hint) is not tuple else hint
-        assert _KIND_OF_TYPE[typing.get_origin(base) or base] == option.kind, item.name
-    fields = {item.metadata["option"] for item in _tune_fields()}
-    assert set(tune_options) == fields | TUNE_ARGUMENTS, "an option of wsd tune is neither a field nor an argument"
-
-
-def test_tune_options_write_no_default_of_their_own() -> None:
-    """Every field is ``field(default=_default(NAME), metadata=_about(NAME))``: a default or help written there is
-    drift (NAME is the field's name, or a dotted option of another section of the schema ending in it)."""
-    import inspect
-
-    from wsd.tune import options
-
-    tree = ast.parse(inspect.getsource(options.TuneOptions))
-    fields = [node for node in tree.body[0].body if isinstance(node, ast.AnnAssign)]
-    assert len(fields) == len(_tune_fields())
-    for node in fields:
-        call = node.value
-        assert isinstance(call, ast.Call) and getattr(call.func, "id", None) == "field", node.target.id
-        assert not call.args and [keyword.arg for keyword in call.keywords] == ["default", "metadata"], node.target.id
-        for keyword, helper in zip(call.keywords, ("_default", "_about"), strict=True):
-            declared = keyword.value
-            assert isinstance(declared, ast.Call) and getattr(declared.func, "id", None) == helper, node.target.id
-            name = declared.args[0].value
-            assert name == node.target.id or name.endswith("." + node.target.id), node.target.id
-    assert "Literal[" not in inspect.getsource(options).split("class TuneOptions")[0], "choices belong to the schema"
+    fields = schema.declared_options(TuneOptions, "tune")
+    assert [option.key for option in fields] == [field.name for field in dataclasses.fields(TuneOptions)]
+    assert all(OPTIONS[option.name] == option for option in fields)
+    tune_options = {option.name for option in schema.options_of("tune", OPTION_LIST)}
+    assert tune_options == {option.name for option in fields} | TUNE_ARGUMENTS
+    assert OPTIONS["tune.loss"].choices == ("cosent", "contrastive", "auto")  # from the field's Literal
+    assert OPTIONS["tune.pooling"].choices is None  # first_last is read as first-last, as encoders do
 
 
 def test_tune_choices_and_minimums_reach_the_library() -> None:
     from wsd.errors import ConfigError
-    from wsd.tune.options import TuneOptions
+    from wsd.options import TuneOptions
     from wsd.tune.sources import SOURCE_KINDS
 
     assert all(f"{kind}:" in OPTIONS["tune.train"].help for kind in SOURCE_KINDS)

@@ -22,7 +22,7 @@ import wsd
 from wsd.cli import build_parser, main
 from wsd.errors import ConfigError
 from wsd.io.layout import CONFIG_FILE, LABELS_FILE, METRICS_FILE, MODEL_DIR, PER_TARGET_FILE, system_key_name
-from wsd.options import EmbeddingOptions, SenseOptions
+from wsd.options import EmbeddingOptions, EvaluationOptions, SenseOptions
 from wsd.schema import DEFAULT_CONTEXT_VECTOR
 from wsd.senses.stage import cluster_run
 from wsd.workflows import evaluation
@@ -165,6 +165,19 @@ def test_python_and_the_cli_resolve_the_same_evaluation(monkeypatch, tmp_path, c
     )
     assert python == cli
     assert cli["senses"]["method"] == "ward" and cli["embedding"]["context_vector"] == DEFAULT_CONTEXT_VECTOR
+    objects = _resolved(  # the [evaluation] settings as their options object, as the other sections
+        monkeypatch,
+        lambda: wsd.evaluate_dataset(
+            "generic",
+            LABELLED,
+            evaluation=EvaluationOptions(targets=("bank", "cell"), seeds=2, graded=False),
+            embedding=EmbeddingOptions(layers="last"),
+            senses=SenseOptions(method="ward", k=3),
+            out=tmp_path / "e",
+            progress=False,
+        ),
+    )
+    assert objects == cli
     capsys.readouterr()
 
 

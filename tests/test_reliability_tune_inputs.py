@@ -17,9 +17,9 @@ from helpers import make_judged_wug
 
 from wsd.cli import main
 from wsd.errors import ConfigError, InputError
+from wsd.options import TuneOptions
 from wsd.tune import wic
 from wsd.tune.averaging import average_state, mixing_weights
-from wsd.tune.options import TuneOptions
 from wsd.tune.sources import read_sources
 
 

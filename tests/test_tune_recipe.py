@@ -8,11 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_tune_sources import make_wordnet
+from helpers import make_wordnet_with_examples
 
 from wsd.cli import main
 from wsd.embed.built_models import built_model_folder, recipe_folder
 from wsd.errors import ConfigError, ModelError
+from wsd.options import TuneOptions
 from wsd.schema import TUNE_RECIPES
 from wsd.tune import recipes
 
@@ -62,7 +63,7 @@ def test_a_model_never_built_or_unknown_is_one_line_naming_the_command(caches: P
 
 
 def test_the_recipe_refuses_options_that_contradict_it(caches: Path, capsys) -> None:
-    wordnet = make_wordnet(caches / "wordnet")
+    wordnet = make_wordnet_with_examples(caches / "wordnet")
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--max-steps", "5", "--train", f"wordnet:{wordnet}")
     assert "--recipe sense-minilm fixes --max-steps to 1000; drop --max-steps 5" in err
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--train", f"wug:{wordnet}")
@@ -113,6 +114,7 @@ def _data_folder(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow  # trains an encoder by the recipe, twice
 def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     caches: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
@@ -194,8 +196,17 @@ def test_the_multilingual_recipe_bounds_each_uses_context() -> None:
     """Paragraph-long WUG usages padded to 512 tokens took a run to 18 GiB: the recipe keeps 128 tokens either side,
     and a contradicting ``--window-tokens`` is refused rather than silently building another model."""
     recipe = recipes.resolve_recipe("sense-multilingual")
-    defaults = {"window_tokens": None, "max_steps": None, "model": None}
-    settings = recipes.recipe_settings(recipe, {"model": "base"}, defaults)
-    assert settings["window_tokens"] == recipes.MULTILINGUAL_WINDOW_TOKENS == 128
+    options = recipes.recipe_options(recipe, TuneOptions(model="base"))
+    assert options.window_tokens == recipes.MULTILINGUAL_WINDOW_TOKENS == 128 and options.model == "base"
     with pytest.raises(ConfigError, match="fixes --window-tokens to 128"):
-        recipes.recipe_settings(recipe, {"model": "base", "window_tokens": 256}, defaults)
+        recipes.recipe_options(recipe, TuneOptions(model="base", window_tokens=256))
+    with pytest.raises(ConfigError, match="give --model BASE"):
+        recipes.recipe_options(recipe, TuneOptions())
+
+
+def test_a_recipe_fixes_only_options_of_their_types() -> None:
+    """A recipe's settings are TuneOptions fields, checked when the recipe is made (a typo fails on import)."""
+    with pytest.raises(TypeError, match="max_step"):
+        recipes.TuneRecipe("x", "x", (), {"max_step": 10})
+    with pytest.raises(ConfigError, match="loss: 'cosine' is not one of"):
+        recipes.TuneRecipe("x", "x", (), {"loss": "cosine"})

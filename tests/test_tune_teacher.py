@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 
 from wsd.cli import main
+from wsd.errors import ConfigError
+from wsd.options import TuneOptions
 from wsd.tune.batches import Batch
 from wsd.tune.teacher import Teacher, cosine_to_graded
 
@@ -26,7 +28,7 @@ def test_cosines_map_onto_the_graded_scale_in_order():
 def test_a_teacher_labels_a_batch_by_its_own_cosines(encoder):
     texts = ["the bank lent money", "a loan from the bank", "the river bank was muddy"]
     spans = np.array([[4, 8], [16, 20], [10, 14]])
-    teacher = Teacher("default", layers="sum-last-4", pooling="mean", device="cpu")
+    teacher = Teacher(TuneOptions(teacher="default", device="cpu"))
     batch = Batch(np.arange(3), np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([1.0, 0.0, 0.0]), "binary")
     relabelled = teacher.relabel(batch, texts, spans)
     assert relabelled.kind == "graded" and relabelled.labels.shape == (3,)
@@ -39,6 +41,7 @@ def test_a_teacher_labels_a_batch_by_its_own_cosines(encoder):
     assert teacher.identity["name"] == "all-MiniLM-L6-v2"
 
 
+@pytest.mark.slow  # trains an encoder (2 steps) with the teacher labelling every pair
 def test_a_run_with_a_teacher_records_it(tmp_path, capsys):
     out = tmp_path / "distilled"
     argv = ["tune", "--train", f"generic:{DEMO}", "--out", str(out), "--teacher", "default", "--no-progress"]
@@ -73,7 +76,7 @@ def test_a_teacher_that_cannot_load_leaves_no_output_folder(tmp_path, capsys):
 def test_a_teacher_of_unlabelled_pairs_leaves_labelled_batches_as_they_are(encoder):
     texts = ["the bank lent money", "a loan from the bank", "the river bank was muddy"]
     spans = np.array([[4, 8], [16, 20], [10, 14]])
-    teacher = Teacher("default", layers="sum-last-4", pooling="mean", device="cpu", labels="unlabelled")
+    teacher = Teacher(TuneOptions(teacher="default", device="cpu", teacher_labels="unlabelled"))
     pairs = (np.arange(3), np.array([0, 0, 1]), np.array([1, 2, 2]))
     binary = Batch(*pairs, np.array([1.0, 0.0, 0.0]), "binary")
     assert teacher.relabel(binary, texts, spans) is binary  # human labels train as they are
@@ -81,10 +84,13 @@ def test_a_teacher_of_unlabelled_pairs_leaves_labelled_batches_as_they_are(encod
     relabelled = teacher.relabel(unlabelled, texts, spans)
     assert relabelled.kind == "graded" and np.all((relabelled.labels >= 1) & (relabelled.labels <= 4))
     assert teacher.identity["labels"] == "unlabelled"
-    with pytest.raises(ValueError, match="labels"):
-        Teacher("default", layers="sum-last-4", pooling="mean", device="cpu", labels="some")
+    with pytest.raises(ConfigError, match="teacher_labels: 'some' is not one of all, unlabelled"):
+        Teacher(TuneOptions(teacher="default", device="cpu", teacher_labels="some"))
+    with pytest.raises(ConfigError, match="a teacher needs its model"):
+        Teacher(TuneOptions(device="cpu"))
 
 
+@pytest.mark.slow  # trains an encoder (3 steps) with a teacher
 def test_human_labels_and_a_teacher_of_unlabelled_uses_train_side_by_side(tmp_path, capsys):
     table = pd.read_csv(DEMO, sep="\t", keep_default_na=False)
     labelled, uses = tmp_path / "labelled.tsv", tmp_path / "uses.tsv"

@@ -21,7 +21,7 @@ from wsd.tune import PairSet, TuneOptions, tune_encoder
 from wsd.tune.batches import PairIndex
 from wsd.tune.forward import SpanEncoder, combine_layers, mark_targets, pool_pieces
 from wsd.tune.losses import contrastive_loss, cosent_loss, pair_loss
-from wsd.tune.options import option_help
+from wsd.tune.options import training_options
 from wsd.tune.train import train
 
 pytestmark = pytest.mark.slow  # the slow lane: trains an encoder
@@ -385,12 +385,16 @@ def test_a_model_folder_of_another_configuration_is_refused(tuned):
     ],
 )
 def test_bad_options_are_one_clear_config_error(changes, message):
+    """Types, choices and ranges are checked by TuneOptions; layers, pooling and context vector when training starts
+    (by the encoder's parsers)."""
     with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
-        TuneOptions(**changes)
+        training_options(TuneOptions(**changes))
 
 
-def test_every_option_has_a_help_text():
-    assert all(text for text in option_help().values())
+def test_the_encoders_parsers_check_only_when_training_starts():
+    assert TuneOptions(pooling="first_last").pooling == "first_last"
+    assert training_options(TuneOptions(pooling="first_last")).pooling == "first-last"
+    assert training_options(TuneOptions(context_vector="20:last")).context_vector == "20:last:0.5"
     assert TuneOptions().layers == "sum-last-4" and TuneOptions().pooling == "mean" and TuneOptions().lr == 2e-5
 
 

@@ -133,7 +133,7 @@ def test_a_pairset_rejects_a_label_on_an_unlabelled_pair():
 
 def test_the_teacher_labels_held_out_unlabelled_pairs_once(uses_file, encoder):
     pairset = load(uses_file, max_pairs_per_lemma=10, random_state=0)
-    teacher = Teacher("default", layers="sum-last-4", pooling="mean", device="cpu")
+    teacher = Teacher(TuneOptions(teacher="default", device="cpu"))
     labelled = teacher.label_unlabelled(pairset)
     assert (labelled.pairs["kind"] == "graded").all() and labelled.pairs["label"].between(1, 4).all()
     row = labelled.pairs.iloc[7]
@@ -144,6 +144,7 @@ def test_the_teacher_labels_held_out_unlabelled_pairs_once(uses_file, encoder):
     assert pairset.pairs["label"].isna().all()  # the input is not changed
 
 
+@pytest.mark.slow  # trains an encoder (2 steps) with a teacher
 def test_a_run_on_unlabelled_uses_with_a_teacher_trains_and_validates_against_it(uses_file, tmp_path, capsys):
     out = tmp_path / "distilled"
     argv = ["tune", "--train", f"uses:{uses_file}", "--out", str(out), "--teacher", "default", "--no-progress"]

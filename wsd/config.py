@@ -36,12 +36,21 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wsd.errors import ConfigError, InputError
 from wsd.io.atomic import atomic_write
-from wsd.options import OPTIONS, SETTINGS, EmbeddingOptions, SenseOptions
-from wsd.schema import CONFIG_COMMANDS, DEFAULT_MEASURE, PAIR_DATASETS, Measure, Option, is_off, off_to_word
+from wsd.options import OPTIONS, SETTINGS, EmbeddingOptions, ExecutionOptions, SenseOptions
+from wsd.schema import (
+    CONFIG_COMMANDS,
+    DEFAULT_MEASURE,
+    KIND_LEGEND,
+    PAIR_DATASETS,
+    Measure,
+    Option,
+    is_off,
+    off_to_word,
+)
 from wsd.senses.recipes import (
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
@@ -49,6 +58,9 @@ from wsd.senses.recipes import (
     output_recipe,
     recipe,
 )
+
+if TYPE_CHECKING:
+    from wsd.executors import Executor
 
 #: The sections, in order.
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(s.section for s in SETTINGS))
@@ -61,16 +73,8 @@ EMBEDDING_KEYS: tuple[str, ...] = tuple(key for key in SCHEMA["embedding"] if ke
 #: A resolved configuration: ``section -> key -> value``.
 Config = dict[str, dict[str, Any]]
 
-_KIND_NAMES = {
-    "str": "a string",
-    "int": "a whole number",
-    "float": "a number",
-    "bool": "true or false",
-    "k": 'a whole number or "auto"',
-    "k_range": "two whole numbers [low, high]",
-    "temperature": 'a number or "auto"',
-    "str_list": "a list of strings",
-}
+#: What each kind of value is, as an error names it: the reference's legend without how a flag writes it.
+_KIND_NAMES = {kind: meaning.split(" (")[0] for kind, meaning in KIND_LEGEND.items()}
 
 
 def _describe(value: Any) -> str:
@@ -539,6 +543,44 @@ def embedding_options(config: Config) -> EmbeddingOptions:
     if is_off(options.context_vector) and recipe_context is None:
         options = options.replace(context_vector=None)  # off, as the recipe has it
     return options
+
+
+def config_executor(config: Config, executor: Executor | str | None = None) -> Executor | None:
+    """The executor to start for a resolved configuration: ``executor`` by its name, or a Dask one where
+    ``[execution]`` names a scheduler or workers; None where the work runs in this process or ``executor`` is one
+    already (it is then used as it is).
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration (its ``[execution]`` section, where it has one).
+    executor : Executor or {"serial", "processes", "dask"}, optional
+        The executor asked for (:func:`wsd.executors.make_executor`).
+
+    Returns
+    -------
+    Executor or None
+        An executor not started yet (``with executor:`` starts and stops it; it is also a ``map_function`` for the
+        per-target stages).
+
+    Examples
+    --------
+    >>> config_executor(resolve_config("cluster")) is None
+    True
+    """
+    from wsd.executors import Executor, make_executor
+
+    execution = ExecutionOptions.from_config(config)
+    if isinstance(executor, Executor):
+        return None
+    if executor is None and execution.scheduler is None and execution.workers is None:
+        return None
+    return make_executor(
+        executor,
+        scheduler=execution.scheduler,
+        workers=execution.workers,
+        threads_per_worker=execution.threads_per_worker,
+    )
 
 
 # ------------------------------------------------------------------------------------------- evaluation

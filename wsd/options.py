@@ -1,21 +1,24 @@
 """The typed option objects of the Python API, and the one declaration of every setting they hold.
 
-:func:`wsd.embed_corpus`, :func:`wsd.workflows.pipeline.induce_corpus`, :class:`wsd.Encoder` (``Encoder.from_options``),
-:func:`wsd.senses.stage.cluster_run`, :func:`wsd.change.stage.change_run` and
-:func:`wsd.workflows.benchmark.evaluate` take these instead of dozens of keyword arguments::
+:func:`wsd.embed_corpus`, :func:`wsd.workflows.pipeline.induce_corpus`, :func:`wsd.evaluate_dataset`,
+:class:`wsd.Encoder` (``Encoder.from_options``), :func:`wsd.senses.stage.cluster_run`,
+:func:`wsd.change.stage.change_run` and :func:`wsd.tune.tune_encoder` take these instead of dozens of keyword
+arguments::
 
     ScanSettings        which occurrences a scan finds ([scan])
     EmbeddingOptions    how occurrences become vectors ([embedding])
     SenseOptions        how senses are induced ([senses])
+    EvaluationOptions   how a labelled dataset is scored ([evaluation])
     ChangeOptions       comparing slices ([change])
     ExecutionOptions    where the work runs and how a run is stored ([execution], output.chunk_size, ...)
+    TuneOptions         how an encoder is trained to tell senses apart ([tune])
 
 Each field is declared once, with :func:`wsd.schema.setting`: its annotation gives the type and the choices (a
 ``Literal`` of :mod:`wsd.schema`), the field its default, the metadata its help, commands and flags.
-:data:`OPTION_LIST` joins these fields with the options declared in :mod:`wsd.schema` (a command's inputs,
-``[evaluation]``, ``[tune]``, the flags only); the flags of every command, the TOML configuration, ``wsd config
-show`` and the docs reference are made from it. So a new field of :class:`ChangeOptions` is a flag of ``wsd
-change``, a key of ``[change]`` and a row of the reference at once (docs/contributing.md shows it).
+:data:`OPTION_LIST` joins these fields with the options declared in :mod:`wsd.schema` (a command's inputs, the
+flags only); the flags of every command, the TOML configuration, ``wsd config show`` and the docs reference are
+made from it. So a new field of :class:`ChangeOptions` is a flag of ``wsd change``, a key of ``[change]`` and a row
+of the reference at once (docs/contributing.md shows it).
 
 Each class has ``from_config(config)`` (a resolved configuration, :func:`wsd.config.resolve_config`) and
 ``replace(**changes)``. Off is ``None`` (a configuration writes ``"none"``; :func:`wsd.schema.is_off` reads every
@@ -34,18 +37,22 @@ True
 >>> OPTIONS["change.min_uses"].option_strings, OPTIONS["change.min_uses"].default
 (('--min-uses',), 20)
 
-This module imports nothing of wsd but :mod:`wsd.schema` (and nothing heavy).
+This module imports nothing of wsd but :mod:`wsd.schema` and :mod:`wsd.errors` (and nothing heavy).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import os
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, TypeVar
 
+from wsd.errors import ConfigError
 from wsd.schema import (
     CHANGE_INPUTS,
     DEFAULT_BINARY_K,
@@ -59,8 +66,9 @@ from wsd.schema import (
     DEFAULT_RANK_BY,
     DEFAULT_RUNTIME,
     DEFAULT_SHARD_BYTES,
-    EVALUATION_OPTIONS,
+    EVALUATION_INPUTS,
     FLAG_OPTIONS,
+    MAX_EPOCHS,
     NAMED_SPECS,
     OUTPUT_DESCRIPTION,
     OUTPUT_DESTINATION,
@@ -69,7 +77,7 @@ from wsd.schema import (
     SCAN_INPUTS,
     SEED_MAX,
     SENSES_INPUTS,
-    TUNE_OPTIONS,
+    TUNE_INPUTS,
     BaselineMethod,
     ClusteringMethod,
     ContextKind,
@@ -84,6 +92,10 @@ from wsd.schema import (
     Recipe,
     Runtime,
     Selection,
+    TuneDevice,
+    TuneLoss,
+    TunePrecision,
+    TuneTeacherLabels,
     VectorDtype,
     declared_options,
     off_to_none,
@@ -99,6 +111,8 @@ _SENSES = ("cluster", "run", "evaluate")
 _DISTRIBUTED = ("embed", "cluster", "evaluate")
 _CHANGE_ALL = ("change", "run", "evaluate")
 _CHANGE_SLICES = ("change", "run")
+_EVALUATE = ("evaluate",)
+_TUNE = ("tune",)
 _SENSE_PARAMETER = "sense-inducer parameter"
 _INDUCER_DEFAULT = "from the recipe, else the inducer's default"
 
@@ -360,14 +374,15 @@ class EmbeddingOptions(_Options):
         "auto",
         "compute precision: auto = on a CPU with --runtime auto, the fastest of the runtimes and precisions whose "
         "vectors agree with fp32, measured once per model and machine (--recalibrate on wsd embed and wsd run); "
-        "else bf16 where the hardware has it natively, else fp32; int8 = dynamic quantisation on CPU; fp16 on GPU",
+        "else bf16 where the hardware has it natively, else fp32; int8 = OpenVINO on the CPU, quantised with NNCF "
+        "(pip install 'wsd[int8]'); fp16 on GPU",
         commands=_EMBEDDING,
     )
     runtime: Runtime = setting(
         DEFAULT_RUNTIME,
         "forward pass: auto = on a CPU with --precision auto, chosen by measuring (see --precision), else openvino "
         "on a CPU (converted once, cached in $WSD_OPENVINO_CACHE; faster start-up and forward pass), torch on a "
-        "GPU or for int8/fp16; or torch, or openvino",
+        "GPU or for fp16; or torch, or openvino",
         commands=_EMBEDDING,
     )
     device: str | None = setting(None, "cpu, cuda, cuda:N or auto", commands=_EMBEDDING, unset="auto")
@@ -550,6 +565,73 @@ class SenseOptions(_Options):
 
 
 @dataclass(frozen=True)
+class EvaluationOptions(_Options):
+    """How a labelled dataset is scored (``[evaluation]`` but the dataset, its data and ``wsd run``'s gold labels).
+
+    Parameters
+    ----------
+    dev : path, optional
+        ``wic``: the pairs file the cosine threshold is chosen on (None: by lemma cross-validation).
+    split : str, optional
+        RUSSE-2018 split(s).
+    gold_key : str, optional
+        SemEval-2013 gold key name or path (None: ``all.key``).
+    targets : tuple of str or str, optional
+        Evaluate only these targets (``("add.v", "bank.n")`` or ``"add.v,bank.n"``; None: all).
+    seeds : int
+        Seeds ``0 .. seeds - 1`` (mean ± std over them).
+    graded : bool, optional
+        Graded system keys from the sense memberships, or hard labels (None: the recipe's).
+    min_weight : float, optional
+        Graded keys: the smallest relative membership kept (None: the recipe's).
+    top : int, optional
+        Graded keys: the most senses per occurrence (None: the recipe's).
+    cache_dir : path, optional
+        The vector cache (None: ``$WSD_CACHE_DIR`` or ``~/.cache/wsd``).
+
+    Examples
+    --------
+    >>> EvaluationOptions(targets="add.v, bank.n").targets
+    ('add.v', 'bank.n')
+    """
+
+    _SECTION = "evaluation"
+
+    dev: str | os.PathLike[str] | None = setting(
+        None,
+        "wic: the pairs file the cosine threshold is chosen on",
+        commands=_EVALUATE,
+        path=True,
+        unset="a threshold by lemma cross-validation on --data",
+    )
+    split: str | None = setting(None, "RUSSE split(s): wiki-wiki, bts-rnc, active-dict, main, ...", commands=_EVALUATE)
+    gold_key: str | None = setting(None, "SemEval-2013 gold key name or path", commands=_EVALUATE, unset="all.key")
+    targets: tuple[str, ...] | str | None = setting(
+        None, "evaluate only these targets (comma-separated, e.g. add.v,bank.n)", commands=_EVALUATE, unset="all"
+    )
+    seeds: int = setting(1, "number of seeds (mean ± std)", commands=_EVALUATE, minimum=1)
+    graded: bool | None = setting(
+        None,
+        "graded (soft) system keys from the sense memberships, or hard labels with --no-graded",
+        commands=_EVALUATE,
+        negatable=True,
+        unset="from --recipe; the default recipe is graded",
+    )
+    min_weight: float | None = setting(
+        None, "graded keys: smallest relative membership kept", commands=_EVALUATE, flags=()
+    )
+    top: int | None = setting(None, "graded keys: most senses per occurrence", commands=_EVALUATE, minimum=1, flags=())
+    cache_dir: str | os.PathLike[str] | None = setting(
+        None, "vector cache", commands=_EVALUATE, path=True, unset="$WSD_CACHE_DIR or ~/.cache/wsd"
+    )
+
+    def __post_init__(self) -> None:
+        if self.targets is not None:
+            items = self.targets.split(",") if isinstance(self.targets, str) else [str(t) for t in self.targets]
+            object.__setattr__(self, "targets", tuple(item.strip() for item in items if item.strip()))
+
+
+@dataclass(frozen=True)
 class ChangeOptions(_Options):
     """Comparing the senses between slices of a metadata column (``[change]`` but the run and senses folders).
 
@@ -724,6 +806,317 @@ class ExecutionOptions(_Options):
         return options
 
 
+@dataclass(frozen=True)
+class TuneOptions(_Options):
+    """How an encoder is trained to tell senses apart: the options of :func:`wsd.tune.tune_encoder` (``[tune]`` but
+    what is trained on).
+
+    The values are checked here (types, choices, ranges: one :class:`~wsd.errors.ConfigError` line each); the
+    layers, the subword pooling and the context vector are read by the encoder's parsers when training starts
+    (:func:`wsd.tune.options.training_options`, which also gives ``first_last`` and the context vector their one
+    spelling).
+
+    Parameters
+    ----------
+    model : str or None
+        The base encoder: ``None`` for the bundled all-MiniLM-L6-v2, a model folder or a Hub name.
+    teacher : str or None
+        Label every training pair with this encoder's cosine of its two uses (graded) instead of the
+        source's label: distillation (:mod:`wsd.tune.teacher`); ``None``: the sources' labels.
+    teacher_labels : {"all", "unlabelled"}
+        Which training pairs the ``teacher`` labels: ``all`` (the sources' labels are not read) or
+        ``unlabelled`` (only the pairs of ``uses:FILE`` sources; labelled sources keep their human labels).
+    loss : {"cosent", "contrastive", "auto"}
+        ``cosent`` (a ranking loss) for every batch, ``contrastive`` (margin on the cosine distance) for
+        every batch, or ``auto``: CoSENT for graded labels, contrastive for binary ones.
+    epochs : int
+        Passes over the training pairs.
+    max_steps : int or None
+        Stop after this many optimisation steps (``None``: ``epochs`` decide).
+    lr : float
+        Peak learning rate of AdamW (linear warm-up, then linear decay to 0).
+    warmup_fraction : float
+        Share of the steps spent warming the learning rate up.
+    weight_decay : float
+        AdamW's weight decay.
+    freeze_layers : int
+        Keep the input embeddings and the lowest this many transformer layers fixed (0: every weight trains);
+        what the base model knows there cannot be forgotten, and the backward pass stops below them.
+    batch_uses : int
+        Uses encoded per step (each once); every labelled pair among them is scored.
+    scale : float
+        CoSENT's scale (the inverse temperature of the cosine differences).
+    margin : float
+        The contrastive loss's margin on the cosine distance of different-sense pairs.
+    seed : int
+        Seeds the lemma split, the batches, dropout and the weights' updates.
+    layers : str
+        Which hidden layers make a word vector (as the encoder's ``layers``); training uses the same.
+    pooling : {"mean", "first", "last", "first-last", "sum", "max"}
+        Subword pooling (as the encoder's ``pooling``; ``first_last`` is read as ``first-last``); training uses
+        the same.
+    window_tokens : int or None
+        At most this many subword tokens either side of the target (as the encoder's ``window_tokens``).
+    markers : bool
+        Put target markers (:data:`wsd.tune.forward.TARGET_MARKERS`) around the target in every text.
+    context_vector : str or None
+        Train ``[target/‖target‖, weight·context/‖context‖]``, the vector inference makes with this
+        ``--context-vector`` (:mod:`wsd.embed.context`), instead of the target vector alone (``None``; ``"none"``
+        and the other words of :data:`wsd.schema.OFF_WORDS` are read as None).
+    device : {"auto", "cpu", "cuda"}
+        Where to train (``auto``: CUDA when present).
+    precision : {"auto", "fp32", "bf16"}
+        ``auto``: bf16 autocast where the CPU (or GPU) computes bf16 natively, else fp32.
+    validation_fraction : float
+        Share of the lemmas held out for validation (a seeded split), 0 for none.
+    validation_lemmas : tuple of str
+        Hold out exactly these lemmas instead (any spelling; overrides ``validation_fraction``).
+    validation_max_pairs : int
+        At most this many validation pairs (a seeded sample).
+    eval_steps : int or None
+        Validate every this many steps as well as after each epoch (``None``: after each epoch only).
+    patience : int or None
+        Stop after this many validations without improvement (``None``: never stop early).
+    checkpoint_steps : int
+        Write a checkpoint (``OUT/checkpoint``) every this many steps.
+    progress : bool
+        Show a progress bar with the running loss (how a run looks, not what it computes:
+        :data:`PRESENTATION_FIELDS`).
+
+    Examples
+    --------
+    >>> TuneOptions(epochs=2, loss="cosent").epochs
+    2
+    >>> TuneOptions(loss="triplet")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.ConfigError: tune option loss: 'triplet' is not one of cosent, contrastive, auto
+    """
+
+    _SECTION = "tune"
+    #: The fields that change how a run looks, not what it computes (left out of :meth:`weight_settings`).
+    PRESENTATION_FIELDS: ClassVar[tuple[str, ...]] = ("progress",)
+
+    model: str | None = setting(
+        None,
+        "base encoder: a local model folder (one wsd tune wrote, too) or a Hugging Face Hub name",
+        commands=_TUNE,
+        unset="the bundled all-MiniLM-L6-v2",
+    )
+    teacher: str | None = setting(
+        None,
+        "distil: label every training pair with this encoder's cosine of its two uses (the same layers, pooling "
+        "and context vector; graded, so --loss auto trains it with CoSENT) instead of the source's label (or only "
+        "the unlabelled pairs: --teacher-labels); a model folder or Hub name, e.g. a larger encoder whose senses the "
+        "base model should learn",
+        commands=_TUNE,
+        metavar="MODEL",
+        unset="the sources' labels",
+    )
+    teacher_labels: TuneTeacherLabels = setting(
+        "all",
+        "which training pairs --teacher labels: all (distillation: the sources' labels are not read) or "
+        "unlabelled (only the pairs of uses:FILE sources; human labels train beside the teacher's)",
+        commands=_TUNE,
+    )
+    loss: TuneLoss = setting(
+        "auto",
+        "cosent (a ranking loss) or contrastive (a margin on the cosine distance) for every batch; "
+        "auto: cosent for graded labels, contrastive for binary ones",
+        commands=_TUNE,
+    )
+    # every epoch's batch plan is made before the first step (the schedule needs the total): a cap keeps a typo
+    # such as --epochs 1000000000 from hanging before training starts
+    epochs: int = setting(1, "passes over the training pairs", commands=_TUNE, minimum=1, maximum=MAX_EPOCHS)
+    max_steps: int | None = setting(
+        None, "stop after this many steps", commands=_TUNE, minimum=1, unset="the epochs decide"
+    )
+    lr: float = setting(2e-5, "peak learning rate (AdamW, linear warm-up and decay)", commands=_TUNE)
+    warmup_fraction: float = setting(0.1, "share of the steps spent warming the learning rate up", commands=_TUNE)
+    weight_decay: float = setting(0.01, "AdamW weight decay", commands=_TUNE)
+    freeze_layers: int = setting(
+        0,
+        "keep the input embeddings and the lowest N transformer layers fixed (0: every weight trains)",
+        commands=_TUNE,
+        minimum=0,
+    )
+    batch_uses: int = setting(
+        24,
+        "uses encoded per step (each once, grouped by lemma); every labelled pair among them is scored",
+        commands=_TUNE,
+        minimum=2,
+    )
+    scale: float = setting(20.0, "CoSENT scale (inverse temperature)", commands=_TUNE)
+    margin: float = setting(0.5, "contrastive margin on the cosine distance", commands=_TUNE)
+    seed: int = setting(
+        0,
+        "seed of the lemma split, the batches, dropout and the updates",
+        commands=_TUNE,
+        minimum=0,
+        maximum=SEED_MAX,
+    )
+    layers: str = setting(
+        DEFAULT_LAYERS,
+        "layer combination of a word vector, trained as it is used: a name such as sum-last-4, "
+        "a layer index or a list such as -4,-3,-2,-1 (as --layers of wsd embed; not static)",
+        commands=_TUNE,
+    )
+    # no choice list on the flag: first_last (flair's spelling) is read as first-last (wsd.embed.pooling)
+    pooling: Pooling = setting(
+        DEFAULT_POOLING, f"subword pooling, as at inference: {', '.join(POOLINGS)}", commands=_TUNE, choices=None
+    )
+    window_tokens: int | None = setting(
+        None,
+        "at most N subword tokens either side of the target",
+        commands=_TUNE,
+        minimum=0,
+        unset="as many as fit",
+    )
+    markers: bool = setting(False, "put target markers around the target in every text", commands=_TUNE)
+    context_vector: str | None = setting(
+        None,
+        "also train the context vector inference sets beside the target: TOKENS[:LAYERS[:WEIGHT]] as wsd run "
+        f"takes it (the default recipe's is {DEFAULT_CONTEXT_VECTOR}), or none",
+        commands=_TUNE,
+        unset="the target vector alone",
+        off=True,
+    )
+    device: TuneDevice = setting("auto", "where to train (auto: CUDA when present)", commands=_TUNE)
+    precision: TunePrecision = setting(
+        "auto", "auto: bf16 autocast where the CPU or GPU computes bf16 natively, else fp32", commands=_TUNE
+    )
+    validation_fraction: float = setting(
+        0.1,
+        "share of the lemmas held out for validation and early stopping (a seeded split; 0: none)",
+        commands=_TUNE,
+    )
+    validation_lemmas: tuple[str, ...] = setting(
+        (), "hold out exactly these lemmas for validation instead (comma-separated)", commands=_TUNE, metavar="A,B"
+    )
+    validation_max_pairs: int = setting(
+        2000, "at most this many validation pairs (a seeded sample)", commands=_TUNE, minimum=1
+    )
+    eval_steps: int | None = setting(
+        None, "also validate every this many steps", commands=_TUNE, minimum=1, unset="after each epoch only"
+    )
+    patience: int | None = setting(
+        None,
+        "stop after this many validations without improvement",
+        commands=_TUNE,
+        minimum=1,
+        unset="never stop early",
+    )
+    checkpoint_steps: int = setting(
+        100,
+        "write a checkpoint (OUT/checkpoint, resumed from by the same command) every this many steps",
+        commands=_TUNE,
+        minimum=1,
+    )
+    progress: bool = setting(
+        True,
+        "show a progress bar with the running loss",
+        commands=_TUNE,
+        section="cli",
+        config=False,
+        negatable=True,
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "validation_lemmas", tuple(str(x) for x in self.validation_lemmas))
+        object.__setattr__(self, "context_vector", off_to_none(self.context_vector))
+        hints, declared = _TUNE_HINTS, _TUNE_DECLARED
+        for item in fields(self):
+            _check_type(item.name, getattr(self, item.name), hints[item.name], declared[item.name].choices)
+        if self.batch_uses < 2:
+            raise ConfigError(f"tune option batch_uses: a pair needs 2 uses, not {self.batch_uses}")
+        for name, option in declared.items():
+            value = getattr(self, name)
+            if option.minimum is not None and value is not None and value < option.minimum:
+                raise ConfigError(f"tune option {name}: must be at least {option.minimum}, not {value}")
+            if option.maximum is not None and value is not None and value > option.maximum:
+                raise ConfigError(f"tune option {name}: must be at most {option.maximum}, not {value}")
+        for name in ("lr", "scale", "margin"):  # NaN and infinity would train a model of NaN
+            if not (getattr(self, name) > 0 and math.isfinite(getattr(self, name))):
+                raise ConfigError(f"tune option {name}: must be above 0 and finite, not {getattr(self, name)}")
+        for name in ("warmup_fraction", "weight_decay", "validation_fraction"):
+            if not 0 <= getattr(self, name) < 1:
+                raise ConfigError(f"tune option {name}: must be in [0, 1), not {getattr(self, name)}")
+        if self.teacher_labels != "all" and self.teacher is None:
+            raise ConfigError(
+                f"tune option teacher_labels {self.teacher_labels!r}: it needs a teacher (--teacher MODEL)"
+            )
+
+    def weight_settings(self) -> dict[str, Any]:
+        """The options that decide the weights (:meth:`to_dict` without :data:`PRESENTATION_FIELDS`): what a model
+        folder and a checkpoint record, and what a resumed run is compared on.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> "progress" in TuneOptions().weight_settings()
+        False
+        """
+        return {key: value for key, value in self.to_dict().items() if key not in self.PRESENTATION_FIELDS}
+
+    def encoder_options(self, model: str | None) -> EmbeddingOptions:
+        """The options of an encoder that makes the word vectors these options train: ``model`` with the layers,
+        pooling, window, context vector and device given here, in fp32 (the student, and the ``teacher``).
+
+        Parameters
+        ----------
+        model : str or None
+            The model (:attr:`model`, :attr:`teacher`).
+
+        Returns
+        -------
+        EmbeddingOptions
+
+        Examples
+        --------
+        >>> TuneOptions(layers="last").encoder_options("default").layers
+        'last'
+        """
+        return EmbeddingOptions(
+            model=model,
+            layers=self.layers,
+            pooling=self.pooling,
+            window_tokens=self.window_tokens,
+            context_vector=self.context_vector,
+            device=self.device,
+            precision="fp32",
+        )
+
+
+#: The type and the declaration of each field of TuneOptions, by name (what its values are checked against).
+_TUNE_HINTS: dict[str, Any] = typing.get_type_hints(TuneOptions)
+_TUNE_DECLARED: dict[str, Option] = {option.key: option for option in declared_options(TuneOptions, "tune")}
+
+
+def _check_type(name: str, value: Any, hint: Any, choices: tuple[Any, ...] | None) -> None:
+    """Raise a ConfigError when ``value`` does not fit the field's type (the ``Literal`` choices where the option has
+    them, None where the type allows it, numbers, strings, booleans)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Literal:
+        if choices is not None and value not in args:
+            raise ConfigError(f"tune option {name}: {value!r} is not one of {', '.join(map(str, args))}")
+        if choices is None and not isinstance(value, str):
+            raise ConfigError(f"tune option {name}: {value!r} is not a str")
+        return
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return
+        (hint,) = [arg for arg in args if arg is not type(None)]
+        origin = typing.get_origin(hint)
+    if origin is tuple:
+        return
+    expected = {float: (int, float), int: (int,), bool: (bool,), str: (str,)}.get(hint, (object,))
+    if (isinstance(value, bool) and hint is not bool) or not isinstance(value, expected):
+        raise ConfigError(f"tune option {name}: {value!r} is not a {getattr(hint, '__name__', hint)}")
+
+
 def route_settings(
     where: str, settings: Mapping[str, Any], groups: Mapping[str, tuple[type[Any], Any]]
 ) -> tuple[dict[str, Any], set[str]]:
@@ -785,14 +1178,16 @@ OPTION_LIST: tuple[Option, ...] = (
     *declared_options(EmbeddingOptions, "embedding"),
     *SENSES_INPUTS,
     *declared_options(SenseOptions, "senses"),
-    *EVALUATION_OPTIONS,
+    *EVALUATION_INPUTS,
+    *declared_options(EvaluationOptions, "evaluation"),
     *CHANGE_INPUTS,
     *declared_options(ChangeOptions, "change"),
     *OUTPUT_DESTINATION,
     *(option for option in declared_options(ExecutionOptions, "execution") if option.section == "output"),
     *OUTPUT_DESCRIPTION,
     *(option for option in declared_options(ExecutionOptions, "execution") if option.section == "execution"),
-    *TUNE_OPTIONS,
+    *TUNE_INPUTS,
+    *declared_options(TuneOptions, "tune"),
     *FLAG_OPTIONS,
 )
 #: ``name -> Option``.

@@ -1,15 +1,15 @@
 """The vocabulary of the options: their choices, their defaults, how one is declared and how flags and docs are made.
 
-An option is declared once. A setting that is a field of an options object (:mod:`wsd.options`:
-``ScanSettings``, ``EmbeddingOptions``, ``SenseOptions``, ``ChangeOptions``, ``ExecutionOptions``) is declared
-as that field, with :func:`setting`: its annotation gives the type and the choices (a ``Literal``), the field its
-default, the metadata its help, its commands and its flags, as transformers' ``HfArgumentParser`` reads
-``TrainingArguments``. The options that are no field of such an object (a command's inputs, ``[evaluation]``,
-``[tune]`` and the flags of ``report``, ``predict``, ``score``, ``demo``) are declared here, as :class:`Option`
-values. :data:`wsd.options.OPTION_LIST` joins them all; from it come the flags of every ``wsd`` command
-(:func:`add_options`), the TOML configuration with ``--set`` and ``wsd config show`` (:mod:`wsd.config`) and the
-docs reference (:func:`reference_markdown`). This module imports nothing heavy (no pandas, torch or
-scikit-learn, nothing else of wsd), so that ``wsd --help`` stays fast.
+An option is declared once. A setting that is a field of an options object (:mod:`wsd.options`: ``ScanSettings``,
+``EmbeddingOptions``, ``SenseOptions``, ``EvaluationOptions``, ``ChangeOptions``, ``ExecutionOptions``,
+``TuneOptions``) is declared as that field, with :func:`setting`: its annotation gives the type and the choices (a
+``Literal``), the field its default, the metadata its help, its commands and its flags, as transformers'
+``HfArgumentParser`` reads ``TrainingArguments``. The options that are no field of such an object (a command's
+inputs, such as the corpus, the dataset or the training sources, and the flags of ``report``, ``predict``,
+``score``, ``demo``) are declared here, as :class:`Option` values. :data:`wsd.options.OPTION_LIST` joins them all;
+from it come the flags of every ``wsd`` command (:func:`add_options`), the TOML configuration with ``--set`` and
+``wsd config show`` (:mod:`wsd.config`) and the docs reference (:func:`reference_markdown`). This module imports
+nothing heavy (no pandas, torch or scikit-learn, nothing else of wsd), so that ``wsd --help`` stays fast.
 
 An :class:`Option` is either a setting of the configuration (``config=True``: ``[section] key = ...`` in a TOML
 file, ``--set section.key=VALUE``, and a flag where it has one) or a flag only (``config=False``: the options of
@@ -199,6 +199,40 @@ DEFAULT_FEW_SHOT_MARGIN = 0.0
 #: The vectors the examples are compared by: the target's vector beside the default recipe's context vector.
 DEFAULT_FEW_SHOT_CONTEXT_VECTOR: str | None = DEFAULT_CONTEXT_VECTOR
 
+# ------------------------------------------------------------------------------------------- the data folder
+#: The environment variable naming the data folder, laid out as ../shared/datasets (``--data-dir`` wins): where
+#: ``wsd evaluate`` finds the dataset ``--dataset`` names, and ``wsd tune --recipe`` its training sources.
+DATA_DIR_VARIABLE = "WSD_DATA_DIR"
+
+
+def data_location(
+    data: str | os.PathLike[str] | None = None, data_dir: str | os.PathLike[str] | None = None
+) -> str | None:
+    """Where a dataset is read from: ``data`` (``--data``), else the data folder ``data_dir`` (``--data-dir``), else
+    ``$WSD_DATA_DIR``; None when none is given.
+
+    Parameters
+    ----------
+    data : path, optional
+        The dataset's own folder or file.
+    data_dir : path, optional
+        The folder holding the datasets.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> data_location("labelled.tsv", "datasets"), data_location(None, "datasets")
+    ('labelled.tsv', 'datasets')
+    """
+    for given in (data, data_dir, os.environ.get(DATA_DIR_VARIABLE)):
+        if given is not None and os.fspath(given) != "":
+            return os.fspath(given)
+    return None
+
+
 #: The commands that take ``--config``.
 CONFIG_COMMANDS = ("embed", "cluster", "run", "evaluate", "change", "tune")
 
@@ -371,15 +405,11 @@ class Option:
 
 #: The commands that scan a corpus and store a run.
 SCAN_COMMANDS = ("embed", "run")
-# wsd tune (wsd.tune.TuneOptions reads these)
+# wsd tune (the types of wsd.options.TuneOptions)
 TuneLoss = Literal["cosent", "contrastive", "auto"]
 TuneDevice = Literal["auto", "cpu", "cuda"]
 TunePrecision = Literal["auto", "fp32", "bf16"]
 TuneTeacherLabels = Literal["all", "unlabelled"]
-TUNE_LOSSES: tuple[str, ...] = get_args(TuneLoss)
-TUNE_DEVICES: tuple[str, ...] = get_args(TuneDevice)
-TUNE_PRECISIONS: tuple[str, ...] = get_args(TunePrecision)
-TUNE_TEACHER_LABELS: tuple[str, ...] = get_args(TuneTeacherLabels)
 #: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
 TuneRecipeName = Literal["sense-minilm", "sense-multilingual"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
@@ -421,8 +451,8 @@ SENSES_INPUTS: tuple[Option, ...] = (
     _o("senses.run", "str", None, ("cluster",), "run directory written by wsd embed", path=True),
 )
 
-#: The ``[evaluation]`` settings.
-EVALUATION_OPTIONS: tuple[Option, ...] = (
+#: The ``[evaluation]`` settings that say what is scored (the others: :class:`wsd.options.EvaluationOptions`).
+EVALUATION_INPUTS: tuple[Option, ...] = (
     _o("evaluation.gold", "str", None, ("run",), "gold labels (generic labelled format, .tsv or .jsonl)", path=True),
     _o(
         "evaluation.dataset",
@@ -439,60 +469,6 @@ EVALUATION_OPTIONS: tuple[Option, ...] = (
         ("evaluate",),
         "dataset folder or file (generic: a .tsv or .jsonl file)",
         path=True,
-    ),
-    _o(
-        "evaluation.dev",
-        "str",
-        None,
-        ("evaluate",),
-        "wic: the pairs file the cosine threshold is chosen on",
-        path=True,
-        unset="a threshold by lemma cross-validation on --data",
-    ),
-    _o("evaluation.split", "str", None, ("evaluate",), "RUSSE split(s): wiki-wiki, bts-rnc, active-dict, main, ..."),
-    _o(
-        "evaluation.gold_key",
-        "str",
-        None,
-        ("evaluate",),
-        "SemEval-2013 gold key name or path",
-        unset="all.key",
-    ),
-    _o(
-        "evaluation.targets",
-        "str_list",
-        None,
-        ("evaluate",),
-        "evaluate only these targets (comma-separated, e.g. add.v,bank.n)",
-        unset="all",
-    ),
-    _o("evaluation.seeds", "int", 1, ("evaluate",), "number of seeds (mean ± std)", minimum=1),
-    _o(
-        "evaluation.graded",
-        "bool",
-        None,
-        ("evaluate",),
-        "graded (soft) system keys from the sense memberships, or hard labels with --no-graded",
-        negatable=True,
-        unset="from --recipe; the default recipe is graded",
-    ),
-    _o(
-        "evaluation.min_weight",
-        "float",
-        None,
-        ("evaluate",),
-        "graded keys: smallest relative membership kept",
-        flags=(),
-    ),
-    _o("evaluation.top", "int", None, ("evaluate",), "graded keys: most senses per occurrence", minimum=1, flags=()),
-    _o(
-        "evaluation.cache_dir",
-        "str",
-        None,
-        ("evaluate",),
-        "vector cache",
-        path=True,
-        unset="$WSD_CACHE_DIR or ~/.cache/wsd",
     ),
 )
 
@@ -555,9 +531,9 @@ OUTPUT_DESCRIPTION: tuple[Option, ...] = (
     ),
 )
 
-#: The ``[tune]`` settings: the training sources, then every field of :class:`wsd.tune.TuneOptions` (which takes
-#: its defaults, choices and help from here; tests/test_option_schema.py checks the two agree).
-TUNE_OPTIONS: tuple[Option, ...] = (
+#: The ``[tune]`` settings that say what is trained on (or averaged): the training sources, the recipe, the lemmas
+#: left out, the models averaged. How it is trained: :class:`wsd.options.TuneOptions`.
+TUNE_INPUTS: tuple[Option, ...] = (
     _o(
         "tune.train",
         "str_list",
@@ -624,174 +600,6 @@ TUNE_OPTIONS: tuple[Option, ...] = (
         "the weights of the --average models, comma-separated, in their order (normalised to sum to 1), e.g. 0.5,0.5",
         metavar="W,W,...",
         unset="equal weights",
-    ),
-    _o(
-        "tune.model",
-        "str",
-        None,
-        _TUNE,
-        "base encoder: a local model folder (one wsd tune wrote, too) or a Hugging Face Hub name",
-        unset="the bundled all-MiniLM-L6-v2",
-    ),
-    _o(
-        "tune.teacher",
-        "str",
-        None,
-        _TUNE,
-        "distil: label every training pair with this encoder's cosine of its two uses (the same layers, pooling "
-        "and context vector; graded, so --loss auto trains it with CoSENT) instead of the source's label (or only "
-        "the unlabelled pairs: --teacher-labels); a model folder or Hub name, e.g. a larger encoder whose senses the "
-        "base model should learn",
-        metavar="MODEL",
-        unset="the sources' labels",
-    ),
-    _o(
-        "tune.teacher_labels",
-        "str",
-        "all",
-        _TUNE,
-        "which training pairs --teacher labels: all (distillation: the sources' labels are not read) or "
-        "unlabelled (only the pairs of uses:FILE sources; human labels train beside the teacher's)",
-        choices=TUNE_TEACHER_LABELS,
-    ),
-    _o(
-        "tune.loss",
-        "str",
-        "auto",
-        _TUNE,
-        "cosent (a ranking loss) or contrastive (a margin on the cosine distance) for every batch; "
-        "auto: cosent for graded labels, contrastive for binary ones",
-        choices=TUNE_LOSSES,
-    ),
-    # every epoch's batch plan is made before the first step (the schedule needs the total): a cap keeps a typo
-    # such as --epochs 1000000000 from hanging before training starts
-    _o("tune.epochs", "int", 1, _TUNE, "passes over the training pairs", minimum=1, maximum=MAX_EPOCHS),
-    _o("tune.max_steps", "int", None, _TUNE, "stop after this many steps", minimum=1, unset="the epochs decide"),
-    _o("tune.lr", "float", 2e-5, _TUNE, "peak learning rate (AdamW, linear warm-up and decay)"),
-    _o("tune.warmup_fraction", "float", 0.1, _TUNE, "share of the steps spent warming the learning rate up"),
-    _o("tune.weight_decay", "float", 0.01, _TUNE, "AdamW weight decay"),
-    _o(
-        "tune.freeze_layers",
-        "int",
-        0,
-        _TUNE,
-        "keep the input embeddings and the lowest N transformer layers fixed (0: every weight trains)",
-        minimum=0,
-    ),
-    _o(
-        "tune.batch_uses",
-        "int",
-        24,
-        _TUNE,
-        "uses encoded per step (each once, grouped by lemma); every labelled pair among them is scored",
-        minimum=2,
-    ),
-    _o("tune.scale", "float", 20.0, _TUNE, "CoSENT scale (inverse temperature)"),
-    _o("tune.margin", "float", 0.5, _TUNE, "contrastive margin on the cosine distance"),
-    _o(
-        "tune.seed",
-        "int",
-        0,
-        _TUNE,
-        "seed of the lemma split, the batches, dropout and the updates",
-        minimum=0,
-        maximum=SEED_MAX,
-    ),
-    _o(
-        "tune.layers",
-        "str",
-        DEFAULT_LAYERS,
-        _TUNE,
-        "layer combination of a word vector, trained as it is used: a name such as sum-last-4, "
-        "a layer index or a list such as -4,-3,-2,-1 (as --layers of wsd embed; not static)",
-    ),
-    _o("tune.pooling", "str", DEFAULT_POOLING, _TUNE, f"subword pooling, as at inference: {', '.join(POOLINGS)}"),
-    _o(
-        "tune.window_tokens",
-        "int",
-        None,
-        _TUNE,
-        "at most N subword tokens either side of the target",
-        minimum=0,
-        unset="as many as fit",
-    ),
-    _o("tune.markers", "bool", False, _TUNE, "put target markers around the target in every text"),
-    _o(
-        "tune.context_vector",
-        "str",
-        None,
-        _TUNE,
-        "also train the context vector inference sets beside the target: TOKENS[:LAYERS[:WEIGHT]] as wsd run "
-        f"takes it (the default recipe's is {DEFAULT_CONTEXT_VECTOR}), or none",
-        unset="the target vector alone",
-        off=True,
-    ),
-    _o("tune.device", "str", "auto", _TUNE, "where to train (auto: CUDA when present)", choices=TUNE_DEVICES),
-    _o(
-        "tune.precision",
-        "str",
-        "auto",
-        _TUNE,
-        "auto: bf16 autocast where the CPU or GPU computes bf16 natively, else fp32",
-        choices=TUNE_PRECISIONS,
-    ),
-    _o(
-        "tune.validation_fraction",
-        "float",
-        0.1,
-        _TUNE,
-        "share of the lemmas held out for validation and early stopping (a seeded split; 0: none)",
-    ),
-    _o(
-        "tune.validation_lemmas",
-        "str_list",
-        [],
-        _TUNE,
-        "hold out exactly these lemmas for validation instead (comma-separated)",
-        metavar="A,B",
-    ),
-    _o(
-        "tune.validation_max_pairs",
-        "int",
-        2000,
-        _TUNE,
-        "at most this many validation pairs (a seeded sample)",
-        minimum=1,
-    ),
-    _o(
-        "tune.eval_steps",
-        "int",
-        None,
-        _TUNE,
-        "also validate every this many steps",
-        minimum=1,
-        unset="after each epoch only",
-    ),
-    _o(
-        "tune.patience",
-        "int",
-        None,
-        _TUNE,
-        "stop after this many validations without improvement",
-        minimum=1,
-        unset="never stop early",
-    ),
-    _o(
-        "tune.checkpoint_steps",
-        "int",
-        100,
-        _TUNE,
-        "write a checkpoint (OUT/checkpoint, resumed from by the same command) every this many steps",
-        minimum=1,
-    ),
-    _o(
-        "cli.progress",
-        "bool",
-        True,
-        _TUNE,
-        "show a progress bar with the running loss",
-        config=False,
-        negatable=True,
     ),
 )
 

@@ -247,7 +247,7 @@ def disagreements(ranking: pd.DataFrame, measure: str, other: str | None = None)
     Returns
     -------
     list of Disagreement
-        In ranking order of the higher target.
+        In the ranking order of each pair's higher-ranked target.
 
     Examples
     --------

@@ -229,8 +229,8 @@ def prt(a: object, b: object) -> float:
 
     Parameters
     ----------
-    a, b : array-like of shape (n_a, d) and (n_b, d), or SliceSummary
-        The vectors of the uses in slice A and in slice B (or their :func:`summarise_slice`).
+    a, b
+        The two slices' vectors or summaries, as for :func:`apd`.
 
     Returns
     -------

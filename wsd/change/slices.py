@@ -175,7 +175,7 @@ def parse_by(by: str) -> tuple[str, str | None]:
     Raises
     ------
     ConfigError
-        An unknown unit or an empty column name.
+        For a unit not in :data:`DATE_UNITS`, or an empty column name.
 
     Examples
     --------

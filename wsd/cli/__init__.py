@@ -24,6 +24,7 @@ from wsd.cli.parsing import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     OneLineParser,
+    add_command,
     one_line_warnings,
     os_error_line,
 )
@@ -33,7 +34,8 @@ from wsd.schema import CONFIG_COMMANDS
 
 __all__ = ["CONFIG_COMMANDS", "EXIT_FAILURE", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main", "os_error_line"]
 
-#: The commands in the order ``wsd --help`` lists them (each module adds its parser and handler).
+#: The commands in the order ``wsd --help`` lists them: each module holds its name, texts and handler
+#: (:func:`wsd.cli.parsing.add_command`); ``config`` adds its own parser.
 COMMANDS = (embed, cluster, predict, evaluate, score, report, run, change, tune, demo, config)
 
 
@@ -54,7 +56,10 @@ def build_parser() -> OneLineParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for module in COMMANDS:
-        module.add_parser(commands)  # the handler is looked up now (a test may replace one)
+        if module is config:  # show and validate: subcommands of their own
+            config.add_parser(commands)
+        else:
+            add_command(commands, module)  # the handler is looked up now (a test may replace one)
     return parser
 
 

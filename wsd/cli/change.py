@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from wsd.cli.parsing import add_command
 from wsd.cli.settings import command_config, inventory_namer
 
 NAME = "change"
@@ -16,17 +15,6 @@ DESCRIPTION = (
     "rule) between consecutive slices and first vs last (or --between A,B), senses that appeared or "
     "vanished, and the targets ranked by change. Writes RUN/change (or --out)."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd change`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_change)
 
 
 def command_change(args: argparse.Namespace) -> int:

@@ -6,8 +6,7 @@ import argparse
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from wsd.cli.parsing import add_command
-from wsd.cli.settings import command_config, executor_for, inventory_namer
+from wsd.cli.settings import command_config, inventory_namer
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
@@ -20,17 +19,6 @@ DESCRIPTION = (
     "Cluster each target's occurrence vectors into senses, describe each sense (size, examples, "
     "distinguishing words) and save a sense model that can predict senses of new runs."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd cluster`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_cluster)
 
 
 def command_cluster(args: argparse.Namespace) -> int:
@@ -48,7 +36,7 @@ def command_cluster(args: argparse.Namespace) -> int:
     """
     import json
 
-    from wsd.config import write_config
+    from wsd.config import config_executor, write_config
     from wsd.io.layout import META_FILE
     from wsd.options import SenseOptions
     from wsd.senses.inducer import SenseInducer
@@ -57,7 +45,7 @@ def command_cluster(args: argparse.Namespace) -> int:
     config = command_config("cluster", args)
     inducer = SenseInducer.from_options(SenseOptions.from_config(config))  # bad options fail before any work
     namer = inventory_namer(config)  # the folder is checked before any clustering
-    executor = executor_for(config)
+    executor = config_executor(config)
     with executor or contextlib.nullcontext():
         out = cluster_run(
             config["senses"]["run"],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from wsd.cli.parsing import add_command
 from wsd.io.outputs import check_disjoint
 
 NAME = "demo"
@@ -15,17 +14,6 @@ DESCRIPTION = (
     "Scan, embed, cluster, evaluate and report on the bundled demo corpus (English and Russian ambiguous "
     "words with gold senses), using the bundled all-MiniLM-L6-v2."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd demo`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_demo)
 
 
 def command_demo(args: argparse.Namespace) -> int:

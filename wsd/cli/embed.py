@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wsd.cli.parsing import add_command
-from wsd.cli.settings import command_config, executor_for
+from wsd.cli.settings import command_config
 
 NAME = "embed"
 #: The one-line summary of ``wsd --help``.
@@ -16,17 +15,6 @@ DESCRIPTION = (
     "Scan a corpus for target words and store, for every occurrence, a contextual word vector. The output "
     "directory is resumable: re-run the same command after an interruption."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd embed`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_embed)
 
 
 def command_embed(args: argparse.Namespace) -> int:
@@ -42,7 +30,7 @@ def command_embed(args: argparse.Namespace) -> int:
     int
         The exit code.
     """
-    from wsd.config import embedding_options, write_config
+    from wsd.config import config_executor, embedding_options, write_config
     from wsd.options import ExecutionOptions, ScanSettings
     from wsd.workflows.embedding import embed_corpus
 
@@ -58,7 +46,7 @@ def command_embed(args: argparse.Namespace) -> int:
         config["output"]["out"],
         scan=ScanSettings.from_config(config),
         embedding=embedding,
-        execution=ExecutionOptions.from_config(config, executor=executor_for(config)),
+        execution=ExecutionOptions.from_config(config, executor=config_executor(config)),
         overwrite=args.overwrite,
         progress=not args.no_progress,
     )

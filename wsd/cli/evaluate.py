@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from wsd.cli.parsing import add_command
 from wsd.cli.settings import command_config
 
 NAME = "evaluate"
@@ -17,17 +16,6 @@ DESCRIPTION = (
     "MCL-WiC or AM2iCo pairs (--dataset wic: threshold accuracy and ROC AUC of the cosine, a per-pair table "
     "OUT/pairs.csv, and with --report a page of the scores, the cosine distributions and the ROC curve)."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd evaluate`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_evaluate)
 
 
 def command_evaluate(args: argparse.Namespace) -> int:

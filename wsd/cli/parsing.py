@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from wsd.options import OPTION_LIST
@@ -51,35 +52,30 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def add_command(
-    commands: argparse._SubParsersAction,
-    name: str,
-    summary: str,
-    description: str,
-    handler: Callable[[argparse.Namespace], int],
-) -> OneLineParser:
-    """Add the subcommand ``name`` with its texts, its flags (from :mod:`wsd.schema`) and its handler.
+def add_command(commands: argparse._SubParsersAction, module: ModuleType) -> OneLineParser:
+    """Add the subcommand of a command module: its name, texts and flags (from :mod:`wsd.schema`), and its handler.
+
+    A command module (``wsd/cli/<command>.py``) holds ``NAME``, ``SUMMARY`` (its line in ``wsd --help``),
+    ``DESCRIPTION`` (of ``wsd NAME --help``) and its handler ``command_<NAME>`` (the parsed command line in, the
+    exit code out), looked up now, so that a test may replace it.
 
     Parameters
     ----------
     commands : argparse._SubParsersAction
         The subcommands of the ``wsd`` parser.
-    name : str
-        The command (``embed``, ``run``, ...).
-    summary, description : str
-        Its line in ``wsd --help`` and its description in ``wsd NAME --help``.
-    handler : callable
-        Runs the command: the parsed command line in, the exit code out.
+    module : module
+        The command's module.
 
     Returns
     -------
     OneLineParser
         The command's parser.
     """
-    command = commands.add_parser(name, help=summary, description=description)
+    name = module.NAME
+    command = commands.add_parser(name, help=module.SUMMARY, description=module.DESCRIPTION)
     add_options(command, name, OPTION_LIST)
     # command_name names the command in messages (wsd <name>: error: ...)
-    command.set_defaults(handler=handler, command_name=name)
+    command.set_defaults(handler=getattr(module, f"command_{name}"), command_name=name)
     return command
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from wsd.cli.parsing import add_command
 from wsd.errors import WsdError
 from wsd.io.textfiles import check_utf8_text
 
@@ -18,17 +17,6 @@ DESCRIPTION = (
     "(few-shot): each occurrence of FILE2 gets the sense of its nearest labelled examples of FILE, scored "
     "(accuracy, macro-F1) when FILE2 has a sense column."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd predict`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_predict)
 
 
 def command_predict(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wsd.cli.parsing import add_command
 from wsd.errors import WsdError
 
 NAME = "report"
@@ -17,17 +16,6 @@ DESCRIPTION = (
     "demo` or `wsd evaluate` (for `--dataset wic`: the scores, the cosine distributions and the ROC curve); or plots "
     "of experiment results (a .json file or a folder of them)."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd report`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_report)
 
 
 def command_report(args: argparse.Namespace) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from wsd.cli.parsing import add_command
 from wsd.cli.settings import command_config
 
 NAME = "run"
@@ -15,17 +14,6 @@ DESCRIPTION = (
     "Scan a corpus for the targets, embed every occurrence, induce each target's senses and, given --gold "
     "labels in the generic format, score them; --report writes report.html."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd run`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_run)
 
 
 def command_run(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wsd.cli.parsing import add_command
 from wsd.errors import WsdError
 
 NAME = "score"
@@ -16,17 +15,6 @@ DESCRIPTION = (
     "Score an existing key file (lemma.pos instance sense[/weight] ...) with the dataset's official metrics; "
     "SemEval-2013 scores reproduce the official scorer."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd score`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_score)
 
 
 def command_score(args: argparse.Namespace) -> int:

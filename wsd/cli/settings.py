@@ -1,14 +1,13 @@
 """What the commands share: a command's resolved configuration, its executor, and the summary of a run.
 
 A command's settings come from the defaults, ``--config``, its flags and ``--set``, in that order
-(:func:`command_config`); ``[execution]`` names where the per-target work runs (:func:`executor_for`), and
-``[output] inventory`` the sense inventory that names the senses (:func:`inventory_namer`).
+(:func:`command_config`); ``[output] inventory`` names the sense inventory that names the senses
+(:func:`inventory_namer`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,36 +15,10 @@ from wsd.errors import WsdError
 from wsd.io.layout import CONFIG_FILE
 from wsd.io.outputs import check_disjoint
 from wsd.options import OPTION_LIST, OPTIONS
-from wsd.schema import options_of
+from wsd.schema import data_location, options_of
 
 if TYPE_CHECKING:
-    from wsd.executors import Executor
     from wsd.workflows.naming import InventoryNamer
-
-
-def executor_for(config: dict[str, dict[str, Any]]) -> Executor | None:
-    """The executor of ``[execution]`` scheduler/workers (a Dask one), or None when the work runs in this process.
-
-    Parameters
-    ----------
-    config : dict
-        A resolved configuration (:func:`wsd.config.resolve_config`).
-
-    Returns
-    -------
-    Executor or None
-        Also a ``map_function`` for the per-target stages.
-    """
-    execution = config.get("execution", {})
-    if execution.get("scheduler") is None and execution.get("workers") is None:
-        return None
-    from wsd.executors import make_executor
-
-    return make_executor(
-        scheduler=execution["scheduler"],
-        workers=execution["workers"],
-        threads_per_worker=execution["threads_per_worker"],
-    )
 
 
 def inventory_namer(config: dict[str, dict[str, Any]]) -> InventoryNamer | None:
@@ -96,10 +69,8 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
             except ValueError:
                 raise WsdError(f"--temperature must be a number or auto, not {value!r}") from None
         flags[option.name] = value
-    if command == "evaluate" and args.data is None:
-        data_dir = args.data_dir or os.environ.get("WSD_DATA_DIR") or None
-        if data_dir is not None:
-            flags["evaluation.data"] = data_dir
+    if command == "evaluate":  # --data, else the data folder (--data-dir, $WSD_DATA_DIR), as evaluate_dataset
+        flags["evaluation.data"] = data_location(args.data, args.data_dir)
     file = read_config_file(args.config) if args.config else None
     config = resolve_config(command, file, flags, args.overrides, where=str(args.config or ""))
     out = config.get("output", {}).get("out")

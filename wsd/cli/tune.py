@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wsd.cli.parsing import add_command
 from wsd.cli.settings import command_config
 from wsd.errors import ConfigError
 from wsd.io.layout import TUNE_FILE
+from wsd.options import OPTIONS, TuneOptions
 
 NAME = "tune"
 #: The one-line summary of ``wsd --help``.
@@ -21,17 +21,6 @@ DESCRIPTION = (
     "model card of the sources, lemmas, options and validation figures. Lemmas held out with --exclude or "
     "--exclude-lemmas are never trained on; an interrupted run resumes from OUT/checkpoint."
 )
-
-
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``wsd tune`` to the subcommands of the ``wsd`` parser (its flags come from :mod:`wsd.schema`).
-
-    Parameters
-    ----------
-    commands : argparse._SubParsersAction
-        The subcommands of :func:`wsd.cli.build_parser`.
-    """
-    add_command(commands, NAME, SUMMARY, DESCRIPTION, command_tune)
 
 
 def command_tune(args: argparse.Namespace) -> int:
@@ -48,31 +37,31 @@ def command_tune(args: argparse.Namespace) -> int:
         The exit code.
     """
     from wsd.tune.api import read_lemma_list, tune_encoder
-    from wsd.tune.options import TuneOptions
+    from wsd.tune.options import training_options
 
     config = command_config("tune", args)
     tune, out = config["tune"], config["output"]["out"]
+    options = TuneOptions.from_config(config).replace(progress=args.progress)  # checked before any source is read
     if tune.get("average"):
-        return _average_run(tune, out, args.overwrite)
-    recipe = tune.get("recipe")
+        return _average_run(tune, options, out, args.overwrite)
+    recipe, train = tune.get("recipe"), tune["train"]
     excluded: list[str] = []
     if args.data_dir and not recipe:
         raise ConfigError("--data-dir is where --recipe finds its datasets; without --recipe name each with --train")
     if recipe:
-        tune, out, excluded = _recipe_run(tune, out, args.data_dir)
-        if not args.overwrite and _built_by_recipe(Path(out), tune):
+        options, train, out, excluded = _recipe_run(recipe, options, train, out, args.data_dir)
+        if not args.overwrite and _built_by_recipe(Path(out), recipe, train):
             print(
                 f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
                 + _load_hint(recipe, out)
             )
             return 0
-    options = TuneOptions.from_settings(tune, progress=args.progress)  # checked before any source is read
     result = tune_encoder(
-        tune["train"],
+        train,
         out,
         exclude=tune["exclude"] or (),
         exclude_lemmas=[*excluded, *read_lemma_list(tune["exclude_lemmas"] or ())],
-        options=options,
+        options=training_options(options),
         overwrite=args.overwrite,
     )
     print(result.summary())
@@ -81,17 +70,18 @@ def command_tune(args: argparse.Namespace) -> int:
     return 0
 
 
-def _average_run(tune: dict, out: str, overwrite: bool) -> int:
+def _average_run(tune: dict, options: TuneOptions, out: str, overwrite: bool) -> int:
     """``wsd tune --average``: average the models' weights into ``out``; training settings are refused."""
-    from wsd.options import OPTIONS
     from wsd.tune.averaging import average_encoders
-    from wsd.tune.options import TuneOptions
 
     if tune.get("train") or tune.get("recipe"):
         raise ConfigError("--average makes a model from others without training: give it without --train and --recipe")
     defaults = TuneOptions().weight_settings()
-    given = TuneOptions.from_settings(tune, progress=False).weight_settings()
-    trained = {OPTIONS[f"tune.{key}"].option_strings[0] for key, value in given.items() if value != defaults[key]}
+    trained = {
+        OPTIONS[f"tune.{key}"].option_strings[0]
+        for key, value in options.weight_settings().items()
+        if value != defaults[key]
+    }
     trained |= {flag for key, flag in (("exclude", "--exclude"), ("exclude_lemmas", "--exclude-lemmas")) if tune[key]}
     if trained:
         raise ConfigError(f"--average does not train: {', '.join(sorted(trained))} would have no effect")
@@ -107,8 +97,8 @@ def _average_run(tune: dict, out: str, overwrite: bool) -> int:
     return 0
 
 
-def _built_by_recipe(folder: Path, settings: dict) -> bool:
-    """Whether ``folder`` holds a finished model of these recipe settings (another model is left to
+def _built_by_recipe(folder: Path, recipe: str, train: list[str]) -> bool:
+    """Whether ``folder`` holds a finished model of this recipe on these sources (another model is left to
     :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``)."""
     import json
 
@@ -120,8 +110,8 @@ def _built_by_recipe(folder: Path, settings: dict) -> bool:
         return False
     from wsd.tune.recipes import resolve_recipe
 
-    fixed = resolve_recipe(settings["recipe"]).settings
-    return sources == settings["train"] and all(options.get(key) == value for key, value in fixed.items())
+    fixed = resolve_recipe(recipe).settings
+    return sources == train and all(options.get(key) == value for key, value in fixed.items())
 
 
 def _load_hint(recipe: str, out: str) -> str:
@@ -132,15 +122,15 @@ def _load_hint(recipe: str, out: str) -> str:
     return f"load it anywhere with --model {name}"
 
 
-def _recipe_run(tune: dict, out: str | None, data_dir: str | None) -> tuple[dict, str, list[str]]:
-    """The ``[tune]`` settings, the folder and the excluded lemmas of a ``--recipe`` run: its fixed options, its
+def _recipe_run(
+    name: str, options: TuneOptions, train: list[str] | None, out: str | None, data_dir: str | None
+) -> tuple[TuneOptions, list[str], str, list[str]]:
+    """The options, the sources, the folder and the excluded lemmas of a ``--recipe`` run: its fixed options, its
     sources (found under ``data_dir`` or ``$WSD_DATA_DIR``, or given with ``--train``), its cache folder."""
     from wsd.embed.built_models import recipe_folder
-    from wsd.options import OPTIONS
-    from wsd.tune.recipes import recipe_excluded_lemmas, recipe_settings, recipe_sources, resolve_recipe
+    from wsd.tune.recipes import recipe_excluded_lemmas, recipe_options, recipe_sources, resolve_recipe
 
-    recipe = resolve_recipe(tune["recipe"])
-    defaults = {name.split(".", 1)[1]: option.default for name, option in OPTIONS.items() if name.startswith("tune.")}
-    settings = recipe_settings(recipe, tune, defaults)
-    settings["train"] = recipe_sources(recipe, data_dir, list(settings.get("train") or []))
-    return settings, out or str(recipe_folder(recipe.name)), recipe_excluded_lemmas(recipe)
+    recipe = resolve_recipe(name)
+    options = recipe_options(recipe, options)
+    sources = recipe_sources(recipe, data_dir, list(train or []))
+    return options, sources, out or str(recipe_folder(recipe.name)), recipe_excluded_lemmas(recipe)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import csv
 import errno
 import hashlib
-import json
 import math
 import os
 import warnings
@@ -46,7 +45,7 @@ from wsd.corpus.metadata import MetaSpec
 from wsd.errors import InputError
 from wsd.io import textfiles
 from wsd.io.manifest import has_manifest
-from wsd.io.textfiles import LineDecoder, iter_line_pieces, iter_lines
+from wsd.io.textfiles import LineDecoder, iter_line_pieces, iter_lines, json_kind, json_object
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson")
@@ -462,7 +461,6 @@ def text_line_documents(lines: Iterable[tuple[int, str, bool]], label: str, valu
 
 
 # ------------------------------------------------------------------------------------------- JSON lines
-_JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", dict: "an object", list: "a list"}
 
 
 class JsonLineParser:
@@ -532,13 +530,7 @@ class JsonLineParser:
         line = line.strip()
         if not line:
             return None
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{self.file}, line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            kind = _JSON_KINDS.get(type(record), "a string" if isinstance(record, str) else "null")
-            raise InputError(f"{self.file}, line {number}: expected a JSON object, found {kind}")
+        record = json_object(line, f"{self.file}, line {number}")
         values = self._meta_values(record, number) if self.fields else ()
         if self.text_field not in record:
             raise InputError(f"{self.file}, line {number}: no {self.text_field!r} field")
@@ -549,7 +541,7 @@ class JsonLineParser:
             return None
         if not isinstance(text, str):
             raise InputError(
-                f"{self.file}, line {number}: {self.text_field!r} is {_JSON_KINDS.get(type(text), 'not text')}, "
+                f"{self.file}, line {number}: {self.text_field!r} is {json_kind(text)}, "
                 "not a string (choose the field that holds the text)"
             )
         doc_id = record.get(ID_FIELD)
@@ -559,8 +551,7 @@ class JsonLineParser:
             doc_id = str(doc_id)
         elif not isinstance(doc_id, str):
             raise InputError(
-                f"{self.file}, line {number}: {ID_FIELD!r} is {_JSON_KINDS.get(type(doc_id), 'not an id')}; "
-                "an id must be a string or an integer"
+                f"{self.file}, line {number}: {ID_FIELD!r} is {json_kind(doc_id)}; an id must be a string or an integer"
             )
         values += self.path_values
         return Document(doc_id, text, values, f"{self.label}:{number}" if values else "")
@@ -575,7 +566,7 @@ class JsonLineParser:
             value = record.get(name)
             if isinstance(value, dict | list):
                 raise InputError(
-                    f"{self.file}, line {number}: --meta field {name!r} is {_JSON_KINDS[type(value)]}; "
+                    f"{self.file}, line {number}: --meta field {name!r} is {json_kind(value)}; "
                     "metadata must be a number, a string, true/false or null"
                 )
             if isinstance(value, float) and not math.isfinite(value):
@@ -612,10 +603,6 @@ class JsonLineParser:
         ----------
         stacklevel : int
             Passed to :func:`warnings.warn`.
-
-        Returns
-        -------
-        None
         """
         if self.null_texts:
             warnings.warn(
@@ -798,12 +785,8 @@ def parquet_columns(
     ----------
     schema : pyarrow.Schema
         The file's Arrow schema (``ParquetFile.schema_arrow``).
-    file : str or os.PathLike
-        The file, for messages.
-    text_field : str
-        The column that holds the text.
-    meta_fields : sequence of str
-        The ``--meta`` columns.
+    file, text_field, meta_fields
+        As for :func:`table_header_columns`.
 
     Returns
     -------

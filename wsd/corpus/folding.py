@@ -265,6 +265,7 @@ class FoldedOffsets(OffsetMap):
         super().__init__(starts, ends, originals, shifts)
 
 
+@dataclass(frozen=True)
 class ChainedOffsets:
     """Maps offsets back through two rewrites: ``outer`` made the text that ``inner`` maps back to the original.
 
@@ -283,9 +284,8 @@ class ChainedOffsets:
     True
     """
 
-    def __init__(self, outer: OffsetMap, inner: OffsetMap) -> None:
-        self.outer = outer
-        self.inner = inner
+    outer: OffsetMap
+    inner: OffsetMap
 
     def original(self, offset: int) -> int | None:
         """The offset in the original text, or ``None`` when it lies inside a replacement of either rewrite.
@@ -418,7 +418,7 @@ def fold_text(text: str) -> tuple[str, FoldedOffsets | None]:
     Parameters
     ----------
     text : str
-        The original text.
+        The text to fold (NFC already when :func:`matchable_text` calls it).
 
     Returns
     -------
@@ -460,10 +460,8 @@ def folded_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, i
 
     Parameters
     ----------
-    pattern : re.Pattern
-        A case-sensitive pattern of case-folded forms.
-    text : str
-        The original text.
+    pattern, text
+        As for :func:`folded_spans`.
 
     Yields
     ------

@@ -489,7 +489,7 @@ def fleeting_vowel_forms(lemma: str) -> set[str]:
     Parameters
     ----------
     lemma : str
-        A Russian lemma (normalised with :func:`normalize_word` first).
+        As for :func:`stem_prefixes`.
 
     Returns
     -------

@@ -86,7 +86,7 @@ class FormMatcher:
     Raises
     ------
     ConfigError
-        When there is no form to search for.
+        When ``targets`` holds no form.
 
     Examples
     --------
@@ -223,7 +223,7 @@ class LemmaMatcher:
         Parameters
         ----------
         text : str
-            The text to search.
+            The text to search (forms first, then lemmas).
 
         Returns
         -------

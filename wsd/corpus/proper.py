@@ -207,12 +207,12 @@ def warn_proper(
     proper : {"warn", "keep", "drop"}
         The scan's choice: only ``"warn"`` warns.
     stacklevel : int
-        As for :func:`warnings.warn`.
+        Passed to :func:`warnings.warn`.
 
     Returns
     -------
     str
-        The message warned (empty: none).
+        The warning's message; empty when nothing was warned.
     """
     if proper != "warn":
         return ""

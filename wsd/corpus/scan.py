@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from wsd.corpus.blocks import iter_blocks
-from wsd.corpus.contexts import DEFAULT_CONTEXT_CHARS, passages
+from wsd.corpus.contexts import passages
 from wsd.corpus.documents import Document, iter_documents
 from wsd.corpus.matcher import DEFAULT_LANGUAGES, Match, make_matcher
 from wsd.corpus.metadata import MetaReport, MetaSpec
@@ -25,6 +25,7 @@ from wsd.corpus.proper import count_table, likely_proper, warn_proper
 from wsd.corpus.targets import TargetForms, merge_forms, parse_targets, read_forms_file
 from wsd.errors import ConfigError, InputError
 from wsd.occurrences import REQUIRED_COLUMNS, TEXT_DTYPE, empty_occurrences, type_metadata, value_text
+from wsd.options import ScanSettings
 from wsd.schema import DEFAULT_CHUNK_SIZE, PROPER_MODES, ContextKind, Lemmatizer, ProperNames
 
 #: A document with more occurrences than a chunk is cut inside, between two of its passages (``doc_id`` and
@@ -36,42 +37,31 @@ SPLIT_INSIDE_CHUNKS = 2
 class ScanOptions:
     """Everything that decides which occurrences a scan finds and which context each one gets.
 
+    The settings are those of :class:`wsd.options.ScanSettings`, where each is declared once, with its default:
+    :func:`build_scan_options` fills them from there and joins the parsed targets.
+
     Parameters
     ----------
     targets : dict
         Target → its forms.
-    lemmatizer : str, optional
-        ``None`` (listed forms only) or ``"simplemma"``.
-    case_sensitive : bool
-        Match case exactly.
-    context : {"sentence", "window"}
-        The passage an occurrence gets.
-    context_chars : int
-        Characters either side for ``window`` (and the cap for long sentences).
+    lemmatizer, case_sensitive, context, context_chars, text_field, meta, slice_from_path, proper
+        As in :class:`wsd.options.ScanSettings` (and :func:`scan`); ``meta`` as given (a tuple, or a
+        comma-separated string), read by :mod:`wsd.corpus.metadata`. Only ``proper="drop"`` changes what is
+        found, so only it is recorded (:meth:`to_dict`).
     languages : tuple of str
         Languages of the lemmatizer.
-    text_field : str
-        The field or column holding the text.
-    meta : tuple of str
-        Fields or columns kept beside the text as metadata columns (``--meta``; :mod:`wsd.corpus.metadata`).
-    slice_from_path : str, optional
-        A regex whose groups, searched in each file's relative path, become metadata columns.
-    proper : {"warn", "keep", "drop"}
-        Likely proper names (capitalised mid-sentence forms of a lower-case target, :mod:`wsd.corpus.proper`):
-        kept with a warning (with or without a lemmatizer), kept, or not matched. Only ``"drop"`` changes what is found,
-        so only it is recorded (:meth:`to_dict`).
     """
 
     targets: TargetForms
-    lemmatizer: Lemmatizer | None = None
-    case_sensitive: bool = False
-    context: ContextKind = "sentence"
-    context_chars: int = DEFAULT_CONTEXT_CHARS
+    lemmatizer: Lemmatizer | None
+    case_sensitive: bool
+    context: ContextKind
+    context_chars: int
+    text_field: str
+    meta: tuple[str, ...] | str
+    slice_from_path: str | None
+    proper: ProperNames
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
-    text_field: str = "text"
-    meta: tuple[str, ...] = ()
-    slice_from_path: str | None = None
-    proper: ProperNames = "warn"
     meta_spec: MetaSpec = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -106,24 +96,23 @@ class ScanOptions:
         Parameters
         ----------
         data : mapping
-            A dictionary made by :meth:`to_dict`.
+            A dictionary made by :meth:`to_dict`; a setting it leaves out (``meta``, ``slice_from_path`` and
+            ``proper`` are recorded only where they are set) has its default.
 
         Returns
         -------
         ScanOptions
         """
+        recorded = {key: data[key] for key in _SETTING_NAMES if key in data}
         return cls(
             targets={target: list(forms) for target, forms in data["targets"].items()},
-            lemmatizer=data["lemmatizer"],
-            case_sensitive=data["case_sensitive"],
-            context=data["context"],
-            context_chars=data["context_chars"],
             languages=tuple(data["languages"]),
-            text_field=data["text_field"],
-            meta=tuple(data.get("meta", ())),
-            slice_from_path=data.get("slice_from_path"),
-            proper=data.get("proper", "warn"),
+            **ScanSettings(**recorded).scan_kwargs(),
         )
+
+
+#: The settings of a scan (:class:`wsd.options.ScanSettings` but the forms file, which is read into the targets).
+_SETTING_NAMES: tuple[str, ...] = tuple(ScanSettings().scan_kwargs())
 
 
 @dataclass
@@ -161,7 +150,9 @@ class ScanStats:
 def build_scan_options(
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     forms: str | os.PathLike[str] | None = None,
-    **options,
+    *,
+    languages: Sequence[str] = DEFAULT_LANGUAGES,
+    **settings: Any,
 ) -> ScanOptions:
     """Parse targets (``"mouse:mice,bank"``, a list, a mapping or a file) and an optional forms file.
 
@@ -171,18 +162,25 @@ def build_scan_options(
         The targets and their forms.
     forms : path, optional
         A forms file (lines ``target<TAB>form1,form2``).
-    **options
-        The other fields of :class:`ScanOptions`.
+    languages : sequence of str
+        Languages of the lemmatizer.
+    **settings
+        Fields of :class:`wsd.options.ScanSettings` but ``forms`` (the others keep their defaults there).
 
     Returns
     -------
     ScanOptions
+
+    Raises
+    ------
+    TypeError
+        For a keyword that is no setting.
     """
-    case_sensitive = bool(options.get("case_sensitive", False))
-    parsed = parse_targets(targets, case_sensitive=case_sensitive)
+    scan = ScanSettings(**settings)
+    parsed = parse_targets(targets, case_sensitive=scan.case_sensitive)
     if forms is not None:
-        parsed = merge_forms(parsed, read_forms_file(forms), case_sensitive=case_sensitive)
-    return ScanOptions(targets=parsed, **options)
+        parsed = merge_forms(parsed, read_forms_file(forms), case_sensitive=scan.case_sensitive)
+    return ScanOptions(targets=parsed, languages=tuple(languages), **scan.scan_kwargs())
 
 
 def iter_occurrence_chunks(
@@ -328,15 +326,15 @@ def scan(
     targets: str | Iterable[str] | Mapping[str, Iterable[str]],
     forms: str | os.PathLike[str] | None = None,
     *,
-    lemmatizer: Lemmatizer | None = ScanOptions.lemmatizer,
-    case_sensitive: bool = ScanOptions.case_sensitive,
-    context: ContextKind = ScanOptions.context,
-    context_chars: int = ScanOptions.context_chars,
-    languages: tuple[str, ...] = ScanOptions.languages,
-    text_field: str = ScanOptions.text_field,
-    meta: str | Sequence[str] = ScanOptions.meta,
-    slice_from_path: str | None = ScanOptions.slice_from_path,
-    proper: ProperNames = ScanOptions.proper,
+    lemmatizer: Lemmatizer | None = ScanSettings.lemmatizer,
+    case_sensitive: bool = ScanSettings.case_sensitive,
+    context: ContextKind = ScanSettings.context,
+    context_chars: int = ScanSettings.context_chars,
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES,
+    text_field: str = ScanSettings.text_field,
+    meta: str | Sequence[str] = ScanSettings.meta,
+    slice_from_path: str | None = ScanSettings.slice_from_path,
+    proper: ProperNames = ScanSettings.proper,
 ) -> pd.DataFrame:
     """Find every occurrence of each target in a corpus; one row per occurrence (see :mod:`wsd.occurrences`).
 

@@ -193,7 +193,7 @@ def read_forms_file(path: str | os.PathLike[str]) -> TargetForms:
     Returns
     -------
     dict of str to list of str
-        Each target with its forms, the target itself first.
+        As :func:`read_targets_file` gives them.
 
     Raises
     ------

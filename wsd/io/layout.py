@@ -182,7 +182,7 @@ def marker_name(shard: int) -> str:
     Parameters
     ----------
     shard : int
-        Shard number.
+        The shard whose parts are all written.
 
     Returns
     -------
@@ -202,7 +202,7 @@ def system_key_name(seed: int) -> str:
     Parameters
     ----------
     seed : int
-        The seed.
+        The random seed of the clustering whose labels the key holds.
 
     Returns
     -------

@@ -53,18 +53,8 @@ class _Held:
 _HELD: dict[str, _Held] = {}
 
 
-def lock_path(folder: str | os.PathLike[str]) -> Path:
-    """Where the lock of ``folder`` lies.
-
-    Parameters
-    ----------
-    folder : path
-        A folder.
-
-    Returns
-    -------
-    Path
-    """
+def _lock_path(folder: str | os.PathLike[str]) -> Path:
+    """Where the lock of ``folder`` lies (:data:`~wsd.io.layout.LOCK_FILE` inside it)."""
     return Path(folder) / LOCK_FILE
 
 
@@ -103,7 +93,7 @@ def acquire(folder: str | os.PathLike[str], option: str = "--out") -> None:
     if held is not None and held.pid == os.getpid():
         held.count += 1
         return
-    path = lock_path(folder)
+    path = _lock_path(folder)
     if fcntl is None:  # pragma: no cover
         return
     while True:
@@ -166,8 +156,8 @@ def holds(folder: str | os.PathLike[str]) -> bool:
 
     Parameters
     ----------
-    folder : path
-        A folder.
+    folder : str or os.PathLike
+        The folder to ask about.
 
     Returns
     -------
@@ -182,16 +172,17 @@ def holder(folder: str | os.PathLike[str]) -> str | None:
 
     Parameters
     ----------
-    folder : path
-        A folder.
+    folder : str or os.PathLike
+        The folder to ask about; its lock file is read, not taken.
 
     Returns
     -------
     str or None
+        This process too when it holds the lock.
     """
     if holds(folder):
         return f"pid {os.getpid()} on host {socket.gethostname()}"
-    path = lock_path(folder)
+    path = _lock_path(folder)
     if fcntl is None or not path.is_file():
         return None
     try:

@@ -115,13 +115,13 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
 
     Parameters
     ----------
-    path : path
-        A file.
+    path : str or os.PathLike
+        The file to hash.
 
     Returns
     -------
     str
-        64 hexadecimal digits.
+        The digest in hexadecimal, as :func:`stream_sha256` gives it.
 
     Examples
     --------
@@ -148,7 +148,7 @@ def stream_sha256(handle: BinaryIO) -> str:
     Returns
     -------
     str
-        64 hexadecimal digits.
+        The digest: 64 hexadecimal digits (``hexdigest()``).
 
     Examples
     --------
@@ -167,12 +167,13 @@ def manifest_path(folder: str | os.PathLike[str]) -> Path:
 
     Parameters
     ----------
-    folder : path
-        A folder.
+    folder : str or os.PathLike
+        The folder the manifest describes (it need not exist yet).
 
     Returns
     -------
     Path
+        :data:`~wsd.io.layout.MANIFEST_FILE` inside ``folder``.
     """
     return Path(folder) / MANIFEST_FILE
 
@@ -182,8 +183,8 @@ def has_manifest(folder: str | os.PathLike[str]) -> bool:
 
     Parameters
     ----------
-    folder : path
-        A folder.
+    folder : str or os.PathLike
+        Any folder (one that does not exist has none).
 
     Returns
     -------
@@ -250,8 +251,8 @@ def read(folder: str | os.PathLike[str]) -> Manifest | None:
 
     Parameters
     ----------
-    folder : path
-        A folder.
+    folder : str or os.PathLike
+        The folder whose manifest to read.
 
     Returns
     -------
@@ -352,6 +353,14 @@ def owner(path: str | os.PathLike[str]) -> Path | None:
 
 def _relative(folder: Path, path: Path) -> str:
     return Path(path).absolute().relative_to(folder.absolute()).as_posix()
+
+
+def _near(path: str | os.PathLike[str]) -> tuple[Manifest, str] | None:
+    """The manifest that would record ``path`` (:func:`owner`) and ``path``'s name in it; None without one."""
+    target = Path(path)
+    folder = owner(target)
+    found = read(folder) if folder is not None else None
+    return (found, _relative(folder, target)) if found is not None and folder is not None else None
 
 
 def _describe(file: Path, sha256: str | None) -> dict[str, Any]:
@@ -503,7 +512,7 @@ def internal(found: Manifest, name: str) -> bool:
     Parameters
     ----------
     found : Manifest
-        The manifest of the folder.
+        The manifest of the folder (its kind decides).
     name : str
         The file's path relative to that folder (``/``-separated).
 
@@ -526,18 +535,16 @@ def is_internal(path: str | os.PathLike[str]) -> bool:
 
     Parameters
     ----------
-    path : path
-        A file.
+    path : str or os.PathLike
+        Any file (a checkpoint, an output, a file of the user's).
 
     Returns
     -------
     bool
         False outside wsd folders.
     """
-    target = Path(path)
-    folder = owner(target)
-    found = read(folder) if folder is not None else None
-    return found is not None and folder is not None and internal(found, _relative(folder, target))
+    near = _near(path)
+    return near is not None and internal(*near)
 
 
 def listed(path: str | os.PathLike[str]) -> Entry | None:
@@ -545,18 +552,16 @@ def listed(path: str | os.PathLike[str]) -> Entry | None:
 
     Parameters
     ----------
-    path : path
-        A file.
+    path : str or os.PathLike
+        The file to look up.
 
     Returns
     -------
     Entry or None
         None when no manifest near it lists it.
     """
-    target = Path(path)
-    folder = owner(target)
-    found = read(folder) if folder is not None else None
-    return found.entries.get(_relative(folder, target)) if found is not None and folder is not None else None
+    near = _near(path)
+    return near[0].entries.get(near[1]) if near is not None else None
 
 
 def remove_listed(folder: str | os.PathLike[str]) -> list[Path]:

@@ -209,8 +209,8 @@ def inspect(path: str | os.PathLike[str]) -> Found:
 
     Parameters
     ----------
-    path : path
-        A destination.
+    path : str or os.PathLike
+        A destination a command was given (``--out``), existing or not.
 
     Returns
     -------
@@ -723,7 +723,7 @@ def remove_wsd_files(folder: str | os.PathLike[str], option: str = "--out") -> N
     Raises
     ------
     OutputRefused
-        Naming the first file that blocks the removal.
+        When anything but wsd's unchanged files is there; the message names the first such file.
 
     Examples
     --------
@@ -895,12 +895,13 @@ def parquet_mark(path: str | os.PathLike[str]) -> str | None:
 
     Parameters
     ----------
-    path : path
-        A file.
+    path : str or os.PathLike
+        The Parquet file; only its schema is read.
 
     Returns
     -------
     str or None
+        None for a file wsd did not mark, or one that is no Parquet.
     """
     import pyarrow.parquet as pq
 

@@ -80,10 +80,8 @@ def read_chunk_record(root: Path, part: PartKey) -> dict[str, Any] | None:
 
     Parameters
     ----------
-    root : Path
-        The run directory.
-    part : (int, int)
-        Shard and chunk number.
+    root, part
+        The run directory and the chunk, as for :func:`part_path`.
 
     Returns
     -------
@@ -105,10 +103,8 @@ def chunk_problem(root: Path, part: PartKey, record: dict[str, Any] | None, rows
 
     Parameters
     ----------
-    root : Path
-        The run directory.
-    part : (int, int)
-        Shard and chunk number.
+    root, part
+        The run directory and the chunk to check, as for :func:`part_path`.
     record : dict or None
         The chunk's checksum record.
     rows : int, optional
@@ -139,10 +135,8 @@ def chunk_content_problem(root: Path, part: PartKey, record: dict[str, Any] | No
 
     Parameters
     ----------
-    root : Path
-        The run directory.
-    part : (int, int)
-        Shard and chunk number.
+    root, part
+        The run directory and the chunk to check, as for :func:`part_path`.
     record : dict or None
         The chunk's checksum record (None: a chunk of an older wsd, checked by its content only).
     rows : int

@@ -10,7 +10,6 @@ True
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from wsd.io.layout import (
     part_glob,
 )
 from wsd.io.run_checks import chunk_problem, consolidated_problem, part_key, part_path, read_chunk_record
+from wsd.io.textfiles import json_object
 from wsd.occurrences import METADATA_DTYPES, type_metadata
 
 #: The storage types of a run's vectors.
@@ -73,13 +73,7 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise InputError(f"{meta_path}: not UTF-8 text (byte {exc.start}); the run folder is damaged") from exc
     except OSError as exc:
         raise InputError(f"{meta_path}: cannot read it: {exc.strerror or exc}") from exc
-    try:
-        meta = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{meta_path}: not valid JSON (line {exc.lineno})") from exc
-    if not isinstance(meta, dict):
-        raise InputError(f"{meta_path}: expected a JSON object, found a {type(meta).__name__}")
-    return meta
+    return json_object(text, str(meta_path))
 
 
 def _metadata_columns(meta: dict[str, Any], where: Path) -> dict[str, str]:

@@ -177,10 +177,8 @@ class RunStore:
 
         Parameters
         ----------
-        kind : {"occ", "vec"}
-            Occurrences or vectors.
-        part : (int, int)
-            Shard and chunk number.
+        kind, part
+            As for :func:`wsd.io.run_checks.part_path`.
 
         Returns
         -------
@@ -193,10 +191,8 @@ class RunStore:
 
         Parameters
         ----------
-        kind : {"occ", "vec", "sum"}
-            Occurrences, vectors, or the chunk's checksum record.
-        part : (int, int)
-            Shard and chunk number.
+        kind, part
+            The file to look for, as for :meth:`part_path`.
 
         Returns
         -------
@@ -210,7 +206,7 @@ class RunStore:
         Parameters
         ----------
         part : (int, int)
-            Shard and chunk number.
+            The chunk to ask about (shard and chunk number).
 
         Returns
         -------
@@ -225,7 +221,7 @@ class RunStore:
         Parameters
         ----------
         part : (int, int)
-            Shard and chunk number.
+            The chunk they belong to (shard and chunk number).
         occurrences : DataFrame
             Its occurrence table.
         """
@@ -243,7 +239,7 @@ class RunStore:
         Parameters
         ----------
         part : (int, int)
-            Shard and chunk number.
+            The chunk they belong to; its occurrences are stored first.
         vectors : ndarray
             One row per occurrence of the part.
 
@@ -286,7 +282,7 @@ class RunStore:
         Parameters
         ----------
         part : (int, int)
-            Shard and chunk number.
+            The chunk whose record to read.
 
         Returns
         -------
@@ -301,7 +297,7 @@ class RunStore:
         Parameters
         ----------
         part : (int, int)
-            Shard and chunk number.
+            The chunk to remove (shard and chunk number).
         """
         for kind in (CHUNK_RECORD, VECTORS_PART, OCCURRENCES_PART):
             self.part_path(kind, part).unlink(missing_ok=True)
@@ -433,7 +429,7 @@ class RunStore:
         Parameters
         ----------
         shard : int
-            Shard number.
+            The shard whose marker is meant (:func:`~wsd.io.layout.marker_name`).
 
         Returns
         -------
@@ -447,7 +443,7 @@ class RunStore:
         Parameters
         ----------
         shard : int
-            Shard number.
+            The shard to ask about.
 
         Returns
         -------
@@ -461,7 +457,7 @@ class RunStore:
         Parameters
         ----------
         shard : int
-            Shard number.
+            The shard that is done.
         result : dict
             JSON-ready summary of the shard (with ``chunks``, the checksum records of its chunks).
         """

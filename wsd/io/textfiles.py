@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import re
 import stat
@@ -31,6 +32,7 @@ import warnings
 import zlib
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 from wsd.errors import InputError
 
@@ -302,9 +304,9 @@ def read_text(path: str | os.PathLike[str], what: str = "") -> str:
     Parameters
     ----------
     path : str or os.PathLike
-        The file.
+        The file to read whole; checked with :func:`check_file` first.
     what : str
-        What the file is, for messages (``"targets file"``).
+        What the file is, for messages (:func:`describe`).
 
     Returns
     -------
@@ -342,15 +344,77 @@ def read_text(path: str | os.PathLike[str], what: str = "") -> str:
         raise decode_error(path, data, error, what) from None
 
 
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in words for messages (``"a list"``, ``"null"``).
+
+    Parameters
+    ----------
+    value : object
+        A value :func:`json.loads` gave.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> json_kind([1]), json_kind(None), json_kind(True)
+    ('a list', 'null', 'true or false')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    kinds = ((dict, "an object"), (list, "a list"), (str, "a string"), ((int, float), "a number"))
+    return next((word for kind, word in kinds if isinstance(value, kind)), type(value).__name__)
+
+
+def json_object(text: str, where: str) -> dict[str, Any]:
+    """Parse ``text`` as one JSON object, or raise one :class:`InputError` line that starts with ``where``.
+
+    Parameters
+    ----------
+    text : str
+        A whole JSON document, or one line of a JSON-lines file.
+    where : str
+        How messages name it (``"runs/x/meta.json"``, ``"corpus.jsonl, line 3"``).
+
+    Returns
+    -------
+    dict
+        The object.
+
+    Raises
+    ------
+    InputError
+        When ``text`` is not JSON (naming the line and column for text of several lines), or not an object.
+
+    Examples
+    --------
+    >>> json_object('{"a": 1}', "x.json")
+    {'a': 1}
+    >>> json_object("[1]", "x.json")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: x.json: expected a JSON object, found a list
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        at = f"line {error.lineno}, column {error.colno}" if error.doc.strip().count("\n") else f"column {error.colno}"
+        raise InputError(f"{where}: not valid JSON ({error.msg} at {at})") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: expected a JSON object, found {json_kind(value)}")
+    return value
+
+
 def read_lines(path: str | os.PathLike[str], what: str = "") -> list[str]:
     """The lines of a UTF-8 file, without line ends (``\\n``, ``\\r\\n`` or ``\\r``); see :func:`read_text`.
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The file.
-    what : str
-        What the file is, for messages.
+    path, what
+        The file and what it is, as for :func:`read_text`.
 
     Returns
     -------
@@ -456,10 +520,6 @@ class LineDecoder:
         ----------
         stacklevel : int
             Passed to :func:`warnings.warn`.
-
-        Returns
-        -------
-        None
         """
         if self.bad_lines:
             first = f" (the first on line {self.first_bad_line})" if self.first_bad_line is not None else ""
@@ -483,9 +543,9 @@ def iter_lines(
     Parameters
     ----------
     path : str or os.PathLike
-        The file.
+        The file to stream.
     what : str
-        What the file is, for messages.
+        What the file is, for messages (:func:`describe`).
     bad_bytes : {"error", "replace"}
         Raise on bytes that are not UTF-8, or replace them with U+FFFD and warn once at the end of the file
         with the number of such lines.
@@ -661,11 +721,7 @@ def iter_line_pieces(
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The file.
-    what : str
-        What the file is, for messages.
-    bad_bytes : {"error", "replace"}
+    path, what, bad_bytes
         As for :func:`iter_lines`.
     piece_bytes : int, optional
         The longest piece read at once (:func:`raw_lines`).

@@ -626,7 +626,7 @@ def run_facts(data: RunData) -> list[str]:
     Parameters
     ----------
     data : RunData
-        The run's outputs.
+        The run's outputs; its meta, senses and metrics are read.
 
     Returns
     -------
@@ -665,7 +665,7 @@ def summary_table(data: RunData) -> Table:
     Parameters
     ----------
     data : RunData
-        The run's outputs.
+        The run's outputs: occurrences, labels and per-target scores.
 
     Returns
     -------
@@ -714,7 +714,7 @@ def mark_cards(change: ChangeData, target: str, cards: list[SenseCard]) -> None:
     change : ChangeData
         The change folder's tables.
     target : str
-        The target.
+        The target whose cards to mark.
     cards : list of SenseCard
         Its sense cards (changed in place).
     """
@@ -779,7 +779,7 @@ def change_facts(change: ChangeData, target: str) -> list[str]:
     change : ChangeData
         The change folder's tables.
     target : str
-        The target.
+        The target to describe.
 
     Returns
     -------
@@ -798,7 +798,7 @@ def change_section(change: ChangeData) -> Section:
     Parameters
     ----------
     change : ChangeData
-        The change folder's tables.
+        The change folder's tables: ranking, slices, the binary rule.
 
     Returns
     -------
@@ -905,7 +905,7 @@ def trend_tables(change: ChangeData) -> tuple[list[str], list[Table]]:
     Parameters
     ----------
     change : ChangeData
-        The change folder's tables.
+        The change folder's tables (the trends only when it has them).
 
     Returns
     -------

@@ -627,7 +627,7 @@ def read_metrics(path: Path) -> dict[str, Any]:
     Parameters
     ----------
     path : Path
-        The file.
+        The ``metrics.json`` to read.
 
     Returns
     -------

@@ -114,7 +114,7 @@ class Experiment:
         Parameters
         ----------
         metric : str, optional
-            A score name of the rows (default: :attr:`metric`).
+            As for :meth:`values`.
 
         Returns
         -------
@@ -252,7 +252,7 @@ def load_experiments(path: str | os.PathLike[str]) -> list[Experiment]:
     Parameters
     ----------
     path : str or os.PathLike
-        A result file, or a folder of them.
+        As for :func:`experiment_files`.
 
     Returns
     -------

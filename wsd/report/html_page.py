@@ -112,7 +112,7 @@ def png_size(path: Path) -> tuple[int, int] | None:
     Parameters
     ----------
     path : Path
-        The file.
+        Any file; only its first 24 bytes are read.
 
     Returns
     -------
@@ -132,7 +132,7 @@ def render_image(image: Image) -> str:
     Parameters
     ----------
     image : Image
-        The figure.
+        A PNG on disk with its caption and kind.
 
     Returns
     -------
@@ -156,7 +156,7 @@ def render_table(table: Table) -> str:
     Parameters
     ----------
     table : Table
-        The table.
+        Header, rows, caption and legend.
 
     Returns
     -------
@@ -190,7 +190,7 @@ def render_card(card: SenseCard) -> str:
     Parameters
     ----------
     card : SenseCard
-        The sense.
+        One induced sense: its words, gold make-up and examples.
 
     Returns
     -------
@@ -238,7 +238,7 @@ def render_example(example: Example) -> str:
     Parameters
     ----------
     example : Example
-        The example.
+        One use: context, target span, metadata.
 
     Returns
     -------
@@ -265,7 +265,7 @@ def render_target(section: TargetSection) -> str:
     Parameters
     ----------
     section : TargetSection
-        The target's content.
+        The target's facts, figures, notes and sense cards.
 
     Returns
     -------
@@ -290,7 +290,7 @@ def render_section(section: Section) -> str:
     Parameters
     ----------
     section : Section
-        The section's content.
+        Paragraphs, tables and figures of one section.
 
     Returns
     -------
@@ -312,7 +312,7 @@ def render_html(report: Report) -> str:
     Parameters
     ----------
     report : Report
-        The report's content.
+        Everything the page shows, built by :func:`~wsd.report.build.write_report`.
 
     Returns
     -------

@@ -1,4 +1,8 @@
-"""Rendering a :class:`~wsd.report.content.Report` as Markdown, with the figures linked as relative PNG paths."""
+"""Rendering a :class:`~wsd.report.content.Report` as Markdown, with the figures linked as relative PNG paths.
+
+Each ``render_*`` function renders one content object of :mod:`wsd.report.content`, as its namesake in
+:mod:`wsd.report.html_page` does for the HTML page.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ def md(text: object) -> str:
     Parameters
     ----------
     text : object
-        Any value (turned into ``str`` first).
+        Cell or inline text; ``str(text)`` is escaped.
 
     Returns
     -------
@@ -38,7 +42,7 @@ def render_table(table: Table) -> list[str]:
     Parameters
     ----------
     table : Table
-        The table.
+        Caption, legend, header and rows.
 
     Returns
     -------
@@ -85,7 +89,7 @@ def render_card(card: SenseCard) -> list[str]:
     Parameters
     ----------
     card : SenseCard
-        The sense.
+        One sense: words, gold make-up, examples.
 
     Returns
     -------
@@ -119,7 +123,7 @@ def render_example(example: Example) -> str:
     Parameters
     ----------
     example : Example
-        The example.
+        One use, with its citation.
 
     Returns
     -------
@@ -144,7 +148,7 @@ def render_target(section: TargetSection, base: Path) -> list[str]:
     Parameters
     ----------
     section : TargetSection
-        The target's content.
+        One target's facts, figures, notes and cards.
     base : Path
         The folder of ``report.md`` (figure links are relative to it).
 
@@ -170,9 +174,9 @@ def render_section(section: Section, base: Path) -> list[str]:
     Parameters
     ----------
     section : Section
-        The section's content.
+        Paragraphs, tables and figures.
     base : Path
-        The folder of ``report.md`` (figure links are relative to it).
+        As for :func:`render_target`.
 
     Returns
     -------
@@ -195,7 +199,7 @@ def render_markdown(report: Report, base: str | os.PathLike[str]) -> str:
     Parameters
     ----------
     report : Report
-        The report's content.
+        What the document shows.
     base : str or os.PathLike
         The folder that ``report.md`` is written to.
 

@@ -1,8 +1,8 @@
 """The figures of a usage-similarity report (``wsd evaluate --dataset wic``): cosine distributions and the ROC curve.
 
 Drawn like every report figure (:mod:`wsd.report.drawing`: :func:`~wsd.report.drawing.styled`, written by
-:func:`~wsd.report.drawing.save_figure`), sized for a paper's column. Each function takes plain arrays and writes
-one PNG; none reads files.
+:func:`~wsd.report.drawing.save_figure`), sized for a paper's column. Each function takes plain arrays, writes
+one PNG and returns the characters no installed font could draw (``missing_glyphs``); none reads files.
 
 >>> cosine_distributions(np.array([0.8, 0.9]), np.array([0.2, 0.4]), [0.5], "dev", Path("c.png"))  # doctest: +SKIP
 set()
@@ -72,12 +72,11 @@ def cosine_distributions(
     threshold_from : {"dev", "lemma-cv"}
         Where the thresholds were chosen (for the legend).
     path : Path
-        The PNG to write.
+        Where to write the PNG.
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     same, different = np.asarray(same, dtype=np.float64), np.asarray(different, dtype=np.float64)
     edges = histogram_edges(np.concatenate([same, different, np.asarray(thresholds, dtype=np.float64)])).tolist()
@@ -136,12 +135,11 @@ def roc_curve(
         The label each pair was given by its threshold: the point (false positive rate, true positive rate) of
         these predictions is marked.
     path : Path
-        The PNG to write.
+        Where to write the PNG.
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     from sklearn.metrics import roc_curve as sklearn_roc_curve
 

@@ -190,7 +190,7 @@ def read_pair_table(path: Path) -> pd.DataFrame:
     Parameters
     ----------
     path : Path
-        The file.
+        The ``pairs.csv`` of a usage-pair evaluation.
 
     Returns
     -------

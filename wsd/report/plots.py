@@ -1,7 +1,8 @@
 """The report's figures as PNG files, drawn with matplotlib's Agg renderer (no display, no pyplot state).
 
 Drawn with the fonts, colours and label placement of :mod:`wsd.report.drawing`. Every function takes plain arrays
-and dictionaries and writes one PNG; none reads files.
+and dictionaries and writes one PNG to ``path``; none reads files. Each returns the characters of its labels that no
+installed font could draw (``missing_glyphs``), so that the report can say which labels lost them.
 
 >>> path = sense_map(np.zeros((3, 2)), np.array([0, 0, 1]), {0: "0", 1: "1"}, None,
 ...                  ("PC 1", "PC 2"), "bank", Path("map.png"))              # doctest: +SKIP
@@ -189,8 +190,7 @@ def sense_map(
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     induced = np.asarray(induced, dtype=np.int64)
     n_senses = int(induced.max(initial=-1) + 1) if n_senses is None else int(n_senses)
@@ -232,8 +232,7 @@ def confusion_heatmap(gold: np.ndarray, induced: np.ndarray, target: str, path: 
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     gold = np.asarray(gold, dtype=object)
     induced = np.asarray(induced, dtype=np.int64)
@@ -300,8 +299,7 @@ def per_target_scores(per_target: Mapping[str, Mapping[str, Any]], metrics: Sequ
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     targets = list(per_target)
     metrics = list(metrics)
@@ -352,8 +350,7 @@ def scores_vs_baselines(
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     metrics = list(metrics)
     names = ["wsd", *baselines]
@@ -427,8 +424,7 @@ def experiment_plot(experiment: Experiment, path: Path) -> set[str]:
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     settings = experiment.settings
     values = np.array(experiment.values(), dtype=float)
@@ -541,8 +537,7 @@ def sense_proportions(
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     values = np.asarray(proportions, dtype=np.float64)
     names_shown = [shorten(str(s), MAX_LABEL_CHARS) for s in slices]
@@ -606,8 +601,7 @@ def change_timeline(
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     x = np.asarray(steps, dtype=np.float64)
     y = np.asarray(scores, dtype=np.float64)
@@ -660,8 +654,7 @@ def slice_map(
 
     Returns
     -------
-    set of str
-        Characters no installed font could draw.
+    missing_glyphs : set of str
     """
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import BoundaryNorm, ListedColormap

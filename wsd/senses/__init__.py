@@ -15,12 +15,13 @@ wires them): ``Preprocessor`` (a transformer), the clusterers of ``CLUSTERERS`` 
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from wsd._lazy import LazyTable, lazy_attribute, lazy_dir
 
 #: The public names and the module each lives in, imported on first use (PEP 562): importing a light module
 #: of the package (``wsd.senses.recipes``, ``wsd.senses.methods``) does not import scikit-learn.
-_LAZY = {
+_LAZY: LazyTable = {
     "CLUSTERERS": "wsd.senses.clusterers",
     "DummyClusterer": "wsd.senses.dummy",
     "Preprocessor": "wsd.senses.preprocess",
@@ -36,12 +37,8 @@ __all__ = sorted(_LAZY)
 
 def __getattr__(name: str) -> Any:
     """Import public names on first use (PEP 562)."""
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'wsd.senses' has no attribute {name!r}")
+    return lazy_attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + list(_LAZY))
+    return lazy_dir(__name__, _LAZY)

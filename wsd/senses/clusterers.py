@@ -27,6 +27,27 @@ from wsd.senses.soft import COVARIANCE_TYPES
 from wsd.senses.validation import Integer, Options, RandomStateLike, validate_params
 
 
+def distinct_rows(X: np.ndarray) -> int:
+    """The number of distinct rows of ``X``: k-means cannot find more clusters than that.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, m)
+        Vectors.
+
+    Returns
+    -------
+    int
+        How many different rows ``X`` holds (0 for no rows).
+
+    Examples
+    --------
+    >>> distinct_rows(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    2
+    """
+    return len(np.unique(np.ascontiguousarray(X), axis=0)) if len(X) else 0
+
+
 class _Clusterer(ClusterMixin, BaseEstimator):
     """Shared ``fit``: validate the parameters and ``X``, then ``_fit_labels``."""
 
@@ -86,7 +107,10 @@ class KMeansClusterer(_Clusterer):
     def _fit_labels(self, X: np.ndarray) -> np.ndarray:
         from sklearn.cluster import KMeans
 
-        return KMeans(n_clusters=self.n_clusters, n_init=self.n_init, random_state=self.random_state).fit_predict(X)
+        # with fewer distinct rows than clusters, each distinct row is its own cluster (what k-means converges to,
+        # asked for that many, without scikit-learn's ConvergenceWarning)
+        k = min(self.n_clusters, distinct_rows(X))
+        return KMeans(n_clusters=k, n_init=self.n_init, random_state=self.random_state).fit_predict(X)
 
 
 class CosineAverageClusterer(_Clusterer):

@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from wsd.errors import InputError
+from wsd.senses.clusterers import _Clusterer
 from wsd.senses.labels import size_order
-from wsd.senses.validation import Integer, Options, RandomStateLike, validate_params
+from wsd.senses.validation import Integer, Options, RandomStateLike
 
 #: The baseline strategies, in the order ``BASELINE_METHODS`` lists them.
 STRATEGIES: tuple[str, ...] = ("one-sense", "one-per-instance", "random")
@@ -86,7 +86,7 @@ def hash_seed(random_state: Any) -> int:
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
-class DummyClusterer(ClusterMixin, BaseEstimator):
+class DummyClusterer(_Clusterer):
     """Baseline sense induction that ignores the structure of the vectors.
 
     ``one-sense``: every occurrence is sense 0. ``one-per-instance``: occurrence i is sense i (``predict``
@@ -94,6 +94,7 @@ class DummyClusterer(ClusterMixin, BaseEstimator):
     seeded hash of its float64 bytes modulo ``min(n_clusters, n)``, so the same vector always gets the same
     sense (see :func:`hash_rows`); senses are numbered by decreasing size, and hash buckets that received
     no training vector are mapped onto the existing senses (round robin), so ``predict`` never invents one.
+    ``fit`` looks only at the number of vectors and, for ``random``, at their bytes.
 
     Parameters
     ----------
@@ -137,29 +138,13 @@ class DummyClusterer(ClusterMixin, BaseEstimator):
         self.n_clusters = n_clusters
         self.random_state = random_state
 
-    def fit(self, X: Any, y: Any = None) -> DummyClusterer:
-        """Give every training vector its baseline sense.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Vectors (only their number and, for ``random``, their bytes matter).
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            Fitted, with ``labels_``.
-        """
-        validate_params(self)
-        X = check_array(X, dtype=np.float64)
+    def _fit_labels(self, X: np.ndarray) -> np.ndarray:
+        """The baseline sense of each training vector (:meth:`fit`); sets the strategy's fitted attributes."""
         n = len(X)
-        self.n_features_in_ = int(X.shape[1])
         if self.strategy == "one-sense":
-            self.labels_ = np.zeros(n, dtype=np.int64)
+            labels = np.zeros(n, dtype=np.int64)
         elif self.strategy == "one-per-instance":
-            self.labels_ = np.arange(n, dtype=np.int64)
+            labels = np.arange(n, dtype=np.int64)
             self.cluster_centers_ = X.copy()
         else:
             n_buckets = min(int(self.n_clusters), n)
@@ -172,9 +157,9 @@ class DummyClusterer(ClusterMixin, BaseEstimator):
             empty = sizes == 0
             bucket_senses[empty] = np.flatnonzero(empty) % n_senses
             self.bucket_senses_ = bucket_senses
-            self.labels_ = bucket_senses[buckets]
-        self.n_clusters_ = int(self.labels_.max()) + 1 if n else 0
-        return self
+            labels = bucket_senses[buckets]
+        self.n_clusters_ = int(labels.max()) + 1 if n else 0
+        return labels
 
     def predict(self, X: Any) -> np.ndarray:
         """The baseline sense of new vectors.

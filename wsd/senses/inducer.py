@@ -328,7 +328,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Returns
         -------
         SenseInducer
-            Unfitted, its parameters checked.
+            The recipe's inducer, unfitted, its parameters checked.
 
         Raises
         ------
@@ -365,12 +365,12 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Returns
         -------
         SenseInducer
-            Unfitted, its parameters checked.
+            Unfitted, its parameters checked (:func:`make_inducer`).
 
         Raises
         ------
         ConfigError
-            For an unknown recipe or a bad value.
+            For an unknown recipe or a bad value, found now rather than when fitting.
 
         Examples
         --------

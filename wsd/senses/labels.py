@@ -76,10 +76,8 @@ def size_renumbering(labels: np.ndarray, n_senses: int) -> tuple[np.ndarray, int
 
     Parameters
     ----------
-    labels : ndarray of int
-        Sense of each occurrence (-1 ignored).
-    n_senses : int
-        Number of senses.
+    labels, n_senses
+        The labels and their number of senses, as for :func:`size_order`.
 
     Returns
     -------
@@ -131,7 +129,7 @@ def assign_noise(X: np.ndarray, labels: np.ndarray, distance: str) -> np.ndarray
     Parameters
     ----------
     X : ndarray of shape (n, m)
-        Vectors.
+        Vectors, one per label.
     labels : ndarray of int
         Labels, -1 for noise.
     distance : str
@@ -169,10 +167,8 @@ def merge_small_senses(X: np.ndarray, labels: np.ndarray, min_size: int, distanc
 
     Parameters
     ----------
-    X : ndarray of shape (n, m)
-        Vectors.
-    labels : ndarray of int
-        Sense of each row (-1 ignored).
+    X, labels
+        As for :func:`cluster_means`.
     min_size : int
         Smallest sense kept on its own.
     distance : str

@@ -162,11 +162,12 @@ def embedding_identity(meta: EmbeddingMeta | None, what: str = "embedding_meta")
     Returns
     -------
     dict
+        Sorted by key, lists for tuples (as JSON gives them back).
 
     Raises
     ------
     InputError
-        For a folder that is no run, or a run that records no identity.
+        For a folder that is no run, or a run whose ``meta.json`` records no identity.
 
     Examples
     --------
@@ -538,7 +539,7 @@ class SenseModel(BaseEstimator):
         Parameters
         ----------
         directory : str or Path
-            The saved model's folder.
+            The folder :meth:`save` wrote (:func:`~wsd.senses.persistence.read_sense_model` reads it).
 
         Returns
         -------

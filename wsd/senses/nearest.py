@@ -224,6 +224,7 @@ class NearestSenseClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Vectors to score.
 
         Returns
         -------
@@ -237,6 +238,7 @@ class NearestSenseClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Vectors to label.
 
         Returns
         -------
@@ -258,6 +260,7 @@ class NearestSenseClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Vectors to give each sense's probability.
 
         Returns
         -------
@@ -424,9 +427,8 @@ class FewShotSenses(BaseEstimator):
 
         Parameters
         ----------
-        occurrences : DataFrame
-            The occurrences (a ``target`` column), row-aligned with ``X``.
-        X : array-like of shape (n_samples, n_features)
+        occurrences, X
+            As for :meth:`label`.
 
         Returns
         -------

@@ -238,7 +238,7 @@ def inducer_from_state(
     arrays : mapping of str to ndarray
         Its saved arrays.
     where : str
-        Where the state comes from, for error messages.
+        As for :func:`restore_preprocessor`.
 
     Returns
     -------

@@ -228,7 +228,7 @@ class Preprocessor(TransformerMixin, BaseEstimator):
         X : array-like of shape (n_occurrences, dim)
             Vectors of the same width as in ``fit``.
         forms : sequence of str or None
-            Their surface forms (used only with ``center_forms``; unknown forms are not moved).
+            Their surface forms, used only with ``center_forms`` (a form unseen in ``fit`` is not moved).
 
         Returns
         -------
@@ -251,12 +251,8 @@ class Preprocessor(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_occurrences, dim)
-            One word's occurrence vectors.
-        y : None
-            Ignored.
-        forms : sequence of str or None
-            Their surface forms.
+        X, y, forms
+            As for :meth:`fit`.
 
         Returns
         -------

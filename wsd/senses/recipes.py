@@ -97,7 +97,7 @@ def embedding_recipe(name: str) -> dict[str, Any]:
     Parameters
     ----------
     name : str
-        A recipe name, as for :func:`recipe`.
+        ``textbook`` or ``default`` (a key of :data:`EMBEDDINGS`).
 
     Returns
     -------
@@ -118,7 +118,7 @@ def output_recipe(name: str) -> dict[str, Any]:
     Parameters
     ----------
     name : str
-        A recipe name, as for :func:`recipe`.
+        A recipe of :data:`OUTPUTS`.
 
     Returns
     -------

@@ -345,7 +345,7 @@ class SelectK(ClusterMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Vectors to cluster.
+            Vectors to cluster with each candidate number of clusters.
         y : None
             Ignored.
 

@@ -126,7 +126,7 @@ def one_sense_reasons(model: SenseModel) -> dict[str, str]:
     Parameters
     ----------
     model : SenseModel
-        A fitted sense model.
+        A fitted sense model; its inducers' ``one_sense_reason_`` is read.
 
     Returns
     -------
@@ -200,7 +200,7 @@ def few_uses_split_reasons(model: SenseModel) -> dict[str, str]:
     Parameters
     ----------
     model : SenseModel
-        A fitted sense model.
+        A fitted sense model; its inducers' uses, senses and k scores are read.
 
     Returns
     -------

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wsd.io.rows import select_rows
+from wsd.senses.clusterers import distinct_rows
 
 __all__ = [
     "SUBGROUP_DIMS",
@@ -83,6 +84,8 @@ def _cluster_index(points: np.ndarray, random_state: int) -> tuple[float, np.nda
     from sklearn.cluster import KMeans
 
     total = float(((points - points.mean(axis=0)) ** 2).sum())
+    if total <= 0:  # one point repeated: no split to make
+        return 1.0, np.zeros(len(points), dtype=np.int64)
     model = KMeans(n_clusters=2, n_init=4, random_state=random_state).fit(points)
     return (float(model.inertia_) / total if total > 0 else 1.0), model.labels_
 
@@ -200,7 +203,7 @@ def spread_examples(X: np.ndarray, members: np.ndarray, n_examples: int, random_
     centre = unit.mean(axis=0)
     first = int(np.lexsort((np.arange(len(sample)), -(unit @ centre)))[0])
     chosen = [first]
-    parts = min(n_examples, len(sample))
+    parts = min(n_examples, distinct_rows(unit))  # no more parts than different uses
     model = KMeans(n_clusters=parts, n_init=4, random_state=random_state).fit(unit)
     sizes = np.bincount(model.labels_, minlength=parts)
     for part in sorted(range(parts), key=lambda p: (-sizes[p], p)):

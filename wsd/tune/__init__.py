@@ -17,7 +17,7 @@ from typing import Any
 from wsd._lazy import LazyTable, lazy_attribute, lazy_dir
 
 _LAZY: LazyTable = {
-    "TuneOptions": "wsd.tune.options",
+    "TuneOptions": "wsd.options",
     "TuneResult": "wsd.tune.api",
     "tune_encoder": "wsd.tune.api",
     "PairSet": "wsd.tune.pairs",

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
 from wsd.io.outputs import in_session
-from wsd.tune.card import teacher_scope
-from wsd.tune.options import TuneOptions, with_later_defaults
+from wsd.options import TuneOptions
+from wsd.tune.card import TUNE_FORMAT, teacher_scope
+from wsd.tune.facts import TuneConfig, TuneFacts
+from wsd.tune.options import training_options, with_later_defaults
 from wsd.tune.pairs import UNLABELLED, PairSet, concat, exclude_lemmas, normalize_lemma
 
 if TYPE_CHECKING:
@@ -45,12 +47,12 @@ class TuneResult:
     ----------
     out : Path
         The model folder.
-    facts : dict
+    facts : TuneFacts
         Its ``wsd_tune.json`` (sources, lemmas, options, training, validation).
     """
 
     out: Path
-    facts: dict[str, Any]
+    facts: TuneFacts
 
     @property
     def validation(self) -> list[dict[str, Any]]:
@@ -78,11 +80,8 @@ class TuneResult:
             )
         sources = ", ".join(f"{s['name']} ({s['counts']['pairs']} pairs)" for s in facts["sources"])
         history = self.validation
-        teacher = (
-            f", {teacher_scope(facts['teacher'])} labelled by the teacher {facts['teacher']['name']}"
-            if facts.get("teacher")
-            else ""
-        )
+        given = facts.get("teacher")
+        teacher = f", {teacher_scope(given)} labelled by the teacher {given['name']}" if given else ""
         lines = [
             f"tuned {facts['base_model']['name']} on {sources}{teacher}",
             f"{training['steps']} steps, {training['epochs']} of {facts['config']['options']['epochs']} epochs done"
@@ -277,6 +276,7 @@ def tune_encoder(
     options = options if options is not None else TuneOptions()
     if not isinstance(options, TuneOptions):
         raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
+    options = training_options(options)
     _check_apart_from_models(Path(out), options)
     from wsd.embed.model_folder import check_model_folder
     from wsd.embed.models import model_source
@@ -295,15 +295,7 @@ def tune_encoder(
         from wsd.tune.teacher import Teacher
 
         try:  # loaded before any source is read or the output claimed: a teacher that cannot load leaves nothing
-            teacher = Teacher(
-                options.teacher,
-                layers=options.layers,
-                pooling=options.pooling,
-                window_tokens=options.window_tokens,
-                context_vector=options.context_vector,
-                device=options.device,
-                labels=options.teacher_labels,
-            )
+            teacher = Teacher(options)
             inherited.update(inherited_lemmas(options.teacher))
         except ModelError as exc:
             raise ModelError(f"--teacher: {exc}") from exc
@@ -335,7 +327,7 @@ def tune_encoder(
     )
     if valid is not None and teacher is not None:  # held-out unlabelled uses: scored against the teacher
         valid = teacher.label_unlabelled(valid)
-    config = {
+    config: TuneConfig = {
         "options": options.weight_settings(),
         "sources": pairset.sources,
         "pairs": len(pairset),
@@ -358,21 +350,13 @@ def tune_encoder(
 
     # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing (the
     # session takes back the claim's manifest, wsd.io.outputs.session)
-    encoder = Encoder(
-        options.model,
-        layers=options.layers,
-        pooling=options.pooling,
-        device=options.device,
-        precision="fp32",
-        window_tokens=options.window_tokens,
-        runtime="torch",  # training runs PyTorch's graph, whatever the default inference runtime is
-        context_vector=options.context_vector,
-    )
+    # training runs PyTorch's graph, whatever the default inference runtime is
+    encoder = Encoder.from_options(options.encoder_options(options.model).replace(runtime="torch"))
     warn_unreadable_words(encoder, pairset.uses)
     checkpoint = folder / TUNE_CHECKPOINT_DIR
     from wsd.io.atomic import atomic_write
 
-    marker = {"format": "wsd-tune/1", "config": config}
+    marker = {"format": TUNE_FORMAT, "config": config}
     atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
     dtype = autocast_dtype(options.precision, encoder.loaded.device)
     span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
@@ -387,8 +371,8 @@ def tune_encoder(
         kinds = ["graded"] if teacher.labels == "all" else sorted((set(kinds) - {UNLABELLED}) | {"graded"})
     from wsd.tune.losses import chosen_loss
 
-    facts = {
-        "format": "wsd-tune/1",
+    facts: TuneFacts = {
+        "format": TUNE_FORMAT,
         "config": config,
         # the sources as given: one whose every lemma is excluded has no pairs, so it is missing from ``sources``
         "given_sources": [item if isinstance(item, str) else "(pairs given in Python)" for item in train_items],
@@ -470,7 +454,7 @@ def warn_unreadable_words(encoder: Any, uses: pd.DataFrame) -> dict[str, float]:
     return found
 
 
-def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: str | None) -> None:
+def write_model_folder(folder: Path, encoder: Any, facts: TuneFacts, base: str | None) -> None:
     """Write the tuned model as a transformers + sentence-transformers folder, with its card and facts.
 
     Every file is written atomically (:func:`wsd.io.atomic.atomic_write`).
@@ -481,7 +465,7 @@ def write_model_folder(folder: Path, encoder: Any, facts: dict[str, Any], base: 
         The model folder.
     encoder : Encoder
         The encoder whose (tuned) model and tokenizer are saved.
-    facts : dict
+    facts : TuneFacts
         The ``wsd_tune.json`` document.
     base : str or None
         The base model as given (its sentence-transformers files are carried over).

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError
+from wsd.tune.facts import SourceFacts, TuneConfig, TuneFacts
 
 #: The options that decide what a tuned model's word vectors are; the tuned ingredients of an average must agree.
 WORD_VECTOR_OPTIONS = ("layers", "pooling", "window_tokens", "markers", "context_vector")
@@ -180,9 +181,9 @@ def _union(facts: Sequence[Mapping[str, Any] | None], key: str) -> list[str]:
     return sorted({lemma for fact in facts if fact for lemma in fact.get(key, [])})
 
 
-def _merged_sources(facts: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+def _merged_sources(facts: Sequence[TuneFacts | None]) -> list[SourceFacts]:
     """The ingredients' training sources, one entry per source name: the first one's counts, every lemma."""
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, SourceFacts] = {}
     for fact in facts:
         for source in (fact or {}).get("sources", []):
             entry = merged.setdefault(source["name"], {**source, "lemmas": []})
@@ -263,7 +264,7 @@ def average_encoders(
         }
         for name, model, encoder, fact, share in zip(names, models, encoders, facts_in, shares, strict=True)
     ]
-    config = {
+    config: TuneConfig = {
         "average": [{k: row[k] for k in ("model", "fingerprint", "weight")} for row in ingredients],
         "word_vectors": word_vectors,
     }
@@ -286,7 +287,7 @@ def average_encoders(
         if untuned
         else (names[0], ingredients[0]["fingerprint"])
     )
-    facts: dict[str, Any] = {
+    facts: TuneFacts = {
         "format": TUNE_FORMAT,
         "config": config,
         "average": ingredients,

@@ -1,6 +1,7 @@
 """What a tuned model folder says about itself: ``wsd_tune.json``, its model card, and the leakage guard.
 
-``wsd_tune.json`` (:data:`wsd.io.layout.TUNE_FILE`) holds the facts of the training run, machine-readable:
+``wsd_tune.json`` (:data:`wsd.io.layout.TUNE_FILE`) holds the facts of the training run, machine-readable
+(typed as :class:`wsd.tune.facts.TuneFacts`):
 
 =====================  ===================================================================================
 key                    value
@@ -42,19 +43,20 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from wsd.embed import hub
 from wsd.embed.models import model_source
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
+from wsd.tune.facts import TuneFacts
 from wsd.tune.pairs import COUNT_COLUMNS, normalize_lemma
 from wsd.tune.wic import SKIPPED, language
 
 TUNE_FORMAT = "wsd-tune/1"
 
 
-def read_tune_facts(model: str | os.PathLike[str] | None) -> dict[str, Any] | None:
+def read_tune_facts(model: str | os.PathLike[str] | None) -> TuneFacts | None:
     """The ``wsd_tune.json`` of a model, or None when the model was not tuned by wsd.
 
     Parameters
@@ -65,7 +67,8 @@ def read_tune_facts(model: str | os.PathLike[str] | None) -> dict[str, Any] | No
 
     Returns
     -------
-    dict or None
+    TuneFacts or None
+        As the file has it (one written by an earlier wsd may lack keys added since).
 
     Raises
     ------
@@ -91,7 +94,7 @@ def read_tune_facts(model: str | os.PathLike[str] | None) -> dict[str, Any] | No
         raise ModelError(f"{path} cannot be read as JSON ({exc})") from exc
     if not isinstance(facts, dict):
         raise ModelError(f"{path} holds no JSON object")
-    return facts
+    return cast(TuneFacts, facts)
 
 
 def seen_lemmas(facts: Mapping[str, Any]) -> list[str]:
@@ -218,7 +221,7 @@ def _seconds(value: Any) -> str:
     return f"{value:.1f}" if value < 10 else f"{value:.0f}"
 
 
-def model_card(facts: Mapping[str, Any]) -> str:
+def model_card(facts: TuneFacts) -> str:
     """The model card (``README.md``) of a tuned model: the facts of ``wsd_tune.json`` in words and tables.
 
     Parameters
@@ -295,10 +298,10 @@ def model_card(facts: Mapping[str, Any]) -> str:
         f"stopped early: {training.get('stopped_early')}, weights kept from step {training.get('best_step')}",
         *(
             [
-                f"- teacher: `{facts['teacher']['name']}` (fingerprint `{facts['teacher']['fingerprint']}`): "
-                f"labelled {teacher_scope(facts['teacher'])} by its cosine of the two uses"
+                f"- teacher: `{teacher['name']}` (fingerprint `{teacher['fingerprint']}`): "
+                f"labelled {teacher_scope(teacher)} by its cosine of the two uses"
             ]
-            if facts.get("teacher")
+            if (teacher := facts.get("teacher"))
             else []
         ),
         f"- seed: {options.get('seed')}, lr: {options.get('lr')}, uses per step: {options.get('batch_uses')}, "

@@ -23,17 +23,20 @@ change; and sentence-transformers is no dependency of wsd (importing it costs a 
 
 from __future__ import annotations
 
+from typing import get_args
+
 import torch
 
 from wsd.errors import ConfigError
+from wsd.options import TuneOptions
+from wsd.schema import TuneLoss
 
 #: Graded labels at or above this are "same" for the contrastive loss; at or below :data:`GRADED_DIFFERENT` "different".
 GRADED_SAME = 3.0
 GRADED_DIFFERENT = 2.0
-LOSSES = ("cosent", "contrastive", "auto")
 
 
-def cosent_loss(scores: torch.Tensor, labels: torch.Tensor, scale: float = 20.0) -> torch.Tensor:
+def cosent_loss(scores: torch.Tensor, labels: torch.Tensor, scale: float = TuneOptions.scale) -> torch.Tensor:
     """CoSENT: every pair with a higher label should have a higher score.
 
     Parameters
@@ -62,7 +65,7 @@ def cosent_loss(scores: torch.Tensor, labels: torch.Tensor, scale: float = 20.0)
     return torch.logsumexp(torch.cat([zero, terms]), dim=0)
 
 
-def contrastive_loss(scores: torch.Tensor, labels: torch.Tensor, margin: float = 0.5) -> torch.Tensor:
+def contrastive_loss(scores: torch.Tensor, labels: torch.Tensor, margin: float = TuneOptions.margin) -> torch.Tensor:
     """Contrastive loss on the cosine distance: same-sense pairs pulled together, others pushed past ``margin``.
 
     Parameters
@@ -93,7 +96,13 @@ def contrastive_loss(scores: torch.Tensor, labels: torch.Tensor, margin: float =
 
 
 def pair_loss(
-    scores: torch.Tensor, labels: torch.Tensor, kind: str, loss: str, *, scale: float = 20.0, margin: float = 0.5
+    scores: torch.Tensor,
+    labels: torch.Tensor,
+    kind: str,
+    loss: TuneLoss,
+    *,
+    scale: float = TuneOptions.scale,
+    margin: float = TuneOptions.margin,
 ) -> torch.Tensor:
     """The loss of a batch of pairs of one label kind.
 
@@ -123,8 +132,8 @@ def pair_loss(
     >>> float(pair_loss(torch.tensor([0.5]), torch.tensor([1.0]), "binary", "auto"))
     0.125
     """
-    if loss not in LOSSES:
-        raise ConfigError(f"unknown loss {loss!r} (choose one of {', '.join(LOSSES)})")
+    if loss not in get_args(TuneLoss):  # the choices of TuneOptions.loss
+        raise ConfigError(f"unknown loss {loss!r} (choose one of {', '.join(get_args(TuneLoss))})")
     if kind not in ("graded", "binary"):
         raise ConfigError(f"unknown label kind {kind!r}")
     chosen = ("cosent" if kind == "graded" else "contrastive") if loss == "auto" else loss
@@ -136,7 +145,7 @@ def pair_loss(
     return contrastive_loss(scores, labels, margin)
 
 
-def chosen_loss(kind: str, loss: str) -> str:
+def chosen_loss(kind: str, loss: TuneLoss) -> str:
     """The loss :func:`pair_loss` uses for a label kind.
 
     Parameters

@@ -36,21 +36,18 @@ from pathlib import Path
 from typing import Any
 
 from wsd.errors import ConfigError
-from wsd.schema import TUNE_RECIPES
+from wsd.options import TuneOptions
+from wsd.schema import DATA_DIR_VARIABLE, TUNE_RECIPES, data_location
 
 __all__ = [
-    "DATA_DIR_VARIABLE",
     "RECIPES",
     "RecipeSource",
     "TuneRecipe",
     "recipe_excluded_lemmas",
-    "recipe_settings",
+    "recipe_options",
     "recipe_sources",
     "resolve_recipe",
 ]
-
-#: The environment variable naming the data folder of the recipes (``--data-dir`` wins).
-DATA_DIR_VARIABLE = "WSD_DATA_DIR"
 
 
 @dataclass(frozen=True)
@@ -82,7 +79,8 @@ class TuneRecipe:
     sources : tuple of RecipeSource
         Its training sources.
     settings : mapping
-        The :class:`~wsd.tune.TuneOptions` fields it fixes.
+        The :class:`~wsd.options.TuneOptions` fields it fixes, by name (checked against the fields' types and
+        ranges when the recipe is made).
     excluded_lemmas : str or None
         The file of ``wsd/tune/recipe_data`` listing the lemmas it never trains on (one per line).
     needs_model : bool
@@ -95,6 +93,9 @@ class TuneRecipe:
     settings: Mapping[str, Any] = field(default_factory=dict)
     excluded_lemmas: str | None = None
     needs_model: bool = False
+
+    def __post_init__(self) -> None:
+        TuneOptions(**self.settings)  # each a field, of its type and range: a wrong recipe fails on import
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -173,7 +174,7 @@ def data_folder(given: str | os.PathLike[str] | None) -> Path | None:
     -------
     Path or None
     """
-    chosen = given or os.environ.get(DATA_DIR_VARIABLE) or None
+    chosen = data_location(data_dir=given)
     return Path(chosen).expanduser() if chosen else None
 
 
@@ -256,42 +257,44 @@ def recipe_excluded_lemmas(recipe: TuneRecipe) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def recipe_settings(recipe: TuneRecipe, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``[tune]`` settings of a recipe's run: the recipe's fixed options over the defaults.
+def recipe_options(recipe: TuneRecipe, given: TuneOptions) -> TuneOptions:
+    """The options of a recipe's run: the recipe's fixed options over those given.
 
     Parameters
     ----------
     recipe : TuneRecipe
         The recipe.
-    given : mapping
-        The ``[tune]`` settings of the command (flags and config file).
-    defaults : mapping
-        Each option's default.
+    given : TuneOptions
+        The options of the command (flags and config file).
 
     Returns
     -------
-    dict
+    TuneOptions
         ``given`` with the recipe's options set.
 
     Raises
     ------
     ConfigError
-        When a setting differs from its default and from the recipe's value (the recipe would not be the one
+        When an option differs from its default and from the recipe's value (the recipe would not be the one
         measured), or a recipe on the user's base is given no ``--model``.
+
+    Examples
+    --------
+    >>> recipe_options(resolve_recipe("sense-minilm"), TuneOptions(progress=False)).max_steps
+    1000
     """
-    settings = dict(given)
+    defaults = TuneOptions()
     for key, value in recipe.settings.items():
-        current = settings.get(key)
-        if current != value and current != defaults.get(key):
+        current = getattr(given, key)
+        if current != value and current != getattr(defaults, key):
             flag = "--" + key.replace("_", "-")
             raise ConfigError(
                 f"--recipe {recipe.name} fixes {flag} to {value!r}; drop {flag} {current!r}, or drop --recipe and "
                 "give every option yourself"
             )
-        settings[key] = value
-    if recipe.needs_model and not settings.get("model"):
+    if recipe.needs_model and not given.model:
         raise ConfigError(
             f"--recipe {recipe.name} tunes the multilingual encoder you name: give --model BASE (a model folder "
             "or Hub name, e.g. the multilingual-e5-small folder that ../shared/models converts)"
         )
-    return settings
+    return given.replace(**recipe.settings)

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd.errors import ConfigError
+from wsd.options import TuneOptions
 from wsd.tune.batches import Batch
 from wsd.tune.pairs import GRADED, GRADED_RANGE, UNLABELLED, PairSet
 
@@ -53,49 +55,32 @@ class Teacher:
 
     Parameters
     ----------
-    model : str
-        The teacher, as ``--model`` takes it (a folder, ``wsd:NAME``, a Hub name, ``default``).
-    layers, pooling, window_tokens, context_vector
-        How its word vectors are made: the student's options, so both compare the same kind of vector.
-    device : str or None
-        Where it runs (``auto`` or ``None``: CUDA when present), as the student's ``--device``.
-    labels : {"all", "unlabelled"}
-        Which pairs :meth:`relabel` labels: every pair, or only those without a label (``--teacher-labels``).
+    options : TuneOptions
+        The student's options: the teacher (:attr:`~wsd.options.TuneOptions.teacher`, as ``--model`` takes it: a
+        folder, ``wsd:NAME``, a Hub name, ``default``), which pairs it labels (``teacher_labels``: every pair, or
+        only those without a label) and how its word vectors are made (the student's layers, pooling, window,
+        context vector and device, so both compare the same kind of vector).
 
     Attributes
     ----------
     encoder : wsd.Encoder
         The loaded teacher.
+    labels : {"all", "unlabelled"}
+        Which pairs :meth:`relabel` labels.
+
+    Raises
+    ------
+    ConfigError
+        For options without a teacher.
     """
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        layers: str,
-        pooling: str,
-        window_tokens: int | None = None,
-        context_vector: str | None = None,
-        device: str | None = None,
-        labels: str = "all",
-    ) -> None:
-        from typing import cast
-
+    def __init__(self, options: TuneOptions) -> None:
         from wsd.embed.encoder import Encoder
-        from wsd.schema import TUNE_TEACHER_LABELS, Pooling
 
-        if labels not in TUNE_TEACHER_LABELS:
-            raise ValueError(f"labels must be one of {', '.join(TUNE_TEACHER_LABELS)}, not {labels!r}")
-        self.labels = labels
-        self.encoder = Encoder(
-            model,
-            layers=layers,
-            pooling=cast(Pooling, pooling),
-            device=device,
-            precision="fp32",
-            window_tokens=window_tokens,
-            context_vector=context_vector,
-        )
+        if options.teacher is None:
+            raise ConfigError("a teacher needs its model: TuneOptions(teacher=MODEL)")
+        self.labels = options.teacher_labels
+        self.encoder = Encoder.from_options(options.encoder_options(options.teacher))
 
     @property
     def identity(self) -> dict[str, Any]:

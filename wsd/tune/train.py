@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import sys
 import time
 import warnings
@@ -39,11 +40,13 @@ from wsd.errors import ConfigError
 from wsd.io.atomic import atomic_write
 from wsd.io.layout import TUNE_CHECKPOINT_STATE
 from wsd.io.outputs import NotAsWritten, differences, discard, open_as_written
+from wsd.options import TuneOptions
 from wsd.tune.batches import Batch, PairIndex
+from wsd.tune.facts import TuneConfig
 from wsd.tune.forward import SpanEncoder
 from wsd.tune.freezing import freeze_lower_layers
 from wsd.tune.losses import pair_loss
-from wsd.tune.options import TuneOptions, with_later_defaults
+from wsd.tune.options import with_later_defaults
 from wsd.tune.pairs import PairSet
 from wsd.tune.teacher import Teacher
 from wsd.tune.validation import validate
@@ -256,7 +259,7 @@ def train(
     valid: PairSet | None,
     options: TuneOptions,
     checkpoint_dir: Path,
-    config: dict[str, Any],
+    config: TuneConfig,
     *,
     on_step: Callable[[int, float], None] | None = None,
     teacher: Teacher | None = None,
@@ -280,7 +283,7 @@ def train(
         Epochs, steps, learning rate, loss, seed, patience, checkpoints, progress.
     checkpoint_dir : Path
         Where checkpoints go; a checkpoint there of the same ``config`` is resumed from.
-    config : dict
+    config : TuneConfig
         What decides the weights (a checkpoint of another configuration is not resumed from).
     on_step : callable, optional
         Called with the step number and its loss after each step (and its checkpoint); what it raises
@@ -322,7 +325,8 @@ def train(
     with deterministic(options.seed):
         saved: int | None = None  # the step of the checkpoint on disk
         found = path.is_file()
-        resumed = _resume(path, config, model, optimizer, scheduler, span.device, overwrite) if found else None
+        load = functools.partial(_load_checkpoint, path, config, model, optimizer, scheduler, span.device)
+        resumed = _resume(path, load, overwrite) if found else None
         if resumed is not None:
             state, best = resumed
             saved = state.step
@@ -443,7 +447,7 @@ def _rng_state() -> tuple[torch.Tensor, list[torch.Tensor]]:
 
 def _save_checkpoint(
     path: Path,
-    config: dict[str, Any],
+    config: TuneConfig,
     model: torch.nn.Module,
     optimizer: torch.optim.Optimizer,
     scheduler: Any,
@@ -476,17 +480,12 @@ class _Untrusted(ConfigError):
 
 
 def _resume(
-    path: Path,
-    config: dict[str, Any],
-    model: torch.nn.Module,
-    optimizer: torch.optim.Optimizer,
-    scheduler: Any,
-    device: torch.device,
-    overwrite: bool,
+    path: Path, load: Callable[[], tuple[TrainState, dict[str, torch.Tensor] | None]], overwrite: bool
 ) -> tuple[TrainState, dict[str, torch.Tensor] | None] | None:
-    """Restore the checkpoint; with ``overwrite`` one that cannot be trusted is removed instead (None: from scratch)."""
+    """Restore the checkpoint at ``path`` with ``load`` (:func:`_load_checkpoint`); with ``overwrite`` one that
+    cannot be trusted is removed instead (None: from scratch)."""
     try:
-        return _load_checkpoint(path, config, model, optimizer, scheduler, device)
+        return load()
     except _Untrusted as exc:
         if not overwrite:
             raise
@@ -533,7 +532,7 @@ def _read_trusted(path: Path) -> dict[str, Any]:
 
 def _load_checkpoint(
     path: Path,
-    config: dict[str, Any],
+    config: TuneConfig,
     model: torch.nn.Module,
     optimizer: torch.optim.Optimizer,
     scheduler: Any,

@@ -15,18 +15,25 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from wsd.config import Config, default_config, evaluation_config, resolve_config, write_config
+from wsd.config import Config, config_executor, default_config, evaluation_config, resolve_config, write_config
 from wsd.errors import ConfigError
-from wsd.executors import Executor, make_executor
-from wsd.options import ChangeOptions, EmbeddingOptions, ExecutionOptions, SenseOptions, route_settings
-from wsd.schema import Dataset, PairDataset
+from wsd.executors import Executor
+from wsd.options import (
+    ChangeOptions,
+    EmbeddingOptions,
+    EvaluationOptions,
+    ExecutionOptions,
+    SenseOptions,
+    route_settings,
+)
+from wsd.schema import Dataset, PairDataset, data_location
 from wsd.senses.inducer import make_inducer
 from wsd.workflows.benchmark import evaluate
 from wsd.workflows.results import format_table
@@ -128,7 +135,7 @@ def evaluate_job(
     out, report = config["output"]["out"], config["output"]["report"]
     if report and not out:
         raise ConfigError("--report needs --out (the folder the report is written into)")
-    started = _executor(config, executor)
+    started = config_executor(config, executor)
     with started or contextlib.nullcontext():  # one cluster for every seed
         metrics = evaluate(
             evaluation,
@@ -149,41 +156,17 @@ def evaluate_job(
     return EvaluationResult(metrics, Path(out), None if page is None else Path(page))
 
 
-def _executor(config: Config, given: Executor | str | None) -> Executor | None:
-    """The executor to start here: one of ``given``'s name, or the Dask one of ``[execution]`` scheduler or workers;
-    None when ``given`` is an executor already (used as it is) or the work runs in this process."""
-    execution = config.get("execution", {})
-    if isinstance(given, Executor):
-        return None
-    if given is None and execution.get("scheduler") is None and execution.get("workers") is None:
-        return None
-    return make_executor(
-        given,
-        scheduler=execution["scheduler"],
-        workers=execution["workers"],
-        threads_per_worker=execution["threads_per_worker"],
-    )
-
-
 def evaluate_dataset(
     dataset: Dataset | PairDataset,
     data: str | os.PathLike[str] | None = None,
     *,
     data_dir: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
+    evaluation: EvaluationOptions | None = None,
     embedding: EmbeddingOptions | None = None,
     senses: SenseOptions | None = None,
     change: ChangeOptions | None = None,
     execution: ExecutionOptions | None = None,
-    targets: str | Sequence[str] | None = None,
-    seeds: int | None = None,
-    graded: bool | None = None,
-    min_weight: float | None = None,
-    top: int | None = None,
-    split: str | None = None,
-    gold_key: str | os.PathLike[str] | None = None,
-    dev: str | os.PathLike[str] | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
     report: bool = False,
     progress: bool = True,
     overwrite: bool = False,
@@ -191,9 +174,9 @@ def evaluate_dataset(
 ) -> EvaluationResult:
     """Embed, induce senses and score a labelled dataset over seeds: what ``wsd evaluate --dataset DATASET`` runs.
 
-    The arguments are resolved as the command's flags are (an argument left at None is "not given": the recipe's
-    value, else the default), and the same job runs (:func:`evaluate_job`), so the same settings give the same
-    scores and, with ``out``, the same files: ``metrics.json``, ``per_target.csv``, the system keys, ``run/``,
+    The arguments are resolved as the command's flags are (a field left at its default is "not given": the
+    recipe's value, else the default), and the same job runs (:func:`evaluate_job`), so the same settings give the
+    same scores and, with ``out``, the same files: ``metrics.json``, ``per_target.csv``, the system keys, ``run/``,
     ``senses/``, ``config.toml`` (``wsd evaluate --config OUT/config.toml`` runs it again) and with ``report`` the
     report.
 
@@ -205,9 +188,12 @@ def evaluate_dataset(
         Its folder or file (``--data``; generic: a ``.tsv`` or ``.jsonl`` file).
     data_dir : path, optional
         Where ``data`` is not given: the folder holding the datasets, laid out as ``../shared/datasets``
-        (``--data-dir``; default ``$WSD_DATA_DIR``).
+        (``--data-dir``; default ``$WSD_DATA_DIR``; :func:`wsd.schema.data_location`).
     out : path, optional
         The output folder (``--out``); nothing is written without it.
+    evaluation : EvaluationOptions, optional
+        How the dataset is scored (:class:`wsd.options.EvaluationOptions`: ``targets``, ``seeds``, ``graded``,
+        ``min_weight``, ``top``, ``split``, ``gold_key``, ``dev``, ``cache_dir``; unset ones: the recipe's).
     embedding : EmbeddingOptions, optional
         How occurrences become vectors (unset fields: the recipe's, e.g. its context vector).
     senses : SenseOptions, optional
@@ -218,21 +204,6 @@ def evaluate_dataset(
     execution : ExecutionOptions, optional
         Where the per-target fits run: ``executor`` (an :class:`~wsd.executors.Executor` used as it is), or a
         Dask ``scheduler`` or local ``workers``.
-    targets : str or sequence of str, optional
-        Evaluate only these targets (``["add.v", "bank.n"]`` or ``"add.v,bank.n"``).
-    seeds : int, optional
-        Seeds (mean ± std over them; default 1).
-    graded, min_weight, top : optional
-        The system keys: graded memberships (the default recipe's) or hard labels, the smallest relative membership
-        kept, the most senses per occurrence.
-    split : str, optional
-        RUSSE-2018 split(s).
-    gold_key : path, optional
-        SemEval-2013 gold key name or path.
-    dev : path, optional
-        ``wic``: the pairs file the cosine threshold is chosen on.
-    cache_dir : path, optional
-        The vector cache (default ``$WSD_CACHE_DIR`` or ``~/.cache/wsd``).
     report : bool
         Write the report into ``out`` (``--report``).
     progress : bool
@@ -240,8 +211,9 @@ def evaluate_dataset(
     overwrite : bool
         Replace the files of an evaluation of another configuration in ``out``.
     **settings
-        Fields of :class:`~wsd.options.EmbeddingOptions` or :class:`~wsd.options.SenseOptions` by name
-        (``layers="last"``, ``method="ward"``, ``k=3``), applied on top of the objects.
+        Fields of :class:`~wsd.options.EvaluationOptions`, :class:`~wsd.options.EmbeddingOptions` or
+        :class:`~wsd.options.SenseOptions` by name (``seeds=3``, ``targets="add.v,bank.n"``, ``layers="last"``,
+        ``method="ward"``, ``k=3``), applied on top of the objects.
 
     Returns
     -------
@@ -265,38 +237,22 @@ def evaluate_dataset(
     objects, _ = route_settings(
         "evaluate_dataset()",
         settings,
-        {"embedding": (EmbeddingOptions, embedding), "senses": (SenseOptions, senses)},
+        {
+            "evaluation": (EvaluationOptions, evaluation),
+            "embedding": (EmbeddingOptions, embedding),
+            "senses": (SenseOptions, senses),
+        },
     )
-    location = data if data is not None else (data_dir or os.environ.get("WSD_DATA_DIR") or None)
-    evaluation = {
-        "dataset": dataset,
-        "data": location,
-        "targets": _names(targets),
-        "seeds": seeds,
-        "graded": graded,
-        "min_weight": min_weight,
-        "top": top,
-        "split": split,
-        "gold_key": gold_key,
-        "dev": dev,
-        "cache_dir": cache_dir,
-    }
-    flags = {f"evaluation.{key}": _plain(value) for key, value in evaluation.items()}
+    flags: dict[str, Any] = {"evaluation.dataset": dataset, "evaluation.data": data_location(data, data_dir)}
     flags |= {"output.out": _plain(out), "output.report": report or None}
     for section, given in (*objects.items(), ("change", change), ("execution", execution)):
-        flags |= {f"{section}.{key}": value for key, value in _changed_fields(given).items() if key != "executor"}
+        flags |= {
+            f"{section}.{key}": _plain(value) for key, value in _changed_fields(given).items() if key != "executor"
+        }
     _check_used(flags)
     config = resolve_config("evaluate", flags=flags)
     executor = execution.executor if execution is not None else None
     return evaluate_job(config, progress=progress, overwrite=overwrite, executor=executor)
-
-
-def _names(targets: str | Sequence[str] | None) -> list[str] | None:
-    """Target names as the flag reads them: ``"add.v,bank.n"`` or a sequence (None: all)."""
-    if targets is None:
-        return None
-    items = targets.split(",") if isinstance(targets, str) else [str(target) for target in targets]
-    return [item.strip() for item in items if item.strip()]
 
 
 def _plain(value: Any) -> Any:

@@ -58,7 +58,7 @@ import pandas as pd
 
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
-from wsd.io.textfiles import check_file, iter_lines
+from wsd.io.textfiles import check_file, iter_lines, json_object
 from wsd.occurrences import GOLD_COLUMN, validate_occurrences
 
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "target", "text", "start", "end")
@@ -153,12 +153,7 @@ def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     for line, raw in enumerate(_lines(path), start=1):
         if not raw.strip():
             continue
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{path}:{line}: invalid JSON ({error.msg} at column {error.colno})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path}:{line}: expected a JSON object, got {type(record).__name__}")
+        record = json_object(raw, f"{path}:{line}")
         missing = [name for name in REQUIRED_FIELDS if name not in record]
         if missing:
             raise InputError(f"{path}:{line}: missing field(s) {', '.join(missing)}")

@@ -67,6 +67,7 @@ def dataset_folder(path: str | Path) -> Path:
     Returns
     -------
     Path
+        The folder that holds ``data/``.
 
     Raises
     ------

@@ -1,7 +1,8 @@
 """Hard-clustering metrics (ARI, NMI, V-measure, paired F, B-Cubed, purity) and per-word aggregation of keys.
 
 The label functions take two equally long label sequences (gold classes, system clusters) and work on
-their contingency table, so they cost O(n + classes x clusters). ARI, NMI and V-measure agree with
+their contingency table, so they cost O(n + classes x clusters); each raises :class:`~wsd.errors.InputError`
+when the sequences are not 1-D or differ in length (:func:`contingency`). ARI, NMI and V-measure agree with
 scikit-learn (``adjusted_rand_score``, ``normalized_mutual_info_score`` with arithmetic normalisation,
 ``homogeneity_completeness_v_measure``), including its conventions for degenerate labellings.
 
@@ -77,16 +78,11 @@ def paired_f(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Gold class and system cluster of each item; every pair of items is compared.
 
     Returns
     -------
     (precision, recall, f) : tuple of float
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
 
     Examples
     --------
@@ -136,18 +132,14 @@ def v_measure(gold: Sequence, system: Sequence, beta: float = 1.0) -> tuple[floa
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Gold class and system cluster of each item, equally long (:func:`contingency`).
     beta : float
         Weight of homogeneity against completeness in the harmonic mean (1: balanced).
 
     Returns
     -------
     (homogeneity, completeness, v_measure) : tuple of float
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
+        Each is 1.0 for empty labellings (scikit-learn's convention).
 
     Examples
     --------
@@ -172,18 +164,13 @@ def normalized_mutual_info(gold: Sequence, system: Sequence) -> float:
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Two labellings of the same items (the measure is symmetric in them).
 
     Returns
     -------
     float
         In [0, 1]; 1.0 when both labellings are a single cluster (or empty), 0.0 when they share no
         information.
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
 
     Examples
     --------
@@ -206,18 +193,13 @@ def adjusted_rand(gold: Sequence, system: Sequence) -> float:
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Two labellings of the same items (ARI is symmetric in them).
 
     Returns
     -------
     float
         1.0 for identical partitions (and in scikit-learn's degenerate cases), about 0 for chance,
         negative below chance.
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
 
     Examples
     --------
@@ -247,17 +229,12 @@ def bcubed(gold: Sequence, system: Sequence) -> tuple[float, float, float]:
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Gold class and system cluster of each item; each item's class-mates and cluster-mates are compared.
 
     Returns
     -------
     (precision, recall, f) : tuple of float
         All 0.0 for empty labellings.
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
 
     Examples
     --------
@@ -281,17 +258,12 @@ def purity(gold: Sequence, system: Sequence) -> float:
     Parameters
     ----------
     gold, system : sequence
-        Gold class and system cluster of each item, equally long.
+        Gold class and system cluster of each item; only each cluster's largest class counts.
 
     Returns
     -------
     float
         In [0, 1]; 0.0 for empty labellings.
-
-    Raises
-    ------
-    InputError
-        As :func:`contingency`.
 
     Examples
     --------

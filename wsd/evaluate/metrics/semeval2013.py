@@ -164,7 +164,7 @@ def fuzzy_nmi(gold: dict[str, dict[str, float]], system: dict[str, dict[str, flo
     Parameters
     ----------
     gold, system : dict
-        Instance id -> sense -> weight for the target's instances.
+        As for :func:`fuzzy_bcubed`; system instances the gold lacks count here too.
 
     Returns
     -------
