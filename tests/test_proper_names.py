@@ -108,13 +108,15 @@ def test_russian_name_and_onion(tmp_path: Path) -> None:
 
 
 def test_only_dropping_enters_the_scan_identity() -> None:
-    options = {"targets": {"state": ["state"]}, "lemmatizer": "simplemma"}
-    assert "proper" not in ScanOptions(**options).to_dict(), "runs made before the option keep their identity"
-    assert ScanOptions(**options, proper="keep").to_dict() == ScanOptions(**options).to_dict(), "same occurrences"
-    dropped = ScanOptions(**options, proper="drop").to_dict()
+    def options(**settings) -> ScanOptions:
+        return build_scan_options({"state": ["state"]}, lemmatizer="simplemma", **settings)
+
+    assert "proper" not in options().to_dict(), "runs made before the option keep their identity"
+    assert options(proper="keep").to_dict() == options().to_dict(), "same occurrences"
+    dropped = options(proper="drop").to_dict()
     assert dropped["proper"] == "drop" and ScanOptions.from_dict(dropped).proper == "drop"
     with pytest.raises(ConfigError, match="proper must be one of warn, keep, drop"):
-        ScanOptions(**options, proper="maybe")
+        options(proper="maybe")
 
 
 def _embed(corpus: Path, out: Path, *flags: str, capsys) -> tuple[int, str]:
