@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+from typing import get_type_hints
+
 import pytest
 
 from wsd.config import EvaluationConfig, build_evaluation_config
 from wsd.errors import ConfigError
+from wsd.io.meta_types import shape_problem
 from wsd.options import EmbeddingOptions
-from wsd.senses.inducer import make_inducer
+from wsd.schema import RECIPE_NAMES
+from wsd.senses.inducer import SenseInducer, make_inducer
 from wsd.senses.recipes import (
     DEFAULT,
     DEFAULT_EMBEDDING,
     DEFAULT_OUTPUT,
+    EMBEDDINGS,
+    OUTPUTS,
+    RECIPES,
     TEXTBOOK,
+    EmbeddingRecipe,
+    OutputRecipe,
+    SenseRecipe,
     embedding_recipe,
     output_recipe,
     recipe,
@@ -30,6 +42,26 @@ def test_default_recipe_is_valid_and_differs_from_the_textbook() -> None:
     assert inducer.method == DEFAULT["method"] == "ward"
     assert inducer.center_forms == 0.5 and inducer.normalize is True
     assert DEFAULT_EMBEDDING["context_vector"] and DEFAULT_OUTPUT["graded"] is True
+
+
+@pytest.mark.parametrize("name", RECIPE_NAMES)
+def test_every_part_of_a_recipe_has_its_declared_type(name: str) -> None:
+    assert shape_problem(RECIPES[name], SenseRecipe, strict=True) is None
+    assert shape_problem(EMBEDDINGS[name], EmbeddingRecipe, strict=True) is None
+    assert shape_problem(OUTPUTS[name], OutputRecipe, strict=True) is None
+    # each declared key is a keyword of what the part configures: the inducer, the encoder's options
+    assert set(get_type_hints(SenseRecipe)) <= set(inspect.signature(SenseInducer).parameters)
+    assert set(get_type_hints(EmbeddingRecipe)) <= {field.name for field in dataclasses.fields(EmbeddingOptions)}
+
+
+def test_a_recipe_value_of_another_type_is_named() -> None:
+    assert shape_problem(TEXTBOOK | {"method": "k-means"}, SenseRecipe) == (
+        "method must be one of 'kmeans', 'agglomerative', 'ward', 'hdbscan', 'gmm', 'spectral', not 'k-means'"
+    )
+    assert shape_problem({"k_range": (2,)}, SenseRecipe) == "k_range must be a list of 2, not (2,)"
+    assert (
+        shape_problem(DEFAULT_OUTPUT | {"ceiling": 3}, OutputRecipe, strict=True) == "ceiling is no key of OutputRecipe"
+    )
 
 
 def test_copies_are_returned_and_unknown_names_fail() -> None:

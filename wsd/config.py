@@ -473,11 +473,12 @@ def absolute_paths(config: Config) -> Config:
     Parameters
     ----------
     config : dict
-        A resolved configuration.
+        A resolved configuration; it is not changed.
 
     Returns
     -------
     dict
+        The copy: the same sections and keys, the paths absolute.
     """
     copy = {section: dict(table) for section, table in config.items()}
     for section, table in copy.items():

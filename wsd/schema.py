@@ -98,11 +98,12 @@ def is_off(value: Any) -> bool:
     Parameters
     ----------
     value : object
-        An option's value.
+        An option's value (of any type: only ``None`` and strings can mean off).
 
     Returns
     -------
     bool
+        True for ``None`` and for the off words.
 
     Examples
     --------
@@ -118,11 +119,12 @@ def off_to_none(value: Any) -> Any:
     Parameters
     ----------
     value : object
-        An option's value.
+        An option's value, as a configuration or a command line spells it.
 
     Returns
     -------
     object
+        ``None``, or ``value`` unchanged.
 
     Examples
     --------
@@ -140,11 +142,12 @@ def off_to_word(value: Any) -> Any:
     Parameters
     ----------
     value : object
-        An option's value.
+        An option's value, as the Python API spells it.
 
     Returns
     -------
     object
+        ``"none"``, or ``value`` unchanged.
 
     Examples
     --------

@@ -88,6 +88,7 @@ from wsd.change.uncertainty import (
     vector_intervals,
 )
 from wsd.errors import ConfigError, InputError
+from wsd.io.meta_types import ComparisonFacts
 from wsd.io.rows import row_source, select_rows
 from wsd.schema import (
     DEFAULT_BINARY_K,
@@ -243,12 +244,13 @@ class SliceComparison:
     trends: pd.DataFrame = field(default_factory=pd.DataFrame)
     largest: pd.DataFrame = field(default_factory=pd.DataFrame)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ComparisonFacts:
         """A JSON-ready summary: settings, slices and every table as a list of records.
 
         Returns
         -------
-        dict
+        ComparisonFacts
+            As ``change.json`` records it (:class:`wsd.io.meta_types.ComparisonFacts`).
         """
 
         def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -30,7 +30,7 @@ import json
 import os
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -53,23 +53,31 @@ from wsd.io.layout import (
     CHANGE_TRENDS,
     CHANGE_UNMEASURED,
     LABELS_FILE,
-    META_FILE,
     SENSES_DIR,
     SENSES_FILE,
 )
 from wsd.io.locate import find_layout
+from wsd.io.meta_types import ChangeMeta, RunMeta, shape_problem
 from wsd.io.outputs import CHANGE_FORMAT, check_disjoint, claim_folder, in_session
 from wsd.io.provenance import library_versions
-from wsd.io.run_reader import load_run, read_meta
+from wsd.io.run_reader import DAMAGED_SENSES, load_run, read_meta, read_senses_meta
 from wsd.io.writers import write_json, write_parquet
 from wsd.options import ChangeOptions, route_settings
 from wsd.schema import MEASURES
 from wsd.senses.naming import Namer, with_names
 
-#: What to do about a damaged senses folder (the end of the error that names the file).
-DAMAGED_SENSES = "the senses folder is damaged: run the same `wsd cluster` command again to rebuild it"
+#: What to do about a damaged change folder (the end of the error that names the file).
+DAMAGED_CHANGE = "run `wsd change` again to rebuild the change folder"
 
-__all__ = ["change_run", "check_senses_of_run", "format_ranking", "read_labels", "sense_cards", "write_change"]
+__all__ = [
+    "change_run",
+    "check_senses_of_run",
+    "format_ranking",
+    "read_change_meta",
+    "read_labels",
+    "sense_cards",
+    "write_change",
+]
 
 
 def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
@@ -114,7 +122,7 @@ def read_labels(senses: Path, occurrences: pd.DataFrame) -> np.ndarray:
     return sense_of.loc[ids.to_numpy()].to_numpy(dtype=np.int64)
 
 
-def check_senses_of_run(senses: Path, run: Path, run_meta: dict[str, Any]) -> None:
+def check_senses_of_run(senses: Path, run: Path, run_meta: RunMeta) -> None:
     """Refuse a senses folder induced on another run, by the run fingerprint its ``meta.json`` records.
 
     Ids alone do not tell runs apart (two scans of different corpora may number their occurrences alike); the
@@ -127,31 +135,57 @@ def check_senses_of_run(senses: Path, run: Path, run_meta: dict[str, Any]) -> No
         The senses folder.
     run : Path
         The run compared.
-    run_meta : dict
+    run_meta : RunMeta
         The run's ``meta.json``.
 
     Raises
     ------
     InputError
-        When both fingerprints are known and differ.
+        When both fingerprints are known and differ, or the senses folder's ``meta.json`` is unreadable or damaged
+        (:func:`wsd.io.run_reader.read_senses_meta`).
 
     Examples
     --------
     >>> check_senses_of_run(Path("runs/x/senses"), Path("runs/x"), {"fingerprint": "ab12"})  # doctest: +SKIP
     """
-    file = senses / META_FILE
-    try:
-        meta = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
-    except (ValueError, UnicodeDecodeError):
-        raise InputError(f"{file}: not a readable senses meta.json") from None
-    theirs = meta.get("run_fingerprint") if isinstance(meta, dict) else None
+    meta = read_senses_meta(senses)
+    theirs = meta.get("run_fingerprint")
     ours = run_meta.get("fingerprint")
     if theirs and ours and theirs != ours:
-        made_on = f" ({meta['run']})" if isinstance(meta.get("run"), str) else ""
+        made_on = f" ({meta['run']})" if "run" in meta else ""
         raise InputError(
             f"--senses {senses} were induced on another run{made_on}, not on --run {run} (the run fingerprints "
             f"differ, even where occurrence ids coincide); run wsd cluster --run {run} for its own senses"
         )
+
+
+def read_change_meta(folder: Path) -> ChangeMeta:
+    """The ``change.json`` of a change folder, checked against its type (:class:`~wsd.io.meta_types.ChangeMeta`).
+
+    Parameters
+    ----------
+    folder : Path
+        A change folder (:func:`change_run`).
+
+    Returns
+    -------
+    ChangeMeta
+        As the file has it (one written by an earlier wsd lacks the tables added since: ``timeline``, ``trends``).
+
+    Raises
+    ------
+    InputError
+        When the file is missing or unreadable, no JSON object, or an entry of it has another type than
+        :class:`~wsd.io.meta_types.ChangeMeta` declares (the message names the entry).
+    """
+    try:
+        document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{folder}: damaged change folder ({exc}); {DAMAGED_CHANGE}") from None
+    problem = shape_problem(document, ChangeMeta)
+    if problem is not None:
+        raise InputError(f"{folder}: damaged change folder ({CHANGE_JSON}: {problem}); {DAMAGED_CHANGE}")
+    return cast(ChangeMeta, document)
 
 
 def sense_cards(senses: Path | None) -> pd.DataFrame | None:
@@ -228,7 +262,7 @@ def write_change(
     comparison: SliceComparison,
     cards: pd.DataFrame | None,
     config: dict[str, Any],
-    extra: dict[str, Any] | None = None,
+    extra: ChangeMeta | None = None,
 ) -> Path:
     """Write a change folder's tables and ``change.json`` (``change.json`` last: it marks the folder complete).
 
@@ -242,7 +276,7 @@ def write_change(
         The sense cards (:func:`sense_cards`) attached to the senses that appeared or vanished.
     config : dict
         The settings that made it (recorded; a later run with other settings is refused without overwrite).
-    extra : dict, optional
+    extra : ChangeMeta, optional
         Entries added to ``change.json`` (the run's fingerprint).
 
     Returns
@@ -267,7 +301,7 @@ def write_change(
         atomic_write(destination / f"{stem}.csv", functools.partial(ready.to_csv, index=False))
     unmeasured = comparison.unmeasured
     atomic_write(destination / CHANGE_UNMEASURED, lambda tmp: unmeasured.to_csv(tmp, index=False))
-    document = {"format": CHANGE_FORMAT, "config": config, **(extra or {}), **comparison.to_dict()}
+    document: ChangeMeta = {"format": CHANGE_FORMAT, "config": config, **(extra or {}), **comparison.to_dict()}
     document["senses"] = [
         {key: value.tolist() if isinstance(value, np.ndarray) else value for key, value in record.items()}
         for record in changes.to_dict(orient="records")
@@ -398,7 +432,7 @@ def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
     ...
     """
     folder = Path(folder)
-    document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
+    document = read_change_meta(folder)
     ranking = pd.read_parquet(folder / f"{CHANGE_RANKING}.parquet")
     first, last = document["main_pair"]
     confidence = float(document.get("bootstrap", {}).get("confidence", 0.95))

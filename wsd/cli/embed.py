@@ -62,7 +62,7 @@ def _print_run_summary(run: Path) -> None:
     meta = read_meta(run)
     counts = meta.get("scan", {}).get("occurrences", {})
     found = ", ".join(f"{t}: {n}" for t, n in counts.items())
-    embedding = meta.get("embedding", {})
+    embedding = meta.get("embedding") or {}
     chosen = " (measured: auto)" if meta.get("calibration") else ""
     print(
         f"{meta.get('n_occurrences', 0)} occurrences ({found}) from {meta['scan']['documents']} documents; "

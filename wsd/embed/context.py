@@ -72,12 +72,12 @@ class ContextSpec:
         Parameters
         ----------
         hidden_size : int
-            Size of one layer's token vector.
+            The model's hidden size, as :meth:`LayerSpec.output_dim <wsd.embed.layers.LayerSpec.output_dim>` takes it.
 
         Returns
         -------
         int
-            The context vector's dimension.
+            The context vector's dimension: that of its layers.
         """
         return self.layers.output_dim(hidden_size)
 

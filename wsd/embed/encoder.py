@@ -461,10 +461,8 @@ class Encoder:
 
         Parameters
         ----------
-        texts : sequence of str
-            The texts, one per occurrence.
-        spans : sequence of (int, int) or ndarray of shape (n, 2)
-            Character offsets of each occurrence in its text.
+        texts, spans
+            The occurrences, as :meth:`embed_spans` takes them.
         configs : sequence of (layers, pooling)
             The layer specifications and subword poolings wanted.
         progress : bool, optional
@@ -576,10 +574,8 @@ class Encoder:
 
         Parameters
         ----------
-        texts : sequence of str
-            The texts, one per occurrence.
-        spans : sequence of (int, int) or ndarray of shape (n, 2)
-            Character offsets of each occurrence in its text.
+        texts, spans
+            The occurrences, as :meth:`embed_spans` takes them.
 
         Returns
         -------

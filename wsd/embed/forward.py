@@ -154,12 +154,8 @@ def distinct_pieces(
     ----------
     forward : ForwardPass
         The runtime.
-    input_ids, mask : ndarray of shape (batch, tokens), int64
-        The batch.
-    needed : sequence of int
-        Positions in ``hidden_states`` (0 = the embedding layer's output).
-    rows, cols : ndarray of int
-        Batch row and token column of every piece wanted.
+    input_ids, mask, needed, rows, cols
+        The batch, the layers and the pieces wanted, as :meth:`ForwardPass.pieces` takes them.
 
     Returns
     -------

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from wsd.io.meta_types import EmbedConfig, VectorMeta, VectorSettings
+
 
 @dataclass(frozen=True)
 class EncoderIdentity:
@@ -77,53 +79,53 @@ class EncoderIdentity:
     runtime: str = "torch"
     quantisation: str | None = None
 
-    def _settings(self) -> dict[str, Any]:
+    def _settings(self) -> VectorSettings:
         """The settings that change the vectors, in the order they are written to disk.
 
         ``model_revision`` is there only for a Hub model, ``runtime`` only for a runtime other than PyTorch and
         ``quantisation`` only for a quantised model, so the settings of a local model run by PyTorch are as they
         always were.
         """
-        revision = {"model_revision": self.model_revision} if self.model_revision is not None else {}
-        runtime = {"runtime": self.runtime} if self.runtime != "torch" else {}
-        quantisation = {"quantisation": self.quantisation} if self.quantisation is not None else {}
-        return {
-            "model": self.model,
-            "model_fingerprint": self.model_fingerprint,
-            **revision,
+        settings: VectorSettings = {"model": self.model, "model_fingerprint": self.model_fingerprint}
+        if self.model_revision is not None:
+            settings["model_revision"] = self.model_revision
+        settings |= {
             "layers": self.layers,
             "pooling": self.pooling,
             "max_length": self.max_length,
             "window_tokens": self.window_tokens,
             "precision": self.precision,
-            **runtime,
-            **quantisation,
         }
+        if self.runtime != "torch":
+            settings["runtime"] = self.runtime
+        if self.quantisation is not None:
+            settings["quantisation"] = self.quantisation
+        return settings
 
-    def embedding_meta(self) -> dict[str, Any]:
+    def embedding_meta(self) -> VectorMeta:
         """The metadata stored with vectors: vectors whose metadata differ must never be mixed.
 
         Returns
         -------
-        dict
+        VectorMeta
             The settings that change the vectors and ``dim``; ``context_vector`` only when there is one.
             A sense model compares every field before it predicts; the vector cache keys on it.
         """
-        meta = self._settings() | {"dim": self.dim}
+        meta: VectorMeta = {**self._settings(), "dim": self.dim}
         if self.context_vector is not None:
             meta["context_vector"] = self.context_vector
         return meta
 
-    def run_config(self) -> dict[str, Any]:
+    def run_config(self) -> EmbedConfig:
         """The ``embed`` configuration a run records: resuming with a different one is refused.
 
         Returns
         -------
-        dict
+        EmbedConfig
             The settings that change the vectors, ``context_vector`` (``None`` when off) and ``batch_size``;
             no ``dim``.
         """
-        return self._settings() | {"context_vector": self.context_vector, "batch_size": self.batch_size}
+        return {**self._settings(), "context_vector": self.context_vector, "batch_size": self.batch_size}
 
     def to_dict(self) -> dict[str, Any]:
         """Every field.
@@ -133,4 +135,4 @@ class EncoderIdentity:
         dict
             The settings (``model_revision`` for a Hub model), ``context_vector``, ``batch_size`` and ``dim``.
         """
-        return self.run_config() | {"dim": self.dim}
+        return {**self.run_config(), "dim": self.dim}

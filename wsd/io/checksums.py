@@ -13,14 +13,17 @@ from typing import Any
 from wsd.errors import InputError
 from wsd.io.layout import META_FILE
 from wsd.io.manifest import file_sha256
+from wsd.io.meta_types import FileRecord
 from wsd.io.provenance import config_fingerprint
 
 #: The key of a JSON record (chunk record, shard marker) that holds the fingerprint of the rest of it.
 SEAL = "seal"
 
 
-def file_record(path: Path, sha256: str | None = None, **extra: Any) -> dict[str, Any]:
-    """What a checksum record says of a file: its size and SHA-256 (and ``extra`` entries, e.g. ``rows``).
+def file_record(
+    path: Path, sha256: str | None = None, *, rows: int | None = None, dim: int | None = None
+) -> FileRecord:
+    """What a checksum record says of a file: its size and SHA-256 (and, where given, its ``rows`` and ``dim``).
 
     Parameters
     ----------
@@ -28,15 +31,20 @@ def file_record(path: Path, sha256: str | None = None, **extra: Any) -> dict[str
         A file just written.
     sha256 : str, optional
         Its checksum when the writer computed it (else the file is read once).
-    **extra
-        More entries.
+    rows, dim : int, optional
+        The rows of a table or matrix, the columns of a matrix.
 
     Returns
     -------
-    dict
-        ``{"size": ..., "sha256": ..., **extra}``.
+    FileRecord
+        ``{"size": ..., "sha256": ..., "rows": ..., "dim": ...}``.
     """
-    return {"size": path.stat().st_size, "sha256": sha256 or file_sha256(path), **extra}
+    record: FileRecord = {"size": path.stat().st_size, "sha256": sha256 or file_sha256(path)}
+    if rows is not None:
+        record["rows"] = rows
+    if dim is not None:
+        record["dim"] = dim
+    return record
 
 
 def file_problem(path: Path, record: Any, full: bool = True) -> str | None:

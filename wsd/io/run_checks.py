@@ -26,6 +26,7 @@ from wsd.io.layout import (
     VECTORS_PART,
     part_name,
 )
+from wsd.io.meta_types import RunMeta
 
 #: A part of a run: ``(shard, chunk)``, the ``chunk``-th block of occurrences of corpus shard ``shard``.
 PartKey = tuple[int, int]
@@ -181,7 +182,7 @@ def chunk_content_problem(root: Path, part: PartKey, record: dict[str, Any] | No
     return None
 
 
-def consolidated_problem(root: Path, meta: dict[str, Any], full: bool) -> Problem | None:
+def consolidated_problem(root: Path, meta: RunMeta, full: bool) -> Problem | None:
     """What is wrong with a consolidated run's two files against the checksums ``meta.json`` records.
 
     A run written before checksums were recorded is checked for presence only.
@@ -190,7 +191,7 @@ def consolidated_problem(root: Path, meta: dict[str, Any], full: bool) -> Proble
     ----------
     root : Path
         The run directory.
-    meta : dict
+    meta : RunMeta
         Its ``meta.json``.
     full : bool
         Compare the checksums too (reads both files); else only the sizes.

@@ -1,7 +1,10 @@
-"""Reading a run: its ``meta.json``, and the occurrence table with its row-aligned vectors.
+"""Reading a run: its ``meta.json``, the occurrence table with its row-aligned vectors, and the ``meta.json`` of the
+senses induced on it.
 
-The run directory is described in :mod:`wsd.io.run_store`, which writes it. Every file read is checked against
-the size and checksum recorded when it was written (:mod:`wsd.io.run_checks`).
+The run directory is described in :mod:`wsd.io.run_store`, which writes it. Its ``meta.json`` is checked against
+its type (:class:`wsd.io.meta_types.RunMeta`) when it is read, as a senses folder's is
+(:class:`~wsd.io.meta_types.SensesMeta`), and every other file against the size and checksum recorded when it was
+written (:mod:`wsd.io.run_checks`).
 
 >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
 >>> len(occurrences) == X.shape[0]        # doctest: +SKIP
@@ -10,9 +13,11 @@ True
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
 import numpy as np
 import pandas as pd
@@ -30,6 +35,7 @@ from wsd.io.layout import (
     VECTORS_PART,
     part_glob,
 )
+from wsd.io.meta_types import RunMeta, SensesMeta, shape_problem
 from wsd.io.run_checks import chunk_problem, consolidated_problem, part_key, part_path, read_chunk_record
 from wsd.io.textfiles import json_object
 from wsd.occurrences import METADATA_DTYPES, type_metadata
@@ -37,8 +43,10 @@ from wsd.occurrences import METADATA_DTYPES, type_metadata
 #: The storage types of a run's vectors.
 VECTOR_DTYPES = ("float16", "float32")
 #: A run's ``status`` in its ``meta.json``: finished, or being written (or interrupted).
-STATUS_COMPLETE = "complete"
-STATUS_RUNNING = "running"
+STATUS_COMPLETE: Final = "complete"
+STATUS_RUNNING: Final = "running"
+#: What to do about a damaged senses folder (the end of the error that names the damaged file).
+DAMAGED_SENSES = "the senses folder is damaged: run the same `wsd cluster` command again to rebuild it"
 #: What to do about a damaged run (the end of the error that names the damaged file).
 DAMAGED_RUN = "the run is damaged: run the same `wsd embed` command again, which embeds the damaged part anew"
 
@@ -48,17 +56,24 @@ def _part_number(path: Path) -> str:
     return path.name.split(".")[0].split("-", 1)[1]
 
 
-def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The ``meta.json`` of a run directory.
+def read_meta(path: str | os.PathLike[str]) -> RunMeta:
+    """The ``meta.json`` of a run directory, checked (:func:`check_run_meta`).
 
     Parameters
     ----------
     path : path
-        A run directory (or any folder with a ``meta.json``).
+        A run directory.
 
     Returns
     -------
-    dict
+    RunMeta
+        As the file has it (one written by an earlier wsd may lack keys added since).
+
+    Raises
+    ------
+    InputError
+        When there is no run, or its ``meta.json`` is unreadable, no JSON object, or an entry of it has another
+        type than :class:`~wsd.io.meta_types.RunMeta` declares (the message names the entry).
     """
     meta_path = Path(path) / META_FILE
     if not meta_path.is_file():
@@ -73,10 +88,42 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise InputError(f"{meta_path}: not UTF-8 text (byte {exc.start}); the run folder is damaged") from exc
     except OSError as exc:
         raise InputError(f"{meta_path}: cannot read it: {exc.strerror or exc}") from exc
-    return json_object(text, str(meta_path))
+    meta = json_object(text, str(meta_path))
+    check_run_meta(meta, meta_path)
+    return cast(RunMeta, meta)
 
 
-def _metadata_columns(meta: dict[str, Any], where: Path) -> dict[str, str]:
+def read_senses_meta(folder: str | os.PathLike[str]) -> SensesMeta:
+    """The ``meta.json`` of a senses folder (``wsd cluster``), checked; empty when the folder has none.
+
+    Parameters
+    ----------
+    folder : path
+        A senses folder.
+
+    Returns
+    -------
+    SensesMeta
+        As the file has it (one written by an earlier wsd, or by ``wsd evaluate``, lacks ``run_fingerprint``).
+
+    Raises
+    ------
+    InputError
+        When the file is unreadable, no JSON object, or an entry of it has another type than
+        :class:`~wsd.io.meta_types.SensesMeta` declares (the message names the entry).
+    """
+    file = Path(folder) / META_FILE
+    try:
+        meta = json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
+    except (OSError, ValueError):  # a UnicodeDecodeError is a ValueError
+        raise InputError(f"{file}: not a readable senses meta.json") from None
+    problem = shape_problem(meta, SensesMeta)
+    if problem is not None:
+        raise InputError(f"{file}: {problem}; {DAMAGED_SENSES}")
+    return cast(SensesMeta, meta)
+
+
+def _metadata_columns(meta: RunMeta, where: Path) -> dict[str, str]:
     """The run's metadata columns and their dtypes (``metadata_columns`` of ``meta.json``), checked."""
     dtypes = meta.get("metadata_columns") or {}
     if not isinstance(dtypes, dict) or not all(d in METADATA_DTYPES for d in dtypes.values()):
@@ -84,15 +131,28 @@ def _metadata_columns(meta: dict[str, Any], where: Path) -> dict[str, str]:
     return dtypes
 
 
-def check_run_meta(meta: dict[str, Any], where: Path) -> None:
-    """Check the entries of a run's ``meta.json`` that reading the run relies on.
+def check_run_meta(meta: Mapping[str, Any], where: Path) -> None:
+    """Check a run's ``meta.json``: the entries reading the run relies on, then every entry against its type.
 
     Parameters
     ----------
-    meta : dict
-        The run's ``meta.json``.
+    meta : mapping
+        The run's ``meta.json`` as read.
     where : Path
         The file, for error messages.
+
+    Raises
+    ------
+    InputError
+        Naming the first entry that is wrong (``vector_dtype``, a count, ``embedding``; then any entry of another
+        type than :class:`~wsd.io.meta_types.RunMeta` declares).
+
+    Examples
+    --------
+    >>> check_run_meta({"status": "complete", "dim": 384}, Path("x.json"))
+    >>> check_run_meta({"scan": {"documents": "3"}}, Path("x.json"))
+    Traceback (most recent call last):
+    wsd.errors.InputError: x.json: scan.documents must be a whole number, not '3'
     """
     dtype = meta.get("vector_dtype", "float16")
     if dtype not in VECTOR_DTYPES:
@@ -103,6 +163,9 @@ def check_run_meta(meta: dict[str, Any], where: Path) -> None:
             raise InputError(f"{where}: {key} must be a whole number ≥ 0, not {value!r}")
     if not isinstance(meta.get("embedding", {}), dict):
         raise InputError(f"{where}: embedding must be a JSON object, not {type(meta['embedding']).__name__}")
+    problem = shape_problem(meta, RunMeta)
+    if problem is not None:
+        raise InputError(f"{where}: {problem}")
 
 
 def read_table(path: Path) -> pd.DataFrame:
@@ -166,8 +229,7 @@ def load_run(path: str | os.PathLike[str], mmap: bool = True, verify: bool = Tru
     >>> occurrences, X = load_run("runs/x")   # doctest: +SKIP
     """
     root = Path(path)
-    meta = read_meta(root)
-    check_run_meta(meta, root / META_FILE)
+    meta = read_meta(root)  # checked
     if (root / VECTORS_FILE).exists() and (root / OCCURRENCES_FILE).exists():
         if meta.get("status", STATUS_COMPLETE) != STATUS_COMPLETE:
             raise InputError(

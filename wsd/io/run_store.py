@@ -53,12 +53,14 @@ from wsd.io.layout import (
     part_glob,
 )
 from wsd.io.manifest import remove_listed
+from wsd.io.meta_types import FileRecord, RunConfig, RunMeta
 from wsd.io.outputs import RUN_FORMAT, claim_folder, remove_wsd_files, session
 from wsd.io.provenance import config_fingerprint, library_versions
 from wsd.io.run_checks import PartKey
 from wsd.io.run_reader import STATUS_COMPLETE, STATUS_RUNNING, VECTOR_DTYPES, read_meta, read_table
 from wsd.io.writers import write_array, write_checked, write_hashed, write_json, write_parquet
 from wsd.occurrences import type_metadata
+from wsd.schema import VectorDtype
 
 
 class RunStore:
@@ -72,22 +74,22 @@ class RunStore:
     ----------
     path : path
         The run directory.
-    meta : dict
+    meta : RunMeta
         Its ``meta.json`` (as read or as created).
     """
 
-    def __init__(self, path: Path, meta: dict[str, Any]) -> None:
+    def __init__(self, path: Path, meta: RunMeta) -> None:
         self.path = Path(path)
         self.meta = meta
-        self._written: dict[PartKey, dict[str, Any]] = {}  # occurrence parts' records, until their vectors
+        self._written: dict[PartKey, FileRecord] = {}  # occurrence parts' records, until their vectors
 
     # -------------------------------------------------------------- opening
     @classmethod
     def create(
         cls,
         path: str | os.PathLike[str],
-        config: dict[str, Any],
-        vector_dtype: str = "float16",
+        config: RunConfig,
+        vector_dtype: VectorDtype = "float16",
         overwrite: bool = False,
     ) -> RunStore:
         """Open ``path`` for the run ``config`` (a JSON-ready dict); resume it if it is the same run.
@@ -96,7 +98,7 @@ class RunStore:
         ----------
         path : path
             The run directory (created when missing).
-        config : dict
+        config : RunConfig
             Everything that decides the run's contents; its fingerprint identifies the run.
         vector_dtype : {"float16", "float32"}
             Storage type of the vectors.
@@ -129,7 +131,7 @@ class RunStore:
             (root / PARTS_DIR).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(f"cannot create the run directory {root}: {exc}") from exc
-        meta = {
+        meta: RunMeta = {
             "format": RUN_FORMAT,
             "status": STATUS_RUNNING,
             "fingerprint": fingerprint,
@@ -373,8 +375,9 @@ class RunStore:
                 self.drop_chunk(part)
         if said and self.complete:
             self.meta["status"] = STATUS_RUNNING
-            for key in ("checksums", "n_occurrences", "finished"):
-                self.meta.pop(key, None)
+            self.meta.pop("checksums", None)
+            self.meta.pop("n_occurrences", None)
+            self.meta.pop("finished", None)
             self.save_meta()
         return said
 
@@ -464,7 +467,7 @@ class RunStore:
         write_json(self.marker_path(shard), sealed(result))
 
     # -------------------------------------------------------------- completion
-    def finish(self, extra_meta: dict[str, Any] | None = None, consolidate: bool = True) -> None:
+    def finish(self, extra_meta: RunMeta | None = None, consolidate: bool = True) -> None:
         """Check the parts and mark the run complete; with ``consolidate``, join them into one file each.
 
         The parts are those the shards' done-markers list, in shard order: every shard of the plan must be
@@ -478,7 +481,7 @@ class RunStore:
 
         Parameters
         ----------
-        extra_meta : dict, optional
+        extra_meta : RunMeta, optional
             Entries added to ``meta.json`` (e.g. the vectors' ``embedding`` metadata).
         consolidate : bool
             Join the parts into ``occurrences.parquet`` and ``vectors.npy``.
@@ -544,7 +547,7 @@ class RunStore:
 
     def _consolidate(
         self, occurrence_files: list[Path], vector_files: list[Path], rows: int, dim: int
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, FileRecord]:
         """Join the parts into ``occurrences.parquet`` + ``vectors.npy``; their checksum records."""
         dtype = np.dtype(self.meta["vector_dtype"])
 
@@ -603,8 +606,8 @@ def write_run(
     path: str | os.PathLike[str],
     occurrences: pd.DataFrame,
     vectors: np.ndarray,
-    meta: dict[str, Any],
-    vector_dtype: str = "float16",
+    meta: RunMeta,
+    vector_dtype: VectorDtype = "float16",
     overwrite: bool = False,
 ) -> Path:
     """Write an in-memory occurrence table and its vectors as a complete run directory (``load_run`` reads it).
@@ -619,7 +622,7 @@ def write_run(
         The occurrence table.
     vectors : ndarray
         One row per occurrence.
-    meta : dict
+    meta : RunMeta
         Entries of ``meta.json`` (e.g. ``config``, ``embedding``).
     vector_dtype : {"float16", "float32"}
         Storage type of the vectors.
@@ -641,14 +644,19 @@ def write_run(
 
 
 def _write_run(
-    root: Path, occurrences: pd.DataFrame, vectors: np.ndarray, meta: dict[str, Any], vector_dtype: str, overwrite: bool
+    root: Path,
+    occurrences: pd.DataFrame,
+    vectors: np.ndarray,
+    meta: RunMeta,
+    vector_dtype: VectorDtype,
+    overwrite: bool,
 ) -> Path:
     claim_folder(root, "run", overwrite=overwrite)
     matrix = np.asarray(vectors).astype(vector_dtype, copy=False)
     occurrences_sum = write_parquet(root / OCCURRENCES_FILE, occurrences)
     vectors_sum = write_array(root / VECTORS_FILE, matrix)
     dim = int(matrix.shape[1]) if matrix.ndim == 2 else 0
-    full = {
+    full: RunMeta = {
         "format": RUN_FORMAT,
         "status": STATUS_COMPLETE,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),

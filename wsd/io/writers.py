@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def write_hashed(tmp: Path, write: Any) -> str:
     return writer.hexdigest()
 
 
-def write_json(path: Path, data: dict[str, Any]) -> str:
+def write_json(path: Path, data: Mapping[str, Any]) -> str:
     """Write JSON atomically (a reader never sees half a file).
 
     Parameters
@@ -77,7 +78,7 @@ def write_json(path: Path, data: dict[str, Any]) -> str:
     path : Path
         The file to write.
     data : dict
-        JSON-ready data (other values are written as strings).
+        JSON-ready data, a plain dict or a TypedDict (other values are written as strings).
 
     Returns
     -------

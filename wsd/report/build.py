@@ -25,6 +25,7 @@ from wsd.io import manifest
 from wsd.io.atomic import atomic_write
 from wsd.io.layout import FIGURES_DIR, REPORT_HTML, REPORT_MARKDOWN, RUN_DIR, SENSES_DIR
 from wsd.io.locate import folder_kind
+from wsd.io.meta_types import ChangeMeta
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
 from wsd.occurrences import citations, metadata_columns
 from wsd.report import plots
@@ -889,7 +890,7 @@ def change_section(change: ChangeData) -> Section:
     return Section("Change across slices", "change", paragraphs + notes, tables + more)
 
 
-def _shift_rule(document: dict[str, Any]) -> str:
+def _shift_rule(document: ChangeMeta) -> str:
     test = document.get("sense_shift_test")
     if not test:  # a change folder written before issue 25: the binary rule decided
         return "the binary rule"

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.change.slices import assign_slices
-from wsd.change.stage import check_senses_of_run
+from wsd.change.stage import DAMAGED_CHANGE, check_senses_of_run, read_change_meta
 from wsd.errors import InputError, WsdError
 from wsd.evaluate.keys import parse_senses
 from wsd.io import manifest
@@ -60,7 +60,8 @@ from wsd.io.layout import (
     SENSES_FILE,
 )
 from wsd.io.locate import Layout, find_layout, folder_kind
-from wsd.io.run_reader import load_run, read_meta
+from wsd.io.meta_types import ChangeMeta, RunMeta, SensesMeta
+from wsd.io.run_reader import load_run, read_meta, read_senses_meta
 
 GOLD_COLUMN = "sense"
 
@@ -75,8 +76,6 @@ HEADLINE_METRICS: dict[str, tuple[str, ...]] = {
 
 #: Gold change columns shown beside the system's in the report (where an evaluation wrote them).
 GOLD_CHANGE_COLUMNS = ("change_graded", "change_binary", "COMPARE")
-#: What to do about a change folder whose files were edited or damaged (the end of the error that names the file).
-DAMAGED_CHANGE = "run `wsd change` again to rebuild the change folder"
 #: The same for a senses folder.
 DAMAGED_SENSES = "run the same `wsd cluster` again to rebuild the senses folder"
 #: The same for an evaluation's ``change.csv``.
@@ -120,7 +119,7 @@ def check_unchanged(path: Path, remedy: str) -> None:
         check_recorded(path, remedy)
 
 
-def check_change_of_run(folder: Path, run: Path, run_meta: dict[str, Any]) -> None:
+def check_change_of_run(folder: Path, run: Path, run_meta: RunMeta) -> None:
     """Refuse a change folder made from another run, by the run fingerprint its ``change.json`` records.
 
     The same check as ``wsd change`` makes of a senses folder (:func:`wsd.change.stage.check_senses_of_run`):
@@ -133,30 +132,25 @@ def check_change_of_run(folder: Path, run: Path, run_meta: dict[str, Any]) -> No
         The change folder (``change.json``, checked first: :func:`check_unchanged`).
     run : Path
         The run reported.
-    run_meta : dict
+    run_meta : RunMeta
         The run's ``meta.json``.
 
     Raises
     ------
     InputError
         When both fingerprints are known and differ (the message names both folders), or ``change.json`` is
-        unreadable.
+        unreadable or damaged (:func:`wsd.change.stage.read_change_meta`).
 
     Examples
     --------
     >>> check_change_of_run(Path("runs/x/change"), Path("runs/x"), {"fingerprint": "ab12"})  # doctest: +SKIP
     """
-    file = folder / CHANGE_JSON
-    check_unchanged(file, DAMAGED_CHANGE)
-    try:
-        document = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{folder}: damaged change folder ({exc}); {DAMAGED_CHANGE}") from None
-    theirs = document.get("run_fingerprint") if isinstance(document, dict) else None
+    check_unchanged(folder / CHANGE_JSON, DAMAGED_CHANGE)
+    document = read_change_meta(folder)
+    theirs = document.get("run_fingerprint")
     ours = run_meta.get("fingerprint")
     if theirs and ours and theirs != ours:
-        config = document.get("config")
-        made_from = config.get("run") if isinstance(config, dict) else None
+        made_from = document.get("config", {}).get("run")
         made_on = f" ({made_from})" if isinstance(made_from, str) else ""
         raise InputError(
             f"--change {folder} was made from another run{made_on}, not from --run {run} (the run fingerprints "
@@ -172,7 +166,7 @@ class ChangeData:
     ----------
     folder : Path
         The change folder.
-    document : dict
+    document : ChangeMeta
         Its ``change.json`` (``by``, ``slices``, ``measure``, ``binary``, ``main_pair``, ...).
     ranking : DataFrame
         The targets by change score (``rank``, ``target``, ``score``, the measures, ``binary``), with the gold
@@ -190,7 +184,7 @@ class ChangeData:
     """
 
     folder: Path
-    document: dict[str, Any]
+    document: ChangeMeta
     ranking: pd.DataFrame
     counts: pd.DataFrame
     sense_changes: pd.DataFrame
@@ -235,8 +229,8 @@ def read_change(folder: Path, gold_file: Path | None = None) -> ChangeData:
         check_unchanged(folder / name, DAMAGED_CHANGE)
     if gold_file is not None and gold_file.is_file():
         check_unchanged(gold_file, DAMAGED_GOLD_CHANGE)
+    document = read_change_meta(folder)
     try:
-        document = json.loads((folder / CHANGE_JSON).read_text(encoding="utf-8"))
         tables = [
             pd.read_parquet(folder / f"{stem}.parquet") for stem in (CHANGE_RANKING, CHANGE_COUNTS, CHANGE_SENSES)
         ]
@@ -278,7 +272,7 @@ class RunData:
         The top-weighted gold sense of each occurrence (``""``: unlabelled); None without gold labels.
     metrics : dict or None
         ``metrics.json`` when the run was evaluated.
-    run_meta, senses_meta : dict
+    run_meta, senses_meta : RunMeta, SensesMeta
         The ``meta.json`` of the run and of the senses folder.
     change : ChangeData or None
         The change folder's tables, where there is one.
@@ -297,8 +291,8 @@ class RunData:
     senses: pd.DataFrame
     gold: np.ndarray | None = None
     metrics: dict[str, Any] | None = None
-    run_meta: dict[str, Any] = field(default_factory=dict)
-    senses_meta: dict[str, Any] = field(default_factory=dict)
+    run_meta: RunMeta = field(default_factory=lambda: RunMeta())
+    senses_meta: SensesMeta = field(default_factory=lambda: SensesMeta())
     change: ChangeData | None = None
     slices: np.ndarray | None = None
     report_dir: Path | None = None
@@ -442,7 +436,7 @@ def load_run_data(
             senses_table[column] = [list(value) if value is not None else [] for value in senses_table[column]]
     metrics = read_metrics(root / METRICS_FILE) if (root / METRICS_FILE).is_file() else None
     gold = read_gold(root, occurrences)
-    senses_meta = read_meta(senses_dir) if (senses_dir / META_FILE).is_file() else {}
+    senses_meta = read_senses_meta(senses_dir)
     change_data = read_change(layout.change, root / CHANGE_CSV) if layout.change is not None else None
     return RunData(
         out_dir=root,

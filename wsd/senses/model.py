@@ -133,7 +133,7 @@ def finite_rows(X: np.ndarray) -> np.ndarray:
 class EmbeddingIdentity(Protocol):
     """What describes vectors besides a mapping: an encoder's identity (:meth:`wsd.Encoder.identity`)."""
 
-    def embedding_meta(self) -> dict[str, Any]:
+    def embedding_meta(self) -> Mapping[str, Any]:
         """The identity as the metadata mapping a sense model stores.
 
         Returns

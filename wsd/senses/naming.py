@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wsd.io.meta_types import NamingFacts
+
 #: The ``synset`` of an occurrence whose lemma the inventory does not list.
 NO_ENTRY = "no entry"
 #: The ``synset`` of an occurrence no synset is near enough to (below the thresholds).
@@ -107,13 +109,13 @@ class Naming:
         ``similarity``, ``margin`` (:func:`nearest_names`).
     definitions : dict
         ``synset name -> definition`` of every candidate.
-    meta : dict
+    meta : NamingFacts
         What named them (the inventory, the parameters), recorded in ``meta.json``.
     """
 
     frame: pd.DataFrame
     definitions: dict[str, str] = field(default_factory=dict)
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: NamingFacts = field(default_factory=lambda: NamingFacts())
 
 
 #: What :func:`wsd.senses.stage.cluster_run` calls to name occurrences: ``(occurrences, X, embedding_meta)``.

@@ -1,8 +1,10 @@
 """Named recipes: how word vectors are made, how senses are induced, how they are written as a key.
 
-A recipe has three parts, each a plain dict: the *embedding* (options of :class:`wsd.Encoder`), the *senses*
-(parameters of :class:`~wsd.senses.SenseInducer`) and the *output* (how ``wsd evaluate`` turns senses into a
-system key: hard labels, or graded memberships). ``recipe(name)`` returns the senses part, as before.
+A recipe has three parts, each typed (:class:`EmbeddingRecipe`, :class:`SenseRecipe`, :class:`OutputRecipe`): the
+*embedding* (options of :class:`wsd.Encoder`), the *senses* (parameters of :class:`~wsd.senses.SenseInducer`) and the
+*output* (how ``wsd evaluate`` turns senses into a system key: hard labels, or graded memberships). ``recipe(name)``
+returns a copy of the senses part as a plain dict of keywords, as before (``embedding_recipe``, ``output_recipe`` the
+others).
 
 ``textbook`` is the baseline every result is compared with: the sum of the last four layers, mean of the
 subword pieces, k-means per word with k chosen by silhouette over 2..7, on the raw vectors, hard labels.
@@ -25,7 +27,8 @@ subword pieces, k-means per word with k chosen by silhouette over 2..7, on the r
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 from wsd import schema
 from wsd.errors import ConfigError
@@ -36,8 +39,38 @@ from wsd.errors import ConfigError
 #: over words) at every larger number measured (experiments/results/one_sense_floor/one_sense_floor.md).
 MIN_SPLIT_USES = 8
 
-TEXTBOOK: dict[str, Any] = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
-DEFAULT: dict[str, Any] = {
+
+class SenseRecipe(TypedDict, total=False):
+    """The senses part of a recipe: keywords of :class:`~wsd.senses.SenseInducer` (the rest keep its defaults)."""
+
+    method: schema.ClusteringMethod
+    k: int | Literal["auto"]
+    selection: schema.Selection
+    k_range: tuple[int, int]
+    normalize: bool
+    center_forms: float
+    temperature: float | Literal["auto"]
+    min_split_uses: int
+
+
+class EmbeddingRecipe(TypedDict):
+    """The embedding part of a recipe: keywords of :class:`wsd.Encoder` (``context_vector`` None: off)."""
+
+    layers: str
+    pooling: schema.Pooling
+    context_vector: str | None
+
+
+class OutputRecipe(TypedDict):
+    """The output part of a recipe: graded memberships or hard labels, and which senses an occurrence keeps."""
+
+    graded: bool
+    min_weight: float
+    top: int | None
+
+
+TEXTBOOK: SenseRecipe = {"method": "kmeans", "k": "auto", "selection": "silhouette", "k_range": (2, 7)}
+DEFAULT: SenseRecipe = {
     "method": "ward",
     "k": "auto",
     "selection": "silhouette",
@@ -48,23 +81,31 @@ DEFAULT: dict[str, Any] = {
     "min_split_uses": MIN_SPLIT_USES,
 }
 
-TEXTBOOK_EMBEDDING: dict[str, Any] = {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}
-DEFAULT_EMBEDDING: dict[str, Any] = {
+TEXTBOOK_EMBEDDING: EmbeddingRecipe = {"layers": "sum-last-4", "pooling": "mean", "context_vector": None}
+DEFAULT_EMBEDDING: EmbeddingRecipe = {
     "layers": schema.DEFAULT_LAYERS,
     "pooling": schema.DEFAULT_POOLING,
     "context_vector": schema.DEFAULT_CONTEXT_VECTOR,
 }
 
-TEXTBOOK_OUTPUT: dict[str, Any] = {"graded": False, "min_weight": 0.0, "top": None}
-DEFAULT_OUTPUT: dict[str, Any] = {"graded": True, "min_weight": 0.2, "top": 2}
+TEXTBOOK_OUTPUT: OutputRecipe = {"graded": False, "min_weight": 0.0, "top": None}
+DEFAULT_OUTPUT: OutputRecipe = {"graded": True, "min_weight": 0.2, "top": 2}
 
-RECIPES: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK, "default": DEFAULT}
-EMBEDDINGS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_EMBEDDING, "default": DEFAULT_EMBEDDING}
-OUTPUTS: dict[str, dict[str, Any]] = {"textbook": TEXTBOOK_OUTPUT, "default": DEFAULT_OUTPUT}
+#: Each part of every recipe, by recipe name (the names of :data:`wsd.schema.RECIPE_NAMES`, ``--recipe``).
+RECIPES: dict[str, SenseRecipe] = {"textbook": TEXTBOOK, "default": DEFAULT}
+EMBEDDINGS: dict[str, EmbeddingRecipe] = {"textbook": TEXTBOOK_EMBEDDING, "default": DEFAULT_EMBEDDING}
+OUTPUTS: dict[str, OutputRecipe] = {"textbook": TEXTBOOK_OUTPUT, "default": DEFAULT_OUTPUT}
+
+if not set(schema.RECIPE_NAMES) == set(RECIPES) == set(EMBEDDINGS) == set(OUTPUTS):  # pragma: no cover
+    raise RuntimeError("the recipe names of wsd.schema.Recipe and wsd.senses.recipes disagree")
 
 
-def _part(parts: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
-    """A copy of one part of the recipe ``name`` (``parts``: :data:`RECIPES`, :data:`EMBEDDINGS` or :data:`OUTPUTS`)."""
+def _part(parts: Mapping[str, Mapping[str, Any]], name: str) -> dict[str, Any]:
+    """A copy of one part of the recipe ``name`` (``parts``: :data:`RECIPES`, :data:`EMBEDDINGS` or :data:`OUTPUTS`).
+
+    A plain dict: callers merge it with other keywords (``recipe("default") | {"k": 3}``), which a TypedDict's
+    ``|`` would type as ``dict[str, object]``.
+    """
     if name not in parts:
         raise ConfigError(f"unknown recipe {name!r} (choose one of {', '.join(RECIPES)})")
     return dict(parts[name])

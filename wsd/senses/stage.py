@@ -40,6 +40,7 @@ from wsd.io.layout import (
 )
 from wsd.io.manifest import has_manifest
 from wsd.io.manifest import start as start_manifest
+from wsd.io.meta_types import SensesMeta
 from wsd.io.outputs import SENSES_FORMAT, check_disjoint, claim_file, claim_folder, in_session, lock_file_folder
 from wsd.io.provenance import library_versions
 from wsd.io.run_reader import load_run, read_meta
@@ -259,7 +260,7 @@ def fit_senses(
     occurrences: pd.DataFrame,
     X: np.ndarray,
     inducer: SenseInducer | None = None,
-    embedding_meta: dict[str, Any] | None = None,
+    embedding_meta: Mapping[str, Any] | None = None,
     map_function: MapFunction | None = None,
 ) -> tuple[SenseModel, np.ndarray, np.ndarray]:
     """Fit a :class:`SenseModel` and return it with the labels and soft memberships of the training rows.
@@ -272,7 +273,7 @@ def fit_senses(
         Their vectors.
     inducer : SenseInducer, optional
         The per-target estimator (default: ``SenseInducer()``).
-    embedding_meta : dict, optional
+    embedding_meta : mapping, optional
         The vectors' metadata (checked when the model predicts).
     map_function : MapFunction, optional
         Runs the per-target fits (an :class:`wsd.executors.Executor`); default: here, one after another.
@@ -399,14 +400,16 @@ def cluster_run(
     X = finite_vectors(vectors, run)
     model, _, proba = fit_senses(occurrences, X, inducer, run_meta.get("embedding"), map_function)
     naming = namer(occurrences, X, run_meta.get("embedding")) if namer is not None else None
+    made: SensesMeta = {"run": str(run.resolve()), "run_fingerprint": run_meta.get("fingerprint")}
+    if request is not None:
+        made["request"] = dict(request)
     return write_senses(
         destination,
         occurrences,
         X,
         model,
         proba,
-        {"run": str(run.resolve()), "run_fingerprint": run_meta.get("fingerprint")}
-        | ({"request": dict(request)} if request is not None else {}),
+        made,
         n_examples=n_examples,
         n_keywords=n_keywords,
         naming=naming,
@@ -447,7 +450,7 @@ def write_senses(
     X: np.ndarray,
     model: SenseModel,
     proba: np.ndarray,
-    extra_meta: dict[str, Any] | None = None,
+    extra_meta: SensesMeta | None = None,
     n_examples: int = 5,
     n_keywords: int = 10,
     naming: Naming | None = None,
@@ -466,8 +469,9 @@ def write_senses(
         The fitted model.
     proba : ndarray
         The memberships of the rows.
-    extra_meta : dict, optional
-        Entries added to the folder's ``meta.json``.
+    extra_meta : SensesMeta, optional
+        Entries added to the folder's ``meta.json`` (:class:`~wsd.io.meta_types.SensesMeta`: ``run``,
+        ``run_fingerprint``, ``request``, ``seed``).
     n_examples, n_keywords : int
         Examples and keywords per sense description.
     naming : Naming, optional
@@ -501,25 +505,23 @@ def write_senses(
     senses_sum = write_parquet(destination / SENSES_FILE, table)
     markdown = senses_to_markdown(table)
     atomic_write(destination / SENSES_MARKDOWN, lambda tmp: tmp.write_text(markdown, encoding="utf-8"))
-    write_json(
-        destination / META_FILE,
-        {
-            "format": SENSES_FORMAT,
-            **(extra_meta or {}),
-            "embedding": model.embedding_meta_,
-            "inducer": (model.inducer if model.inducer is not None else SenseInducer()).get_params(deep=False),
-            "senses": senses_per_target(model),
-            "one_sense": reasons,
-            "few_uses_split": split,
-            "occurrences": len(occurrences),
-            **({"naming": naming.meta | {"definitions": naming.definitions}} if naming is not None else {}),
-            "versions": library_versions(),
-            "checksums": {  # what later commands read back (wsd change): checked before use
-                LABELS_FILE: file_record(destination / LABELS_FILE, labels_sum),
-                SENSES_FILE: file_record(destination / SENSES_FILE, senses_sum),
-            },
+    meta: SensesMeta = {
+        "format": SENSES_FORMAT,
+        **(extra_meta or {}),
+        "embedding": model.embedding_meta_,
+        "inducer": (model.inducer if model.inducer is not None else SenseInducer()).get_params(deep=False),
+        "senses": senses_per_target(model),
+        "one_sense": reasons,
+        "few_uses_split": split,
+        "occurrences": len(occurrences),
+        **({"naming": naming.meta | {"definitions": naming.definitions}} if naming is not None else {}),
+        "versions": library_versions(),
+        "checksums": {  # what later commands read back (wsd change): checked before use
+            LABELS_FILE: file_record(destination / LABELS_FILE, labels_sum),
+            SENSES_FILE: file_record(destination / SENSES_FILE, senses_sum),
         },
-    )
+    }
+    write_json(destination / META_FILE, meta)
     return destination
 
 

@@ -68,6 +68,8 @@ POS_TAGS: frozenset[str] = frozenset(
 _TAGGED = re.compile(r"(?P<lemma>.+?)[._](?P<tag>[A-Za-z]+)")
 #: Separates the source name from the source's own id in ``use_id``.
 ID_SEPARATOR = "#"
+#: The default cap on the pairs of one lemma that a training source yields (``max_pairs_per_lemma``).
+DEFAULT_MAX_PAIRS = 1000
 
 
 def normalize_lemma(lemma: str) -> str:
@@ -145,6 +147,7 @@ def lemma_uses(source: str, lemma: str, ids: Sequence[str] | np.ndarray, uses: p
     Returns
     -------
     DataFrame
+        One row per use, in the order of ``ids``.
 
     Examples
     --------
@@ -175,10 +178,8 @@ def lemma_pairs(
 
     Parameters
     ----------
-    source : str
-        The source name.
-    lemma : str
-        The normalised lemma.
+    source, lemma : str
+        As :func:`lemma_uses`.
     first, second : sequence of str
         The :func:`use_id` of each pair's two uses.
     label : float or ndarray
@@ -189,6 +190,7 @@ def lemma_pairs(
     Returns
     -------
     DataFrame
+        One row per pair, in the order of ``first`` and ``second``.
 
     Examples
     --------
@@ -475,6 +477,7 @@ def concat(pairsets: Iterable[PairSet]) -> PairSet:
     Returns
     -------
     PairSet
+        The uses and pairs of every set, in the order given, and the stats of every source.
 
     Raises
     ------
@@ -524,10 +527,9 @@ def exclude_lemmas(pairset: PairSet, lemmas: Iterable[str]) -> PairSet:
 
     Examples
     --------
-    >>> uses = pd.DataFrame({"use_id": ["s#1", "s#2"], "lemma": ["bank", "bank"],
-    ...                      "text": ["a bank", "the bank"], "start": [2, 4], "end": [6, 8], "source": ["s", "s"]})
-    >>> pairs = pd.DataFrame({"use_id_1": ["s#1"], "use_id_2": ["s#2"], "lemma": ["bank"], "label": [1.0],
-    ...                       "kind": ["binary"], "source": ["s"]})
+    >>> texts = pd.DataFrame({"text": ["a bank", "the bank"], "start": [2, 4], "end": [6, 8]})
+    >>> uses = lemma_uses("s", "bank", ["s#1", "s#2"], texts)
+    >>> pairs = lemma_pairs("s", "bank", ["s#1"], ["s#2"], 1.0, BINARY)
     >>> len(exclude_lemmas(PairSet(uses, pairs), ["part_nn"]))
     1
     """
@@ -621,6 +623,7 @@ def sense_pairs(
 __all__ = [
     "BINARY",
     "COUNT_COLUMNS",
+    "DEFAULT_MAX_PAIRS",
     "GRADED",
     "LABEL_KINDS",
     "PAIR_COLUMNS",

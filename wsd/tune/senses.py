@@ -28,12 +28,20 @@ import pandas as pd
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.datasets import load_dataset
 from wsd.evaluate.keys import parse_senses
-from wsd.tune.pairs import BINARY, PairSet, lemma_pairs, lemma_uses, normalize_lemma, sense_pairs, use_id
+from wsd.tune.pairs import (
+    BINARY,
+    DEFAULT_MAX_PAIRS,
+    PairSet,
+    lemma_pairs,
+    lemma_uses,
+    normalize_lemma,
+    sense_pairs,
+    use_id,
+)
 
 #: The sense datasets a training source may name (the ``wsd evaluate --dataset`` names, ``wug`` aside: a WUG
 #: folder trains on its judgments, :mod:`wsd.tune.wug`).
 SENSE_DATASETS: tuple[str, ...] = ("semeval2013", "semeval2010", "russe2018", "generic")
-DEFAULT_MAX_PAIRS = 1000
 
 
 def top_senses(label: str, where: str) -> frozenset[str]:
@@ -149,6 +157,7 @@ def load(
     Returns
     -------
     PairSet
+        The labelled uses of every target with two or more of them, and their pairs (label 1: same sense).
 
     Raises
     ------

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from wsd.errors import ConfigError, InputError
 from wsd.tune import senses, usages, wic, wordnet, wug
-from wsd.tune.pairs import PairSet, concat, exclude_lemmas
+from wsd.tune.pairs import DEFAULT_MAX_PAIRS, PairSet, concat, exclude_lemmas
 
 #: Every source kind, in the order of the table above.
 SOURCE_KINDS: tuple[str, ...] = ("wug", "wic", *senses.SENSE_DATASETS, "wordnet", "uses")
@@ -117,7 +117,7 @@ def check_distinct_sources(specs: Iterable[str], option: str = "training source"
             )
 
 
-def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
+def read_source(spec: str, *, max_pairs_per_lemma: int | None = DEFAULT_MAX_PAIRS, random_state: int = 0) -> PairSet:
     """Read one training source.
 
     Parameters
@@ -158,7 +158,9 @@ def read_source(spec: str, *, max_pairs_per_lemma: int | None = 1000, random_sta
     return senses.load(kind, path, max_pairs_per_lemma=max_pairs_per_lemma, random_state=random_state, name=spec)
 
 
-def read_sources(specs: Iterable[str], *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0) -> PairSet:
+def read_sources(
+    specs: Iterable[str], *, max_pairs_per_lemma: int | None = DEFAULT_MAX_PAIRS, random_state: int = 0
+) -> PairSet:
     """Read several training sources into one pair set.
 
     Parameters
@@ -171,6 +173,7 @@ def read_sources(specs: Iterable[str], *, max_pairs_per_lemma: int | None = 1000
     Returns
     -------
     PairSet
+        The uses and pairs of every source, in the order of ``specs``.
 
     Raises
     ------
@@ -238,6 +241,7 @@ def exclude_sources(pairset: PairSet, specs: Iterable[str]) -> PairSet:
     Returns
     -------
     PairSet
+        The pairs of the lemmas that none of ``specs`` holds.
 
     Raises
     ------

@@ -22,7 +22,16 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import InputError
-from wsd.tune.pairs import UNLABELLED, PairSet, check_pair_cap, lemma_pairs, lemma_uses, normalize_lemma, use_id
+from wsd.tune.pairs import (
+    DEFAULT_MAX_PAIRS,
+    UNLABELLED,
+    PairSet,
+    check_pair_cap,
+    lemma_pairs,
+    lemma_uses,
+    normalize_lemma,
+    use_id,
+)
 
 
 def uses_for_pairs(max_pairs: int | None) -> int | None:
@@ -36,11 +45,12 @@ def uses_for_pairs(max_pairs: int | None) -> int | None:
     Returns
     -------
     int or None
+        The largest ``n`` with ``n(n-1)/2 <= max_pairs`` (``None`` when ``max_pairs`` is).
 
     Raises
     ------
     ConfigError
-        When ``max_pairs`` is below 1.
+        When ``max_pairs`` is below 1 (:func:`~wsd.tune.pairs.check_pair_cap`).
 
     Examples
     --------
@@ -66,7 +76,11 @@ def _read(path: Path) -> pd.DataFrame:
 
 
 def load(
-    path: str | Path, *, max_pairs_per_lemma: int | None = 1000, random_state: int = 0, name: str | None = None
+    path: str | Path,
+    *,
+    max_pairs_per_lemma: int | None = DEFAULT_MAX_PAIRS,
+    random_state: int = 0,
+    name: str | None = None,
 ) -> PairSet:
     """Read a file of unlabelled uses into a pair set of unlabelled pairs (see the module docstring).
 

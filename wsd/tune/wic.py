@@ -87,6 +87,7 @@ def gold_path(data: Path) -> Path:
     Returns
     -------
     Path
+        In the folder of ``data`` (it need not exist).
 
     Raises
     ------

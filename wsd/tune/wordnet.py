@@ -53,11 +53,10 @@ from wsd.evaluate.wordnet import (  # noqa: F401
     read_synsets,
     split_gloss,
 )
-from wsd.tune.pairs import BINARY, PairSet, normalize_lemma, sense_pairs, use_id
+from wsd.tune.pairs import BINARY, DEFAULT_MAX_PAIRS, PairSet, normalize_lemma, sense_pairs, use_id
 
 #: The part of speech :func:`english_forms` takes for each synset type.
 FORMS_POS = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}
-DEFAULT_MAX_PAIRS = 1000
 #: A form that is one word as :func:`wsd.corpus.forms.word_spans` splits a text (letters and digits only).
 _ONE_WORD = re.compile(r"[^\W_]+")
 
@@ -125,6 +124,8 @@ def load(
     Returns
     -------
     PairSet
+        The located examples (and glosses) of every word with ``min_senses`` senses, and their pairs (label 1:
+        the same synset).
 
     Raises
     ------

@@ -45,6 +45,7 @@ def judgments_file(folder: Path) -> Path:
     Returns
     -------
     Path
+        The one that exists.
 
     Raises
     ------

@@ -57,6 +57,7 @@ from wsd.embed.encoder import Encoder
 from wsd.errors import ConfigError, InputError
 from wsd.executors import DEFAULT_RETRIES, Executor, cached, carry_warning_capture, make_executor
 from wsd.io.layout import CHUNK_RECORD
+from wsd.io.meta_types import ExecutionFacts, RunConfig, ScanFacts, VectorMeta
 from wsd.io.outputs import check_disjoint, claim_folder, in_session
 from wsd.io.run_reader import VECTOR_DTYPES
 from wsd.io.run_store import RunStore
@@ -207,7 +208,7 @@ def embed_corpus(
             (identity,) = chosen.map(_describe_worker_encoder, [encoder_options | {"targets": list(options.targets)}])
             warn_unreadable(identity.pop("unreadable"), options.targets, identity["embedding"].get("model", ""))
         load_s = time.perf_counter() - clock
-        config = {
+        config: RunConfig = {
             "corpus": corpus_location(corpus),
             "corpus_fingerprint": corpus_fingerprint(corpus, exclude=[own_output]),
             "scan": options.to_dict(),
@@ -252,7 +253,12 @@ def embed_corpus(
         worker_count = chosen.workers
     finished = {index: marker for index, marker in done.items() if marker is not None}  # every shard's, by now
     scheduler_name = execution.scheduler if isinstance(execution.scheduler, str) else None
-    ran = {"executor": chosen.name, "workers": worker_count, "scheduler": scheduler_name, "computed": len(todo)}
+    ran: ExecutionFacts = {
+        "executor": chosen.name,
+        "workers": worker_count,
+        "scheduler": scheduler_name,
+        "computed": len(todo),
+    }
     finish_s = _finish(
         store,
         corpus,
@@ -520,8 +526,8 @@ def _finish(
     corpus: str | os.PathLike[str],
     options: ScanOptions,
     results: list[dict[str, Any]],
-    embedding: dict[str, Any],
-    execution: dict[str, Any],
+    embedding: VectorMeta,
+    execution: ExecutionFacts,
     consolidate: bool,
 ) -> float:
     """Check what the scan found (errors and warnings) and mark the run complete; return the seconds taken."""
@@ -548,12 +554,12 @@ def _finish(
     return time.perf_counter() - clock
 
 
-def warn_missing(scan_meta: dict[str, Any]) -> None:
+def warn_missing(scan_meta: ScanFacts) -> None:
     """Warn about each target a finished run's scan never found (when a finished run is reused as it is).
 
     Parameters
     ----------
-    scan_meta : dict
+    scan_meta : ScanFacts
         The ``scan`` entry of the run's metadata.
     """
     for target, count in scan_meta.get("occurrences", {}).items():

@@ -167,6 +167,7 @@ class SenseTagger:
         Returns
         -------
         SenseTagger
+            Its senses are those of the examples.
 
         Raises
         ------
@@ -556,6 +557,7 @@ def load(senses_dir: str | os.PathLike[str], encoder: Encoder | None = None, **e
     Returns
     -------
     SenseTagger
+        Its senses are the folder's (induced, or those of the saved examples).
 
     Raises
     ------

@@ -7,8 +7,6 @@ trained on.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
@@ -16,6 +14,7 @@ from wsd.config import EvaluationConfig
 from wsd.embed.cache import embed_cached
 from wsd.embed.encoder import Encoder
 from wsd.errors import InputError
+from wsd.io.meta_types import VectorMeta
 
 
 def evaluated_targets(occurrences: pd.DataFrame, config: EvaluationConfig, dataset_name: str) -> pd.DataFrame:
@@ -81,7 +80,7 @@ def embed_labelled(
     vectors: np.ndarray | None,
     progress: bool,
     offline: bool | None,
-) -> tuple[np.ndarray, dict[str, Any] | None]:
+) -> tuple[np.ndarray, VectorMeta | None]:
     """The vectors of a dataset's occurrences (embedded with a cache, unless given) and their metadata.
 
     Parameters

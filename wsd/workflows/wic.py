@@ -56,6 +56,7 @@ def load_pairs(path: str | Path) -> PairSet:
     Returns
     -------
     PairSet
+        The file's uses and their labelled pairs (at least one pair).
 
     Raises
     ------
@@ -205,17 +206,13 @@ def evaluate_wic(
     out : path, optional
         Output folder: ``pairs.csv`` (:func:`pair_table`), ``metrics.json`` and ``per_target.csv`` (empty);
         nothing is written without it.
-    encoder : Encoder, optional
-        An already loaded encoder.
-    progress : bool
-        Show progress bars.
-    offline : bool, optional
-        Never touch the network when loading the encoder.
+    encoder, progress, offline
+        As :func:`wsd.workflows.benchmark.evaluate`, which passes them on.
 
     Returns
     -------
     dict
-        The ``metrics.json`` document.
+        The ``metrics.json`` document (accuracy and ROC AUC; the pair scores under ``usage_pairs``).
 
     Raises
     ------

@@ -266,18 +266,8 @@ def evaluate_wug(
         Dataset folder, encoder, sense parameters, seeds, the change measure and binary rule.
     out : path, optional
         Output folder (see the module docstring); nothing is written without it.
-    encoder : Encoder, optional
-        An already loaded encoder.
-    vectors : ndarray, optional
-        Vectors row-aligned with the uses; skips embedding.
-    map_function : MapFunction, optional
-        Runs the per-target fits.
-    progress : bool
-        Show progress bars.
-    log : callable, optional
-        Receives one line per seed.
-    offline : bool, optional
-        Never touch the network when loading the encoder.
+    encoder, vectors, map_function, progress, log, offline
+        As :func:`wsd.workflows.benchmark.evaluate`, which passes them on (``vectors`` row-aligned with the uses).
 
     Returns
     -------
