@@ -8,6 +8,7 @@ turns the calibration off for the rest of the suite (``WSD_CALIBRATION=off``); t
 from __future__ import annotations
 
 import json
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -37,11 +38,21 @@ class FakeClock:
 
 
 class FakeRuntimes:
-    """The candidates' forward passes: each costs its seconds on the fake clock and returns its vectors."""
+    """The candidates' forward passes: each call costs its seconds on the fake clock and returns the vectors of the
+    windows given (rows of ``vectors[candidate]``, a row per window of ``windows``, the demo's by default)."""
 
-    def __init__(self, seconds: dict[Candidate, float], disagreeing: tuple[Candidate, ...] = ()) -> None:
+    def __init__(
+        self,
+        seconds: dict[Candidate, float],
+        disagreeing: tuple[Candidate, ...] = (),
+        windows: calibration.Windows | None = None,
+    ) -> None:
+        windows = calibration.demo_windows() if windows is None else windows
+        self.rows = {
+            (text, start): row for row, (text, start) in enumerate(zip(windows.texts, windows.spans[:, 0], strict=True))
+        }
         rng = np.random.default_rng(0)
-        reference = rng.normal(size=(40, 16))
+        reference = rng.normal(size=(len(windows), 16))
         self.clock = FakeClock()
         self.seconds = seconds
         self.vectors = {}
@@ -49,15 +60,28 @@ class FakeRuntimes:
             noise = rng.normal(scale=1.0 if candidate in disagreeing else 1e-3, size=reference.shape)
             self.vectors[candidate] = reference + noise
         self.prepared: list[Candidate] = []
+        self.embedded: list[tuple[Candidate, int]] = []  # (candidate, windows) of every call
 
     def prepare(self, candidate: Candidate):
         self.prepared.append(candidate)
 
         def run(windows: calibration.Windows) -> np.ndarray:
             self.clock.now += self.seconds[candidate]
-            return self.vectors[candidate]
+            self.embedded.append((candidate, len(windows)))
+            rows = [self.rows[text, start] for text, start in zip(windows.texts, windows.spans[:, 0], strict=True)]
+            return self.vectors[candidate][rows]
 
         return run
+
+    def compared_in_full(self) -> set[Candidate]:
+        """The candidates that embedded the windows left after the warm-up and timed ones."""
+        return {candidate for candidate, n in self.embedded if n == _sizes(len(self.rows))[2]}
+
+
+def _sizes(n: int) -> tuple[int, int, int]:
+    """How many of ``n`` windows the calibration warms up on, times, and embeds to compare in full."""
+    warm, timed, rest = calibration.split_rows(np.zeros(n))
+    return len(warm), len(timed), len(rest)
 
 
 def choose(runtimes: FakeRuntimes, tmp_path, **extra):
@@ -90,7 +114,12 @@ def test_the_fastest_agreeing_candidate_wins(tmp_path) -> None:
         "torch fp32": 3.0,
         "torch int8": 1.5,
     }
-    assert all(m["agrees"] for m in chosen.measurements)
+    assert {(m["runtime"], m["precision"]) for m in chosen.measurements if m["agrees"]} == {
+        ("openvino", "bf16"),
+        ("torch", "fp32"),
+    }, "the slower ones were never compared in full, so they do not count as agreeing"
+    assert runtimes.compared_in_full() == {REFERENCE, OV_BF16}
+    assert "openvino fp32 2.000 s (slower: not compared in full)" in chosen.describe()
 
 
 def test_a_fast_candidate_whose_vectors_disagree_is_excluded(tmp_path) -> None:
@@ -164,9 +193,13 @@ def test_measuring_loads_each_candidate_as_an_encoder_on_the_demo(tmp_path) -> N
     assert [(m["runtime"], m["precision"]) for m in made] == [("torch", "fp32"), ("openvino", "fp32")]
     assert {(m["device"], m["layers"], m["context_vector"]) for m in made} == {("cpu", "sum-last-4", "20:last:0.5")}
     every = len(calibration.demo_windows())
-    assert chosen.windows == {"source": "demo", "occurrences": every, "timed": calibration.TIMED_OCCURRENCES}
-    timed = [calibration.TIMED_OCCURRENCES] * calibration.REPEATS
-    assert embedded == [every, *timed] * 2, "every demo use compared once, a few of them timed"
+    warmup, timed, rest = _sizes(every)
+    assert (warmup, timed, rest) == (31, 64, 256), "whole batches of 32: the shortest warms up, two are timed"
+    assert chosen.windows == {"source": "demo", "occurrences": every, "timed": timed, "warmup": warmup}
+    tried = [warmup, *[timed] * calibration.REPEATS]
+    assert embedded == [*tried, *tried, rest, rest], (
+        "each candidate warmed up and timed on a few uses; the rest of the uses embedded once, only to compare"
+    )
     assert chosen.choice == "openvino fp32", "a tie goes to the earlier candidate"
     assert len(lines) == 2 and lines[1].startswith("auto runtime and precision for all-MiniLM-L6-v2")
     assert auto_choice(make_encoder=FakeEncoder, announce=lines.append, **kwargs).fresh is False
@@ -351,6 +384,135 @@ def test_the_fingerprint_names_what_decides_the_speed(monkeypatch) -> None:
     assert machine.fingerprint() != found, "another thread count measures again"
 
 
+def test_an_entry_of_an_older_format_is_measured_again_without_a_warning(tmp_path, monkeypatch) -> None:
+    runtimes = FakeRuntimes({OV_FP32: 1.0, REFERENCE: 2.0})
+    with monkeypatch.context() as patch:
+        patch.setattr(calibration, "FORMAT", 1)
+        patch.setattr(calibration_cache, "FORMAT", 1)
+        old = choose(runtimes, tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = choose(runtimes, tmp_path)
+    assert new.fresh and new.path != old.path, "the format is part of the key: an older entry is never read"
+    assert json.loads(new.path.read_text(encoding="utf-8"))["format"] == calibration_cache.FORMAT == 2
+
+
+# ------------------------------------------- only the candidates that could be chosen are compared in full
+TORCH_BF16 = Candidate("torch", "bf16")
+
+
+def _counting(calls: list) -> calibration.Agreement:
+    """An agreement that always agrees and records each summary it makes."""
+    return calibration.Agreement("same k", "k", lambda vectors, windows: calls.append(len(vectors)) or {"w": 1})
+
+
+def test_where_the_reference_is_fastest_nothing_is_compared_in_full(tmp_path) -> None:
+    runtimes = FakeRuntimes({OV_FP32: 2.0, OV_BF16: 1.5, REFERENCE: 1.0})
+    summaries: list = []
+    chosen = choose(runtimes, tmp_path, agreement=_counting(summaries))
+    assert chosen.choice == "torch fp32" and chosen.checks == ("cosine", "same k")
+    assert runtimes.compared_in_full() == set() and summaries == [], "no rest of the uses embedded, no k found"
+    assert "openvino fp32 2.000 s (slower: not compared in full)" in chosen.describe()
+    assert {c for c, n in runtimes.embedded} == {OV_FP32, OV_BF16, REFERENCE}, "all were timed"
+
+
+def test_an_earlier_candidate_within_the_margin_of_the_fastest_is_compared_too(tmp_path) -> None:
+    runtimes = FakeRuntimes({OV_FP32: 1.03, OV_BF16: 1.0, REFERENCE: 2.0})
+    summaries: list = []
+    chosen = choose(runtimes, tmp_path, agreement=_counting(summaries))
+    assert chosen.choice == "openvino fp32"
+    assert runtimes.compared_in_full() == {REFERENCE, OV_BF16, OV_FP32}
+    every = len(calibration.demo_windows())
+    assert summaries == [every] * 3, "the reference's number of senses found once, each compared candidate's once"
+
+
+def test_a_candidate_that_fails_on_the_rest_of_the_uses_is_excluded(tmp_path) -> None:
+    runtimes = FakeRuntimes({OV_FP32: 1.0, OV_BF16: 0.5, REFERENCE: 2.0})
+    rest = _sizes(len(calibration.demo_windows()))[2]
+
+    def prepare(candidate):
+        run = runtimes.prepare(candidate)
+
+        def failing(windows):
+            if candidate == OV_BF16 and len(windows) == rest:
+                raise RuntimeError("out of memory\nmore")
+            return run(windows)
+
+        return failing
+
+    chosen = choose(runtimes, tmp_path, prepare=prepare)
+    assert chosen.choice == "openvino fp32"
+    assert "openvino bf16 excluded (out of memory)" in chosen.describe()
+
+
+def test_the_reference_must_give_finite_vectors() -> None:
+    def prepare(candidate):
+        return lambda windows: np.full((len(windows), 4), np.nan)
+
+    with pytest.raises(
+        WsdError, match="torch fp32, the reference of the calibration, gave vectors that are not finite"
+    ):
+        measure([REFERENCE], prepare, calibration.demo_windows(), timer=FakeClock())
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_comparing_only_the_contenders_chooses_what_comparing_all_would(seed) -> None:
+    rng = np.random.default_rng(seed)
+    among = (OV_FP32, OV_BF16, REFERENCE, TORCH_BF16)
+    runtimes = FakeRuntimes({c: float(rng.choice([1.0, 1.03, 1.5, 2.0])) for c in among})
+    base = runtimes.vectors[REFERENCE]
+    _, timed, rest = calibration.split_rows(calibration.window_lengths(lambda w: None, calibration.demo_windows()))
+    flaws = {REFERENCE: "none"}
+    for candidate in (OV_FP32, OV_BF16, TORCH_BF16):
+        flaws[candidate] = str(rng.choice(["none", "cosine on the timed uses", "cosine on the rest", "k"]))
+        vectors = base + rng.normal(0, 1e-3, base.shape)
+        if flaws[candidate] == "cosine on the timed uses":
+            vectors[timed] += rng.normal(0, 1.0, (len(timed), base.shape[1]))
+        elif flaws[candidate] == "cosine on the rest":
+            vectors[rest] += rng.normal(0, 1.0, (len(rest), base.shape[1]))
+        elif flaws[candidate] == "k":
+            vectors[rest, -1] += 0.1  # the cosine holds (0.99 or more), the summary moves
+        runtimes.vectors[candidate] = vectors
+    moved = calibration.Agreement("same k", "k", lambda v, w: {"w": bool(np.abs(v[:, -1] - base[:, -1]).max() > 0.05)})
+    found = measure(among, runtimes.prepare, calibration.demo_windows(), timer=runtimes.clock, agreement=moved)
+    agreeing = [Measurement(c, runtimes.seconds[c], 1.0) for c in among if flaws[c] == "none"]
+    assert pick(found) == pick(agreeing), flaws
+    could_win = {c for c in among if runtimes.seconds[c] <= runtimes.seconds[REFERENCE] * 1.05}
+    assert runtimes.compared_in_full() <= could_win
+    assert not any(flaws[c] == "cosine on the timed uses" for c in runtimes.compared_in_full())
+    assert {m.candidate for m in found if m.agrees} <= {c for c in among if flaws[c] == "none"}
+
+
+def test_the_windows_are_split_in_whole_batches_of_the_encoders_length_order() -> None:
+    lengths = np.random.default_rng(0).integers(5, 90, size=351)
+    warm, timed, rest = calibration.split_rows(lengths, batch=32, timed=64, warmup=32)
+    assert sorted([*warm, *timed, *rest]) == list(range(351))
+    assert (len(warm), len(timed), len(rest)) == (31, 64, 256)
+
+    def batches(rows):  # as the encoder cuts them: longest first, ties in order, 32 a batch
+        ordered = rows[np.argsort(-lengths[rows], kind="stable")]
+        return [frozenset(ordered[i : i + 32].tolist()) for i in range(0, len(ordered), 32)]
+
+    whole = batches(np.arange(351))
+    assert set(batches(warm) + batches(timed) + batches(rest)) == set(whole), "no batch of a part pads more"
+    assert lengths[warm].max() <= lengths[timed].min(), "the shortest batch warms up"
+    assert lengths[timed].max() < lengths.max(), "the timed batches are neither the longest nor the shortest"
+    assert [len(part) for part in calibration.split_rows(lengths[:20])] == [0, 20, 0], "one batch: timed, no warm-up"
+
+
+def test_an_encoders_run_tells_each_windows_length_in_its_tokens() -> None:
+    class Backend:
+        def encode_batch(self, texts, add_special_tokens=True):
+            assert add_special_tokens is False
+            return [SimpleNamespace(ids=text.split()) for text in texts]
+
+    encoder = SimpleNamespace(batch_size=8, loaded=SimpleNamespace(backend=Backend()))
+    windows = calibration.Windows(("a b c", "a"), np.array([[0, 1], [0, 1]]), ("a", "a"))
+    run = calibration.EncoderRun(encoder)
+    assert run.batch_size == 8 and calibration.window_lengths(run, windows).tolist() == [3, 1]
+    assert calibration.window_lengths(lambda w: None, windows).tolist() == [5, 1], "else their characters"
+
+
 # ------------------------------------------------- the same k on the demo words (the check of the corpus jobs)
 def _two_words(uses: int = 20) -> calibration.Windows:
     """Windows of two words, ``uses`` each."""
@@ -375,7 +537,7 @@ def test_a_candidate_that_agrees_on_cosine_but_changes_k_is_excluded(tmp_path) -
     from wsd.workflows.calibration import SAME_SENSES
 
     windows = _two_words()
-    runtimes = FakeRuntimes({OV_FP32: 1.0, OV_BF16: 0.5, REFERENCE: 2.0})
+    runtimes = FakeRuntimes({OV_FP32: 1.0, OV_BF16: 0.5, REFERENCE: 2.0}, windows=windows)
     reference = _senses(windows, {"bank": 2, "bat": 2})
     runtimes.vectors = {
         REFERENCE: reference,
@@ -390,14 +552,15 @@ def test_a_candidate_that_agrees_on_cosine_but_changes_k_is_excluded(tmp_path) -
     assert bf16["min_cosine"] >= calibration.MIN_COSINE and not bf16["agrees"]
     assert bf16["disagreement"] == "another k: bat 3, fp32 2"
     assert "openvino bf16 excluded (another k: bat 3, fp32 2)" in chosen.describe()
-    assert next(m for m in chosen.measurements if m["runtime"] == "openvino" and m["precision"] == "fp32")["agrees"]
+    fp32 = next(m for m in chosen.measurements if m["runtime"] == "openvino" and m["precision"] == "fp32")
+    assert fp32["agrees"] and fp32["checked"], "the fastest failed in full, so the next fastest was compared"
 
 
 def test_an_entry_measured_without_the_k_check_is_measured_again_when_it_is_asked_for(tmp_path) -> None:
     from wsd.workflows.calibration import SAME_SENSES
 
     windows = _two_words()
-    runtimes = FakeRuntimes({OV_BF16: 0.5, REFERENCE: 2.0})
+    runtimes = FakeRuntimes({OV_BF16: 0.5, REFERENCE: 2.0}, windows=windows)
     runtimes.vectors = {
         REFERENCE: _senses(windows, {"bank": 2, "bat": 2}),
         OV_BF16: _senses(windows, {"bank": 3, "bat": 2}, seed=1),

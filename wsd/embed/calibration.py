@@ -3,9 +3,10 @@
 With ``runtime="auto"`` and ``precision="auto"`` on a CPU (the defaults), the first :class:`wsd.Encoder` of a
 model on a machine times every candidate (:func:`candidates`: OpenVINO fp32, OpenVINO bf16 and PyTorch bf16 where
 the CPU computes bf16, PyTorch fp32; OpenVINO int8 is asked for by name only, :data:`OPENVINO_INT8_EXCLUDED`) on
-the same real windows, the bundled demo's
-labelled occurrences (:func:`demo_windows`), and keeps the fastest candidate whose vectors agree with PyTorch
-fp32's (:data:`MIN_COSINE` or more for every occurrence; :func:`measure`, :func:`pick`). The answer is cached,
+the same few real windows, taken from the bundled demo's labelled occurrences (:func:`demo_windows`), and keeps the
+fastest candidate whose vectors agree with PyTorch fp32's on every labelled occurrence (:data:`MIN_COSINE` or more
+for each; :func:`pick`). Only the candidates whose time could make them the choice are compared on every
+occurrence, the fastest first (:func:`measure`). The answer is cached,
 with the machine's fingerprint and the model's identity, in ``$WSD_CALIBRATION_CACHE`` (by default
 ``~/.cache/wsd/calibration``; :mod:`wsd.embed.calibration_cache`), so every later encoder of that model on that
 machine reads it instead of measuring. A cache entry that is damaged or edited (its checksum, fingerprint or answer do
@@ -55,6 +56,7 @@ from wsd.embed.calibration_cache import (
 )
 from wsd.errors import ConfigError, WsdError
 from wsd.io.layout import CALIBRATION_LOCK
+from wsd.io.meta_types import CalibrationRecord
 from wsd.schema import DEFAULT_CONTEXT_VECTOR, DEFAULT_LAYERS, is_off
 
 if TYPE_CHECKING:
@@ -70,14 +72,20 @@ MIN_COSINE = 0.99
 #: to be chosen over it: timings move by a few percent from run to run, and the earlier candidates start faster
 #: (OpenVINO imports neither PyTorch nor ``transformers``) and round less. A choice, not a measurement.
 PREFERENCE_MARGIN = 0.05
-#: Timed runs of each candidate over the windows (after one untimed run, whose vectors are compared); the
-#: fastest counts.
+#: Timed runs of each candidate over the timed windows (after the untimed warm-up); the fastest counts. The first
+#: timed run's vectors are kept: they are part of those compared.
 REPEATS = 2
-#: Occurrences of the bundled demo that are timed, taken evenly from its labelled ones: two batches of 32 (the CPU
-#: batch size), few enough that the calibration stays short. The vectors compared are those of every labelled
-#: occurrence (:func:`demo_windows`, one untimed run), so that each demo word has the uses its number of senses
-#: is found from.
+#: Occurrences of the bundled demo that are timed: two batches of 32 (the CPU batch size) of middling length
+#: (:func:`split_rows`), few enough that the calibration stays short. The vectors compared are those of every labelled
+#: occurrence (:func:`demo_windows`), so that each demo word has the uses its number of senses is found from; the
+#: rest of them are embedded only for a candidate that could be chosen (:func:`measure`).
 TIMED_OCCURRENCES = 64
+#: Occurrences embedded untimed before the timed runs: one batch of 32 (the shortest windows), which absorbs
+#: what a first call costs (an OpenVINO conversion and compilation, PyTorch's first kernels).
+WARMUP_OCCURRENCES = 32
+#: The windows a batch, as :class:`wsd.Encoder` cuts them on a CPU (its ``DEFAULT_BATCH_SIZE``): the calibration
+#: warms up on, times and compares whole batches (:func:`split_rows`); an encoder's own size is used where given.
+BATCH = 32
 #: The check every measurement makes (:data:`MIN_COSINE` per occurrence), as a cache entry names it.
 COSINE_CHECK = "cosine"
 #: The demo's labelled occurrences (``id target text start end sense``), beside this room.
@@ -193,10 +201,132 @@ class Windows:
         >>> len(demo_windows().evenly(8))
         8
         """
-        if len(self) <= limit:
-            return self
-        rows = np.unique(np.linspace(0, len(self) - 1, limit).astype(np.int64))
+        return self if len(self) <= limit else self.take(evenly_rows(len(self), limit))
+
+    def take(self, rows: np.ndarray) -> Windows:
+        """The occurrences at ``rows``, in that order.
+
+        Parameters
+        ----------
+        rows : ndarray of int
+            Row numbers.
+
+        Returns
+        -------
+        Windows
+
+        Examples
+        --------
+        >>> demo_windows().take(np.array([2, 0])).targets
+        ('mouse', 'mouse')
+        """
+        rows = np.asarray(rows, dtype=np.int64)
         return Windows(tuple(self.texts[i] for i in rows), self.spans[rows], tuple(self.targets[i] for i in rows))
+
+
+def evenly_rows(n: int, limit: int) -> np.ndarray:
+    """At most ``limit`` row numbers out of ``n``, spread evenly (the first and the last among them).
+
+    Parameters
+    ----------
+    n : int
+        How many rows there are.
+    limit : int
+        The most rows kept.
+
+    Returns
+    -------
+    ndarray of int
+        Ascending.
+
+    Examples
+    --------
+    >>> evenly_rows(10, 4).tolist(), evenly_rows(3, 8).tolist(), evenly_rows(5, 0).tolist()
+    ([0, 3, 6, 9], [0, 1, 2], [])
+    """
+    if n <= limit:
+        return np.arange(n, dtype=np.int64)
+    if limit <= 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.linspace(0, n - 1, limit).astype(np.int64))
+
+
+def split_rows(
+    lengths: np.ndarray, *, batch: int = BATCH, timed: int = TIMED_OCCURRENCES, warmup: int = WARMUP_OCCURRENCES
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows a calibration warms up on, times, and embeds only to compare a candidate in full: whole batches.
+
+    The windows are cut as an encoder cuts them (longest first, ties in order; ``batch`` a batch), so that each
+    part is embedded in the batches a run of all of them forms, with no more padding. The shortest batch warms up;
+    ``timed`` windows' worth of batches are timed, each at the middle of an equal share of the others (for two:
+    a quarter and three quarters of the way down the order, a longer and a shorter batch); the other batches are
+    the rest.
+
+    Parameters
+    ----------
+    lengths : ndarray of int
+        Each window's length (in the model's tokens, or a stand-in such as characters).
+    batch : int
+        The windows a batch (:data:`BATCH`, the CPU batch size of :class:`wsd.Encoder`).
+    timed : int
+        The windows timed (:data:`TIMED_OCCURRENCES`), in whole batches.
+    warmup : int
+        The windows embedded untimed first (:data:`WARMUP_OCCURRENCES`), in whole batches; none where there is
+        a single batch.
+
+    Returns
+    -------
+    (warm-up, timed, rest) : three ndarrays of int
+        Disjoint, ascending, together every row.
+
+    Examples
+    --------
+    >>> [part.tolist() for part in split_rows(np.array([5, 1, 4, 2, 3, 6, 7, 9]), batch=2, timed=2, warmup=2)]
+    [[1, 3], [0, 5], [2, 4, 6, 7]]
+    """
+    batch = max(int(batch), 1)
+    order = np.argsort(-np.asarray(lengths), kind="stable")
+    batches = [order[begin : begin + batch] for begin in range(0, len(order), batch)]
+    warm = min(-(-warmup // batch), len(batches) - 1) if batches else 0
+    others = len(batches) - warm
+    wanted = min(max(-(-timed // batch), 1), others)
+    chosen = set(((np.arange(wanted) + 0.5) * others / wanted).astype(np.int64).tolist())
+    empty = np.zeros(0, dtype=np.int64)
+    parts = (
+        batches[others:],
+        [b for i, b in enumerate(batches[:others]) if i in chosen],
+        [b for i, b in enumerate(batches[:others]) if i not in chosen],
+    )
+    warm_rows, timed_rows, rest_rows = (np.sort(np.concatenate(part)) if part else empty for part in parts)
+    return warm_rows, timed_rows, rest_rows
+
+
+def window_lengths(run: Callable[[Windows], np.ndarray], windows: Windows) -> np.ndarray:
+    """Each window's length in the model's tokens where ``run`` knows it (``run.lengths``), else in characters.
+
+    Parameters
+    ----------
+    run : callable
+        What embeds windows with a loaded candidate (:data:`Prepare`); an encoder's has ``lengths``.
+    windows : Windows
+        The windows.
+
+    Returns
+    -------
+    ndarray of int
+
+    Examples
+    --------
+    >>> window_lengths(lambda windows: None, Windows(("A bank.",), np.array([[2, 6]]), ("bank",))).tolist()
+    [7]
+    """
+    measured = getattr(run, "lengths", None)
+    if callable(measured):
+        with contextlib.suppress(*CANDIDATE_ERRORS, AttributeError, TypeError):  # a run that cannot tell
+            found = np.asarray(measured(windows), dtype=np.int64)
+            if found.shape == (len(windows),):
+                return found
+    return np.fromiter((len(text) for text in windows.texts), dtype=np.int64, count=len(windows))
 
 
 @dataclass(frozen=True)
@@ -335,15 +465,21 @@ class Measurement:
     seconds : float or None
         The fastest of the timed runs over the windows (None when it could not run).
     min_cosine : float or None
-        The least cosine, over the occurrences, between its vectors and :data:`REFERENCE`'s.
+        The least cosine, over the occurrences compared, between its vectors and :data:`REFERENCE`'s.
     problem : str or None
         Why it could not run (one line), None when it ran.
     disagreement : str or None
         Why its vectors fail an :class:`Agreement` (one phrase), None where they pass or none was asked for.
+    checked : bool
+        Whether its vectors were compared on every occurrence (and given to the :class:`Agreement`). False where
+        they were compared on the warm-up and timed occurrences only: it failed there, or its time could not
+        make it the choice (:func:`measure`), so it does not count as agreeing.
 
     Examples
     --------
     >>> Measurement(Candidate("torch", "bf16"), 0.5, 0.97).agrees
+    False
+    >>> Measurement(Candidate("torch", "bf16"), 0.5, 0.999, checked=False).agrees
     False
     """
 
@@ -352,18 +488,28 @@ class Measurement:
     min_cosine: float | None
     problem: str | None = None
     disagreement: str | None = None
+    checked: bool = True
 
     @property
-    def agrees(self) -> bool:
-        """Whether it ran and its vectors agree with the reference (cosine ≥ :data:`MIN_COSINE` everywhere, and
-        every :class:`Agreement` asked for).
+    def cosine_holds(self) -> bool:
+        """Whether its least cosine (over the occurrences compared so far) is :data:`MIN_COSINE` or more.
 
         Returns
         -------
         bool
         """
-        cosine_holds = self.min_cosine is not None and self.min_cosine >= MIN_COSINE
-        return self.problem is None and cosine_holds and self.disagreement is None
+        return self.problem is None and self.min_cosine is not None and self.min_cosine >= MIN_COSINE
+
+    @property
+    def agrees(self) -> bool:
+        """Whether it ran and its vectors agree with the reference on every occurrence (cosine ≥ :data:`MIN_COSINE`,
+        and every :class:`Agreement` asked for).
+
+        Returns
+        -------
+        bool
+        """
+        return self.checked and self.cosine_holds and self.disagreement is None
 
     def to_dict(self) -> dict[str, Any]:
         """The measurement as JSON-ready data (what a cache entry lists).
@@ -371,7 +517,8 @@ class Measurement:
         Returns
         -------
         dict
-            ``runtime``, ``precision``, ``seconds``, ``min_cosine``, ``agrees``, ``problem``, ``disagreement``.
+            ``runtime``, ``precision``, ``seconds``, ``min_cosine``, ``agrees``, ``problem``, ``disagreement``,
+            ``checked``.
         """
         return asdict(self.candidate) | {
             "seconds": self.seconds,
@@ -379,6 +526,7 @@ class Measurement:
             "agrees": self.agrees,
             "problem": self.problem,
             "disagreement": self.disagreement,
+            "checked": self.checked,
         }
 
     @classmethod
@@ -401,7 +549,10 @@ class Measurement:
         True
         """
         candidate = Candidate(str(found["runtime"]), str(found["precision"]))
-        return cls(candidate, found["seconds"], found["min_cosine"], found["problem"], found.get("disagreement"))
+        checked = bool(found.get("checked", True))
+        return cls(
+            candidate, found["seconds"], found["min_cosine"], found["problem"], found.get("disagreement"), checked
+        )
 
     def describe(self) -> str:
         """One phrase: the candidate and its time, or why it is excluded.
@@ -416,6 +567,8 @@ class Measurement:
         'openvino bf16 excluded (cosine 0.970 < 0.99)'
         >>> Measurement(Candidate("torch", "bf16"), 0.5, 0.999, disagreement="k of cell 3, fp32 2").describe()
         'torch bf16 excluded (k of cell 3, fp32 2)'
+        >>> Measurement(Candidate("torch", "bf16"), 0.5, 0.999, checked=False).describe()
+        'torch bf16 0.500 s (slower: not compared in full)'
         """
         if self.problem is not None:
             return f"{self.candidate.name} excluded ({self.problem})"
@@ -423,11 +576,14 @@ class Measurement:
             return f"{self.candidate.name} excluded (cosine {self.min_cosine:.3f} < {MIN_COSINE})"
         if self.disagreement is not None:
             return f"{self.candidate.name} excluded ({self.disagreement})"
-        return f"{self.candidate.name} {self.seconds:.3f} s"
+        unchecked = "" if self.checked else " (slower: not compared in full)"
+        return f"{self.candidate.name} {self.seconds:.3f} s{unchecked}"
 
 
 #: Makes one candidate ready (loads the model with its runtime and precision) and returns what embeds
 #: :class:`Windows` with it (their vectors, a row per occurrence); :func:`measure` times the returned callable only.
+#: It may also tell each window's length (``lengths(windows)``) and its ``batch_size``, as :class:`EncoderRun`
+#: does, so that the calibration cuts the windows into the batches the encoder forms.
 Prepare = Callable[[Candidate], Callable[[Windows], np.ndarray]]
 
 
@@ -455,6 +611,53 @@ def row_cosines(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
 
 
+@dataclass
+class _Trial:
+    """A candidate loaded, warmed up and timed (:func:`measure`): the vectors of the warm-up and timed windows,
+    and what embeds the rest when it is compared in full."""
+
+    seconds: float
+    first: np.ndarray
+    run: Callable[[Windows], np.ndarray]
+
+
+def _trial(run: Callable[[Windows], np.ndarray], warm: Windows, timed: Windows, timer: Callable[[], float],
+           repeats: int) -> _Trial:  # fmt: skip
+    """Embed the warm-up windows untimed (the timed ones where there are none), then the timed ones ``repeats``
+    times under ``timer``; the first vectors of each are kept."""
+    kept = [_rows(run(warm if len(warm) else timed), len(warm) or len(timed))]
+    times = []
+    for repeat in range(repeats):
+        clock = timer()
+        vectors = run(timed)
+        times.append(timer() - clock)
+        if repeat == 0 and len(warm):
+            kept.append(_rows(vectors, len(timed)))
+    if len({part.shape[1:] for part in kept}) != 1:
+        raise WsdError(f"vectors of shapes {' and '.join(str(part.shape) for part in kept)}")
+    return _Trial(float(min(times)), np.concatenate(kept), run)
+
+
+def _rows(vectors: Any, n: int) -> np.ndarray:
+    """``vectors`` as an array of ``n`` rows (a WsdError where it is not)."""
+    found = np.asarray(vectors)
+    if found.ndim != 2 or len(found) != n:
+        raise WsdError(f"vectors of shape {found.shape} for {n} windows")
+    return found
+
+
+def _shape_problem(vectors: np.ndarray, shape: tuple[int, ...]) -> str | None:
+    """Why ``vectors`` cannot be compared with vectors of ``shape`` (one phrase), or None."""
+    if vectors.shape != shape or not np.isfinite(vectors).all():
+        return f"vectors of shape {vectors.shape}, not finite or not {shape}"
+    return None
+
+
+def _least_cosine(vectors: np.ndarray, reference: np.ndarray) -> float:
+    """The least :func:`row_cosines` of two sets of vectors (1 where there are no rows), to six decimals."""
+    return round(float(row_cosines(vectors, reference).min()) if len(vectors) else 1.0, 6)
+
+
 def measure(
     among: Sequence[Candidate],
     prepare: Prepare,
@@ -463,34 +666,48 @@ def measure(
     timer: Callable[[], float] = time.perf_counter,
     repeats: int = REPEATS,
     timed: int = TIMED_OCCURRENCES,
+    warmup: int = WARMUP_OCCURRENCES,
     agreement: Agreement | None = None,
+    margin: float = PREFERENCE_MARGIN,
 ) -> list[Measurement]:
-    """Time each candidate over the same windows and compare its vectors with :data:`REFERENCE`'s.
+    """Time each candidate on a few windows, and compare in full only those that could be chosen.
 
-    The reference runs first. Each candidate is prepared (not timed) and run once untimed over every window (its
-    vectors are the ones compared; the run also warms the runtime). A candidate whose vectors pass the cosine is
-    then given to ``agreement``, if any; one whose vectors fail either is excluded without being timed. The
-    others run ``repeats`` times under ``timer`` over ``timed`` of the windows (:meth:`Windows.evenly`); a time
-    is the fastest run. A candidate that fails to load or run is excluded with the reason; the reference must
-    run.
+    The windows are split into whole batches in the encoder's length order (:func:`split_rows`, with the
+    reference's :func:`window_lengths` and ``batch_size``): ``warmup`` embedded untimed, ``timed`` embedded
+    ``repeats`` times under ``timer`` (a time is the fastest run), the rest. :data:`REFERENCE` is tried first,
+    then every other candidate in turn: loaded (not timed), warmed up, timed, its vectors of the warm-up and timed
+    windows compared with the reference's (a cosine below :data:`MIN_COSINE` excludes it at once). A candidate slower
+    than the reference by more than ``margin`` can never be chosen (:func:`pick`) and is released; the others
+    stay loaded. Then the candidates are compared in full, each at most once, in the order that decides the
+    choice: the fastest of those still hopeful, then the one :func:`pick` would prefer within ``margin`` of it,
+    until both are compared and pass. Comparing in full embeds the rest of the windows (the reference's once) and
+    checks the cosine of every occurrence and ``agreement`` (the reference's summary made once). So
+    :func:`pick` over the result chooses what it would choose had every candidate been compared in full, while
+    a candidate that cannot win costs a warm-up and the timed runs only (``checked`` False). A candidate that
+    fails to load or run is excluded with the reason; the reference must run.
 
     Parameters
     ----------
     among : sequence of Candidate
-        The candidates (:func:`candidates`); :data:`REFERENCE` among them.
+        The candidates in the order of preference (:func:`candidates`); :data:`REFERENCE` among them.
     prepare : callable
-        ``prepare(candidate)`` returns a callable that embeds :class:`Windows` and returns their vectors
-        (:data:`Prepare`); it is released before the next candidate is prepared.
+        ``prepare(candidate)`` returns a callable that embeds :class:`Windows` and returns their vectors, a
+        row per window (:data:`Prepare`).
     windows : Windows
-        The occurrences embedded (:func:`demo_windows`).
+        The occurrences (:func:`demo_windows`).
     timer : callable
         Seconds as a float (``time.perf_counter``; a fake clock in the tests).
     repeats : int
-        Timed runs of each candidate.
+        Timed runs of each candidate (1 or more).
     timed : int
-        How many of the windows the timed runs embed (:data:`TIMED_OCCURRENCES`).
+        How many of the windows are timed (:data:`TIMED_OCCURRENCES`).
+    warmup : int
+        How many of the others are embedded untimed first (:data:`WARMUP_OCCURRENCES`).
     agreement : Agreement, optional
-        A further check of the compared vectors (the same number of senses: :mod:`wsd.workflows.calibration`).
+        A further check of the vectors compared in full (the same number of senses:
+        :mod:`wsd.workflows.calibration`).
+    margin : float
+        As :func:`pick` takes it.
 
     Returns
     -------
@@ -500,7 +717,7 @@ def measure(
     Raises
     ------
     WsdError
-        When :data:`REFERENCE` is not ``among`` (nothing to compare with).
+        When :data:`REFERENCE` is not ``among`` (nothing to compare with), or its vectors are not finite.
 
     Examples
     --------
@@ -511,44 +728,83 @@ def measure(
     """
     if REFERENCE not in among:
         raise WsdError(f"the calibration needs {REFERENCE.name} among its candidates, to compare the others with")
-    order = [REFERENCE, *(c for c in among if c != REFERENCE)]
-    timed_windows = windows.evenly(timed)
-    reference: np.ndarray | None = None
-    expected: Mapping[str, Any] | None = None  # the reference's summary (agreement), made when first needed
-    found: dict[Candidate, Measurement] = {}
-    for candidate in order:
+    run = prepare(REFERENCE)
+    batch = int(getattr(run, "batch_size", BATCH))
+    split = split_rows(window_lengths(run, windows), batch=batch, timed=timed, warmup=warmup)
+    warm_rows, timed_rows, rest_rows = split
+    first_rows = np.concatenate([warm_rows, timed_rows])
+    warm, rest, timed_windows = windows.take(warm_rows), windows.take(rest_rows), windows.take(timed_rows)
+    trials: dict[Candidate, _Trial] = {REFERENCE: _trial(run, warm, timed_windows, timer, repeats)}
+    del run
+    reference = trials[REFERENCE].first
+    if not np.isfinite(reference).all():
+        raise WsdError(f"{REFERENCE.name}, the reference of the calibration, gave vectors that are not finite")
+
+    def time_it(candidate: Candidate) -> Measurement:
         try:
-            run = prepare(candidate)
-            vectors = np.asarray(run(windows))
-            if reference is None:
-                reference = vectors
-            if vectors.shape != reference.shape or not np.isfinite(vectors).all():
-                problem = f"vectors of shape {vectors.shape}, not finite or not {reference.shape}"
-                found[candidate] = Measurement(candidate, None, None, problem)
-                continue
-            cosine = round(float(row_cosines(vectors, reference).min()) if len(vectors) else 1.0, 6)
-            disagreement = None
-            if agreement is not None and candidate != REFERENCE and cosine >= MIN_COSINE:
-                if expected is None:
-                    expected = agreement.summarize(reference, windows)
-                disagreement = agreement.disagreement(agreement.summarize(vectors, windows), expected)
-            if cosine < MIN_COSINE or disagreement is not None:
-                # excluded by its vectors: not worth timing
-                found[candidate] = Measurement(candidate, None, cosine, disagreement=disagreement)
-                continue
-            times = []
-            for _ in range(repeats):
-                clock = timer()
-                run(timed_windows)
-                times.append(timer() - clock)
-            del run
+            trial = _trial(prepare(candidate), warm, timed_windows, timer, repeats)
         except CANDIDATE_ERRORS as error:
-            if candidate == REFERENCE:
-                raise
-            found[candidate] = Measurement(candidate, None, None, _first_line(error))
-            continue
-        found[candidate] = Measurement(candidate, float(min(times)), cosine, disagreement=disagreement)
+            return Measurement(candidate, None, None, _first_line(error), checked=False)
+        if (problem := _shape_problem(trial.first, reference.shape)) is not None:
+            return Measurement(candidate, None, None, problem, checked=False)
+        timed = Measurement(candidate, trial.seconds, _least_cosine(trial.first, reference), checked=False)
+        if timed.cosine_holds and trial.seconds <= trials[REFERENCE].seconds * (1 + margin):
+            trials[candidate] = trial  # it may be chosen: kept loaded until it is compared in full
+        return timed
+
+    found = {REFERENCE: Measurement(REFERENCE, trials[REFERENCE].seconds, 1.0)}
+    for candidate in (c for c in among if c != REFERENCE):
+        found[candidate] = time_it(candidate)
+
+    whole: dict[Candidate, np.ndarray] = {}  # every window's vectors, of the candidates compared in full
+
+    def every_window(candidate: Candidate) -> np.ndarray:
+        trial = trials.pop(candidate)
+        more = _rows(trial.run(rest), len(rest)) if len(rest) else trial.first[:0]
+        if more.shape[1:] != trial.first.shape[1:]:
+            raise WsdError(f"vectors of shape {more.shape}, not {(len(rest), *trial.first.shape[1:])}")
+        vectors = np.empty((len(windows), *trial.first.shape[1:]), dtype=np.result_type(trial.first, more))
+        vectors[first_rows], vectors[rest_rows] = trial.first, more
+        return vectors
+
+    def compare_in_full(candidate: Candidate) -> Measurement:
+        if REFERENCE not in whole:
+            whole[REFERENCE] = every_window(REFERENCE)  # the reference must run: its errors are not caught
+        try:
+            vectors = every_window(candidate)
+        except CANDIDATE_ERRORS as error:
+            return Measurement(candidate, None, None, _first_line(error))
+        if (problem := _shape_problem(vectors, whole[REFERENCE].shape)) is not None:
+            return Measurement(candidate, None, None, problem)
+        cosine = _least_cosine(vectors, whole[REFERENCE])
+        disagreement = None
+        if agreement is not None and cosine >= MIN_COSINE:
+            if "expected" not in summaries:
+                summaries["expected"] = agreement.summarize(whole[REFERENCE], windows)
+            disagreement = agreement.disagreement(agreement.summarize(vectors, windows), summaries["expected"])
+        return Measurement(candidate, found[candidate].seconds, cosine, disagreement=disagreement)
+
+    summaries: dict[str, Mapping[str, Any]] = {}  # the reference's summary (agreement), made when first needed
+    while True:
+        hopeful = [found[c] for c in among if found[c].cosine_holds and found[c].disagreement is None]
+        deciding = (min(hopeful, key=_seconds), _preferred(hopeful, margin))
+        unchecked = next((m.candidate for m in deciding if not m.checked), None)
+        if unchecked is None:
+            break
+        found[unchecked] = compare_in_full(unchecked)
+    trials.clear()  # release the candidates still loaded
     return [found[candidate] for candidate in among]
+
+
+def _seconds(measurement: Measurement) -> float:
+    """A measurement's time (infinite where it has none)."""
+    return measurement.seconds if measurement.seconds is not None else float("inf")
+
+
+def _preferred(measurements: Sequence[Measurement], margin: float) -> Measurement:
+    """The first of ``measurements`` whose time is within ``margin`` of the fastest's."""
+    fastest = min(_seconds(m) for m in measurements)
+    return next(m for m in measurements if _seconds(m) <= fastest * (1 + margin))
 
 
 def pick(measurements: Sequence[Measurement], margin: float = PREFERENCE_MARGIN) -> Candidate:
@@ -582,8 +838,7 @@ def pick(measurements: Sequence[Measurement], margin: float = PREFERENCE_MARGIN)
     agreeing = [m for m in measurements if m.agrees and m.seconds is not None]
     if not agreeing:
         raise WsdError("no runtime and precision gave vectors that agree with PyTorch fp32's")
-    fastest = min(m.seconds for m in agreeing if m.seconds is not None)
-    return next(m.candidate for m in agreeing if m.seconds is not None and m.seconds <= fastest * (1 + margin))
+    return _preferred(agreeing, margin).candidate
 
 
 @dataclass(frozen=True)
@@ -607,7 +862,8 @@ class Calibration:
     fresh : bool
         True when this process measured it, False when it was read from the cache.
     windows : dict
-        What was embedded: ``source``, ``occurrences`` (compared) and ``timed``.
+        What was embedded: ``source``, ``occurrences`` (compared in full, for the candidates that could be
+        chosen), ``timed`` and ``warmup`` (:func:`split_rows`).
     checks : tuple of str
         The checks the choice passed: :data:`COSINE_CHECK` and the name of each :class:`Agreement` asked for.
 
@@ -672,7 +928,7 @@ class Calibration:
             "candidates": list(self.measurements),
         }
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> CalibrationRecord:
         """What a run records of the choice in its ``meta.json`` (``calibration``): not part of its configuration.
 
         Returns
@@ -827,14 +1083,56 @@ def encoder_prepare(
                 context_vector=DEFAULT_CONTEXT_VECTOR,
                 offline=offline,
             )
-
-        def run(windows: Windows) -> np.ndarray:
-            with _torch_notes_muted():
-                return np.asarray(encoder.embed_spans(list(windows.texts), windows.spans))
-
-        return run
+        return EncoderRun(encoder)
 
     return prepare
+
+
+class EncoderRun:
+    """What embeds :class:`Windows` with a loaded encoder (:func:`encoder_prepare`), and what it knows of them.
+
+    Parameters
+    ----------
+    encoder : wsd.Encoder
+        The encoder of one candidate.
+
+    Attributes
+    ----------
+    batch_size : int
+        The windows a batch of the encoder (:func:`split_rows` cuts them alike).
+    """
+
+    def __init__(self, encoder: Any) -> None:
+        self.encoder = encoder
+        self.batch_size = int(getattr(encoder, "batch_size", BATCH))
+
+    def __call__(self, windows: Windows) -> np.ndarray:
+        """The vectors of ``windows``, a row each.
+
+        Parameters
+        ----------
+        windows : Windows
+
+        Returns
+        -------
+        ndarray of shape (len(windows), d)
+        """
+        with _torch_notes_muted():
+            return np.asarray(self.encoder.embed_spans(list(windows.texts), windows.spans))
+
+    def lengths(self, windows: Windows) -> np.ndarray:
+        """Each window's text length in the encoder's tokens (what orders its batches), special tokens left out.
+
+        Parameters
+        ----------
+        windows : Windows
+
+        Returns
+        -------
+        ndarray of int
+        """
+        encoded = self.encoder.loaded.backend.encode_batch(list(windows.texts), add_special_tokens=False)
+        return np.fromiter((len(found.ids) for found in encoded), dtype=np.int64, count=len(windows))
 
 
 @contextlib.contextmanager
@@ -944,6 +1242,7 @@ def auto_choice(
             prepare = encoder_prepare(make_encoder, model, offline=offline, max_length=max_length)
         among = tuple(among) if among is not None else candidates()
         measurements = measure(among, prepare, windows, timer=timer, agreement=agreement)
+        warmup, timed = (len(rows) for rows in split_rows(np.zeros(len(windows)))[:2])  # sizes: of the count only
         chosen = pick(measurements)
         if identity is None:  # a Hub model downloaded by the first candidate: now it has a folder
             key = machine_key | {"model": model_identity(model), "format": FORMAT}
@@ -955,7 +1254,7 @@ def auto_choice(
             measured_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             measurements=tuple(m.to_dict() for m in measurements),
             fresh=True,
-            windows={"source": source, "occurrences": len(windows), "timed": len(windows.evenly(TIMED_OCCURRENCES))},
+            windows={"source": source, "occurrences": len(windows), "timed": timed, "warmup": warmup},
             checks=(COSINE_CHECK, *((agreement.name,) if agreement is not None else ())),
         )
         write_entry(calibration.path, key, calibration.entry())

@@ -27,8 +27,10 @@ from wsd.io.layout import CALIBRATION_ENTRY
 
 #: The environment variable naming the calibration cache folder.
 CACHE_ENV = "WSD_CALIBRATION_CACHE"
-#: Bumped when what a cache entry holds or how it is measured changes: older entries are then measured again.
-FORMAT = 1
+#: Bumped when what a cache entry holds or how it is measured changes: older entries are then measured again (the
+#: format is part of an entry's key, so an older entry is not even read). 2: only the candidates that could be
+#: chosen are compared on every occurrence (``checked``), the others on the warm-up and timed ones.
+FORMAT = 2
 #: The key of an entry that holds the SHA-256 of the rest of it.
 CHECKSUM = "sha256"
 
