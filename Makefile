@@ -10,6 +10,12 @@ TORCH ?= torch==2.13.0
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.wsd-installed
 DEMO_OUT ?= out/demo
+# both test lanes run in 2 pytest-xdist workers; a test file stays on one worker (--dist loadfile), so a module's
+# fixtures (the SOTU worked example, the README readers) are computed once; the files that hold slow tests are handed
+# out first (the order tests/conftest.py gives). Each worker's math libraries use its share of the cores.
+# `make test PYTEST_WORKERS=0` runs serially.
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 .PHONY: setup demo test test-fast lint docs wheel clean
 
@@ -35,11 +41,11 @@ docs: setup
 
 # the full suite (what CI runs), with its 20 slowest tests named at the end, after the docs build
 test: lint docs
-	$(BIN)/python -m pytest -q --durations=20
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) --durations=20
 
 # the fast lane for contributors: everything not marked slow (pytestmark = pytest.mark.slow in a module, or @pytest.mark.slow)
 test-fast: lint
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 wheel: setup
 	$(BIN)/python -m build --wheel --outdir dist .
