@@ -24,6 +24,7 @@ from typing import Any
 
 from wsd.io.atomic import WriteFailed, atomic_write
 from wsd.io.layout import CALIBRATION_ENTRY
+from wsd.io.manifest import content_sha256 as content_checksum
 
 #: The environment variable naming the calibration cache folder.
 CACHE_ENV = "WSD_CALIBRATION_CACHE"
@@ -32,7 +33,7 @@ CACHE_ENV = "WSD_CALIBRATION_CACHE"
 #: chosen are compared on every occurrence (``checked``), the others on the warm-up and timed ones.
 FORMAT = 2
 #: The key of an entry that holds the SHA-256 of the rest of it.
-CHECKSUM = "sha256"
+CHECKSUM = "sha256"  # the key content_checksum leaves out (wsd.io.manifest.content_sha256)
 
 
 def default_cache_dir() -> Path:
@@ -100,27 +101,6 @@ def entry_path(key: Mapping[str, Any], cache_dir: Path, suffix: str = CALIBRATIO
     """
     digest = hashlib.sha256(json.dumps(dict(key), sort_keys=True, default=str).encode()).hexdigest()[:20]
     return cache_dir / (digest + suffix)
-
-
-def content_checksum(entry: Mapping[str, Any]) -> str:
-    """The SHA-256 of an entry's content without its :data:`CHECKSUM` (key order does not matter).
-
-    Parameters
-    ----------
-    entry : mapping
-        A JSON-ready entry.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> content_checksum({"a": 1}) == content_checksum({"a": 1, "sha256": "x"})
-    True
-    """
-    body = {key: value for key, value in entry.items() if key != CHECKSUM}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def read_entry(path: Path, key: Mapping[str, Any], allowed: Collection[tuple[str, str]]) -> dict[str, Any] | None:

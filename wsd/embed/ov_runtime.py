@@ -58,6 +58,7 @@ from wsd.io.layout import (
     OPENVINO_IR_MODEL,
     OPENVINO_IR_WEIGHTS,
 )
+from wsd.io.manifest import content_sha256 as content_checksum
 from wsd.io.manifest import file_sha256
 from wsd.schema import DEFAULT_RUNTIME, RUNTIMES
 
@@ -69,7 +70,7 @@ OPENVINO_PRECISION_HINTS = {"fp32": "f32", "bf16": "bf16", "int8": "f32"}
 #: Bumped when what this module writes changes: older entries are then converted again (2: JSON checksums).
 FORMAT = 2
 #: The key of a cache entry's JSON that holds the SHA-256 of the rest of it.
-CHECKSUM = "sha256"
+CHECKSUM = "sha256"  # the key content_checksum leaves out (wsd.io.manifest.content_sha256)
 _INSTALL = "pip install openvino (wsd installs it; this environment lacks it)"
 _NNCF = "pip install 'wsd[int8]' (or pip install nncf)"
 #: Driver folders and device nodes without which PyTorch sees no GPU on Linux: NVIDIA's driver and device nodes,
@@ -294,28 +295,6 @@ def source_key(folder: Path) -> str:
             stat = path.stat()
             digest.update(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()[:20]
-
-
-def content_checksum(entry: Mapping[str, Any]) -> str:
-    """The SHA-256 of a cache entry's JSON content (its :data:`CHECKSUM` key left out; key order does not matter).
-
-    Parameters
-    ----------
-    entry : mapping
-        A JSON-ready entry.
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-
-    Examples
-    --------
-    >>> content_checksum({"a": 1}) == content_checksum({"a": 1, "sha256": "x"})
-    True
-    """
-    body = {key: value for key, value in entry.items() if key != CHECKSUM}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def _check_content(entry: Any) -> None:

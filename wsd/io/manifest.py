@@ -38,6 +38,7 @@ import hashlib
 import json
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -133,6 +134,33 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     """
     with open(path, "rb") as handle:
         return stream_sha256(handle)
+
+
+def content_sha256(entry: Mapping[str, Any], checksum_key: str = "sha256") -> str:
+    """SHA-256 of a JSON-ready entry's content, its own checksum (``checksum_key``) left out; key order does not matter.
+
+    What the caches that check their entries write beside them (the OpenVINO conversion's and the calibration's
+    entries), so that an edited entry is recognised.
+
+    Parameters
+    ----------
+    entry : mapping
+        A JSON-ready entry, with or without its checksum.
+    checksum_key : str
+        The key that holds the checksum.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> content_sha256({"a": 1}) == content_sha256({"sha256": "x", "a": 1})
+    True
+    """
+    body = {key: value for key, value in entry.items() if key != checksum_key}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def stream_sha256(handle: BinaryIO) -> str:
