@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,41 +66,30 @@ def encoder():
     return Encoder(precision="fp32", device="cpu")
 
 
+def _variable_pointing_to_a_new_folder(variable: str, tmp_path_factory, stem: str) -> Iterator[None]:
+    """For a session fixture: ``$variable`` names a new empty folder until the session ends, then is restored."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(variable, str(tmp_path_factory.mktemp(stem)))
+        yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_vector_cache(tmp_path_factory):
     """Keep the tests' vector cache out of the user's ~/.cache (and start every session cold)."""
-    previous = os.environ.get("WSD_CACHE_DIR")
-    os.environ["WSD_CACHE_DIR"] = str(tmp_path_factory.mktemp("vector-cache"))
-    yield
-    if previous is None:
-        os.environ.pop("WSD_CACHE_DIR", None)
-    else:
-        os.environ["WSD_CACHE_DIR"] = previous
+    yield from _variable_pointing_to_a_new_folder("WSD_CACHE_DIR", tmp_path_factory, "vector-cache")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_openvino_cache(tmp_path_factory):
     """Keep the OpenVINO conversion cache of the tests out of the user's ~/.cache (every session converts anew)."""
-    previous = os.environ.get("WSD_OPENVINO_CACHE")
-    os.environ["WSD_OPENVINO_CACHE"] = str(tmp_path_factory.mktemp("openvino-cache"))
-    yield
-    if previous is None:
-        os.environ.pop("WSD_OPENVINO_CACHE", None)
-    else:
-        os.environ["WSD_OPENVINO_CACHE"] = previous
+    yield from _variable_pointing_to_a_new_folder("WSD_OPENVINO_CACHE", tmp_path_factory, "openvino-cache")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_models_dir(tmp_path_factory):
     """Keep the models ``wsd tune --recipe`` builds out of the user's ~/.cache/wsd/models (each session, or each
     pytest-xdist worker, has its own folder; tests/test_tune_recipe.py points each of its tests elsewhere)."""
-    previous = os.environ.get("WSD_MODELS_DIR")
-    os.environ["WSD_MODELS_DIR"] = str(tmp_path_factory.mktemp("models"))
-    yield
-    if previous is None:
-        os.environ.pop("WSD_MODELS_DIR", None)
-    else:
-        os.environ["WSD_MODELS_DIR"] = previous
+    yield from _variable_pointing_to_a_new_folder("WSD_MODELS_DIR", tmp_path_factory, "models")
 
 
 # ------------------------------------------------------------- calibration of `auto` (issue 42; wsd.embed.calibration)
@@ -108,16 +98,9 @@ def fixed_auto_choice(tmp_path_factory):
     """``auto`` follows its fixed rule in the tests: no timing runs in every test that embeds, and results that do
     not depend on the machine's load. tests/test_embed_calibration.py measures with a fake clock instead. Any
     calibration cache stays out of the user's ~/.cache. Subprocesses of the tests inherit both."""
-    names = ("WSD_CALIBRATION", "WSD_CALIBRATION_CACHE")
-    previous = {name: os.environ.get(name) for name in names}
-    os.environ["WSD_CALIBRATION"] = "off"
-    os.environ["WSD_CALIBRATION_CACHE"] = str(tmp_path_factory.mktemp("calibration-cache"))
-    yield
-    for name, value in previous.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WSD_CALIBRATION", "off")
+        yield from _variable_pointing_to_a_new_folder("WSD_CALIBRATION_CACHE", tmp_path_factory, "calibration-cache")
 
 
 # ------------------------------------------------------------------------- scikit-learn's OpenMP loops (test speed)
