@@ -38,6 +38,7 @@ import numpy as np
 
 from wsd.embed.ov_runtime import FORMAT, OpenVinoForward, check_nncf, entry_problem, locale_kept, nncf_installed
 from wsd.errors import ConfigError, ModelError
+from wsd.machine import library_version
 
 #: The most calibration windows NNCF measures (its own default subset size; the bundled demo has a few more).
 CALIBRATION_WINDOWS = 300
@@ -55,19 +56,6 @@ QUANTISATION: dict[str, Any] = {
 }
 #: Bumped when what this module writes or how it quantises changes: older entries are then quantised again.
 INT8_FORMAT = 1
-
-
-def nncf_version() -> str:
-    """The installed NNCF version (from the package metadata, without importing it).
-
-    Returns
-    -------
-    str
-        E.g. ``3.4.0``.
-    """
-    from importlib.metadata import version
-
-    return version("nncf")
 
 
 def demo_texts() -> list[str]:
@@ -157,7 +145,7 @@ def calibration_identity(windows: Sequence[np.ndarray]) -> str:
     >>> a == calibration_identity([np.array([101, 7, 102])]), a == calibration_identity([np.array([101, 8, 102])])
     (True, False)
     """
-    version = nncf_version() if nncf_installed() else "none"
+    version = (library_version("nncf") or "none") if nncf_installed() else "none"
     settings = json.dumps({"format": INT8_FORMAT, "nncf": version, **QUANTISATION}, sort_keys=True)
     digest = hashlib.sha256(settings.encode())
     for window in windows:
