@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
-from wsd.evaluate.datasets.wug import period_order
+from wsd.evaluate.datasets.wug import finite_number, period_order
 from wsd.occurrences import RESERVED_COLUMNS
 
 __all__ = [
@@ -102,16 +102,6 @@ class Bin:
         return (values >= self.low) & (values <= self.high)
 
 
-def _number(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"--bins {where}: {text!r} is not a number (bins are LOW:HIGH, e.g. 1800:1850)") from None
-    if not math.isfinite(value):
-        raise InputError(f"--bins {where}: {text!r} is not a finite number")
-    return value
-
-
 def parse_bins(text: str | Sequence[str]) -> list[Bin]:
     """Parse bins written ``LOW:HIGH,LOW:HIGH,...`` (both ends inclusive), checked not to overlap.
 
@@ -145,7 +135,8 @@ def parse_bins(text: str | Sequence[str]) -> list[Bin]:
         low, sep, high = item.partition(":")
         if not sep:
             raise InputError(f"--bins {item!r}: expected LOW:HIGH (both ends inclusive), e.g. 1800:1850")
-        bin_ = Bin(_number(low.strip(), repr(item)), _number(high.strip(), repr(item)), item)
+        where, hint = f"--bins {item!r}", " (bins are LOW:HIGH, e.g. 1800:1850)"
+        bin_ = Bin(finite_number(low.strip(), where, hint), finite_number(high.strip(), where, hint), item)
         if bin_.low > bin_.high:
             raise InputError(f"--bins {item!r}: the low end is above the high end")
         bins.append(bin_)

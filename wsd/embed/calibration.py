@@ -847,10 +847,8 @@ class Calibration:
 
     Parameters
     ----------
-    runtime : str
-        ``openvino`` or ``torch``.
-    precision : str
-        ``fp32``, ``bf16`` or ``int8``.
+    runtime, precision : str
+        The choice, as a :class:`Candidate` names it.
     model : str
         The model's display name.
     path : Path
@@ -1320,14 +1318,32 @@ it cannot be combined with --precision fp32 (drop --recalibrate, or the explicit
     if not enabled():
         raise ConfigError(f"--recalibrate: the calibration is turned off here (${CALIBRATION_ENV}); unset it first")
     return auto_choice(
-        options.model,
-        make_encoder=make_encoder,
-        offline=True if options.offline else None,
-        max_length=options.max_length,
-        recalibrate=True,
-        cache_dir=cache_dir,
-        **measuring,
+        make_encoder=make_encoder, recalibrate=True, cache_dir=cache_dir, **loading_of(options), **measuring
     )
+
+
+def loading_of(options: EmbeddingOptions) -> dict[str, Any]:
+    """The model and how to load it, as :func:`auto_choice` takes them, from embedding options.
+
+    ``offline`` as :meth:`wsd.Encoder.from_options` reads it (False: as the environment says).
+
+    Parameters
+    ----------
+    options : EmbeddingOptions
+        The embedding options of a job.
+
+    Returns
+    -------
+    dict
+        ``model``, ``offline`` and ``max_length``.
+
+    Examples
+    --------
+    >>> from wsd.options import EmbeddingOptions
+    >>> loading_of(EmbeddingOptions(max_length=128))["offline"] is None
+    True
+    """
+    return {"model": options.model, "offline": True if options.offline else None, "max_length": options.max_length}
 
 
 def cached_choice(

@@ -24,6 +24,7 @@ from typing import Any
 
 from wsd.io.atomic import WriteFailed, atomic_write
 from wsd.io.layout import CALIBRATION_ENTRY
+from wsd.io.manifest import checked_content
 from wsd.io.manifest import content_sha256 as content_checksum
 
 #: The environment variable naming the calibration cache folder.
@@ -127,11 +128,7 @@ def read_entry(path: Path, key: Mapping[str, Any], allowed: Collection[tuple[str
     if not path.exists():
         return None
     try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(entry, dict):
-            raise ValueError("not a JSON object")
-        if entry.get(CHECKSUM) != content_checksum(entry):
-            raise ValueError("its content does not match its checksum (edited or damaged)")
+        entry = checked_content(json.loads(path.read_text(encoding="utf-8")))
         if entry.get("format") != FORMAT:
             raise ValueError(f"format {entry.get('format')!r}, expected {FORMAT}")
         if entry.get("fingerprint") != json.loads(json.dumps(dict(key), default=str)):

@@ -58,8 +58,8 @@ from wsd.io.layout import (
     OPENVINO_IR_MODEL,
     OPENVINO_IR_WEIGHTS,
 )
+from wsd.io.manifest import checked_content, file_sha256
 from wsd.io.manifest import content_sha256 as content_checksum
-from wsd.io.manifest import file_sha256
 from wsd.schema import DEFAULT_RUNTIME, RUNTIMES
 
 #: Precisions the OpenVINO runtime computes in (``int8``: the model quantised with NNCF, :mod:`wsd.embed.ov_int8`).
@@ -297,16 +297,6 @@ def source_key(folder: Path) -> str:
     return digest.hexdigest()[:20]
 
 
-def _check_content(entry: Any) -> None:
-    """Raise ValueError unless ``entry`` is a JSON object whose content matches its checksum."""
-    if not isinstance(entry, dict):
-        raise ValueError("not a JSON object")
-    if CHECKSUM not in entry:
-        raise ValueError("no checksum")
-    if entry[CHECKSUM] != content_checksum(entry):
-        raise ValueError("its content does not match its checksum (edited or damaged)")
-
-
 def _damaged(path: Path, problem: str, redo: str = "converting the model again") -> str:
     return f"damaged OpenVINO cache entry {path} ({problem}); {redo}"
 
@@ -339,7 +329,7 @@ def read_model_entry(path: Path) -> dict[str, Any] | None:
             raise ValueError(f"no {', '.join(missing)}")
         if entry["format"] != FORMAT:
             raise ValueError(f"format {entry['format']}, expected {FORMAT}")
-        _check_content(entry)
+        checked_content(entry)
     except (OSError, ValueError, TypeError, UnicodeDecodeError) as error:
         _warn_damaged(path, str(error).splitlines()[0] if str(error) else type(error).__name__)
         return None
@@ -438,8 +428,7 @@ def entry_problem(
     if not entry.exists():
         return None
     try:
-        description = json.loads(entry.read_text(encoding="utf-8"))
-        _check_content(description)
+        description = checked_content(json.loads(entry.read_text(encoding="utf-8")))
         if any(description.get(key) != value for key, value in expected.items()):
             raise ValueError("it describes another conversion")
         for path, field in ((xml, "xml_sha256"), (weights, "bin_sha256")):

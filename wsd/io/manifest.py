@@ -163,6 +163,47 @@ def content_sha256(entry: Mapping[str, Any], checksum_key: str = "sha256") -> st
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
+def checked_content(entry: object, checksum_key: str = "sha256") -> dict[str, Any]:
+    """``entry`` where it is a JSON object whose checksum (``checksum_key``) matches its content; else ValueError.
+
+    What the caches that check their entries (the OpenVINO conversion's and the calibration's) ask of an entry
+    they read back, whatever else each asks.
+
+    Parameters
+    ----------
+    entry : object
+        A parsed JSON entry.
+    checksum_key : str
+        The key that holds the checksum (:func:`content_sha256`).
+
+    Returns
+    -------
+    dict
+        ``entry``.
+
+    Raises
+    ------
+    ValueError
+        Not a JSON object, no checksum, or a content that does not match it (one line, saying which).
+
+    Examples
+    --------
+    >>> checked_content({"a": 1, "sha256": content_sha256({"a": 1})})["a"]
+    1
+    >>> checked_content({"a": 2, "sha256": content_sha256({"a": 1})})
+    Traceback (most recent call last):
+    ...
+    ValueError: its content does not match its checksum (edited or damaged)
+    """
+    if not isinstance(entry, dict):
+        raise ValueError("not a JSON object")
+    if checksum_key not in entry:
+        raise ValueError("no checksum")
+    if entry[checksum_key] != content_sha256(entry, checksum_key):
+        raise ValueError("its content does not match its checksum (edited or damaged)")
+    return entry
+
+
 def stream_sha256(handle: BinaryIO) -> str:
     """SHA-256 of what is left to read in an open binary file, read in blocks (constant memory).
 

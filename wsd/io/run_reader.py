@@ -45,8 +45,10 @@ VECTOR_DTYPES = ("float16", "float32")
 #: A run's ``status`` in its ``meta.json``: finished, or being written (or interrupted).
 STATUS_COMPLETE: Final = "complete"
 STATUS_RUNNING: Final = "running"
+#: What writes a file of a senses folder again (the end of the error that names the damaged or changed file).
+REBUILD_SENSES = "run the same `wsd cluster` command again to rebuild it"
 #: What to do about a damaged senses folder (the end of the error that names the damaged file).
-DAMAGED_SENSES = "the senses folder is damaged: run the same `wsd cluster` command again to rebuild it"
+DAMAGED_SENSES = f"the senses folder is damaged: {REBUILD_SENSES}"
 #: What to do about a damaged run (the end of the error that names the damaged file).
 DAMAGED_RUN = "the run is damaged: run the same `wsd embed` command again, which embeds the damaged part anew"
 

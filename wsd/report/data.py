@@ -61,7 +61,7 @@ from wsd.io.layout import (
 )
 from wsd.io.locate import Layout, find_layout, folder_kind
 from wsd.io.meta_types import ChangeMeta, RunMeta, SensesMeta
-from wsd.io.run_reader import load_run, read_meta, read_senses_meta
+from wsd.io.run_reader import REBUILD_SENSES, load_run, read_meta, read_senses_meta
 
 GOLD_COLUMN = "sense"
 
@@ -76,9 +76,7 @@ HEADLINE_METRICS: dict[str, tuple[str, ...]] = {
 
 #: Gold change columns shown beside the system's in the report (where an evaluation wrote them).
 GOLD_CHANGE_COLUMNS = ("change_graded", "change_binary", "COMPARE")
-#: The same for a senses folder.
-DAMAGED_SENSES = "run the same `wsd cluster` again to rebuild the senses folder"
-#: The same for an evaluation's ``change.csv``.
+#: What to do about an evaluation's ``change.csv`` changed or missing (the end of the error that names it).
 DAMAGED_GOLD_CHANGE = "run the same `wsd evaluate` again to rebuild it"
 
 
@@ -425,7 +423,7 @@ def load_run_data(
     if layout.change is not None:
         check_change_of_run(layout.change, run_dir, run_meta)
     for name in (LABELS_FILE, SENSES_FILE):
-        check_unchanged(senses_dir / name, DAMAGED_SENSES)
+        check_unchanged(senses_dir / name, REBUILD_SENSES)
     occurrences, vectors = load_run(run_dir)
     occurrences = occurrences.reset_index(drop=True)
     label_table = pd.read_parquet(senses_dir / LABELS_FILE)

@@ -161,12 +161,10 @@ def resolve_auto(
     if not measure:
         return embedding, None
     found = calibration.auto_choice(
-        embedding.model,
         make_encoder=Encoder,
-        offline=True if embedding.offline else None,
-        max_length=embedding.max_length,
         cache_dir=cache_dir,
         agreement=SAME_SENSES,
+        **calibration.loading_of(embedding),
         **measuring,
     )
     return embedding.replace(runtime=found.runtime, precision=found.precision, device="cpu"), found

@@ -34,6 +34,7 @@ with its file, line and column.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -235,17 +236,50 @@ MISSING_VALUES = frozenset({"", "nan", "NaN", "NA", "null", "None"})
 SOURCE_ATTR = "source"
 
 
-def _stats_number(value: str, where: str, name: str, integer: bool = False) -> float | None:
-    """A number of a stats file: None where the field is empty (or NaN); an error for text or an infinity."""
-    text = value.strip()
-    if text in MISSING_VALUES:
-        return None
+def finite_number(text: str, where: str, hint: str = "") -> float:
+    """``text`` as a finite number; an :class:`~wsd.errors.InputError` starting with ``where`` for anything else.
+
+    Parameters
+    ----------
+    text : str
+        The value (white space around it is allowed, as :class:`float` allows it).
+    where : str
+        What the error names first (a file, line and column; a command-line option and its value).
+    hint : str
+        Added to the error for text that is no number at all (the form expected, in parentheses).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InputError
+        For text that is no number (``abc``), an infinity or NaN.
+
+    Examples
+    --------
+    >>> finite_number(" 1850", "--bins '1850:1900'")
+    1850.0
+    >>> finite_number("inf", "stats.csv:2: column k1")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: stats.csv:2: column k1: 'inf' is not a finite number
+    """
     try:
         number = float(text)
     except ValueError:
-        raise InputError(f"{where}: column {name}: {value!r} is not a number") from None
-    if not np.isfinite(number):
-        raise InputError(f"{where}: column {name}: {value!r} is not a finite number")
+        raise InputError(f"{where}: {text!r} is not a number{hint}") from None
+    if not math.isfinite(number):
+        raise InputError(f"{where}: {text!r} is not a finite number")
+    return number
+
+
+def _stats_number(value: str, where: str, name: str, integer: bool = False) -> float | None:
+    """A number of a stats file: None where the field is empty (or NaN); an error for text or an infinity."""
+    if value.strip() in MISSING_VALUES:
+        return None
+    number = finite_number(value, f"{where}: column {name}")
     if integer and (number != int(number) or number < 0):
         raise InputError(f"{where}: column {name}: {value!r} is not a whole number of at least 0")
     return number
