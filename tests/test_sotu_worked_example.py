@@ -7,7 +7,7 @@ the decades' analysis of the words issue 41 names, once, as a reader would (``ws
 historian reads:
 
 - bank's and power's mixtures are visible on their cards, by name: a sense of bank holds both the financial
-  institution and the sloping land (``70% ≈ bank.n.02 (…), 27% ≈ bank.n.01 (…)``: a majority, so not flagged), and
+  institution and the sloping land (``72% ≈ bank.n.02 (…), 28% ≈ bank.n.01 (…)``: a majority, so not flagged), and
   power's energy sense is flagged a mixture of ``power.n.01`` (controlling influence) and ``power.n.02`` (the
   physicist's power, which WordNet represents through its hyponym *electric power*; the ``related`` representation);
 - power's energy sense is no longer "new in 2020:2029" (it is in use from the 1820s);
