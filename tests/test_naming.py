@@ -12,6 +12,7 @@ import pytest
 
 from wsd.errors import ConfigError, InputError
 from wsd.evaluate.wordnet import WordNet, parse_line
+from wsd.io.run_reader import load_run
 from wsd.io.run_store import write_run
 from wsd.senses.naming import (
     NO_ENTRY,
@@ -235,6 +236,17 @@ def test_cluster_run_writes_names_and_change_tables_carry_them(tmp_path: Path) -
     assert f"| 0 | 3 | {NO_ENTRY} |" in markdown.split("## zyx")[1]
     meta = json.loads((senses / "meta.json").read_text(encoding="utf-8"))
     assert meta["naming"]["inventory"].startswith("wordnet:") and meta["naming"]["parameters"]["center"] is False
+    # each name carries its evidence: the cosine and the lead nearest_names gave it (NaN where there is no entry)
+    stored, vectors = load_run(run)
+    wn = WordNet(tmp_path / "wn")
+    expected = name_occurrences(stored, vectors, wn, WordEncoder().embed_occurrences, NamingParameters(center=False))
+    expected = expected.frame
+    assert list(labels.columns[-3:]) == ["synset", "synset_cosine", "synset_lead"]
+    assert labels["synset_cosine"].dtype == np.float64 and labels["synset_lead"].dtype == np.float64
+    np.testing.assert_allclose(labels["synset_cosine"], expected["similarity"].to_numpy(np.float64))
+    np.testing.assert_allclose(labels["synset_lead"], expected["margin"].to_numpy(np.float64))
+    assert labels.loc[labels["target"] == "zyx", ["synset_cosine", "synset_lead"]].isna().all().all()
+    assert labels.loc[labels["target"] == "bank", ["synset_cosine", "synset_lead"]].notna().all().all()
     with pytest.warns(UserWarning, match=r"cannot be measured: zyx \(slice 2000 has 1 uses"):
         change = change_run(run, senses, by="year", min_uses=2)
     counts = pd.read_parquet(change / "counts.parquet")
@@ -278,6 +290,147 @@ def test_cli_refuses_a_folder_that_is_not_wordnet_in_one_line(tmp_path: Path, ca
         err = capsys.readouterr().err.strip()
         assert code == 2 and len(err.splitlines()) == 1 and "not a WordNet database folder" in err
     assert not (run / "senses").exists() and not (tmp_path / "out").exists(), "refused before anything is written"
+
+
+def _cluster(argv: list[str]) -> pd.DataFrame:
+    """``wsd cluster`` of ``argv`` (it must succeed), and the labels it wrote."""
+    from wsd.cli import main
+
+    out = Path(argv[argv.index("--out") + 1])
+    assert main(["cluster", *argv, "--method", "one-sense", "--no-progress"]) == 0
+    return pd.read_parquet(out / "labels.parquet")
+
+
+def test_cli_thresholds_leave_the_uses_below_them_unnamed(tmp_path: Path, monkeypatch) -> None:
+    # the run has no encoder identity: its namer embeds the synsets with the fake encoder its vectors came from
+    monkeypatch.setattr("wsd.workflows.naming.encoder_from_meta", lambda embedding, **options: WordEncoder())
+    occurrences, X = occurrences_and_vectors()
+    run = write_run(tmp_path / "run", occurrences, X, {"config": {}})
+    named = ["--run", str(run), "--inventory", f"wordnet:{make_wordnet(tmp_path / 'wn')}"]
+    every = _cluster([*named, "--out", str(tmp_path / "every")])
+    bank = (every["target"] == "bank").to_numpy()
+    assert (every.loc[bank, "synset"] != "").all(), "by default every use of a listed lemma is named"
+    river, money = (
+        float(every.loc[every["synset"] == name, "synset_lead"].iloc[0]) for name in ("bank.n.01", "bank.n.02")
+    )
+    assert river != money
+    lead = (river + money) / 2  # between the two meanings' leads: the less sure one goes unnamed
+    surer = _cluster([*named, "--out", str(tmp_path / "surer"), "--name-min-lead", repr(lead)])
+    below = bank & (every["synset_lead"].to_numpy() < lead)
+    assert 0 < below.sum() < bank.sum()
+    assert (surer.loc[below, "synset"] == "").all()
+    assert surer.loc[bank & ~below, "synset"].tolist() == every.loc[bank & ~below, "synset"].tolist()
+    assert set(surer.loc[~bank, "synset"]) == {NO_ENTRY}  # no entry stays no entry, whatever the thresholds
+    pd.testing.assert_series_equal(surer["synset_lead"], every["synset_lead"])  # the evidence does not change
+    meta = json.loads((tmp_path / "surer" / "meta.json").read_text(encoding="utf-8"))
+    assert meta["naming"]["parameters"]["min_margin"] == lead
+    assert meta["naming"]["parameters"]["min_similarity"] == -1.0
+    assert f"name_min_lead = {lead!r}" in (tmp_path / "surer" / "config.toml").read_text(encoding="utf-8")
+    cosine = float(every.loc[bank, "synset_cosine"].max())  # only the nearest of all keeps its name
+    closest = _cluster([*named, "--out", str(tmp_path / "closest"), "--name-min-cosine", repr(cosine)])
+    kept = bank & (every["synset_cosine"].to_numpy() >= cosine)
+    assert 0 < kept.sum() < bank.sum()
+    assert (closest.loc[kept, "synset"] != "").all() and (closest.loc[bank & ~kept, "synset"] == "").all()
+    meta = json.loads((tmp_path / "closest" / "meta.json").read_text(encoding="utf-8"))
+    assert meta["naming"]["parameters"]["min_similarity"] == cosine and meta["naming"]["parameters"]["min_margin"] == 0
+
+
+def _one_line_refusal(argv: list[str], capsys) -> str:
+    """The one line ``wsd`` answers ``argv`` with, and exit code 2 (from the parser or from the command)."""
+    from wsd.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, (argv, code, err)
+    return err
+
+
+def _naming_commands(tmp_path: Path, inventory: list[str]) -> list[list[str]]:
+    """``wsd cluster``, ``change`` and ``run`` of a small run and corpus, with ``inventory`` flags."""
+    occurrences, X = occurrences_and_vectors()
+    run = tmp_path / "run"
+    if not run.exists():
+        write_run(run, occurrences, X, {"config": {}})
+    corpus = Path(__file__).resolve().parents[1] / "data" / "demo" / "corpus.txt"
+    return [
+        ["cluster", "--run", str(run), *inventory, "--no-progress"],
+        ["change", "--run", str(run), "--by", "year", *inventory],
+        ["run", "--corpus", str(corpus), "--targets", "bank", *inventory, "--out", str(tmp_path / "out")],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--name-min-lead", "-0.1"], "--name-min-lead: expected a number ≥ 0, got -0.1"),
+        (["--name-min-lead", "nan"], "--name-min-lead: expected a finite number, got 'nan'"),
+        (["--name-min-lead", "inf"], "--name-min-lead: expected a finite number, got 'inf'"),
+        (["--name-min-cosine", "1.5"], "--name-min-cosine: expected a number ≤ 1, got 1.5"),
+        (["--name-min-cosine", "-2"], "--name-min-cosine: expected a number ≥ -1, got -2"),
+        (["--name-min-cosine", "high"], "--name-min-cosine: expected a number, got 'high'"),
+        (["--set", "output.name_min_lead=-0.5"], "output.name_min_lead must be at least 0, not -0.5"),
+        (["--set", "output.name_min_cosine=nan"], "output.name_min_cosine must be a number, not the number NaN"),
+    ],
+)
+def test_cli_refuses_a_bad_threshold_in_one_line(tmp_path: Path, capsys, flags: list[str], message: str) -> None:
+    inventory = ["--inventory", f"wordnet:{make_wordnet(tmp_path / 'wn')}", *flags]
+    for argv in _naming_commands(tmp_path, inventory):
+        assert message in _one_line_refusal(argv, capsys)
+    assert not (tmp_path / "run" / "senses").exists() and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "flags", [["--name-min-lead", "0.01"], ["--name-min-cosine", "-1"], ["--set", "output.name_min_cosine=0.5"]]
+)
+def test_cli_refuses_a_threshold_without_an_inventory(tmp_path: Path, capsys, flags: list[str]) -> None:
+    for argv in _naming_commands(tmp_path, flags):
+        err = _one_line_refusal(argv, capsys)
+        assert "sure a name from --inventory must be: give --inventory wordnet:DIR too" in err
+        assert err.split(": error: ")[1].startswith(("--name-min-lead", "--name-min-cosine"))
+    assert not (tmp_path / "run" / "senses").exists() and not (tmp_path / "out").exists()
+
+
+def test_a_written_configuration_without_an_inventory_passes_the_threshold_check() -> None:
+    import argparse
+
+    from wsd.cli.settings import check_naming_settings
+    from wsd.config import resolve_config
+
+    config = resolve_config("cluster", flags={"senses.run": "runs/x"})  # as OUT/config.toml records it: defaults
+    assert config["output"]["name_min_lead"] == 0.0 and config["output"]["name_min_cosine"] == -1.0
+    check_naming_settings(config, argparse.Namespace())
+    with pytest.raises(ConfigError, match="--name-min-cosine"):
+        check_naming_settings({"output": {**config["output"], "name_min_cosine": 0.2}}, argparse.Namespace())
+
+
+@pytest.mark.slow  # wsd run three times with the bundled encoder
+def test_wsd_run_keeps_named_senses_only_for_the_same_thresholds(tmp_path: Path) -> None:
+    from wsd.cli import main
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(
+        "We sat on the river bank all day.\nThe bank approved the loan.\nShe walked along the bank of the river.\n"
+        "He took cash from the bank.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    argv = ["run", "--corpus", str(corpus), "--targets", "bank", "--out", str(out), "--method", "one-sense"]
+    argv += ["--inventory", f"wordnet:{make_wordnet(tmp_path / 'wn')}", "--no-progress"]
+    assert main(argv) == 0
+    every = pd.read_parquet(out / "senses" / "labels.parquet")
+    assert (every["synset"] != "").all()
+    cosine = float(every["synset_cosine"].max()) + 1e-3  # above every use's: none is named
+    assert main([*argv, "--name-min-cosine", repr(cosine)]) == 0, "another threshold: named again, not reused"
+    none = pd.read_parquet(out / "senses" / "labels.parquet")
+    assert (none["synset"] == "").all()
+    meta = out / "senses" / "meta.json"
+    assert json.loads(meta.read_text(encoding="utf-8"))["request"]["naming"]["min_similarity"] == cosine
+    written = meta.stat().st_mtime_ns
+    assert main([*argv, "--name-min-cosine", repr(cosine)]) == 0
+    assert meta.stat().st_mtime_ns == written, "the same thresholds: the senses are reused"
 
 
 def test_shared_wordnet_names_bank(datasets_dir: Path) -> None:

@@ -61,6 +61,7 @@ from wsd.senses.recipes import (
 
 if TYPE_CHECKING:
     from wsd.executors import Executor
+    from wsd.senses.naming import NamingParameters
 
 #: The sections, in order.
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(s.section for s in SETTINGS))
@@ -139,9 +140,10 @@ def check_value(setting: Option, value: Any, where: str = "") -> Any:
         raise ConfigError(f"{prefix}{setting.name} must be {_KIND_NAMES[kind]}, not {_describe(value)}")
     if setting.choices is not None and value not in setting.choices:
         raise ConfigError(f"{prefix}{setting.name} must be one of {', '.join(setting.choices)}, not {_describe(value)}")
-    if setting.minimum is not None and kind in ("int", "k") and _is_int(value) and value < setting.minimum:
+    number = kind in ("int", "k", "float") and (_is_int(value) or isinstance(value, float))
+    if setting.minimum is not None and number and value < setting.minimum:
         raise ConfigError(f"{prefix}{setting.name} must be at least {setting.minimum}, not {value}")
-    if setting.maximum is not None and kind in ("int", "k") and _is_int(value) and value > setting.maximum:
+    if setting.maximum is not None and number and value > setting.maximum:
         raise ConfigError(f"{prefix}{setting.name} must be at most {setting.maximum}, not {value}")
     if kind == "k" and _is_int(value) and value < 1:
         raise ConfigError(f"{prefix}{setting.name} must be at least 1, not {value}")
@@ -544,6 +546,38 @@ def embedding_options(config: Config) -> EmbeddingOptions:
     if is_off(options.context_vector) and recipe_context is None:
         options = options.replace(context_vector=None)  # off, as the recipe has it
     return options
+
+
+def naming_parameters(config: Config) -> NamingParameters:
+    """The :class:`~wsd.senses.naming.NamingParameters` of a resolved configuration: its ``[output]`` thresholds.
+
+    ``name_min_lead`` (``--name-min-lead``) is the least lead, ``min_margin``; ``name_min_cosine``
+    (``--name-min-cosine``) the least cosine, ``min_similarity`` (checked when the configuration was resolved:
+    finite, the lead at least 0, the cosine from -1 to 1); the rest are the defaults.
+
+    Parameters
+    ----------
+    config : dict
+        A resolved configuration (a threshold absent or None: the default).
+
+    Returns
+    -------
+    NamingParameters
+
+    Examples
+    --------
+    >>> naming_parameters({"output": {"inventory": "wordnet:DIR", "name_min_lead": 0.01}}).min_margin
+    0.01
+    """
+    from wsd.senses.naming import NamingParameters
+
+    output = config.get("output", {})
+    lead, cosine = output.get("name_min_lead"), output.get("name_min_cosine")
+    defaults = NamingParameters()
+    return NamingParameters(
+        min_similarity=defaults.min_similarity if cosine is None else float(cosine),
+        min_margin=defaults.min_margin if lead is None else float(lead),
+    )
 
 
 def config_executor(config: Config, executor: Executor | str | None = None) -> Executor | None:

@@ -21,6 +21,7 @@ default is filled into the help text by :meth:`Option.help_text`, never written 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import types
 import typing
@@ -201,6 +202,13 @@ DEFAULT_FEW_SHOT_NEIGHBORS = 3
 DEFAULT_FEW_SHOT_MARGIN = 0.0
 #: The vectors the examples are compared by: the target's vector beside the default recipe's context vector.
 DEFAULT_FEW_SHOT_CONTEXT_VECTOR: str | None = DEFAULT_CONTEXT_VECTOR
+#: Naming uses from a sense inventory (``--inventory``, :mod:`wsd.senses.naming`): the least cosine of a use's
+#: nearest synset, and the least lead of its score over the runner-up's, for the use to be named (else unnamed).
+#: By default none: every use takes its nearest synset, because on SemEval-2013's lemmas every threshold cost
+#: accuracy against WordNet's first sense (:data:`wsd.senses.naming.DEFAULT_REPRESENTATION` tells the choice and
+#: what a lead buys).
+DEFAULT_NAME_MIN_COSINE = -1.0
+DEFAULT_NAME_MIN_LEAD = 0.0
 
 # ------------------------------------------------------------------------------------------- the data folder
 #: The environment variable naming the data folder, laid out as ../shared/datasets (``--data-dir`` wins): where
@@ -263,8 +271,8 @@ class Option:
         What it does, one line, without the default (:meth:`help_text` adds it).
     choices : tuple, optional
         The allowed values (from a ``Literal``).
-    minimum, maximum : int, optional
-        The smallest and largest allowed number.
+    minimum, maximum : int or float, optional
+        The smallest and largest allowed number (a ``float`` option with either must also be finite).
     path : bool
         A file or folder (written as an absolute path into ``config.toml``).
     config : bool
@@ -302,8 +310,8 @@ class Option:
     commands: tuple[str, ...]
     help: str
     choices: tuple[Any, ...] | None = None
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
     path: bool = False
     config: bool = True
     flags: tuple[str, ...] | None = None
@@ -531,6 +539,27 @@ OUTPUT_DESCRIPTION: tuple[Option, ...] = (
         "nearest synset of the target's lemma (or unnamed), each sense its mix of names, mixtures flagged",
         metavar="wordnet:DIR",
         unset="no names",
+    ),
+    _o(
+        "output.name_min_lead",
+        "float",
+        DEFAULT_NAME_MIN_LEAD,
+        ("cluster", "run", "change"),
+        "with --inventory: name a use only where its nearest synset's score leads the runner-up's by at least this "
+        "(a lemma of one synset: its cosine), else leave it unnamed; higher: fewer, surer names",
+        minimum=0,
+        metavar="LEAD",
+    ),
+    _o(
+        "output.name_min_cosine",
+        "float",
+        DEFAULT_NAME_MIN_COSINE,
+        ("cluster", "run", "change"),
+        "with --inventory: name a use only where the cosine of its nearest synset is at least this (-1 to 1), "
+        "else leave it unnamed",
+        minimum=-1,
+        maximum=1,
+        metavar="COSINE",
     ),
 )
 
@@ -1066,7 +1095,7 @@ def options_of(command: str, options: Iterable[Option]) -> list[Option]:
 
 
 # ------------------------------------------------------------------------------------------- argparse
-def _whole_number(minimum: int | None, maximum: int | None = None) -> Callable[[str], int]:
+def _whole_number(minimum: float | None, maximum: float | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -1076,6 +1105,23 @@ def _whole_number(minimum: int | None, maximum: int | None = None) -> Callable[[
             raise argparse.ArgumentTypeError(f"expected a number ≥ {minimum}, got {value}")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"expected a number ≤ {maximum}, got {value}")
+        return value
+
+    return parse
+
+
+def _finite_number(minimum: float | None, maximum: float | None = None) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number ≥ {minimum}, got {text}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"expected a number ≤ {maximum}, got {text}")
         return value
 
     return parse
@@ -1141,7 +1187,8 @@ def _argument(option: Option, command: str) -> dict[str, Any]:
     elif option.kind == "int":
         kwargs["type"] = int if option.choices else _whole_number(option.minimum, option.maximum)
     elif option.kind == "float":
-        kwargs["type"] = float
+        bounded = option.minimum is not None or option.maximum is not None
+        kwargs["type"] = _finite_number(option.minimum, option.maximum) if bounded else float
     elif option.kind == "k":
         kwargs["type"] = _k_value
     elif option.kind == "k_range":

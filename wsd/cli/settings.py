@@ -1,8 +1,9 @@
 """What the commands share: a command's resolved configuration, its executor, and the summary of a run.
 
 A command's settings come from the defaults, ``--config``, its flags and ``--set``, in that order
-(:func:`command_config`); ``[output] inventory`` names the sense inventory that names the senses
-(:func:`inventory_namer`).
+(:func:`command_config`); ``[output] inventory`` names the sense inventory that names the senses, and
+``name_min_lead`` and ``name_min_cosine`` how sure a name must be (:func:`inventory_namer`; without an inventory
+they are refused, :func:`check_naming_settings`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wsd.errors import WsdError
+from wsd.errors import ConfigError, WsdError
 from wsd.io.layout import CONFIG_FILE
 from wsd.io.outputs import check_disjoint
 from wsd.options import OPTION_LIST, OPTIONS
@@ -20,6 +21,9 @@ from wsd.schema import data_location, options_of
 if TYPE_CHECKING:
     from wsd.workflows.naming import InventoryNamer
 
+#: The settings of how ``[output] inventory`` names uses: nothing without an inventory.
+NAMING_SETTINGS = ("output.name_min_lead", "output.name_min_cosine")
+
 
 def inventory_namer(config: dict[str, dict[str, Any]]) -> InventoryNamer | None:
     """The namer of ``[output] inventory``, its folder checked now (before any work), or None when none is named.
@@ -27,7 +31,9 @@ def inventory_namer(config: dict[str, dict[str, Any]]) -> InventoryNamer | None:
     Parameters
     ----------
     config : dict
-        The command's resolved configuration, whose ``[output] inventory`` names the sense inventory.
+        The command's resolved configuration, whose ``[output] inventory`` names the sense inventory and
+        ``name_min_lead``, ``name_min_cosine`` the thresholds of a name
+        (:func:`wsd.config.naming_parameters`).
 
     Returns
     -------
@@ -36,9 +42,41 @@ def inventory_namer(config: dict[str, dict[str, Any]]) -> InventoryNamer | None:
     inventory = config["output"].get("inventory")
     if not inventory:
         return None
+    from wsd.config import naming_parameters
     from wsd.workflows.naming import InventoryNamer
 
-    return InventoryNamer(inventory)
+    return InventoryNamer(inventory, naming_parameters(config))
+
+
+def check_naming_settings(config: dict[str, dict[str, Any]], args: argparse.Namespace) -> None:
+    """Refuse a naming threshold without an inventory: its flag given, or its setting other than the default.
+
+    A configuration ``wsd`` wrote (``OUT/config.toml``) records every setting, the thresholds at their defaults
+    too: that passes.
+
+    Parameters
+    ----------
+    config : dict
+        The command's resolved configuration.
+    args : argparse.Namespace
+        The parsed command line.
+
+    Raises
+    ------
+    ConfigError
+        Naming the flag.
+    """
+    output = config.get("output", {})
+    if "inventory" not in output or output["inventory"]:
+        return
+    for name in NAMING_SETTINGS:
+        option = OPTIONS[name]
+        value = output.get(option.key)
+        if getattr(args, option.attribute, None) is not None or (value is not None and value != option.default):
+            raise ConfigError(
+                f"{option.option_strings[0]} sets how sure a name from --inventory must be: give --inventory "
+                "wordnet:DIR too (or inventory in [output] of --config)"
+            )
 
 
 def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
@@ -92,4 +130,5 @@ def command_config(command: str, args: argparse.Namespace) -> dict[str, dict[str
         if config[section][key] is None:
             flag = OPTIONS[name].option_strings[0]
             raise WsdError(f"{flag} is required (or set {key} in [{section}] of --config)")
+    check_naming_settings(config, args)
     return config

@@ -7,7 +7,8 @@ the run's encoder); this module only compares vectors and counts:
   both on the target's occurrence mean where asked, plus ``prior_weight`` times the log of the synset's share of
   WordNet's tagged uses), kept only when its similarity reaches ``min_similarity`` and it leads the runner-up by
   ``min_margin``; else the occurrence is unnamed (``""``). A target the inventory has no entry for is
-  ``"no entry"``. A name is never forced.
+  ``"no entry"``. A name is never forced, and never comes without its evidence: ``labels.parquet`` holds the
+  cosine and the lead beside it (:data:`LABEL_COLUMNS`).
 - :func:`name_shares`: per induced sense, the share of each name among its occurrences (largest first) and of
   the unnamed ones, and a mixture flag when no name holds a clear majority (:data:`MAJORITY` of the named uses).
 - :func:`describe_names`: ``61% ≈ bank.n.02 (a financial institution …), 30% ≈ bank.n.01 (sloping land …), 9%
@@ -27,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from wsd.io.meta_types import NamingFacts
+from wsd.schema import DEFAULT_NAME_MIN_COSINE, DEFAULT_NAME_MIN_LEAD
 
 #: The ``synset`` of an occurrence whose lemma the inventory does not list.
 NO_ENTRY = "no entry"
@@ -54,12 +56,17 @@ REPRESENTATIONS = ("examples", "gloss", "both", "related")
 #: the interval's lower end was already below 0). On the held-out lemmas: 53.3% accuracy against the first sense's
 #: 46.9% (+6.3 points, interval +0.9 to +11.4). A caller who wants fewer, surer names sets ``min_margin``: with 0.01
 #: (the second run's choice) the held-out names were right 57.8% of the time when given, but 20.0% of the uses were
-#: left unnamed and accuracy fell to 46.3%. Cosines depend on the encoder: another model may want its thresholds
-#: measured again (the experiment's script does it).
+#: left unnamed and accuracy fell to 46.3%; ``wsd cluster``, ``run`` and ``change`` set it with ``--name-min-lead``
+#: (and the least cosine with ``--name-min-cosine``; both defaults are declared with their flags in :mod:`wsd.schema`,
+#: :data:`~wsd.schema.DEFAULT_NAME_MIN_LEAD` and :data:`~wsd.schema.DEFAULT_NAME_MIN_COSINE`). Cosines depend on
+#: the encoder: another model may want its thresholds measured again (the experiment's script does it).
 DEFAULT_REPRESENTATION = "related"
 DEFAULT_PRIOR_WEIGHT = 0.02
-DEFAULT_MIN_SIMILARITY = -1.0
-DEFAULT_MIN_MARGIN = 0.0
+#: The columns a naming adds to ``labels.parquet``: the name (a synset, ``""`` unnamed, ``"no entry"``), and the
+#: evidence for it, the cosine of the use's nearest synset and the lead of that synset's score over the
+#: runner-up's (a lemma of one synset: its score, the cosine); both NaN where the inventory has no entry. For an
+#: unnamed use they are those of the nearest synset it was not given: why it fell short.
+LABEL_COLUMNS = ("synset", "synset_cosine", "synset_lead")
 
 
 @dataclass(frozen=True)
@@ -83,8 +90,8 @@ class NamingParameters:
     representation: str = DEFAULT_REPRESENTATION
     center: bool = False
     prior_weight: float = DEFAULT_PRIOR_WEIGHT
-    min_similarity: float = DEFAULT_MIN_SIMILARITY
-    min_margin: float = DEFAULT_MIN_MARGIN
+    min_similarity: float = DEFAULT_NAME_MIN_COSINE
+    min_margin: float = DEFAULT_NAME_MIN_LEAD
 
     def to_dict(self) -> dict[str, object]:
         """The parameters as a dictionary (for ``meta.json``).
@@ -120,6 +127,28 @@ class Naming:
     frame: pd.DataFrame
     definitions: dict[str, str] = field(default_factory=dict)
     meta: NamingFacts = field(default_factory=lambda: NamingFacts())
+
+    def label_columns(self) -> dict[str, np.ndarray]:
+        """The columns the names add to ``labels.parquet`` (:data:`LABEL_COLUMNS`), row-aligned with the occurrences.
+
+        Returns
+        -------
+        dict
+            ``synset`` (str), ``synset_cosine`` and ``synset_lead`` (float64: ``similarity`` and ``margin``).
+
+        Examples
+        --------
+        >>> frame = pd.DataFrame({"synset": ["a.n.01"], "nearest": ["a.n.01"], "similarity": [0.8], "margin": [0.1]})
+        >>> columns = Naming(frame).label_columns()
+        >>> list(columns), float(columns["synset_lead"][0])
+        (['synset', 'synset_cosine', 'synset_lead'], 0.1)
+        """
+        synset, cosine, lead = LABEL_COLUMNS
+        return {
+            synset: self.frame["synset"].astype(str).to_numpy(dtype=object),
+            cosine: self.frame["similarity"].to_numpy(dtype=np.float64),
+            lead: self.frame["margin"].to_numpy(dtype=np.float64),
+        }
 
 
 #: What :func:`wsd.senses.stage.cluster_run` calls to name occurrences: ``(occurrences, X, embedding_meta)``.

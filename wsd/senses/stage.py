@@ -4,7 +4,9 @@
 
     model/            the sense model (JSON + .npy, never pickle): predicts senses of new occurrences
     labels.parquet    one row per occurrence: id, target, sense (0, 1, ...), sense_id ("mouse.0"),
-                      confidence (its membership), memberships (the soft distribution over the target's senses)
+                      confidence (its membership), memberships (the soft distribution over the target's senses);
+                      named from an inventory, also synset, synset_cosine and synset_lead (the name and its
+                      evidence: wsd.senses.naming.LABEL_COLUMNS)
     senses.parquet    one row per sense: target, sense, size, examples, keywords (see describe_senses), and
                       ``note``: why the target kept one sense (few uses, a weak split) or was split on few uses,
                       empty otherwise
@@ -367,8 +369,8 @@ def cluster_run(
         as ``request`` in ``meta.json``: a later ``wsd run`` that asks the same reuses them.
     namer : callable, optional
         Names the occurrences from a sense inventory (:class:`wsd.workflows.naming.InventoryNamer`,
-        ``--inventory``): ``labels.parquet`` gets a ``synset`` column, ``senses.parquet`` and ``senses.md`` each
-        sense's names (:mod:`wsd.senses.naming`).
+        ``--inventory``): ``labels.parquet`` gets ``synset``, ``synset_cosine`` and ``synset_lead`` columns,
+        ``senses.parquet`` and ``senses.md`` each sense's names (:mod:`wsd.senses.naming`).
 
     Returns
     -------
@@ -475,8 +477,9 @@ def write_senses(
     n_examples, n_keywords : int
         Examples and keywords per sense description.
     naming : Naming, optional
-        The occurrences' names from an inventory: a ``synset`` column in ``labels.parquet``, each sense's names in
-        ``senses.parquet`` and ``senses.md``, the inventory and parameters as ``naming`` in ``meta.json``.
+        The occurrences' names from an inventory: ``synset``, ``synset_cosine`` and ``synset_lead`` columns in
+        ``labels.parquet`` (:data:`wsd.senses.naming.LABEL_COLUMNS`), each sense's names in ``senses.parquet`` and
+        ``senses.md``, the inventory and parameters as ``naming`` in ``meta.json``.
 
     Returns
     -------
@@ -490,10 +493,10 @@ def write_senses(
         start_manifest(destination / MODEL_DIR, "model")
     model.save(destination / MODEL_DIR)
     label_rows = label_table(occurrences, labels, proba, senses_per_target(model))
-    if naming is not None:
-        label_rows = label_rows.append_column(
-            "synset", pa.array(naming.frame["synset"].astype(str).to_numpy(), type=pa.string())
-        )
+    if naming is not None:  # the name and its evidence (LABEL_COLUMNS): synset, synset_cosine, synset_lead
+        for name, values in naming.label_columns().items():
+            kind = pa.string() if values.dtype == object else pa.float64()
+            label_rows = label_rows.append_column(name, pa.array(values, type=kind))
     labels_sum = write_parquet(destination / LABELS_FILE, label_rows)
     table = describe_senses(occurrences, X, labels, n_examples=n_examples, n_keywords=n_keywords)
     if naming is not None:

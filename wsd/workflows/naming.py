@@ -4,8 +4,10 @@ For each target, its lemma's synsets (a target ``lemma.pos`` such as SemEval's `
 a plain ``bank`` takes every part of speech WordNet lists it under) are represented by their example sentences,
 the lemma's span pooled with the same encoder, layers, pooling and context vector as the occurrences, and by
 their gloss (``"bank: sloping land ..."``, the lemma's span); :mod:`wsd.senses.naming` then names each occurrence
-by its nearest synset, above thresholds chosen on SemEval-2013
-(``experiments/results/wordnet_naming/wordnet_naming.md``).
+by its nearest synset, with the representation and prior chosen on SemEval-2013
+(``experiments/results/wordnet_naming/wordnet_naming.md``): by default every occurrence, and only those whose
+nearest synset passes the thresholds a configuration's ``[output]`` sets (``--name-min-lead``,
+``--name-min-cosine``: :func:`wsd.config.naming_parameters`).
 
 >>> namer = InventoryNamer("wordnet:../shared/datasets/wordnet-3.0")   # doctest: +SKIP
 >>> naming = namer(occurrences, X, embedding_meta)                       # doctest: +SKIP

@@ -27,7 +27,7 @@ from wsd.corpus.scan import (
     iter_document_chunks,
 )
 from wsd.embed.encoder import Encoder
-from wsd.errors import InputError
+from wsd.errors import ConfigError, InputError
 from wsd.evaluate.gold_match import attach_gold, explain_unmatched
 from wsd.evaluate.keys import key_from_occurrences
 from wsd.io.layout import CHANGE_DIR, GOLD_FILE, LABELS_FILE, METRICS_FILE, RUN_DIR, SENSES_DIR
@@ -41,6 +41,7 @@ from wsd.options import (
     route_settings,
 )
 from wsd.schema import is_off
+from wsd.senses.naming import NamingParameters
 from wsd.workflows.embedding import embed_corpus, named_inputs
 
 #: The options of :func:`embed_corpus` that decide how the work is spread, not what it gives (left out of the
@@ -253,6 +254,7 @@ def induce_corpus(
     encoder: Encoder | None = None,
     report: bool = False,
     inventory: str | None = None,
+    naming: NamingParameters | None = None,
     progress: bool = True,
     overwrite: bool = False,
     **settings: Any,
@@ -294,7 +296,12 @@ def induce_corpus(
         Also write ``report.html``.
     inventory : str, optional
         Name the senses from a sense inventory, ``wordnet:DIR`` (:mod:`wsd.workflows.naming`): a ``synset``
-        column in ``labels.parquet``, each sense's names in its card and in the change tables.
+        column in ``labels.parquet`` (with its evidence, ``synset_cosine`` and ``synset_lead``), each sense's names
+        in its card and in the change tables.
+    naming : NamingParameters, optional
+        How ``inventory`` names (:class:`wsd.senses.naming.NamingParameters`; default: every use its nearest
+        synset); its thresholds ask for fewer, surer names. Part of what a later call must ask the same to reuse
+        the senses.
     progress : bool
         Show progress bars.
     overwrite : bool
@@ -362,7 +369,9 @@ def induce_corpus(
     if inventory:  # a folder that is not WordNet: before embedding
         from wsd.workflows.naming import InventoryNamer
 
-        namer = InventoryNamer(inventory)
+        namer = InventoryNamer(inventory, naming)
+    elif naming is not None:
+        raise ConfigError("naming parameters name uses from an inventory: give inventory='wordnet:DIR' too")
     check_disjoint(out, {**named_inputs(corpus, targets, forms), "--gold": gold})
     recipe_context = embedding_recipe(recipe)["context_vector"]
     if embedding_options.context_vector is None:  # not given: the recipe's ("none" turns it off)
@@ -379,8 +388,8 @@ def induce_corpus(
             inducer,
             embed_request(scan_settings, embedding_options, execution_options, recipe_context),
         )
-    if request is not None and namer is not None:  # named senses are kept only for the same inventory
-        request = {**request, "inventory": namer.spec}
+    if request is not None and namer is not None:  # named senses are kept only for the same inventory and thresholds
+        request = {**request, "inventory": namer.spec, "naming": namer.parameters.to_dict()}
     unchanged = finished_stages(out, request)  # only the change settings differ: run/ and senses/ are kept
     if slicing and not unchanged:  # the slices hold uses: one scan without embedding, before any folder is made
         check_slices_before_embedding(corpus, targets, forms, out, change_options, scan_settings)

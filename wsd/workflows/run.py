@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wsd.config import Config, embedding_options, write_config
+from wsd.config import Config, embedding_options, naming_parameters, write_config
 from wsd.corpus.proper import DECIDE
 from wsd.errors import ConfigError
 from wsd.options import ChangeOptions, ExecutionOptions, ScanSettings, SenseOptions
@@ -49,6 +49,7 @@ def run_job(config: Config, progress: bool = True, overwrite: bool = False) -> d
         execution=ExecutionOptions.from_config(config),
         report=output["report"],
         inventory=output.get("inventory"),
+        naming=naming_parameters(config) if output.get("inventory") else None,
         progress=progress,
         overwrite=overwrite,
     )
