@@ -101,6 +101,7 @@ def test_evaluate_wic_end_to_end_by_lemma_cross_validation(tmp_path: Path, capsy
     assert document["embedding"]["model"]
 
 
+@pytest.mark.slow  # the fast lane runs the same command with --report and these checks in test_report_wic
 def test_evaluate_wic_with_a_dev_file_warns_of_shared_lemmas(tmp_path: Path, capsys) -> None:
     data = write_wic(tmp_path / "wic")
     dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")  # run and play: also in --data

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SMALL_FLAG, make_run
+from helpers import MEASURED_YEARS, SMALL_FLAG, make_run
 
 from wsd.cli import main
 from wsd.io import manifest
@@ -52,8 +52,9 @@ def _one_line(capsys: pytest.CaptureFixture[str], code: int) -> str:
 
 @pytest.fixture(scope="module")
 def clustered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A hand-made run with a ``year`` column, clustered by ``wsd cluster`` (its senses in RUN/senses)."""
-    run = make_run(tmp_path_factory.mktemp("edited") / "run")
+    """A hand-made run with a ``year`` column, clustered by ``wsd cluster`` (its senses in RUN/senses); two
+    targets, both measured by ``wsd change`` (each report below draws one map per target)."""
+    run = make_run(tmp_path_factory.mktemp("edited") / "run", MEASURED_YEARS)
     assert main(["cluster", "--run", str(run), "--method", "kmeans", "--k", "2", "--no-progress"]) == 0
     return run
 

@@ -86,6 +86,7 @@ def test_pairs_csv_agrees_with_metrics_json(folder: Path) -> None:
     assert manifest.status(folder / PAIRS_FILE, thorough=True) == "match"  # recorded like every output
 
 
+@pytest.mark.slow  # the fast lane checks pairs.csv with --dev on the CLI's evaluation below (and the warning)
 def test_pairs_csv_with_a_dev_threshold(tmp_path: Path, encoder) -> None:
     data = write_wic(tmp_path / "wic")
     dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")
@@ -114,9 +115,19 @@ def test_evaluate_wic_report_holds_the_scores_and_both_figures(tmp_path: Path, c
     dev = write_wic(tmp_path / "wic", WIC_PAIRS[2:6], name="dev")
     out = tmp_path / "out"
     command = ["evaluate", "--dataset", "wic", "--no-progress", "--cache-dir", str(tmp_path / "cache")]
-    printed = _ok(capsys, main([*command, "--data", str(data), "--dev", str(dev), "--out", str(out), "--report"]))
+    code = main([*command, "--data", str(data), "--dev", str(dev), "--out", str(out), "--report"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    printed = captured.out
     assert f"report written to {out / REPORT_HTML}" in printed
     entry = _metrics(out)["usage_pairs"]
+    # the evaluation with --dev itself (test_evaluate_wic's slow twin runs it without --report): the lemmas of --dev
+    # also in --data are warned about, and the one threshold is chosen on the dev pairs, for every pair of pairs.csv
+    assert "2 of the 2 lemmas of --dev" in captured.err and "chosen on" in printed
+    assert entry["threshold_from"] == "dev" and len(entry["thresholds"]) == 1 and entry["dev_overlap"] == 2
+    table = pd.read_csv(out / PAIRS_FILE)
+    assert (table["fold"] == 0).all() and (table["threshold"] == entry["thresholds"][0]).all()
+    assert table["correct"].mean() == pytest.approx(_metrics(out)["overall"]["accuracy"], abs=1e-12)
     html = (out / REPORT_HTML).read_text(encoding="utf-8")
     markdown = (out / REPORT_MARKDOWN).read_text(encoding="utf-8")
     for text in (html, markdown):
