@@ -2,11 +2,13 @@
 
 Run from the repository root::
 
-    python -m experiments.bench_tune [--steps 20] [--warmup 3] [--pairs-per-step 16] [--data-dir DIR]
+    python -m experiments.bench_tune [--steps 20] [--warmup 3] [--pairs-per-step 16] [--data-dir DIR] [--one-batch]
 
 Both loops train the bundled MiniLM on DWUG EN's judged pairs (``wug:`` source) with the same loss (CoSENT),
 the same optimizer (AdamW, lr 2e-5), the same word vectors (:class:`wsd.tune.forward.SpanEncoder`: the
-inference windows, the sum of the last four layers, mean subword pooling) and fp32 on the CPU:
+inference windows, the sum of the last four layers, mean subword pooling) and fp32 on the CPU. The naive loop runs
+each call's windows in one padded batch, as a tutorial loop does; ``wsd tune`` runs them in groups of similar length
+(issue 40), or in one padded batch too with ``--one-batch`` (as before issue 40):
 
 ``naive``
     A batch of ``--pairs-per-step`` random labelled pairs; one forward pass for the first use of every pair
@@ -171,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs-per-step", type=int, default=16, help="the naive loop's batch of pairs")
     parser.add_argument("--batch-uses", type=int, default=24, help="uses a step of wsd tune encodes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--one-batch",
+        action="store_true",
+        help="wsd tune runs each call's windows in one padded batch too (no length groups)",
+    )
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=results_dir("bench_tune"))
     parser.add_argument("--name", default="bench_tune")
@@ -209,17 +216,19 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine.describe(),
         "date": time.strftime("%Y-%m-%d"),
         "threads": threads,
+        "length_groups": not args.one_batch,
         "peak_flop_per_second": peak,
         "training_pairs": epoch_pairs,
         "training_lemmas": len(train_lemmas),
         "validation": {"lemmas": len(valid_lemmas), "pairs": len(valid)},
         "loops": {},
     }
-    span = SpanEncoder(encoder)
+    span = SpanEncoder(encoder, group_lengths=not args.one_batch)
     results["validation"]["start"] = validation_figures(span, valid)
     for name, steps in (("naive", naive), ("wsd tune", ours)):
         encoder.loaded.model.load_state_dict(start_weights)
-        span = SpanEncoder(encoder)
+        # the naive loop pads each call's windows into one batch; wsd tune groups them by length unless told not to
+        span = SpanEncoder(encoder, group_lengths=name == "wsd tune" and not args.one_batch)
         loop = run_loop(name, span, training.uses, steps, args.warmup)
         loop["epoch_seconds"] = epoch_pairs / loop["pairs_per_second"]
         loop["share_of_peak"] = loop["flop_per_second"] / peak
@@ -244,6 +253,9 @@ def markdown(results: dict[str, Any]) -> str:
         f"- Machine: {results['machine']}; {results['threads']} threads; fp32 matmul peak measured in the same run: "
         f"{results['peak_flop_per_second'] / 1e9:.0f} GFLOP/s",
         f"- Date: {results['date']}",
+        "- Forward passes: the naive loop runs a call's windows in one padded batch; wsd tune "
+        + ("in groups of similar length" if results.get("length_groups") else "in one padded batch as well")
+        + ".",
         f"- Data: DWUG EN judged pairs of {results['training_lemmas']} lemmas ({results['training_pairs']} pairs); "
         f"validation: {results['validation']['pairs']} pairs of {results['validation']['lemmas']} other lemmas.",
         "",

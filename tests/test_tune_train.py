@@ -19,7 +19,7 @@ from wsd.io.outputs import OutputRefused
 from wsd.schema import POOLINGS
 from wsd.tune import PairSet, TuneOptions, tune_encoder
 from wsd.tune.batches import PairIndex
-from wsd.tune.forward import SpanEncoder, combine_layers, mark_targets, pool_pieces
+from wsd.tune.forward import SpanEncoder, combine_layers, length_groups, mark_targets, pool_pieces
 from wsd.tune.losses import contrastive_loss, cosent_loss, pair_loss
 from wsd.tune.options import training_options
 from wsd.tune.train import train
@@ -109,6 +109,46 @@ def test_span_encoder_on_the_untuned_model_equals_embed_spans(encoder, layers, p
     got = SpanEncoder(configured).encode(texts, spans, batch_windows=5)
     assert got.requires_grad  # the same computation, differentiable
     np.testing.assert_allclose(got.detach().numpy(), expected, atol=1e-5, rtol=1e-4)
+
+
+def test_length_groups_cost_the_fewest_padded_tokens():
+    lengths = np.array([200, 190, 60, 55, 50, 12, 10, 9, 8])
+    groups = length_groups(lengths, group_cost=0, max_groups=3)
+    assert groups == [2, 3, 4]  # 2×200 + 3×60 + 4×12 = 628 padded tokens; one batch: 9×200 = 1800
+    assert length_groups(lengths, group_cost=10_000) == [9]  # a pass dearer than any padding saved: one batch
+    assert length_groups(np.full(5, 40)) == [5] and length_groups(np.array([], dtype=np.int64)) == []
+    assert sum(length_groups(lengths, group_cost=0)) == 9
+    assert len(length_groups(lengths, group_cost=0, max_groups=2)) == 2
+
+
+def test_length_groups_give_the_one_batch_vectors_loss_and_gradients(encoder):
+    """Windows of very different lengths run in several passes give what one padded batch gives (to rounding)."""
+    uses = toy_pairs().uses
+    long = "Along the quiet road past the old mill and the school " * 6 + "the bank stood by the river."
+    texts = [*uses["text"], long]
+    spans = np.vstack([uses[["start", "end"]].to_numpy(), [[long.index("bank"), long.index("bank") + 4]]])
+    first, second = torch.tensor([0, 3, 6, 9, 18]), torch.tensor([1, 4, 16, 12, 0])
+    labels = torch.tensor([1.0, 0.0, 1.0, 0.0, 1.0])
+    model = encoder.loaded.model
+    grouped, single = SpanEncoder(encoder), SpanEncoder(encoder, group_lengths=False)
+    plan = encoder._plan(texts, spans)
+    assert len(grouped.batch_sizes(plan.windows)) > 1 and single.batch_sizes(plan.windows) == [len(plan.windows)]
+    results = []
+    model.eval()  # no dropout: the same computation either way
+    for span in (grouped, single):
+        vectors = span.encode(texts, spans)
+        unit = torch.nn.functional.normalize(vectors, dim=1)
+        loss = pair_loss((unit[first] * unit[second]).sum(1), labels, "binary", "cosent", scale=20.0)
+        model.zero_grad(set_to_none=True)
+        loss.backward()
+        gradient = model.encoder.layer[5].output.dense.weight.grad.clone()
+        results.append((vectors.detach(), loss.detach(), gradient))
+    model.zero_grad(set_to_none=True)
+    (vectors, loss, gradient), (vectors_one, loss_one, gradient_one) = results
+    np.testing.assert_allclose(vectors.numpy(), vectors_one.numpy(), atol=1e-5, rtol=1e-4)
+    assert float(loss) == pytest.approx(float(loss_one), rel=1e-5)
+    np.testing.assert_allclose(gradient.numpy(), gradient_one.numpy(), atol=1e-6, rtol=1e-3)
+    assert float(gradient.abs().max()) > 0
 
 
 def test_markers_surround_the_target_and_keep_its_span():

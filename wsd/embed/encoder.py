@@ -25,6 +25,7 @@ import contextlib
 import copy
 import ctypes
 import functools
+import itertools
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -674,9 +675,12 @@ class Encoder:
         return outputs
 
     def _window_batches(
-        self, plan: WindowPlan, size: int
+        self, plan: WindowPlan, size: int | Sequence[int]
     ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """The forward-pass inputs of ``plan``'s windows, ``size`` windows a batch, the longest windows first.
+
+        ``size`` may also be the sizes of the consecutive batches (summing to the windows): the tuning forward
+        pass groups a step's windows by length this way (:func:`wsd.tune.forward.length_groups`).
 
         Yields ``(members, input_ids, mask, rows, cols, segment)`` a batch: the occurrences whose pieces lie in
         its windows, the model's inputs (:meth:`_batch_inputs`) and where each piece stands in them
@@ -686,8 +690,11 @@ class Encoder:
         by_window = np.argsort(plan.window_of, kind="stable")
         window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
         lengths, order = _length_order(plan)
-        for begin in range(0, len(order), max(size, 1)):
-            batch = order[begin : begin + size]
+        if isinstance(size, (int, np.integer)):
+            size = [max(int(size), 1)] * -(-len(order) // max(int(size), 1))
+        bounds = np.concatenate([[0], np.cumsum(size, dtype=np.int64)])
+        for begin, end in itertools.pairwise(bounds):
+            batch = order[begin:end]
             members = np.concatenate([by_window[window_ptr[w] : window_ptr[w + 1]] for w in batch])
             row_of_window = np.empty(len(plan.windows), dtype=np.int64)
             row_of_window[batch] = np.arange(len(batch))
