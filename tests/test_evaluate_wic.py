@@ -11,11 +11,15 @@ from helpers import WIC_PAIRS, write_wic
 from sklearn.metrics import accuracy_score, roc_auc_score
 
 from wsd.cli import main
+from wsd.errors import InputError
+from wsd.evaluate.metrics import usage_pairs
 from wsd.evaluate.metrics.usage_pairs import (
     best_threshold,
     binary_pair_scores,
     bootstrap_interval,
+    bootstrap_rows,
     lemma_cv_predictions,
+    resampled_roc_auc,
     roc_auc,
     usage_pair_lines,
 )
@@ -36,6 +40,40 @@ def test_roc_auc_is_sklearns_with_ties() -> None:
         assert roc_auc(scores, labels) == pytest.approx(roc_auc_score(labels, scores), abs=1e-12)
     assert roc_auc(np.array([0.3, 0.3, 0.3]), np.array([0, 1, 1])) == 0.5
     assert roc_auc(np.array([0.1, 0.2]), np.array([0, 0])) is None
+    with pytest.raises(InputError, match="1 of 3 pair scores are NaN"):
+        roc_auc(np.array([0.1, np.nan, 0.2]), np.array([0, 1, 1]))
+
+
+def test_resampled_roc_auc_is_roc_auc_of_each_resample_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(1)
+    scores = np.round(rng.random(30), 1)  # ties within and across the labels
+    labels = rng.integers(0, 2, 30)
+    rows = np.vstack([bootstrap_rows(30, 200, random_state=2), np.full((1, 30), np.flatnonzero(labels)[0])])
+    values = resampled_roc_auc(scores, labels, rows)
+    single = [roc_auc(scores[r], labels[r]) for r in rows]
+    assert np.isnan(values[-1]) and single[-1] is None  # a resample of positives only: undefined
+    assert values[:-1].tolist() == single[:-1]  # the same U counted two ways: equal to the last bit
+    assert values[0] == pytest.approx(roc_auc_score(labels[rows[0]], scores[rows[0]]), abs=1e-12)
+    monkeypatch.setattr(usage_pairs, "_RESAMPLE_CELLS", 100)  # a few resamples at a time: the same figures
+    assert np.array_equal(resampled_roc_auc(scores, labels, rows), values, equal_nan=True)
+
+
+def test_binary_pair_intervals_are_the_bootstrap_of_sklearns_figures() -> None:
+    """The vectorised intervals are those of the per-resample definition (sklearn's AUC, resamples of one label
+    left out), with the same seeded resamples."""
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 2, 24)
+    scores = np.round(0.3 * labels + rng.random(24), 1)
+    lemmas = np.array(list("abcdef") * 4)
+    dev_scores, dev_labels = np.array([0.2, 0.5, 0.7, 0.9]), np.array([0, 0, 1, 1])
+    entry = binary_pair_scores(scores, labels, lemmas, dev_scores, dev_labels, n_resamples=150, random_state=7)
+
+    def sklearn_auc(rows: np.ndarray) -> float | None:
+        return float(roc_auc_score(labels[rows], scores[rows])) if 0 < labels[rows].sum() < len(rows) else None
+
+    assert entry["auc_ci"] == pytest.approx(bootstrap_interval(sklearn_auc, 24, 150, random_state=7), abs=1e-12)
+    correct = ((scores >= entry["thresholds"][0]) == labels).astype(float)
+    assert entry["accuracy_ci"] == bootstrap_interval(lambda rows: correct[rows].mean(), 24, 150, random_state=7)
 
 
 def test_best_threshold_has_the_best_accuracy_of_any_cut() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from matplotlib import image as mpimg
+from matplotlib.figure import Figure
 
 from wsd.report import drawing, plots
 from wsd.report.experiments import read_experiment
@@ -120,3 +121,64 @@ def test_a_failed_figure_write_keeps_the_old_png_and_leaves_nothing_behind(tmp_p
         drawing.save_figure(figure, path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["senses.png"]
+
+
+def _figure_with_colour_bar() -> Figure:
+    figure = drawing.new_figure(4.0, 3.0)
+    ax = figure.subplots()
+    image = ax.imshow(np.arange(12.0).reshape(3, 4))
+    figure.colorbar(image, ax=ax, label="value")
+    ax.set_title("замок: a title")
+    return figure
+
+
+def test_a_saved_figure_is_matplotlibs_tight_crop_pixel_for_pixel(tmp_path):
+    drawing.save_figure(_figure_with_colour_bar(), tmp_path / "ours.png")
+    _figure_with_colour_bar().savefig(
+        tmp_path / "theirs.png", format="png", dpi=drawing.DPI, bbox_inches="tight",
+        pad_inches=drawing.PAD_INCHES, metadata={"Software": None},
+    )  # fmt: skip
+    ours, theirs = mpimg.imread(tmp_path / "ours.png"), mpimg.imread(tmp_path / "theirs.png")
+    assert ours.shape == theirs.shape and (ours == theirs).all()
+
+
+def test_a_figure_laid_out_by_the_label_fit_is_saved_without_a_second_layout(tmp_path, monkeypatch):
+    figure = drawing.new_figure(3.0, 2.5)
+    ax = figure.subplots()
+    ax.plot(range(5))
+    drawing.fit_tick_labels(ax, range(5), [f"tick {i}" for i in range(5)])
+    draws: list[int] = []
+    draw = figure.draw
+    monkeypatch.setattr(figure, "draw", lambda renderer: draws.append(1) or draw(renderer))
+    drawing.save_figure(figure, tmp_path / "a.png")
+    assert len(draws) == 1  # the print only
+    ax.set_title("changed since")  # stale again: laid out once more before the print
+    drawing.save_figure(figure, tmp_path / "b.png")
+    assert len(draws) == 3 and figure.get_layout_engine() is not None
+
+
+def test_colour_bar_labels_are_measured_and_thinned():
+    figure = drawing.new_figure(4.0, 3.0)
+    ax = figure.subplots()
+    image = ax.imshow(np.arange(60.0).reshape(6, 10))
+    bar = figure.colorbar(image, ax=ax)
+    labels = [f"{1790 + 10 * i}:{1799 + 10 * i}" for i in range(60)]
+    bar.set_ticks(np.linspace(0, 59, 60), labels=labels)
+    assert drawing.crowded_labels(figure)  # a vertical bar's labels are on its right (label2): measured too
+    step = drawing.fit_tick_labels(bar.ax, np.linspace(0, 59, 60), labels, axis="y")
+    assert step > 1 and drawing.crowded_labels(figure) == []
+
+
+def test_labels_crowded_however_laid_out_are_crowded_once_laid_out():
+    """The arithmetic that passes over a choice without a layout never rejects labels that would have fit."""
+    verdicts = []
+    for n, rotation, width in [(4, 0, 4.0), (8, 0, 4.0), (12, 0, 9.0), (20, 90, 3.0), (20, 90, 8.0), (60, 90, 5.0)]:
+        figure = drawing.new_figure(width, 2.5)
+        ax = figure.subplots()
+        ax.bar(range(n), np.ones(n))
+        ax.set_xticks(range(n), [f"1790:1799 ({i})" for i in range(n)], rotation=rotation, ha="center", va="top")
+        surely = drawing._crowded_however_laid_out(ax, "x")
+        verdicts.append(surely)
+        if surely:
+            assert drawing.crowded_labels(figure), (n, rotation, width)
+    assert True in verdicts and False in verdicts

@@ -154,7 +154,8 @@ def _captured(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def _labels(ax: Any, axis: str = "x") -> list[str]:
     ticks = ax.xaxis.get_major_ticks() if axis == "x" else ax.yaxis.get_major_ticks()
-    return [t.label1.get_text() for t in ticks if t.label1.get_visible() and t.label1.get_text()]
+    texts = [t.label1 for t in ticks] + [t.label2 for t in ticks]  # a vertical colour bar labels its right side
+    return [text.get_text() for text in texts if text.get_visible() and text.get_text()]
 
 
 @pytest.mark.parametrize("n_slices", [3, 24, 30, 60])
@@ -182,7 +183,8 @@ def test_slice_labels_and_legends_never_collide(n_slices: int, tmp_path: Path, m
     assert all(label.split()[0] in slices for label in shown)
     assert len(shown) >= min(n_slices, 12)
     assert all("…" not in label for label in _labels(timeline.axes[0]))  # never cut: "1790:1799→1800:…"
-    assert all(label in slices for label in _labels(slice_map.axes[1], "y"))
+    bar_labels = _labels(slice_map.axes[1], "y")
+    assert bar_labels and all(label in slices for label in bar_labels)
     renderer = proportions.canvas.get_renderer()
     ax = proportions.axes[0]
     legend = ax.get_legend().get_window_extent(renderer)

@@ -162,8 +162,16 @@ def shorten(text: str, limit: int = MAX_LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: White space kept around what a figure draws when it is saved, in inches.
+PAD_INCHES = 0.12
+
+
 def save_figure(figure: Figure, path: Path) -> set[str]:
     """Write ``figure`` as PNG, atomically; return the characters no installed font could draw (normally none).
+
+    The PNG is cropped to what the figure draws, with :data:`PAD_INCHES` around it (matplotlib's
+    ``bbox_inches="tight"``). A figure is laid out once for it, and not at all when it is laid out already and
+    unchanged since (matplotlib marks such a figure not ``stale``; :func:`fit_tick_labels` leaves it so).
 
     Parameters
     ----------
@@ -177,16 +185,9 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
     set of str
         Characters whose glyph was missing; other warnings are passed on.
     """
-    options: dict[str, Any] = {
-        "format": "png",
-        "dpi": DPI,
-        "bbox_inches": "tight",
-        "pad_inches": 0.12,
-        "metadata": {"Software": None},
-    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        atomic_write(path, lambda tmp: figure.savefig(tmp, **options))
+        atomic_write(path, lambda tmp: _print_png(figure, tmp))
     missing: set[str] = set()
     for warning in caught:
         match = _MISSING_GLYPH.search(str(warning.message))
@@ -195,6 +196,27 @@ def save_figure(figure: Figure, path: Path) -> set[str]:
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
     return missing
+
+
+def _print_png(figure: Figure, target: Any) -> None:
+    """Print ``figure`` as PNG to ``target``, cropped like ``bbox_inches="tight"``, laying it out only if stale.
+
+    ``savefig`` draws a figure that has a layout engine (or is cropped ``"tight"``) once more before printing
+    it; here the crop is the same tight box, padded by :data:`PAD_INCHES`, and the engine is set aside while the
+    laid-out figure is printed.
+    """
+    if figure.stale:
+        figure.draw_without_rendering()
+    crop = figure.get_tightbbox().padded(PAD_INCHES)  # in inches, measured by the figure's own renderer
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            figure.set_layout_engine(None)  # no engine at all (rcParams would pick one): printed without a draw first
+    try:
+        figure.savefig(target, format="png", dpi=DPI, bbox_inches=crop, metadata={"Software": None})
+    finally:
+        if engine is not None:
+            figure.set_layout_engine(engine)
 
 
 def styled(function: Callable[..., set[str]]) -> Callable[..., set[str]]:
@@ -248,10 +270,12 @@ def _renderer(figure: Figure) -> Any:
     return canvas.get_renderer()
 
 
-def _tick_texts(ax: Any, axis: str) -> list[Any]:
-    """The tick labels of one axis that are drawn and say something, in tick order."""
+def _tick_rows(ax: Any, axis: str) -> list[list[Any]]:
+    """The tick labels of one axis that are drawn and say something, in tick order: one row per side of the axis
+    (``label1`` below or left; ``label2`` above or right, where a vertical colour bar has its labels)."""
     ticks = ax.xaxis.get_major_ticks() if axis == "x" else ax.yaxis.get_major_ticks()
-    return [t.label1 for t in ticks if t.label1.get_visible() and t.label1.get_text().strip()]
+    rows = ([t.label1 for t in ticks], [t.label2 for t in ticks])
+    return [[text for text in row if text.get_visible() and text.get_text().strip()] for row in rows]
 
 
 def crowded_labels(figure: Figure) -> list[tuple[str, str]]:
@@ -285,13 +309,16 @@ def _collisions(ax: Any, axis: str) -> list[tuple[str, str]]:
     """Neighbouring tick labels of one axis closer than :data:`TICK_GAP_PT` (the figure laid out already)."""
     renderer = _renderer(ax.figure)
     gap = TICK_GAP_PT * ax.figure.dpi / 72.0
-    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in _tick_texts(ax, axis)]
-    boxes.sort(key=lambda item: item[1].x0 if axis == "x" else item[1].y0)
-    return [
-        (first, second)
-        for (first, a), (second, b) in itertools.pairwise(boxes)
-        if ((b.x0 < a.x1 + gap) if axis == "x" else (b.y0 < a.y1 + gap))
-    ]
+    pairs = []
+    for row in _tick_rows(ax, axis):
+        boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in row]
+        boxes.sort(key=lambda item: item[1].x0 if axis == "x" else item[1].y0)
+        pairs += [
+            (first, second)
+            for (first, a), (second, b) in itertools.pairwise(boxes)
+            if ((b.x0 < a.x1 + gap) if axis == "x" else (b.y0 < a.y1 + gap))
+        ]
+    return pairs
 
 
 def fit_tick_labels(
@@ -305,7 +332,9 @@ def fit_tick_labels(
 
     On the x axis the labels are set horizontally when they all fit, else upright (``vertical_labels``, one line
     each); when even those collide, every k-th is kept (the smallest k that fits, measured on the laid-out figure).
-    On the y axis only the thinning applies.
+    On the y axis only the thinning applies. A choice whose labels are too big for their spacing even if the axis
+    took the whole figure is passed over without laying the figure out; the figure is left laid out with the
+    labels chosen (:func:`save_figure` prints it as it stands).
 
     Parameters
     ----------
@@ -337,6 +366,11 @@ def fit_tick_labels(
         while step <= max(len(positions), 1):
             kwargs = {"rotation": rotation, "ha": "center", "va": "top"} if axis == "x" else {}
             set_ticks(positions[::step], texts[::step], **kwargs)
+            if _crowded_however_laid_out(ax, axis):  # known without laying the figure out
+                if not last:
+                    break
+                step += 1
+                continue
             if not _axis_crowded(ax, axis):
                 return step
             if not last:
@@ -350,18 +384,50 @@ def _axis_crowded(ax: Any, axis: str) -> bool:
     return bool(_collisions(ax, axis))
 
 
-def _step_needed(ax: Any, axis: str, step: int) -> int:
-    """The thinning that the measured label sizes and tick spacing ask for (at least ``step``)."""
+def _crowded_however_laid_out(ax: Any, axis: str) -> bool:
+    """Whether two neighbouring tick labels of one axis collide wherever the layout puts the axis (no drawing).
+
+    A label's size does not depend on the layout, and the axis is at most as long as the figure: two neighbours
+    collide for sure when the smaller of them, with :data:`TICK_GAP_PT`, is longer than their ticks' distance on
+    an axis that spanned the whole figure (each label is aligned on its tick alike, so their boxes are then
+    closer than the gap).
+    """
     renderer = _renderer(ax.figure)
     gap = TICK_GAP_PT * ax.figure.dpi / 72.0
-    texts = _tick_texts(ax, axis)
-    if len(texts) < 2:
-        return step
-    boxes = [text.get_window_extent(renderer) for text in texts]
-    sizes = [box.width if axis == "x" else box.height for box in boxes]
-    centres = sorted((box.x0 + box.x1) / 2 if axis == "x" else (box.y0 + box.y1) / 2 for box in boxes)
-    spacing = min(b - a for a, b in itertools.pairwise(centres)) / step  # between neighbouring ticks
-    return max(step, math.ceil((max(sizes) + gap) / max(spacing, 1e-9)))
+    along = ax.xaxis if axis == "x" else ax.yaxis
+    scale = along.get_transform()  # linear, log, ...: data to the axis' own linear coordinates
+    low, high = scale.transform(np.asarray(along.get_view_interval(), dtype=np.float64))
+    length = ax.figure.bbox.width if axis == "x" else ax.figure.bbox.height
+    per_unit = length / max(abs(float(high) - float(low)), 1e-300)  # pixels per unit, at most
+    locations = scale.transform(np.asarray(along.get_majorticklocs(), dtype=np.float64))
+    ticks = along.get_major_ticks(len(locations))
+    for side in ("label1", "label2"):
+        placed = []
+        for location, tick in zip(locations, ticks, strict=True):
+            text = getattr(tick, side)
+            if text.get_visible() and text.get_text().strip():
+                box = text.get_window_extent(renderer)
+                placed.append((float(location), box.width if axis == "x" else box.height))
+        placed.sort()
+        if any(min(a, b) + gap > (q - p) * per_unit for (p, a), (q, b) in itertools.pairwise(placed)):
+            return True
+    return False
+
+
+def _step_needed(ax: Any, axis: str, step: int) -> int:
+    """The thinning that the measured label sizes and tick spacing ask for (at least ``step``; laid out already)."""
+    renderer = _renderer(ax.figure)
+    gap = TICK_GAP_PT * ax.figure.dpi / 72.0
+    needed = step
+    for texts in _tick_rows(ax, axis):
+        if len(texts) < 2:
+            continue
+        boxes = [text.get_window_extent(renderer) for text in texts]
+        sizes = [box.width if axis == "x" else box.height for box in boxes]
+        centres = sorted((box.x0 + box.x1) / 2 if axis == "x" else (box.y0 + box.y1) / 2 for box in boxes)
+        spacing = min(b - a for a, b in itertools.pairwise(centres)) / step  # between neighbouring ticks
+        needed = max(needed, math.ceil((max(sizes) + gap) / max(spacing, 1e-9)))
+    return needed
 
 
 def legend_below(ax: Any, entries: int) -> None:
@@ -398,6 +464,6 @@ def widen_for_legend(figure: Figure, legend: Any, width: float) -> None:
     width : float
         The width the plot itself should keep, in inches.
     """
-    figure.draw_without_rendering()
+    # the legend's width is that of its texts and handles: measured without laying the figure out
     taken = legend.get_window_extent(_renderer(figure)).width / figure.dpi
     figure.set_size_inches(width + taken + 0.1, figure.get_size_inches()[1])

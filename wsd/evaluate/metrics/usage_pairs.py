@@ -178,15 +178,21 @@ def best_threshold(scores: np.ndarray, labels: np.ndarray) -> float:
 def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
     """Area under the ROC curve of the scores against binary labels (None unless both labels occur).
 
-    The probability that a "same" pair scores above a "different" one, ties counting half (the Mann–Whitney
-    statistic), computed by :func:`sklearn.metrics.roc_auc_score`.
+    The probability that a "same" pair scores above a "different" one, ties counting half: the Mann–Whitney U
+    statistic over ``p·n`` (Hanley & McNeil 1982, "The meaning and use of the area under a receiver operating
+    characteristic (ROC) curve", *Radiology* 143). With ``r`` the average ranks of all the scores (tied scores share
+    their mean rank, :func:`scipy.stats.rankdata`) and ``p``, ``n`` the numbers of positive and negative pairs::
+
+        AUC = (sum of r over the positive pairs - p (p + 1) / 2) / (p n)
+
+    which is :func:`sklearn.metrics.roc_auc_score` (equal to within rounding; the tests check it, ties included).
 
     Parameters
     ----------
     scores : ndarray of shape (m,)
-        One score per pair.
+        One score per pair (finite: NaN or infinity is an InputError).
     labels : ndarray of shape (m,)
-        1 or 0 per pair.
+        1 or 0 per pair (anything true counts as 1).
 
     Returns
     -------
@@ -199,12 +205,78 @@ def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
     >>> roc_auc(np.array([0.1, 0.2]), np.array([1, 1])) is None
     True
     """
-    from sklearn.metrics import roc_auc_score
+    from scipy.stats import rankdata
 
+    scores = _finite_scores(scores)
     labels = np.asarray(labels).astype(bool)
     if labels.all() or not labels.any():
         return None
-    return float(roc_auc_score(labels, np.asarray(scores, dtype=np.float64)))
+    positives = int(labels.sum())
+    negatives = len(labels) - positives
+    rank_sum = float(rankdata(scores)[labels].sum())
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+#: Most cells (resamples × pairs or distinct scores) that :func:`resampled_roc_auc` holds at once (8 MB an array).
+_RESAMPLE_CELLS = 1_000_000
+
+
+def resampled_roc_auc(scores: np.ndarray, labels: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """:func:`roc_auc` of many resamples of the pairs at once (NaN where a resample holds one label only).
+
+    The same Mann–Whitney U, counted without sorting each resample: the pairs are grouped by distinct score once,
+    and a resample's U is the sum, over its positive pairs, of its negative pairs scored lower plus half of those
+    scored the same. The counts are whole (and halves), so each value equals :func:`roc_auc` of that resample
+    exactly.
+
+    Parameters
+    ----------
+    scores, labels : ndarray of shape (m,)
+        Score and 1/0 label of each pair.
+    rows : ndarray of int, shape (r, k)
+        The pair positions of each resample (repeats allowed), one resample per row.
+
+    Returns
+    -------
+    ndarray of shape (r,)
+
+    Examples
+    --------
+    >>> scores, labels = np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1])
+    >>> resampled_roc_auc(scores, labels, np.array([[0, 1, 2, 3], [2, 3, 0, 0], [0, 0, 1, 1]])).tolist()
+    [0.75, 1.0, nan]
+    """
+    scores = _finite_scores(scores)
+    labels = np.asarray(labels).astype(bool)
+    rows = np.asarray(rows, dtype=np.int64)
+    _, group = np.unique(scores, return_inverse=True)  # each pair's distinct score, lowest first
+    n_groups = int(group.max(initial=-1)) + 1
+    out = np.empty(len(rows), dtype=np.float64)
+    chunk = max(1, _RESAMPLE_CELLS // max(n_groups, rows.shape[1], 1))  # resamples counted at a time
+    for start in range(0, len(rows), chunk):
+        block = rows[start : start + chunk]
+        cells = (np.arange(len(block))[:, None] * n_groups + group[block]).ravel()
+        size = len(block) * n_groups
+        same = labels[block].ravel()
+        positive = np.bincount(cells, weights=same, minlength=size).reshape(len(block), n_groups)
+        negative = np.bincount(cells, weights=~same, minlength=size).reshape(len(block), n_groups)
+        lower = np.cumsum(negative, axis=1) - negative  # negatives scored below each distinct score
+        u = (positive * (lower + negative / 2)).sum(axis=1)
+        pairs = positive.sum(axis=1) * negative.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start : start + len(block)] = np.where(pairs > 0, u / pairs, np.nan)
+    return out
+
+
+def _finite_scores(scores: np.ndarray) -> np.ndarray:
+    """The scores as float64, or an InputError naming how many are NaN or infinite."""
+    from wsd.errors import InputError
+
+    scores = np.asarray(scores, dtype=np.float64)
+    bad = int((~np.isfinite(scores)).sum())
+    if bad:
+        raise InputError(f"{bad} of {len(scores)} pair scores are NaN or infinite: a ROC AUC needs finite scores")
+    return scores
 
 
 def lemma_cv_predictions(
@@ -345,8 +417,8 @@ def bootstrap_interval(
     Parameters
     ----------
     statistic : callable
-        Takes an array of pair positions (with repeats) and returns the statistic (None: undefined there; such a
-        resample is left out).
+        Takes an array of pair positions (with repeats) and returns the statistic (None or NaN: undefined there;
+        such a resample is left out).
     n : int
         Number of pairs.
     n_resamples : int
@@ -366,13 +438,55 @@ def bootstrap_interval(
     >>> 0.5 <= low <= 0.8 <= high <= 1.0
     True
     """
-    rng = np.random.default_rng(random_state)
-    values = []
-    for rows in rng.integers(0, n, size=(n_resamples, n)):
-        value = statistic(rows)
-        if value is not None:
-            values.append(value)
-    if not values:
+    values = [statistic(rows) for rows in bootstrap_rows(n, n_resamples, random_state)]
+    return percentile_interval(np.array([np.nan if value is None else value for value in values], dtype=np.float64))
+
+
+def bootstrap_rows(n: int, n_resamples: int = BOOTSTRAP_RESAMPLES, random_state: int = 0) -> np.ndarray:
+    """The pair positions of each bootstrap resample: ``n`` draws with replacement, one resample per row.
+
+    Parameters
+    ----------
+    n : int
+        Number of pairs.
+    n_resamples : int
+        Resamples drawn.
+    random_state : int
+        Seed (the same seed, the same resamples: :func:`bootstrap_interval` draws these).
+
+    Returns
+    -------
+    ndarray of int, shape (n_resamples, n)
+
+    Examples
+    --------
+    >>> bootstrap_rows(3, 2, random_state=0).shape
+    (2, 3)
+    """
+    return np.random.default_rng(random_state).integers(0, n, size=(n_resamples, n))
+
+
+def percentile_interval(values: np.ndarray) -> list[float] | None:
+    """The 95% percentile interval of resampled values, leaving out the NaN ones (undefined there).
+
+    Parameters
+    ----------
+    values : ndarray of shape (r,)
+        One statistic per resample.
+
+    Returns
+    -------
+    [low, high] or None
+        None when every value is NaN.
+
+    Examples
+    --------
+    >>> percentile_interval(np.array([0.0, 1.0, np.nan]))
+    [0.025, 0.975]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    values = values[~np.isnan(values)]
+    if not len(values):
         return None
     low, high = np.percentile(values, [2.5, 97.5])
     return [float(low), float(high)]
@@ -391,7 +505,8 @@ def binary_pair_scores(
 
     The threshold is the one with the best accuracy on the dev pairs where they are given
     (:func:`best_threshold`), else chosen for each lemma fold on the other folds (:func:`pair_thresholds`).
-    The intervals resample the pairs (the thresholds stay as chosen).
+    The intervals resample the pairs (the thresholds stay as chosen); both use the same resamples
+    (:func:`bootstrap_rows`), each figure computed for all of them at once.
 
     Parameters
     ----------
@@ -422,6 +537,7 @@ def binary_pair_scores(
     labels = np.asarray(labels).astype(bool)
     chosen = pair_thresholds(scores, labels, lemmas, dev_scores, dev_labels)
     correct = ((scores >= chosen.per_pair) == labels).astype(np.float64)
+    rows = bootstrap_rows(len(scores), n_resamples, random_state)
     return {
         "pairs": len(scores),
         "lemmas": len(np.unique(np.asarray(lemmas))),
@@ -429,13 +545,9 @@ def binary_pair_scores(
         "threshold_from": chosen.source,
         "thresholds": chosen.thresholds,
         "accuracy": float(correct.mean()),
-        "accuracy_ci": bootstrap_interval(
-            lambda rows: float(correct[rows].mean()), len(scores), n_resamples, random_state
-        ),
+        "accuracy_ci": percentile_interval(correct[rows].mean(axis=1)),
         "auc": roc_auc(scores, labels),
-        "auc_ci": bootstrap_interval(
-            lambda rows: roc_auc(scores[rows], labels[rows]), len(scores), n_resamples, random_state
-        ),
+        "auc_ci": percentile_interval(resampled_roc_auc(scores, labels, rows)),
         "resamples": n_resamples,
     }
 
