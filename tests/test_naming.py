@@ -4,6 +4,7 @@ occurrences and senses, and the outputs that carry the names (labels, senses.md,
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -253,6 +254,20 @@ def test_cluster_run_writes_names_and_change_tables_carry_them(tmp_path: Path) -
     assert counts.loc[counts["target"] == "bank", "names"].str.contains("bank.n.02").all()
     assert set(counts.loc[counts["target"] == "zyx", "names"]) == {NO_ENTRY}
     assert "names" in pd.read_parquet(change / "trends.parquet").columns
+    # the same inventory and thresholds again: the names are the ones asked for, nothing to say
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*cannot be measured")
+        warnings.filterwarnings("error", message=".*already named")
+        change_run(run, senses, by="year", min_uses=2, namer=namer, overwrite=True)
+    # other thresholds: wsd change keeps the senses' names and says so, and how to rename
+    surer = InventoryNamer(
+        f"wordnet:{tmp_path / 'wn'}", NamingParameters(center=False, min_margin=0.5), encoder=WordEncoder()
+    )
+    with pytest.warns(UserWarning) as caught:  # beside zyx's "cannot be measured"
+        kept = change_run(run, senses, by="year", min_uses=2, namer=surer, overwrite=True)
+    said = [str(w.message) for w in caught if "already named" in str(w.message)]
+    assert len(said) == 1 and "keeps those names" in said[0] and "run wsd cluster" in said[0]
+    pd.testing.assert_frame_equal(pd.read_parquet(kept / "counts.parquet"), counts)
 
 
 def test_change_names_unnamed_senses_when_asked(tmp_path: Path) -> None:

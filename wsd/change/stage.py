@@ -397,10 +397,45 @@ def change_run(
             stacklevel=2,
         )
     cards = sense_cards(senses_dir if labels is not None else None)
-    if namer is not None and cards is not None and labels is not None and "names_text" not in cards.columns:
-        naming = namer(occurrences, vectors, run_meta.get("embedding"))
-        cards = with_names(cards, labels, occurrences, naming)
+    if namer is not None and cards is not None and labels is not None:
+        if "names_text" not in cards.columns:
+            naming = namer(occurrences, vectors, run_meta.get("embedding"))
+            cards = with_names(cards, labels, occurrences, naming)
+        elif senses_dir is not None:
+            _warn_kept_names(senses_dir, namer)
     return write_change(destination, comparison, cards, config, {"run_fingerprint": run_meta.get("fingerprint")})
+
+
+def _warn_kept_names(senses_dir: Path, namer: Namer) -> None:
+    """Warn where ``--inventory`` asks for other names than a senses folder already holds: ``wsd change`` keeps them.
+
+    The senses' names are written by ``wsd cluster`` (``meta.json``'s ``naming``); ``wsd change`` names only senses
+    that have none. When the inventory or the thresholds asked for (those of an
+    :class:`wsd.workflows.naming.InventoryNamer`) differ from the recorded ones, one warning says which names are
+    kept and how to rename.
+
+    Parameters
+    ----------
+    senses_dir : Path
+        The senses folder, already named.
+    namer : callable
+        The namer ``wsd change`` was given.
+    """
+    recorded = read_senses_meta(senses_dir).get("naming", {})
+    parameters = getattr(namer, "parameters", None)
+    asked = {
+        "inventory": getattr(namer, "spec", None),
+        "parameters": parameters.to_dict() if parameters is not None else None,
+    }
+    kept = {"inventory": recorded.get("inventory"), "parameters": recorded.get("parameters")}
+    if asked == kept:
+        return
+    warnings.warn(
+        f"{senses_dir}: its senses are already named ({kept['inventory']}, thresholds {kept['parameters']}); "
+        f"wsd change keeps those names and ignores --inventory {asked['inventory']} and its thresholds here — to "
+        "rename them, run wsd cluster with the inventory and thresholds you want (--overwrite) first",
+        stacklevel=3,
+    )
 
 
 def format_ranking(folder: str | os.PathLike[str], limit: int = 10) -> str:
