@@ -132,7 +132,7 @@ def test_length_groups_give_the_one_batch_vectors_loss_and_gradients(encoder):
     model = encoder.loaded.model
     grouped, single = SpanEncoder(encoder), SpanEncoder(encoder, group_lengths=False)
     plan = encoder._plan(texts, spans)
-    assert len(grouped.batch_sizes(plan.windows)) > 1 and single.batch_sizes(plan.windows) == [len(plan.windows)]
+    assert len(grouped.batch_sizes(plan)) > 1 and single.batch_sizes(plan) == [len(plan.windows)]
     results = []
     model.eval()  # no dropout: the same computation either way
     for span in (grouped, single):

@@ -28,10 +28,11 @@ import numpy as np
 import torch
 
 from wsd.embed.context import context_plan
-from wsd.embed.encoder import Encoder
+from wsd.embed.encoder import Encoder, _length_order
 from wsd.embed.forward import hidden_states
 from wsd.embed.layers import LayerSpec
 from wsd.embed.pooling import check_pooling
+from wsd.embed.windows import WindowPlan
 
 #: What ``markers=True`` puts before and after the target (plain text: no new token, no resized vocabulary).
 TARGET_MARKERS: tuple[str, str] = ("<t> ", " </t>")
@@ -270,7 +271,7 @@ class SpanEncoder:
         parts: list[torch.Tensor] = []
         members_all: list[np.ndarray] = []
         for members, input_ids, mask, rows, cols, segment in encoder._window_batches(
-            plan, self.batch_sizes(plan.windows) if batch_windows is None else batch_windows
+            plan, self.batch_sizes(plan) if batch_windows is None else batch_windows
         ):
             parts.append(self._forward(input_ids, mask, rows, cols, segment, len(members)))
             members_all.append(members)
@@ -285,13 +286,13 @@ class SpanEncoder:
         context = torch.nn.functional.normalize(ordered[uses:, self._width() :], dim=1, eps=1e-12)
         return torch.cat([target, self.context.weight * context], dim=1)
 
-    def batch_sizes(self, windows: Sequence[np.ndarray]) -> list[int]:
+    def batch_sizes(self, plan: WindowPlan) -> list[int]:
         """How many windows each forward pass of one call runs, longest windows first.
 
         Parameters
         ----------
-        windows : sequence of ndarray
-            The call's windows (a :class:`~wsd.embed.windows.WindowPlan`'s).
+        plan : WindowPlan
+            The call's windows (in the order :meth:`wsd.embed.encoder.Encoder._window_batches` runs them).
 
         Returns
         -------
@@ -299,9 +300,9 @@ class SpanEncoder:
             :func:`length_groups` of the windows' lengths when ``group_lengths`` is on, else all in one.
         """
         if not self.group_lengths:
-            return [len(windows)] if len(windows) else []
-        lengths = np.fromiter((len(window) for window in windows), dtype=np.int64, count=len(windows))
-        return length_groups(np.sort(lengths)[::-1])
+            return [len(plan.windows)] if len(plan.windows) else []
+        lengths, order = _length_order(plan)
+        return length_groups(lengths[order])
 
     def _width(self) -> int:
         """Columns of the target vector alone."""
