@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import command_line, log, results_dir, save_page
-from wsd.evaluate.metrics.usage_pairs import pair_cosines, pair_spearman
+from wsd.evaluate.metrics.usage_pairs import pair_cosines, pair_spearman, roc_auc
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
 MAJOR_SHARE = 0.05
@@ -98,15 +98,12 @@ def sense_auc(X: np.ndarray, senses: np.ndarray) -> float:
     Returns
     -------
     float
-        ROC AUC of the cosine for "same sense"; NaN without both kinds of pair.
+        ROC AUC of the cosine for "same sense" (:func:`roc_auc`); NaN without both kinds of pair.
     """
-    from sklearn.metrics import roc_auc_score
-
     first, second = np.triu_indices(len(X), 1)
     same = senses[first] == senses[second]
-    if same.all() or not same.any():
-        return math.nan
-    return float(roc_auc_score(same, pair_cosines(X, first, second)))
+    auc = roc_auc(pair_cosines(X, first, second), same)
+    return math.nan if auc is None else auc
 
 
 def gold_k(senses: np.ndarray, share: float = MAJOR_SHARE) -> int:

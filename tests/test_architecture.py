@@ -139,6 +139,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.provenance",
         "io.rows",
         "io.run_reader",
+        "io.textfiles",
         "io.writers",
         "io.layout",
         "io.locate",

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from sklearn.metrics import roc_auc_score
 
 from experiments.tune_space import (
     THRESHOLDS,
@@ -20,6 +21,7 @@ from experiments.tune_space import (
     word_space,
 )
 from wsd.errors import InputError
+from wsd.evaluate.metrics.usage_pairs import pair_cosines
 
 
 def _two_senses(per: int = 12, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -35,6 +37,14 @@ def test_sense_auc_is_one_for_separated_senses_chance_for_shuffled_and_nan_for_o
     shuffled = np.random.default_rng(1).permutation(senses)
     assert 0.3 < sense_auc(X, shuffled) < 0.7
     assert math.isnan(sense_auc(X, np.array(["a"] * len(X))))
+
+
+def test_sense_auc_is_sklearns_roc_auc_with_tied_cosines():
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 1.0]])  # repeated vectors tie their cosines
+    senses = np.array(["a", "a", "b", "b", "a"])
+    first, second = np.triu_indices(len(X), 1)
+    expected = roc_auc_score(senses[first] == senses[second], pair_cosines(X, first, second))
+    assert sense_auc(X, senses) == pytest.approx(expected, abs=1e-12)
 
 
 def test_pair_rho_follows_the_judgments_and_is_nan_when_it_cannot_be_measured():

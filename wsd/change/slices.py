@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 from wsd.errors import ConfigError, InputError
-from wsd.evaluate.datasets.wug import finite_number, period_order
+from wsd.evaluate.datasets.wug import period_order
+from wsd.io.textfiles import finite_number
 from wsd.occurrences import RESERVED_COLUMNS
 
 __all__ = [

@@ -11,7 +11,9 @@ kind of message:
   (``corpus.txt: looks like UTF-16 (little-endian) ...``);
 - a missing path, a folder, an unreadable file, and a damaged or truncated ``.gz`` file each raise one
   :class:`~wsd.errors.InputError` naming the path;
-- lines end at ``\\n`` (and, with ``universal_newlines``, also at ``\\r\\n`` and a lone ``\\r``).
+- lines end at ``\\n`` (and, with ``universal_newlines``, also at ``\\r\\n`` and a lone ``\\r``);
+- a value read from such text (or from a command-line flag) that must be a JSON object or a finite number
+  (:func:`json_object`, :func:`finite_number`) is refused in one line that starts with where it stands.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "targets.txt"
@@ -25,6 +27,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import os
 import re
 import stat
@@ -406,6 +409,45 @@ def json_object(text: str, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{where}: expected a JSON object, found {json_kind(value)}")
     return value
+
+
+def finite_number(text: str, where: str, hint: str = "") -> float:
+    """``text`` as a finite number; an :class:`InputError` that starts with ``where`` for anything else.
+
+    Parameters
+    ----------
+    text : str
+        The value (white space around it is allowed, as :class:`float` allows it).
+    where : str
+        What the error names first (a file, line and column; a command-line option and its value).
+    hint : str
+        Added to the error for text that is no number at all (the form expected, in parentheses).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InputError
+        For text that is no number (``abc``), an infinity or NaN.
+
+    Examples
+    --------
+    >>> finite_number(" 1850", "--bins '1850:1900'")
+    1850.0
+    >>> finite_number("inf", "stats.csv:2: column k1")
+    Traceback (most recent call last):
+    ...
+    wsd.errors.InputError: stats.csv:2: column k1: 'inf' is not a finite number
+    """
+    try:
+        number = float(text)
+    except ValueError:
+        raise InputError(f"{where}: {text!r} is not a number{hint}") from None
+    if not math.isfinite(number):
+        raise InputError(f"{where}: {text!r} is not a finite number")
+    return number
 
 
 def read_lines(path: str | os.PathLike[str], what: str = "") -> list[str]:

@@ -106,7 +106,8 @@ def pair_figures(scores: np.ndarray, labels: np.ndarray, kinds: np.ndarray) -> d
     Returns
     -------
     dict
-        ``pairs``, ``graded_spearman`` and ``binary_auc`` (None where that kind has no pairs or one label only),
+        ``pairs``, ``graded_spearman`` and ``binary_auc`` (:func:`~wsd.evaluate.metrics.usage_pairs.roc_auc`; None
+        where that kind has no pairs or one label only),
         ``score`` (None when neither is defined).
 
     Examples
@@ -115,7 +116,8 @@ def pair_figures(scores: np.ndarray, labels: np.ndarray, kinds: np.ndarray) -> d
     1.0
     """
     from scipy.stats import spearmanr
-    from sklearn.metrics import roc_auc_score
+
+    from wsd.evaluate.metrics.usage_pairs import roc_auc
 
     figures: dict[str, float | int | None] = {"pairs": len(scores), "graded_spearman": None, "binary_auc": None}
     graded, binary = kinds == GRADED, kinds == BINARY
@@ -124,8 +126,9 @@ def pair_figures(scores: np.ndarray, labels: np.ndarray, kinds: np.ndarray) -> d
         rho = float(spearmanr(scores[graded], labels[graded]).statistic)
         figures["graded_spearman"] = rho
         parts.append(rho)
-    if np.unique(labels[binary]).size > 1:
-        auc = float(roc_auc_score(labels[binary], scores[binary]))
+    # both labels checked first, so a binary set of one label is skipped without reading its scores
+    auc = roc_auc(scores[binary], labels[binary]) if np.unique(labels[binary]).size > 1 else None
+    if auc is not None:
         figures["binary_auc"] = auc
         parts.append(2 * auc - 1)
     figures["score"] = float(np.mean(parts)) if parts else None

@@ -34,7 +34,6 @@ with its file, line and column.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -45,7 +44,7 @@ import pandas as pd
 
 from wsd.errors import InputError
 from wsd.evaluate.datasets import DatasetBundle, _build_table
-from wsd.io.textfiles import iter_lines
+from wsd.io.textfiles import finite_number, iter_lines
 
 #: The metadata columns the reader fills (and a corpus scan keeps with ``--meta grouping,date``).
 PERIOD_COLUMN = "grouping"
@@ -234,45 +233,6 @@ def _stats_file(root: Path) -> Path | None:
 MISSING_VALUES = frozenset({"", "nan", "NaN", "NA", "null", "None"})
 #: The attribute of ``gold_change`` (``DataFrame.attrs``) holding the stats file and each word's line in it.
 SOURCE_ATTR = "source"
-
-
-def finite_number(text: str, where: str, hint: str = "") -> float:
-    """``text`` as a finite number; an :class:`~wsd.errors.InputError` starting with ``where`` for anything else.
-
-    Parameters
-    ----------
-    text : str
-        The value (white space around it is allowed, as :class:`float` allows it).
-    where : str
-        What the error names first (a file, line and column; a command-line option and its value).
-    hint : str
-        Added to the error for text that is no number at all (the form expected, in parentheses).
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    InputError
-        For text that is no number (``abc``), an infinity or NaN.
-
-    Examples
-    --------
-    >>> finite_number(" 1850", "--bins '1850:1900'")
-    1850.0
-    >>> finite_number("inf", "stats.csv:2: column k1")
-    Traceback (most recent call last):
-    ...
-    wsd.errors.InputError: stats.csv:2: column k1: 'inf' is not a finite number
-    """
-    try:
-        number = float(text)
-    except ValueError:
-        raise InputError(f"{where}: {text!r} is not a number{hint}") from None
-    if not math.isfinite(number):
-        raise InputError(f"{where}: {text!r} is not a finite number")
-    return number
 
 
 def _stats_number(value: str, where: str, name: str, integer: bool = False) -> float | None:
