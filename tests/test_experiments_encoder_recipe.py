@@ -1,0 +1,92 @@
+"""experiments/encoder_recipe: the grid, the context reweighting, the halves' pooling and the page (no dataset)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from experiments.ablate import semeval2013_halves
+from experiments.encoder_recipe import (
+    DEFAULT_SETTING,
+    GRID,
+    Setting,
+    bootstrap_difference,
+    halves,
+    markdown,
+    reweighted,
+    semeval2013_avg,
+)
+from wsd.senses.recipes import DEFAULT, DEFAULT_EMBEDDING, DEFAULT_OUTPUT
+
+
+def test_the_grid_starts_with_the_default_recipe_and_holds_each_setting_once():
+    assert GRID[0] == DEFAULT_SETTING
+    assert DEFAULT_SETTING.temperature == DEFAULT["temperature"]
+    assert DEFAULT_SETTING.min_weight == DEFAULT_OUTPUT["min_weight"]
+    assert DEFAULT_SETTING.top == DEFAULT_OUTPUT["top"]
+    assert str(DEFAULT_EMBEDDING["context_vector"]).endswith(f":{DEFAULT_SETTING.context_weight:g}")
+    assert len(set(GRID)) == len(GRID) == 72
+
+
+def test_reweighting_scales_only_the_context_half():
+    vectors = np.hstack([np.ones((3, 4)), np.full((3, 4), 0.5)]).astype(np.float32)
+    out = reweighted(vectors, 0.5, 0.7)
+    np.testing.assert_allclose(out[:, :4], 1.0)
+    np.testing.assert_allclose(out[:, 4:], 0.7)
+    np.testing.assert_allclose(vectors[:, 4:], 0.5)  # the input is left as it was
+
+
+def _per_target(seed: int) -> dict[str, dict[str, float]]:
+    rng = np.random.default_rng(seed)
+    return {
+        f"w{i:02d}": {"fnmi": float(rng.uniform(0.05, 0.3)), "fbc_p": float(rng.uniform(0.5, 0.9)),
+                      "fbc_r": float(rng.uniform(0.3, 0.7))}
+        for i in range(10)
+    }  # fmt: skip
+
+
+def test_halves_and_their_pooling_agree_with_the_ablation_study():
+    per_target = _per_target(0)
+    split = halves(per_target)
+    assert split["dev"] == ["w00", "w02", "w04", "w06", "w08"]
+    reference = semeval2013_halves(per_target)
+    for half, words in split.items():
+        assert semeval2013_avg(per_target, words) == pytest.approx(reference[half]["avg"])
+
+
+def test_the_bootstrap_interval_of_a_model_against_itself_is_zero_and_brackets_a_real_difference():
+    per_target = _per_target(1)
+    words = sorted(per_target)
+    assert bootstrap_difference(per_target, per_target, words, 0) == [0.0, 0.0]
+    better = {w: dict(s, fnmi=s["fnmi"] + 0.05) for w, s in per_target.items()}
+    low, high = bootstrap_difference(better, per_target, words, 0)
+    delta = 100 * (semeval2013_avg(better, words) - semeval2013_avg(per_target, words))
+    assert 0 < low < delta < high
+
+
+def test_the_page_shows_each_encoders_default_and_chosen_rows_and_the_held_out_difference():
+    def row(setting: Setting, test: float) -> dict:
+        return {"setting": setting._asdict(), "choice": 0.36, "semeval2010": 0.42,
+                "semeval2013": {"dev": 0.30, "test": test, "all": 0.31}}  # fmt: skip
+
+    other = Setting(0.3, "auto", 0.1, 3)
+    results = {
+        "command": "python -m experiments.encoder_recipe",
+        "machine": "test machine",
+        "date": "2026-12-07",
+        "grid": [s._asdict() for s in GRID],
+        "encoders": {
+            "untuned": {"label": "untuned MiniLM", "primary": True, "rows": [row(DEFAULT_SETTING, 0.32)], "chosen": 0},
+            "tuned": {
+                "label": "tuned",
+                "primary": False,
+                "rows": [row(DEFAULT_SETTING, 0.30), row(other, 0.335)],
+                "chosen": 1,
+                "test_interval": {"default": [-3.0, -1.0], "chosen": [0.5, 2.5]},
+            },
+        },
+    }
+    page = markdown(results)
+    assert "| tuned *(record)* | its own | ctx 0.3, T auto, > 0.1, ≤ 3 |" in page
+    assert "**33.50**" in page
+    assert "| tuned | -2.00 [-3.00, -1.00] | +1.50 [+0.50, +2.50] |" in page
