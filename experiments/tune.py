@@ -84,6 +84,12 @@ Cells (each resumable: a model folder resumes from its checkpoint, a finished ce
     model and the untuned one, as ``semeval_sources`` does, and a third row trained on the two Word-in-Context
     files alone. ``dwug_wic_only``: ``dwug_wic`` without WordNet (in 300 steps WordNet's 248,670 pairs would
     leave the 13,201 Word-in-Context pairs about a sixth of the uses). All fixed before any figure of any.
+``dwug_halves_wic``
+    Issue 40's DWUG protocol with the Word-in-Context files (run with ``--folds 2``: the issue's two halves): each
+    half's words are scored by a MiniLM tuned on the other half's judged pairs plus WiC's and MCL-WiC en-en's
+    training pairs (:data:`WIC_SOURCES`), the half's lemmas excluded from all three, for one uncapped epoch of
+    them (``sense-minilm``'s length rule; its sources alone, never a DWUG judgment, gave ρ PRT 0.542). Added
+    after that figure and before any figure of this cell; settings fixed here.
 ``dwug_soups`` / ``semeval_soups``
     Averages of the seed models of ``dwug_seeds`` / ``semeval_seeds``, no training
     (:func:`wsd.tune.averaging.average_encoders`): the uniform soup of the three seeds, and WiSE-FT's
@@ -136,6 +142,7 @@ CELLS = (
     "dwug_sense_keys",
     "dwug_wic",
     "dwug_wic_only",
+    "dwug_halves_wic",
     "semeval_unseen",
     "semeval_distill",
     "semeval_sotu_distill",
@@ -619,6 +626,16 @@ DWUG_VARIANTS = {
         "beside `dwug_wic`, settings fixed before any figure of either",
         one_model=True,
         label="the Word-in-Context pairs alone",
+    ),
+    "dwug_halves_wic": DwugVariant(
+        "dwug-halves-wic",
+        ("wug", *WIC_SOURCES),
+        "Each half's words are scored by a MiniLM tuned on the other half's judged pairs plus WiC's and MCL-WiC's "
+        "English training pairs, the half's lemmas excluded from all three, one uncapped epoch (issue 40's "
+        "protocol with the Word-in-Context files; added after `sense-minilm`'s DWUG figure, settings fixed before "
+        "any figure of it)",
+        capped=False,
+        label="the other half's judgments and the Word-in-Context pairs",
     ),
 }
 
