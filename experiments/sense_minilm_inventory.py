@@ -171,6 +171,8 @@ def run(work: Path, mixes: Path, data_dir: Path, seeds: list[int], stage: str) -
         "wordnet_same": wordnet_counts["same"],
         "candidates": {},
     }
+    # the measures already made stay on the page while the choice is read again (and a run cut short keeps them)
+    results |= {key: earlier[key] for key in ("candidates", "chosen", "untuned", "measures") if key in earlier}
     files = {"wic_pairs": wic_file, "wordnet_pairs": wordnet_file}
     results["untuned_choice"] = earlier.get("untuned_choice") or {
         name: pair_scores(path, None) for name, path in files.items()
@@ -190,8 +192,8 @@ def run(work: Path, mixes: Path, data_dir: Path, seeds: list[int], stage: str) -
     save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     if stage == "choice" or chosen is None:
         return results
-    results["untuned"] = earlier.get("untuned") or measures(work, data_dir, None, "untuned", 0)
-    results["measures"] = dict(earlier.get("measures", {}))
+    results["untuned"] = results.get("untuned") or measures(work, data_dir, None, "untuned", 0)
+    results["measures"] = dict(results.get("measures", {}))
     for seed in seeds:
         if str(seed) in results["measures"]:
             continue
