@@ -1275,6 +1275,8 @@ def _rho_cell(row: dict[str, float], ci: dict[str, list[float]], measure: str, s
 
 def markdown(results: dict[str, Any]) -> str:
     """The results page."""
+    from wsd.options import TuneOptions
+
     lines = ["# `wsd tune`: sense-aware encoders on words and datasets they never saw (issue 23)", ""]
     commands = sorted({results[cell]["command"] for cell in CELLS if cell in results and "command" in results[cell]})
     commands = commands or [results["command"]]
@@ -1302,8 +1304,9 @@ def markdown(results: dict[str, Any]) -> str:
         cell = results.get(key)
         if not cell:
             continue
+        batch_uses = (variant.options or {}).get("batch_uses", TuneOptions().batch_uses)
         how = (
-            f"one full epoch of its judged pairs ({EPOCH_RUN['batch_uses']} uses a step, no step cap)"
+            f"one full epoch of its training pairs ({batch_uses} uses a step, no step cap)"
             if not variant.capped
             else f"{(variant.options or {}).get('max_steps', results['steps'])} steps"
         ) + (f"; {variant.label}" if variant.label else "")
