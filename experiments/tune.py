@@ -287,10 +287,18 @@ def lemma_folds(words: Sequence[str], folds: int, seed: int) -> list[list[str]]:
     return [sorted(str(w) for w in order[i::folds]) for i in range(folds)]
 
 
-def word_figures(bundle: Any, words: Sequence[str], model: str | None) -> dict[str, dict[str, float]]:
+def word_figures(
+    bundle: Any,
+    words: Sequence[str],
+    model: str | None,
+    context_weight: float | None = None,
+    senses: dict[str, Any] | None = None,
+) -> dict[str, dict[str, float]]:
     """Per word: PRT and APD of its default vectors between the periods, JSD and ARI of its induced senses.
 
-    The uses of ``words`` are embedded with ``model`` (``None``: the bundled MiniLM) by the default recipe.
+    The uses of ``words`` are embedded with ``model`` (``None``: the bundled MiniLM) by the default recipe;
+    ``context_weight`` reweights the context half of the vectors and ``senses`` replaces inducer parameters of the
+    default sense recipe (both: another recipe for the same vectors).
     """
     from threadpoolctl import threadpool_limits
 
@@ -302,12 +310,20 @@ def word_figures(bundle: Any, words: Sequence[str], model: str | None) -> dict[s
     keep = occurrences["target"].isin(list(words)).to_numpy()
     part = dataclasses.replace(bundle, occurrences=occurrences.loc[keep].reset_index(drop=True))
     (vectors,), _ = embed(part, model)
+    if context_weight is not None:
+        from wsd.embed.context import parse_context
+        from wsd.senses.recipes import DEFAULT_EMBEDDING
+
+        half = vectors.shape[1] // 2
+        vectors = vectors.copy()
+        vectors[:, half:] *= context_weight / parse_context(DEFAULT_EMBEDDING["context_vector"]).weight
     table = part.occurrences
     periods = period_of(table)
     forms = table["form"].to_numpy()
     # a set without gold clusters (RuSemShift) has no sense column: every use unclustered, ARI not measured
     senses = (table["sense"].fillna("") if "sense" in table else pd.Series([""] * len(table))).astype(str).to_numpy()
-    default, one = Setting("default", recipe("default")), Setting("one sense", {"method": "one-sense"})
+    default = Setting("default", recipe("default") | (senses or {}))
+    one = Setting("one sense", {"method": "one-sense"})
     figures: dict[str, dict[str, float]] = {}
     with threadpool_limits(limits=1):
         for word in words:
