@@ -292,12 +292,12 @@ def word_figures(
     words: Sequence[str],
     model: str | None,
     context_weight: float | None = None,
-    senses: dict[str, Any] | None = None,
+    inducer: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Per word: PRT and APD of its default vectors between the periods, JSD and ARI of its induced senses.
 
     The uses of ``words`` are embedded with ``model`` (``None``: the bundled MiniLM) by the default recipe;
-    ``context_weight`` reweights the context half of the vectors and ``senses`` replaces inducer parameters of the
+    ``context_weight`` reweights the context half of the vectors and ``inducer`` replaces parameters of the
     default sense recipe (both: another recipe for the same vectors).
     """
     from threadpoolctl import threadpool_limits
@@ -322,7 +322,7 @@ def word_figures(
     forms = table["form"].to_numpy()
     # a set without gold clusters (RuSemShift) has no sense column: every use unclustered, ARI not measured
     senses = (table["sense"].fillna("") if "sense" in table else pd.Series([""] * len(table))).astype(str).to_numpy()
-    default = Setting("default", recipe("default") | (senses or {}))
+    default = Setting("default", recipe("default") | (inducer or {}))
     one = Setting("one sense", {"method": "one-sense"})
     figures: dict[str, dict[str, float]] = {}
     with threadpool_limits(limits=1):
