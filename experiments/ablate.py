@@ -50,6 +50,7 @@ from experiments.common import (
     resolve_benchmarks,
     results_dir,
     selection_name,
+    semeval2013_split,
     write_results,
 )
 
@@ -349,10 +350,8 @@ def semeval2013_halves(per_target: dict[str, dict[str, float]]) -> dict[str, dic
     Computed as the official aggregation does (FNMI: mean over words; FBC: F of the mean P and R) from the
     per-word scores averaged over seeds.
     """
-    targets = sorted(per_target)
-    halves = {"dev": targets[0::2], "test": targets[1::2]}
     out = {}
-    for name, words in halves.items():
+    for name, words in semeval2013_split(list(per_target)).items():
         fnmi = float(np.mean([per_target[w]["fnmi"] for w in words]))
         precision = float(np.mean([per_target[w]["fbc_p"] for w in words]))
         recall = float(np.mean([per_target[w]["fbc_r"] for w in words]))

@@ -181,6 +181,30 @@ def family_occurrences(benchmark: Benchmark, data_dir: Path) -> pd.DataFrame:
     return labelled_occurrences(benchmark, data_dir)
 
 
+def semeval2013_split(targets: Sequence[str]) -> dict[str, list[str]]:
+    """The halves of a benchmark's words the default recipe's protocol uses: ``dev`` at even alphabetical positions
+    (0, 2, ...), ``test`` at the others.
+
+    >>> semeval2013_split(["c", "a", "b"])
+    {'dev': ['a', 'c'], 'test': ['b']}
+    """
+    ordered = sorted(targets)
+    return {"dev": ordered[0::2], "test": ordered[1::2]}
+
+
+def context_reweighted(vectors: np.ndarray, weight: float, stored_weight: float) -> np.ndarray:
+    """Default-recipe vectors (target beside ``stored_weight`` · unit context, equal halves) with the context half
+    weighted ``weight`` instead; the target half is left bit for bit, and ``vectors`` is not changed.
+
+    >>> context_reweighted(np.array([[1.0, 0.0, 0.5, 0.0]]), 0.3, 0.5).tolist()
+    [[1.0, 0.0, 0.3, 0.0]]
+    """
+    half = vectors.shape[1] // 2
+    out = vectors.copy()
+    out[:, half:] *= weight / stored_weight
+    return out
+
+
 def align_rows(family: pd.DataFrame, occurrences: pd.DataFrame) -> np.ndarray:
     """Row numbers in ``family`` of each row of ``occurrences`` (matched by id)."""
     position = pd.Series(np.arange(len(family)), index=family["id"].to_numpy())

@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -64,11 +63,13 @@ from experiments.common import (
     DEFAULT_DATA_DIR,
     align_rows,
     command_line,
+    context_reweighted,
     evaluate_vectors,
     labelled_occurrences,
     log,
     results_dir,
     save_page,
+    semeval2013_split,
 )
 
 RESULTS_JSON = results_dir("encoder_recipe") / "encoder_recipe.json"
@@ -146,6 +147,8 @@ GRID: list[Setting] = [DEFAULT_SETTING] + [
 def stored_vectors(work: Path, encoder: Encoder, dataset: str, data_dir: Path) -> tuple[np.ndarray, float]:
     """The vectors ``wsd evaluate`` stored for one encoder and dataset, row-aligned with the benchmark's labelled
     occurrences (float32), and the context weight they were stored with."""
+    from wsd.embed.context import parse_context
+
     run = work / encoder.folder / f"eval-{dataset}-{encoder.name}" / "run"
     if not (run / "vectors.npy").is_file():
         raise SystemExit(
@@ -153,21 +156,13 @@ def stored_vectors(work: Path, encoder: Encoder, dataset: str, data_dir: Path) -
             f"(python -m experiments.{encoder.folder.removeprefix('experiments-').replace('-', '_')})"
         )
     meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
-    context = meta["embedding"].get("context_vector")
-    if not context:
+    context = parse_context(meta["embedding"].get("context_vector"))
+    if context is None:
         raise SystemExit(f"{run}: its vectors have no context vector, so the context weight cannot be varied")
     occurrences = pd.read_parquet(run / "occurrences.parquet")
     vectors = np.load(run / "vectors.npy", allow_pickle=False).astype(np.float32)
     rows = align_rows(occurrences, labelled_occurrences(BENCHMARKS[dataset], data_dir))
-    return vectors[rows], float(str(context).split(":")[-1])
-
-
-def reweighted(vectors: np.ndarray, stored_weight: float, weight: float) -> np.ndarray:
-    """The vectors with their context half (the second half of each row) weighted ``weight`` instead."""
-    half = vectors.shape[1] // 2
-    out = vectors.copy()
-    out[:, half:] *= weight / stored_weight
-    return out
+    return vectors[rows], context.weight
 
 
 def score(dataset: str, data_dir: Path, vectors: np.ndarray, setting: Setting) -> dict[str, Any]:
@@ -182,15 +177,15 @@ def score(dataset: str, data_dir: Path, vectors: np.ndarray, setting: Setting) -
 
 def halves(per_target: dict[str, dict[str, float]]) -> dict[str, list[str]]:
     """SemEval-2013's two halves of its words: ``dev`` (even alphabetical positions) and ``test`` (odd)."""
-    targets = sorted(per_target)
-    return {"dev": targets[0::2], "test": targets[1::2]}
+    return semeval2013_split(list(per_target))
 
 
 def semeval2013_avg(per_target: dict[str, dict[str, float]], words: list[str]) -> float:
     """SemEval-2013 AVG of some words, pooled as the official scorer pools them (fraction)."""
-    fnmi, precision, recall = (float(np.mean([per_target[w][m] for w in words])) for m in ("fnmi", "fbc_p", "fbc_r"))
-    fbc = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return math.sqrt(max(fnmi, 0.0) * fbc)
+    from experiments.tune import _semeval_avg
+
+    frame = pd.DataFrame([per_target[w] for w in words])
+    return float(_semeval_avg(frame, "semeval2013", np.arange(len(words))[None, :])[0])
 
 
 def bootstrap_difference(
@@ -213,12 +208,13 @@ def measure_encoder(work: Path, data_dir: Path, key: str) -> dict[str, Any]:
     by_weight: dict[float, dict[str, Any]] = {}
     for setting in GRID:
         vectors_2013, weight_2013 = stored["semeval2013"]
-        found = score("semeval2013", data_dir, reweighted(vectors_2013, weight_2013, setting.context_weight), setting)
+        vectors = context_reweighted(vectors_2013, setting.context_weight, weight_2013)
+        found = score("semeval2013", data_dir, vectors, setting)
         if setting.context_weight not in by_weight:
             # SemEval-2010's scorer reads each use's highest-weighted sense: only the context weight moves it.
             vectors_2010, weight_2010 = stored["semeval2010"]
             by_weight[setting.context_weight] = score(
-                "semeval2010", data_dir, reweighted(vectors_2010, weight_2010, setting.context_weight), setting
+                "semeval2010", data_dir, context_reweighted(vectors_2010, setting.context_weight, weight_2010), setting
             )
         split = halves(found["per_target"])
         row = {

@@ -40,6 +40,7 @@ from experiments.common import (
     log,
     results_dir,
     save_page,
+    semeval2013_split,
 )
 
 #: Examples per sense that the k-NN rule averages (1: the nearest neighbour).
@@ -64,8 +65,7 @@ def split(occurrences: pd.DataFrame, seed: int) -> np.ndarray:
 
 def halves(targets: list[str]) -> dict[str, list[str]]:
     """``dev``: the lemmas at even alphabetical positions (0, 2, ...); ``test``: the others."""
-    ordered = sorted(targets)
-    return {"dev": ordered[0::2], "test": ordered[1::2]}
+    return semeval2013_split(targets)
 
 
 def candidates() -> list[dict[str, Any]]:

@@ -311,12 +311,13 @@ def word_figures(
     part = dataclasses.replace(bundle, occurrences=occurrences.loc[keep].reset_index(drop=True))
     (vectors,), _ = embed(part, model)
     if context_weight is not None:
+        from experiments.common import context_reweighted
         from wsd.embed.context import parse_context
         from wsd.senses.recipes import DEFAULT_EMBEDDING
 
-        half = vectors.shape[1] // 2
-        vectors = vectors.copy()
-        vectors[:, half:] *= context_weight / parse_context(DEFAULT_EMBEDDING["context_vector"]).weight
+        stored = parse_context(DEFAULT_EMBEDDING["context_vector"])
+        assert stored is not None, "the default embedding has a context vector"
+        vectors = context_reweighted(vectors, context_weight, stored.weight)
     table = part.occurrences
     periods = period_of(table)
     forms = table["form"].to_numpy()

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from experiments.ablate import semeval2013_halves
+from experiments.common import context_reweighted
 from experiments.encoder_recipe import (
     DEFAULT_SETTING,
     GRID,
@@ -13,7 +14,6 @@ from experiments.encoder_recipe import (
     bootstrap_difference,
     halves,
     markdown,
-    reweighted,
     semeval2013_avg,
 )
 from wsd.senses.recipes import DEFAULT, DEFAULT_EMBEDDING, DEFAULT_OUTPUT
@@ -30,7 +30,7 @@ def test_the_grid_starts_with_the_default_recipe_and_holds_each_setting_once():
 
 def test_reweighting_scales_only_the_context_half():
     vectors = np.hstack([np.ones((3, 4)), np.full((3, 4), 0.5)]).astype(np.float32)
-    out = reweighted(vectors, 0.5, 0.7)
+    out = context_reweighted(vectors, 0.7, 0.5)
     np.testing.assert_allclose(out[:, :4], 1.0)
     np.testing.assert_allclose(out[:, 4:], 0.7)
     np.testing.assert_allclose(vectors[:, 4:], 0.5)  # the input is left as it was
