@@ -308,6 +308,8 @@ def markdown(results: dict[str, Any]) -> str:
     def pct(value: float) -> str:
         return f"{100 * value:.2f}"
 
+    base = results["encoders"]["untuned"]
+    split = {half: len(words) for half, words in halves(base["rows"][0]["per_target_2013"]).items()}
     lines = [
         "# A tuned MiniLM with a sense recipe chosen for it (issue 40)",
         "",
@@ -315,8 +317,8 @@ def markdown(results: dict[str, Any]) -> str:
         f"- Machine: {results['machine']}; {results['date']}",
         f"- Grid: {len(results['grid'])} settings (context weight × temperature × graded threshold × at most k "
         "senses); the rule: best mean of SemEval-2010 AVG and SemEval-2013 `dev` AVG (the default recipe's protocol).",
-        "- `test` (the SemEval-2013 words at odd alphabetical positions) chose nothing; `dev`, SemEval-2010 and so "
-        "half of `all` did.",
+        f"- `test` (the {split['test']} SemEval-2013 words at odd alphabetical positions) chose nothing; `dev` (the "
+        f"other {split['dev']}), SemEval-2010 and so half of `all` did.",
         "- Every row is scored again from the float16 vectors `wsd evaluate` stored, so a default row can differ from "
         "that run's published figure where rounding tips a near-tie of k.",
         "",
@@ -340,7 +342,6 @@ def markdown(results: dict[str, Any]) -> str:
         "| encoder | default recipe | own recipes |",
         "|---|---|---|",
     ]
-    base = results["encoders"]["untuned"]
     for key, found in results["encoders"].items():
         if key == "untuned":
             continue

@@ -76,7 +76,12 @@ def test_the_page_shows_each_encoders_default_and_chosen_rows_and_the_held_out_d
         "date": "2026-12-07",
         "grid": [s._asdict() for s in GRID],
         "encoders": {
-            "untuned": {"label": "untuned MiniLM", "primary": True, "rows": [row(DEFAULT_SETTING, 0.32)], "chosen": 0},
+            "untuned": {
+                "label": "untuned MiniLM",
+                "primary": True,
+                "rows": [row(DEFAULT_SETTING, 0.32) | {"per_target_2013": _per_target(2)}],
+                "chosen": 0,
+            },
             "tuned": {
                 "label": "tuned",
                 "primary": False,
@@ -90,3 +95,4 @@ def test_the_page_shows_each_encoders_default_and_chosen_rows_and_the_held_out_d
     assert "| tuned *(record)* | its own | ctx 0.3, T auto, > 0.1, ≤ 3 |" in page
     assert "**33.50**" in page
     assert "| tuned | -2.00 [-3.00, -1.00] | +1.50 [+0.50, +2.50] |" in page
+    assert "the 5 SemEval-2013 words at odd alphabetical positions" in page
