@@ -7,6 +7,7 @@ turns the calibration off for the rest of the suite (``WSD_CALIBRATION=off``); t
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 from types import SimpleNamespace
@@ -16,6 +17,7 @@ import pytest
 
 from wsd.cli import main
 from wsd.embed import calibration, calibration_cache
+from wsd.embed.batching import batch_sizes
 from wsd.embed.calibration import REFERENCE, Candidate, Measurement, auto_choice, measure, pick
 from wsd.errors import ConfigError, WsdError
 from wsd.options import EmbeddingOptions
@@ -489,12 +491,17 @@ def test_the_windows_are_split_in_whole_batches_of_the_encoders_length_order() -
     assert sorted([*warm, *timed, *rest]) == list(range(351))
     assert (len(warm), len(timed), len(rest)) == (31, 64, 256)
 
-    def batches(rows):  # as the encoder cuts them: longest first, ties in order, 32 a batch
+    def batches(rows):  # in the encoder's length order: longest first, ties in order, 32 a batch
         ordered = rows[np.argsort(-lengths[rows], kind="stable")]
         return [frozenset(ordered[i : i + 32].tolist()) for i in range(0, len(ordered), 32)]
 
     whole = batches(np.arange(351))
     assert set(batches(warm) + batches(timed) + batches(rest)) == set(whole), "no batch of a part pads more"
+    for part in (warm, timed, rest):  # the encoder's own cuts of a part (issue 42) pad no more than whole batches
+        ordered = lengths[part][np.argsort(-lengths[part], kind="stable")]
+        cuts = np.cumsum([0, *batch_sizes(ordered, 32)])
+        padded = sum((end - begin) * ordered[begin] for begin, end in itertools.pairwise(cuts))
+        assert padded <= sum(len(b) * lengths[list(b)].max() for b in batches(part))
     assert lengths[warm].max() <= lengths[timed].min(), "the shortest batch warms up"
     assert lengths[timed].max() < lengths.max(), "the timed batches are neither the longest nor the shortest"
     assert [len(part) for part in calibration.split_rows(lengths[:20])] == [0, 20, 0], "one batch: timed, no warm-up"

@@ -256,11 +256,12 @@ def split_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows a calibration warms up on, times, and embeds only to compare a candidate in full: whole batches.
 
-    The windows are cut as an encoder cuts them (longest first, ties in order; ``batch`` a batch), so that each
-    part is embedded in the batches a run of all of them forms, with no more padding. The shortest batch warms up;
-    ``timed`` windows' worth of batches are timed, each at the middle of an equal share of the others (for two:
-    a quarter and three quarters of the way down the order, a longer and a shorter batch); the other batches are
-    the rest.
+    The windows are cut in the encoder's length order (longest first, ties in order), ``batch`` a batch, so that
+    each part holds windows of the lengths a run of all of them batches together; the encoder may cut a part's
+    batches further where padding would cost most (:func:`wsd.embed.batching.batch_sizes`), never padding more.
+    The shortest batch warms up; ``timed`` windows' worth of batches are timed, each at the middle of an equal
+    share of the others (for two: a quarter and three quarters of the way down the order, a longer and a shorter
+    batch); the other batches are the rest.
 
     Parameters
     ----------

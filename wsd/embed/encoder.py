@@ -36,6 +36,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from wsd.embed import calibration
+from wsd.embed.batching import batch_sizes
 from wsd.embed.calibration import Calibration
 from wsd.embed.context import ContextSpec, combine, context_plan, parse_context
 from wsd.embed.forward import distinct_pieces
@@ -582,16 +583,16 @@ class Encoder:
         -------
         list of (input_ids, attention_mask)
             CPU ``int64`` tensors of shape ``(windows in the batch, tokens)``, in the order the encoder runs
-            them (unique windows, longest first, :attr:`batch_size` at a time, special tokens added), for
-            ``loaded.model(input_ids=..., attention_mask=...)``.
+            them (unique windows, longest first, at most :attr:`batch_size` at a time, cut by :meth:`_batch_cuts`,
+            special tokens added), for ``loaded.model(input_ids=..., attention_mask=...)``.
         """
         import torch
 
         plan = self._plan(texts, spans)
         lengths, order = _length_order(plan)
         batches = []
-        for begin in range(0, len(order), self._batch_size):
-            input_ids, mask = self._batch_inputs(plan, order[begin : begin + self._batch_size], lengths)
+        for begin, end in itertools.pairwise(np.cumsum([0, *self._batch_cuts(plan)])):
+            input_ids, mask = self._batch_inputs(plan, order[begin:end], lengths)
             batches.append((torch.from_numpy(input_ids), torch.from_numpy(mask)))
         return batches
 
@@ -652,7 +653,7 @@ class Encoder:
         bar = tqdm(total=shown, unit="occ", desc="embedding", disable=not progress, leave=False)
         forward = self.loaded.forward
         with forward.session():
-            for members, input_ids, mask, rows, cols, segment in self._window_batches(plan, self._batch_size):
+            for members, input_ids, mask, rows, cols, segment in self._window_batches(plan, self._batch_cuts(plan)):
                 # each distinct token once, then pooled in groups: memory bounded by the batch, not by the
                 # occurrences in its windows (a long line with thousands of uses: issue 39)
                 gathered, where = distinct_pieces(forward, input_ids, mask, needed, rows, cols)
@@ -673,6 +674,13 @@ class Encoder:
                 bar.update(int(np.count_nonzero(members < shown)))
         bar.close()
         return outputs
+
+    def _batch_cuts(self, plan: WindowPlan) -> list[int]:
+        """The sizes of the batches ``plan``'s windows run in, longest first: at most :attr:`batch_size` each, cut
+        where padding would cost most (:func:`wsd.embed.batching.batch_sizes`)."""
+        lengths, order = _length_order(plan)
+        specials = len(self.loaded.prefix_ids) + len(self.loaded.suffix_ids)
+        return batch_sizes(lengths[order] + specials, self._batch_size)
 
     def _window_batches(
         self, plan: WindowPlan, size: int | Sequence[int]
