@@ -21,6 +21,9 @@ which costs no training and often helps) goes further, was not measured.
   fp32 against 2,370 in bf16, ``bench_embed_sentences-intel-xeon-amx.md``): so seed 0 is the recipe's settings,
   not its model bit for bit, and the recipe's own figure (0.542, fp32) stands beside them.
   (Amended before any figure: the first version trained in fp32.)
+- *The recipe's own model* (``--recipe-row``, added after the figures above and before any figure of it): to tell
+  the precision from the machine, the model ``wsd tune --recipe sense-minilm`` builds (fp32, seed 0) on the same
+  machine, scored the same way as one more row.
 - *Measures.* DWUG EN over all 46 words, as ``sense_minilm.py`` scores it: ρ of PRT (the default change score), APD
   and JSD against graded change, and ARI against the one-sense baseline, each model beside the untuned MiniLM in
   the same run, with word-bootstrap 95% intervals of tuned − untuned (1,000 resamples, seed 0).
@@ -77,7 +80,7 @@ def dwug_row(figures: dict[str, Any], base: dict[str, Any], gold: dict[str, floa
     }
 
 
-def run(work: Path, data_dir: Path, seeds: list[int]) -> dict[str, Any]:
+def run(work: Path, data_dir: Path, seeds: list[int], recipe_row: bool = False) -> dict[str, Any]:
     """The whole experiment (module docstring); every model and measure cached under ``work``."""
     from experiments.sense_minilm import lemma_lists
     from experiments.tune import _average, _dwug_gold, pooled, word_figures
@@ -115,6 +118,21 @@ def run(work: Path, data_dir: Path, seeds: list[int]) -> dict[str, Any]:
         results["models"][f"seed {seed}"] = {"training": training, **row}
         log(f"seed {seed}: {json.dumps(results['models'][f'seed {seed}']['pooled'])}")
         save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
+    if recipe_row:
+        folder = work / "recipe-sense-minilm"
+        if not (folder / "wsd_tune.json").is_file():
+            from wsd.cli import main as wsd_main
+
+            started = time.perf_counter()
+            code = wsd_main(["tune", "--recipe", "sense-minilm", "--data-dir", str(data_dir), "--out", str(folder)])
+            if code:
+                raise SystemExit(code)
+            log(f"recipe: built in {time.perf_counter() - started:.0f} s")
+        facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+        training = {"steps": facts["training"]["steps"], "precision": facts["training"]["precision"]}
+        row = dwug_row(figures_of("recipe", str(folder)), base, gold)
+        results["models"]["recipe (fp32, seed 0)"] = {"training": training, **row}
+        log(f"recipe: {json.dumps(row['pooled'])}")
     if len(seeds) > 1:
         soup = work / f"{MIX}-soup-{'-'.join(map(str, seeds))}"
         averaged = _average(soup, folders, tuple(1.0 / len(seeds) for _ in seeds))
@@ -173,13 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated training seeds")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--work", type=Path, default=Path("out/experiments-sense-minilm-seeds"))
+    parser.add_argument("--recipe-row", action="store_true", help="also build and score the recipe's own fp32 model")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
         results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
         save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
         return 0
-    run(args.work, args.data_dir, [int(seed) for seed in args.seeds.split(",")])
+    run(args.work, args.data_dir, [int(seed) for seed in args.seeds.split(",")], args.recipe_row)
     return 0
 
 
