@@ -79,8 +79,8 @@ def worker(cutting: str, corpus: Path, targets: Path, out: Path) -> None:
 
     encoder_module.Encoder._batch_inputs = counted  # type: ignore[method-assign]
     if cutting == "fixed":
-        encoder_module.Encoder._batch_cuts = lambda self, plan: fixed_sizes(  # type: ignore[method-assign]
-            len(plan.windows), self._batch_size
+        encoder_module.Encoder._batch_cuts = lambda self, lengths: fixed_sizes(  # type: ignore[method-assign]
+            len(lengths), self._batch_size
         )
     code = main(["embed", "--corpus", str(corpus), "--targets", str(targets), "--out", str(out), "--no-progress"])
     if code:

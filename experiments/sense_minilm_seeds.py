@@ -52,8 +52,6 @@ RESULTS_JSON, RESULTS_MD = (
 )
 #: The recipe's mix in ``experiments/sense_minilm.py`` (its chosen one).
 MIX = "wic"
-#: Training options beyond the experiments' defaults (none: the precision is the machine's, see the docstring).
-RECIPE_OPTIONS: dict[str, Any] = {}
 MEASURES = ("rho_prt", "rho_apd", "rho_jsd")
 
 
@@ -65,7 +63,7 @@ def train_seed(work: Path, data_dir: Path, seed: int, excluded: list[str]) -> tu
     mix = MIXES[MIX]
     folder = work / f"{MIX}-seed{seed}"
     sources = [_spec(data_dir, SOURCES[name]) for name in mix.sources]
-    facts = tune(folder, sources, steps=mix.steps, seed=seed, options=RECIPE_OPTIONS, exclude_lemmas=excluded)
+    facts = tune(folder, sources, steps=mix.steps, seed=seed, exclude_lemmas=excluded)
     return folder, training_summary(facts)
 
 
@@ -157,9 +155,9 @@ def markdown(results: dict[str, Any]) -> str:
         f"- Command: `{results['command']}`",
         f"- Machine: {results['machine']}; {results['date']}; seeds {', '.join(map(str, results['seeds']))}",
         "- Models: the `wic` mix of `experiments/sense_minilm.py` (what `wsd tune --recipe sense-minilm` trains; "
-        "here in the machine's precision, the recipe in fp32), one per training seed, and the uniform soup of the "
-        "seeds; none saw a DWUG judgment or lemma. The protocol is in `experiments/sense_minilm_seeds.py`, fixed "
-        "before any figure.",
+        "here in the machine's precision, the recipe in fp32), one per training seed, the uniform soup of the "
+        "seeds and, where a row says so, the recipe's own fp32 model; none saw a DWUG judgment or lemma. The "
+        "protocol is in `experiments/sense_minilm_seeds.py`, fixed before any figure.",
         f"- DWUG EN, all 46 words; ρ is Spearman's against `{results['gold']}`; [a, b]: word-bootstrap 95% interval "
         "of tuned − untuned. Issue 40's target for such a model: ρ PRT ≥ 0.55.",
         "",

@@ -591,7 +591,7 @@ class Encoder:
         plan = self._plan(texts, spans)
         lengths, order = _length_order(plan)
         batches = []
-        for begin, end in itertools.pairwise(np.cumsum([0, *self._batch_cuts(plan)])):
+        for begin, end in itertools.pairwise(np.cumsum([0, *self._batch_cuts(lengths[order])])):
             input_ids, mask = self._batch_inputs(plan, order[begin:end], lengths)
             batches.append((torch.from_numpy(input_ids), torch.from_numpy(mask)))
         return batches
@@ -653,7 +653,7 @@ class Encoder:
         bar = tqdm(total=shown, unit="occ", desc="embedding", disable=not progress, leave=False)
         forward = self.loaded.forward
         with forward.session():
-            for members, input_ids, mask, rows, cols, segment in self._window_batches(plan, self._batch_cuts(plan)):
+            for members, input_ids, mask, rows, cols, segment in self._window_batches(plan):
                 # each distinct token once, then pooled in groups: memory bounded by the batch, not by the
                 # occurrences in its windows (a long line with thousands of uses: issue 39)
                 gathered, where = distinct_pieces(forward, input_ids, mask, needed, rows, cols)
@@ -675,17 +675,17 @@ class Encoder:
         bar.close()
         return outputs
 
-    def _batch_cuts(self, plan: WindowPlan) -> list[int]:
-        """The sizes of the batches ``plan``'s windows run in, longest first: at most :attr:`batch_size` each, cut
-        where padding would cost most (:func:`wsd.embed.batching.batch_sizes`)."""
-        lengths, order = _length_order(plan)
+    def _batch_cuts(self, ordered_lengths: np.ndarray) -> list[int]:
+        """The sizes of the batches windows of these lengths (longest first, :func:`_length_order`) run in: at
+        most :attr:`batch_size` each, cut where padding would cost most (:func:`wsd.embed.batching.batch_sizes`)."""
         specials = len(self.loaded.prefix_ids) + len(self.loaded.suffix_ids)
-        return batch_sizes(lengths[order] + specials, self._batch_size)
+        return batch_sizes(ordered_lengths + specials, self._batch_size)
 
     def _window_batches(
-        self, plan: WindowPlan, size: int | Sequence[int]
+        self, plan: WindowPlan, size: int | Sequence[int] | None = None
     ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        """The forward-pass inputs of ``plan``'s windows, ``size`` windows a batch, the longest windows first.
+        """The forward-pass inputs of ``plan``'s windows, the longest windows first, in the encoder's own batches
+        (:meth:`_batch_cuts`), or ``size`` windows a batch.
 
         ``size`` may also be the sizes of the consecutive batches (summing to the windows): the tuning forward
         pass groups a step's windows by length this way (:func:`wsd.tune.forward.length_groups`).
@@ -698,7 +698,9 @@ class Encoder:
         by_window = np.argsort(plan.window_of, kind="stable")
         window_ptr = np.searchsorted(plan.window_of[by_window], np.arange(len(plan.windows) + 1))
         lengths, order = _length_order(plan)
-        if isinstance(size, (int, np.integer)):
+        if size is None:
+            size = self._batch_cuts(lengths[order])
+        elif isinstance(size, (int, np.integer)):
             size = [max(int(size), 1)] * -(-len(order) // max(int(size), 1))
         bounds = np.concatenate([[0], np.cumsum(size, dtype=np.int64)])
         for begin, end in itertools.pairwise(bounds):
