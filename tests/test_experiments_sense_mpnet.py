@@ -1,0 +1,50 @@
+"""experiments/sense_mpnet.py: its page puts each tuned MPNet beside the untuned one, with every interval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from experiments.sense_mpnet import DWUG_MEASURES, SEMEVAL, main, markdown
+
+
+def _measures(semeval2013: float, rho_prt: float) -> dict[str, Any]:
+    return {
+        "semeval": {"semeval2013": {"avg": semeval2013}, "semeval2010": {"avg": 0.44}},
+        "dwug": {
+            "pooled": {"rho_prt": rho_prt, "rho_apd": 0.6, "rho_jsd": 0.3, "ari": 0.2, "ari_one_sense": 0.134},
+        },
+        "dev": {"WiC dev": {"accuracy": 0.65, "auc": 0.7}, "MCL-WiC dev en-en": {"accuracy": 0.8, "auc": 0.88}},
+    }
+
+
+def test_the_page_gives_the_tuned_model_its_intervals_beside_the_untuned_one() -> None:
+    results = {
+        "command": "python -m experiments.sense_mpnet --model m",
+        "machine": "2 cores",
+        "date": "2026-12-07",
+        "model": "all-mpnet-base-v2",
+        "seeds": [0],
+        "untuned": _measures(0.3646, 0.477),
+        "models": {
+            "seed 0": {
+                "training": {"steps": 732, "seconds": 1200.4, "precision": "bf16", "pairs": 13201},
+                "measures": _measures(0.3812, 0.61),
+                "semeval_intervals": {dataset: [-0.5, 2.25] for dataset in SEMEVAL},
+                "dwug_intervals": {f"{m}_difference": [0.01, 0.3] for m in DWUG_MEASURES},
+            }
+        },
+    }
+    page = markdown(results)
+    assert "| untuned MPNet | – | 36.46 | 44.00 | 0.477 | 0.600 | 0.300 | 20.0 (13.4) | 0.650 / 0.700 |" in page
+    assert "| seed 0 | 732 | 38.12 [-0.50, +2.25] | 44.00 [-0.50, +2.25] | 0.610 [+0.010, +0.300] |" in page
+    assert "| WiC dev | MCL-WiC dev en-en |" in page
+    assert "- seed 0: 732 steps in 1200 s, bf16, 13201 pairs" in page
+
+
+def test_a_folder_without_a_model_is_refused_before_any_work(tmp_path) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--model", str(tmp_path), "--work", str(tmp_path / "work")])
+    assert stopped.value.code == 2
+    assert not (tmp_path / "work").exists()
