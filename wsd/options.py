@@ -866,7 +866,8 @@ class TuneOptions(_Options):
     device : {"auto", "cpu", "cuda"}
         Where to train (``auto``: CUDA when present).
     precision : {"auto", "fp32", "bf16"}
-        ``auto``: bf16 autocast where the CPU (or GPU) computes bf16 natively, else fp32.
+        ``auto``: on a CPU with native bf16, the faster of fp32 and bf16 autocast on the run's first batches
+        (:mod:`wsd.tune.precision`); fp32 on other CPUs; bf16 autocast on a GPU that supports it.
     validation_fraction : float
         Share of the lemmas held out for validation (a seeded split), 0 for none.
     validation_lemmas : tuple of str
@@ -983,7 +984,10 @@ class TuneOptions(_Options):
     )
     device: TuneDevice = setting("auto", "where to train (auto: CUDA when present)", commands=_TUNE)
     precision: TunePrecision = setting(
-        "auto", "auto: bf16 autocast where the CPU or GPU computes bf16 natively, else fp32", commands=_TUNE
+        "auto",
+        "auto: on a CPU with native bf16, the faster of fp32 and bf16 autocast, timed on the first batches; "
+        "fp32 on other CPUs; bf16 autocast on a GPU that supports it",
+        commands=_TUNE,
     )
     validation_fraction: float = setting(
         0.1,

@@ -345,7 +345,6 @@ def tune_encoder(
     from wsd import machine
     from wsd.embed.encoder import Encoder
     from wsd.tune.forward import SpanEncoder
-    from wsd.tune.train import autocast_dtype
     from wsd.tune.train import train as run_training
 
     # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing (the
@@ -358,8 +357,7 @@ def tune_encoder(
 
     marker = {"format": TUNE_FORMAT, "config": config}
     atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
-    dtype = autocast_dtype(options.precision, encoder.loaded.device)
-    span = SpanEncoder(encoder, markers=options.markers, autocast=dtype)
+    span = SpanEncoder(encoder, markers=options.markers)  # its precision: decided by training (wsd.tune.precision)
     outcome = run_training(
         span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher, overwrite=overwrite
     )
@@ -407,7 +405,8 @@ def tune_encoder(
             "machine": machine.describe(),
             "platform": platform.platform(),
             "device": str(encoder.loaded.device),
-            "precision": "bf16 autocast" if dtype is not None else "fp32",
+            "precision": "bf16 autocast" if outcome.precision.precision == "bf16" else "fp32",
+            "precision_choice": outcome.precision.to_dict(),
         },
         "validation": {"pairs": len(valid) if valid is not None else 0, "history": state.history},
         "versions": library_versions(),

@@ -19,7 +19,8 @@ key                    value
 ``excluded_lemmas``    the lemmas dropped by ``exclude`` and ``exclude_lemmas``
 ``inherited_lemmas``   the lemmas a wsd-tuned base model or teacher had seen (the leakage guard counts them)
 ``training``           ``loss`` per label kind, ``epochs``, ``steps``, ``stopped_early``, ``best_step``,
-                       ``seconds``, ``machine``, ``device``, ``precision``
+                       ``seconds``, ``machine``, ``device``, ``precision`` and ``precision_choice`` (how it
+                       was decided: :meth:`wsd.tune.precision.PrecisionChoice.to_dict`)
 ``validation``         the figures before training, at each validation, and of the weights kept
 ``versions``           library versions
 =====================  ===================================================================================
@@ -307,7 +308,7 @@ def model_card(facts: TuneFacts) -> str:
         f"- seed: {options.get('seed')}, lr: {options.get('lr')}, uses per step: {options.get('batch_uses')}, "
         f"frozen layers (with the embeddings): {options.get('freeze_layers', 0)}",
         f"- training time: {_seconds(training.get('seconds'))} s on {training.get('machine')} "
-        f"(device {training.get('device')}, precision {training.get('precision')})",
+        f"(device {training.get('device')}, precision {_precision_line(training)})",
         "",
         "## Validation on the held-out lemmas",
         "",
@@ -434,3 +435,16 @@ def _average_card(facts: Mapping[str, Any]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _precision_line(training: Mapping[str, Any]) -> str:
+    """The precision and, where the facts record it, how it was decided (``fp32 (measured: ...)``)."""
+    choice = training.get("precision_choice")
+    if not isinstance(choice, Mapping):
+        return str(training.get("precision"))
+    from wsd.tune.precision import PrecisionChoice
+
+    try:
+        return PrecisionChoice(**choice).describe()
+    except (TypeError, ValueError, AttributeError):  # a hand-edited record: the plain precision
+        return str(training.get("precision"))

@@ -62,6 +62,7 @@ class TrainingFacts(TypedDict, total=False):
     platform: str
     device: str
     precision: str
+    precision_choice: dict[str, Any]
     averaged: int
 
 

@@ -48,6 +48,7 @@ from wsd.tune.freezing import freeze_lower_layers
 from wsd.tune.losses import pair_loss
 from wsd.tune.options import with_later_defaults
 from wsd.tune.pairs import PairSet
+from wsd.tune.precision import PROBE_BATCHES, PrecisionChoice, fixed_choice, measured_choice
 from wsd.tune.teacher import Teacher
 from wsd.tune.validation import validate
 
@@ -91,6 +92,9 @@ class TrainState:
         Whether patience ran out.
     seconds : float
         Training time so far (over all sessions of a resumed run).
+    precision : dict or None
+        The precision the run trains in and how it was decided (:meth:`wsd.tune.precision.PrecisionChoice.to_dict`;
+        None until it is decided, and in a checkpoint written before it was recorded).
     """
 
     step: int = 0
@@ -103,6 +107,7 @@ class TrainState:
     bad_validations: int = 0
     stopped_early: bool = False
     seconds: float = 0.0
+    precision: dict[str, Any] | None = None
 
 
 @dataclass
@@ -115,41 +120,13 @@ class TrainOutcome:
         The final state.
     steps_planned : int
         The steps the schedule was made for.
+    precision : PrecisionChoice
+        The precision the run trained in, and how it was decided.
     """
 
     state: TrainState
     steps_planned: int
-
-
-def autocast_dtype(precision: str, device: torch.device) -> torch.dtype | None:
-    """The autocast dtype of a precision option on a device: bf16 where native (``auto``) or asked, else None.
-
-    Parameters
-    ----------
-    precision : {"auto", "fp32", "bf16"}
-        The option.
-    device : torch.device
-        Where training runs.
-
-    Returns
-    -------
-    torch.dtype or None
-        ``torch.bfloat16``, or None for fp32.
-
-    Examples
-    --------
-    >>> autocast_dtype("fp32", torch.device("cpu")) is None
-    True
-    """
-    from wsd import machine
-
-    if precision == "fp32":
-        return None
-    if precision == "bf16":
-        return torch.bfloat16
-    if device.type == "cuda":
-        return torch.bfloat16 if torch.cuda.is_bf16_supported() else None
-    return torch.bfloat16 if machine.fast_bf16() else None
+    precision: PrecisionChoice
 
 
 @contextlib.contextmanager
@@ -333,6 +310,8 @@ def train(
             print(f"tuning: resuming from step {state.step} of {total} ({path})", file=sys.stderr, flush=True)
         elif found:  # refused and removed (--overwrite): nothing of it may stay in the optimizer
             optimizer, scheduler = _optimizer(trainable, options, total)
+        choice = _precision(span, pairset.uses, plans, state, options, teacher)
+        span.autocast, state.precision = choice.dtype, choice.to_dict()
         # False while the state in memory is between two steps' (an update, a validation): not saved on Ctrl-C
         consistent = True
 
@@ -422,7 +401,44 @@ def train(
     if best is not None:
         model.load_state_dict(best)
     model.eval()
-    return TrainOutcome(state, total)
+    return TrainOutcome(state, total, choice)
+
+
+def _precision(
+    span: SpanEncoder,
+    uses: Any,
+    plans: list[list[Batch]],
+    state: TrainState,
+    options: TuneOptions,
+    teacher: Teacher | None,
+) -> PrecisionChoice:
+    """The precision to train in: a resumed run's own, a fixed one, or the faster on the run's first batches.
+
+    The probe (:func:`wsd.tune.precision.measured_choice`) runs forward and backward passes in training mode;
+    their gradients are dropped, no weight changes, and the random state is restored after it, so the training
+    that follows draws what it would have drawn without it.
+    """
+    if state.precision is not None:
+        return PrecisionChoice(**state.precision)
+    fixed = fixed_choice(options.precision, span.device)
+    if fixed is not None:
+        return fixed
+    model = span.model
+    batches = [batch for plan in plans for batch in plan][:PROBE_BATCHES]
+
+    def step(batch: Batch, dtype: torch.dtype | None) -> None:
+        span.autocast = dtype
+        loss = _batch_loss(span, uses, batch, options, teacher)
+        if loss.requires_grad:
+            loss.backward()
+        model.zero_grad(set_to_none=True)
+
+    with torch.random.fork_rng(devices=[]):
+        model.train()
+        choice = measured_choice(step, batches)
+    model.zero_grad(set_to_none=True)
+    print(f"tuning: training precision {choice.describe()}", file=sys.stderr, flush=True)
+    return choice
 
 
 def _optimizer(trainable: list[torch.nn.Parameter], options: TuneOptions, total: int) -> tuple[Any, Any]:
