@@ -28,7 +28,20 @@ ARI on the even-numbered words (sorted) scores the odd-numbered ones, and the ot
 word's ARI and JSD come from a T chosen without it. ρ JSD is Spearman's ρ of the senses' JSD against the graded
 gold change over all words.
 
-Results: ``experiments/results/tune_space/tune_space.md`` / ``.json``.
+**The Word-in-Context models** (issue 40; added after ``sense_minilm_seeds.md``'s DWUG EN figures and before
+any figure of these measures for them): ``--models NAME=FOLDER,...`` measures the named models instead of the
+list above, the untuned MiniLM always first (the base of the intervals), by the same protocol, thresholds and
+folds, unchanged. Run as::
+
+    python -m experiments.tune_space --name tune_space-wic --models \
+        "seed 0=out/experiments-sense-minilm-seeds/wic-seed0,seed 1=out/experiments-sense-minilm-seeds/wic-seed1,\
+seed 2=out/experiments-sense-minilm-seeds/wic-seed2,soup=out/experiments-sense-minilm-seeds/wic-soup-0-1-2"
+
+Its questions: do pairs judged "same meaning or not" teach the DWUG-like usage similarity (pair ρ, sense AUC)
+that WordNet's examples and a teacher's cosines did not; and with the cross-validated one-sense threshold, do
+these models, which never saw a DWUG judgment, reach issue 40's ARI ≥ one sense + 5 and ρ JSD ≥ 0.45 out of fold?
+
+Results: ``experiments/results/tune_space/tune_space.md`` / ``.json`` (``--name NAME``: ``NAME.md`` / ``.json``).
 """
 
 from __future__ import annotations
@@ -459,7 +472,28 @@ def _auc_words(results: dict[str, Any]) -> int:
     return max(cell["summary"]["words_with_auc"] for cell in results["models"].values())
 
 
-def models_to_compare(work: Path, mpnet: Path | None) -> list[tuple[str, str | None]]:
+def parse_models(text: str) -> list[tuple[str, str, str]]:
+    """``--models``: ``NAME=FOLDER`` items, comma-separated, as (name, folder, what builds it).
+
+    >>> parse_models("seed 0=out/a, soup=out/b")
+    [('seed 0', 'out/a', 'its experiment'), ('soup', 'out/b', 'its experiment')]
+    """
+    from wsd.errors import InputError
+
+    models = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, folder = item.partition("=")
+        if not sep or not name.strip() or not folder.strip():
+            raise InputError(f"--models: {item!r} is not NAME=FOLDER")
+        models.append((name.strip(), folder.strip(), "its experiment"))
+    if not models:
+        raise InputError("--models: no NAME=FOLDER given")
+    return models
+
+
+def models_to_compare(
+    work: Path, mpnet: Path | None, given: list[tuple[str, str, str]] | None = None
+) -> list[tuple[str, str | None]]:
     """(row name, model) of each model compared; a missing tuned folder is an error naming the cell that builds it.
 
     Parameters
@@ -468,6 +502,9 @@ def models_to_compare(work: Path, mpnet: Path | None) -> list[tuple[str, str | N
         ``experiments.tune``'s work folder.
     mpnet : Path or None
         all-mpnet-base-v2 (adds it and its tuned cell), or None.
+    given : list of (name, folder, builder), optional
+        ``--models``: these tuned models instead of :data:`MINILM_MODELS`' (the untuned MiniLM stays first); a
+        folder is taken as given, not under ``work``.
 
     Returns
     -------
@@ -475,15 +512,17 @@ def models_to_compare(work: Path, mpnet: Path | None) -> list[tuple[str, str | N
     """
     from wsd.errors import InputError
 
-    chosen = list(MINILM_MODELS) + ([("untuned MPNet", str(mpnet), None), MPNET_TUNED] if mpnet else [])
+    chosen = list(MINILM_MODELS) if given is None else [MINILM_MODELS[0], *given]
+    chosen += [("untuned MPNet", str(mpnet), None), MPNET_TUNED] if mpnet else []
     models: list[tuple[str, str | None]] = []
     for name, folder, cell in chosen:
         if folder is None or cell is None:
             models.append((name, folder))
             continue
-        path = work / folder
+        path = work / folder if given is None or (name, folder, cell) not in given else Path(folder)
         if not (path / "config.json").is_file():
-            raise InputError(f"{path}: no tuned model; build it with python -m experiments.tune --cells {cell}")
+            builder = f"python -m experiments.tune --cells {cell}" if cell != "its experiment" else cell
+            raise InputError(f"{path}: no tuned model; build it with {builder}")
         models.append((name, str(path)))
     return models
 
@@ -494,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--work", type=Path, default=Path("out/experiments-tune"), help="experiments.tune's models")
     parser.add_argument("--mpnet-model", type=Path, default=None, help="all-mpnet-base-v2 (adds the MPNet rows)")
+    parser.add_argument("--models", default=None, help="NAME=FOLDER,...: these models instead of the default list")
     parser.add_argument("--out", type=Path, default=results_dir("tune_space"))
     parser.add_argument("--name", default="tune_space")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
@@ -505,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.tune import _dwug_gold
     from wsd import machine
 
-    models = models_to_compare(args.work, args.mpnet_model)
+    models = models_to_compare(args.work, args.mpnet_model, parse_models(args.models) if args.models else None)
     bundle, gold, _ = _dwug_gold(args.data_dir)
     words = sorted(gold)
     pairs = judged_pairs(args.data_dir, bundle, words)

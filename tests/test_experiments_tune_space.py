@@ -16,6 +16,7 @@ from experiments.tune_space import (
     markdown,
     models_to_compare,
     pair_rho,
+    parse_models,
     sense_auc,
     weighted_ari,
     word_space,
@@ -128,6 +129,19 @@ def test_a_model_not_built_names_the_cell_that_builds_it(tmp_path):
         f"{tmp_path / 'dwug-wordnet-only-seed0'}: no tuned model; build it with python -m experiments.tune --cells "
         "dwug_seeds"
     )
+
+
+def test_given_models_replace_the_default_list_behind_the_untuned_model(tmp_path):
+    built = tmp_path / "wic-seed0"
+    built.mkdir()
+    (built / "config.json").write_text("{}", encoding="utf-8")
+    given = parse_models(f"seed 0={built}")
+    assert models_to_compare(tmp_path / "unused", None, given) == [("untuned MiniLM", None), ("seed 0", str(built))]
+    with pytest.raises(InputError, match="no tuned model; build it with its experiment"):
+        models_to_compare(tmp_path, None, parse_models(f"soup={tmp_path / 'missing'}"))
+    for bad in ("seed 0", "=folder", " , "):
+        with pytest.raises(InputError, match="--models"):
+            parse_models(bad)
 
 
 def test_the_page_shows_both_tables():
