@@ -2,7 +2,8 @@
 
 Run from the repository root, after ``python -m experiments.tune`` has built the models named below::
 
-    python -m experiments.tune_space [--data-dir ../shared/datasets] [--mpnet-model DIR]
+    python -m experiments.tune_space [--data-dir ../shared/datasets] [--mpnet-model DIR] \\
+        [--models NAME=FOLDER,...] [--name NAME]
 
 The tuned MiniLMs of ``experiments.tune`` that rank DWUG EN's change best get *worse* senses there (tune.md:
 ρ PRT 0.539 with ARI 9.6, below one sense's 13.4). Is the tuned space worse at telling DWUG EN's senses apart,
