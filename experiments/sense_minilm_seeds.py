@@ -23,7 +23,10 @@ which costs no training and often helps) goes further, was not measured.
   (Amended before any figure: the first version trained in fp32.)
 - *The recipe's own model* (``--recipe-row``, added after the figures above and before any figure of it): to tell
   the precision from the machine, the model ``wsd tune --recipe sense-minilm`` builds (fp32, seed 0) on the same
-  machine, scored the same way as one more row.
+  machine, scored the same way as one more row. (Amended when the recipes began to train in the portable
+  arithmetic, ``wsd.tune.portable``, and before any figure of that build: the row is the recipe's portable build,
+  ``recipe (portable fp32, seed 0)``, in ``--work``'s ``recipe-sense-minilm-portable``; the earlier build, where
+  ``recipe-sense-minilm`` holds it, stays as ``recipe (fp32, seed 0)``, the arithmetic of the machine.)
 - *Measures.* DWUG EN over all 46 words, as ``sense_minilm.py`` scores it: ρ of PRT (the default change score), APD
   and JSD against graded change, and ARI against the one-sense baseline, each model beside the untuned MiniLM in
   the same run, with word-bootstrap 95% intervals of tuned − untuned (1,000 resamples, seed 0).
@@ -53,6 +56,12 @@ RESULTS_JSON, RESULTS_MD = (
 #: The recipe's mix in ``experiments/sense_minilm.py`` (its chosen one).
 MIX = "wic"
 MEASURES = ("rho_prt", "rho_apd", "rho_jsd")
+#: The recipe's rows (``--recipe-row``): its build before the portable arithmetic, where ``--work`` holds it, and
+#: its portable build (row label, the folder's name after ``recipe-``).
+RECIPE_ROWS = (
+    ("recipe (fp32, seed 0)", "sense-minilm"),
+    ("recipe (portable fp32, seed 0)", "sense-minilm-portable"),
+)
 
 
 def train_seed(work: Path, data_dir: Path, seed: int, excluded: list[str]) -> tuple[Path, dict[str, Any]]:
@@ -117,20 +126,30 @@ def run(work: Path, data_dir: Path, seeds: list[int], recipe_row: bool = False) 
         log(f"seed {seed}: {json.dumps(results['models'][f'seed {seed}']['pooled'])}")
         save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     if recipe_row:
-        folder = work / "recipe-sense-minilm"
-        if not (folder / "wsd_tune.json").is_file():
-            from wsd.cli import main as wsd_main
+        for label, name in RECIPE_ROWS:
+            folder = work / f"recipe-{name}"
+            if name == "sense-minilm" and not (folder / "wsd_tune.json").is_file():
+                continue  # the build before the portable arithmetic: a row only where it was made
+            if not (folder / "wsd_tune.json").is_file():
+                from wsd.cli import main as wsd_main
 
-            started = time.perf_counter()
-            code = wsd_main(["tune", "--recipe", "sense-minilm", "--data-dir", str(data_dir), "--out", str(folder)])
-            if code:
-                raise SystemExit(code)
-            log(f"recipe: built in {time.perf_counter() - started:.0f} s")
-        facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
-        training = {"steps": facts["training"]["steps"], "precision": facts["training"]["precision"]}
-        row = dwug_row(figures_of("recipe", str(folder)), base, gold)
-        results["models"]["recipe (fp32, seed 0)"] = {"training": training, **row}
-        log(f"recipe: {json.dumps(row['pooled'])}")
+                started = time.perf_counter()
+                argv = ["tune", "--recipe", "sense-minilm", "--data-dir", str(data_dir), "--out", str(folder)]
+                code = wsd_main(argv)
+                if code:
+                    raise SystemExit(code)
+                log(f"recipe: built in {time.perf_counter() - started:.0f} s")
+            facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+            training = {
+                "steps": facts["training"]["steps"],
+                "precision": facts["training"]["precision"],
+                "seconds": facts["training"]["seconds"],
+                "arithmetic": facts["training"].get("arithmetic"),
+            }
+            cache = "recipe" if name == "sense-minilm" else f"recipe-{name}"
+            row = dwug_row(figures_of(cache, str(folder)), base, gold)
+            results["models"][label] = {"training": training, **row}
+            log(f"{label}: {json.dumps(row['pooled'])}")
     if len(seeds) > 1:
         soup = work / f"{MIX}-soup-{'-'.join(map(str, seeds))}"
         averaged = _average(soup, folders, tuple(1.0 / len(seeds) for _ in seeds))

@@ -868,6 +868,9 @@ class TuneOptions(_Options):
     precision : {"auto", "fp32", "bf16"}
         ``auto``: on a CPU with native bf16, the faster of fp32 and bf16 autocast on the run's first batches
         (:mod:`wsd.tune.precision`); fp32 on other CPUs; bf16 autocast on a GPU that supports it.
+    portable : bool
+        Train in the portable arithmetic (:mod:`wsd.tune.portable`): the same weights on every x86-64 CPU with
+        AVX2, in a fresh process, on the CPU, in fp32, on two threads. The recipes train so.
     validation_fraction : float
         Share of the lemmas held out for validation (a seeded split), 0 for none.
     validation_lemmas : tuple of str
@@ -987,6 +990,12 @@ class TuneOptions(_Options):
         "auto",
         "auto: on a CPU with native bf16, the faster of fp32 and bf16 autocast, timed on the first batches; "
         "fp32 on other CPUs; bf16 autocast on a GPU that supports it",
+        commands=_TUNE,
+    )
+    portable: bool = setting(
+        False,
+        "train in the portable arithmetic: the same weights on every x86-64 CPU with AVX2 (a fresh process, CPU, "
+        "fp32, two threads; slower)",
         commands=_TUNE,
     )
     validation_fraction: float = setting(

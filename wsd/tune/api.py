@@ -8,6 +8,7 @@ model's sentence-transformers files are carried over, or made for mean pooling).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -17,7 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wsd.errors import ConfigError
 from wsd.io.layout import MODEL_CARD, TUNE_CHECKPOINT_DIR, TUNE_FILE
@@ -277,6 +278,25 @@ def tune_encoder(
     if not isinstance(options, TuneOptions):
         raise ConfigError(f"options must be a TuneOptions, not {type(options).__name__}")
     options = training_options(options)
+    if options.portable:
+        from wsd.tune.portable import run_portably, started_portable
+
+        if not started_portable():  # ATen and MKL read their settings when they start: a fresh process
+            if on_step is not None:
+                raise ConfigError("on_step cannot follow a portable run, which trains in another process")
+            return cast(
+                TuneResult,
+                run_portably(
+                    tune_encoder,
+                    train,
+                    out,
+                    exclude=exclude,
+                    exclude_lemmas=exclude_lemmas,
+                    options=options,
+                    overwrite=overwrite,
+                ),
+            )
+        options = options.replace(device="cpu")  # a portable run trains on the CPU (checked above: not cuda)
     _check_apart_from_models(Path(out), options)
     from wsd.embed.model_folder import check_model_folder
     from wsd.embed.models import model_source
@@ -358,9 +378,13 @@ def tune_encoder(
     marker = {"format": TUNE_FORMAT, "config": config}
     atomic_write(checkpoint / TUNE_FILE, lambda tmp: tmp.write_text(json.dumps(marker), encoding="utf-8"))
     span = SpanEncoder(encoder, markers=options.markers)  # its precision: decided by training (wsd.tune.precision)
-    outcome = run_training(
-        span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher, overwrite=overwrite
-    )
+    from wsd.tune.portable import arithmetic_record, portable_arithmetic
+
+    arithmetic_context = portable_arithmetic() if options.portable else contextlib.nullcontext(arithmetic_record())
+    with arithmetic_context as arithmetic:
+        outcome = run_training(
+            span, training, valid, options, checkpoint, config, on_step=on_step, teacher=teacher, overwrite=overwrite
+        )
     state = outcome.state
     from wsd.io.provenance import library_versions
 
@@ -407,6 +431,7 @@ def tune_encoder(
             "device": str(encoder.loaded.device),
             "precision": "bf16 autocast" if outcome.precision.precision == "bf16" else "fp32",
             "precision_choice": outcome.precision.to_dict(),
+            "arithmetic": arithmetic,
         },
         "validation": {"pairs": len(valid) if valid is not None else 0, "history": state.history},
         "versions": library_versions(),

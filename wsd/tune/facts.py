@@ -63,6 +63,7 @@ class TrainingFacts(TypedDict, total=False):
     device: str
     precision: str
     precision_choice: dict[str, Any]
+    arithmetic: dict[str, Any]
     averaged: int
 
 

@@ -41,10 +41,17 @@ def training_options(options: TuneOptions) -> TuneOptions:
     Raises
     ------
     ConfigError
-        For static or unknown layers, an unknown pooling, a context vector that does not parse.
+        For static or unknown layers, an unknown pooling, a context vector that does not parse, or ``portable``
+        with bf16 or a GPU.
     """
     if parse_layers(options.layers).is_static:
         raise ConfigError("tune option layers: 'static' has no context to train; choose contextual layers")
+    if options.portable and options.precision == "bf16":
+        raise ConfigError(
+            "tune option portable trains in fp32 (bf16 rounds differently on each CPU): drop --precision bf16"
+        )
+    if options.portable and options.device == "cuda":
+        raise ConfigError("tune option portable trains on the CPU (a GPU's arithmetic is its own): drop --device cuda")
     context = parse_context(options.context_vector)
     return options.replace(
         pooling=check_pooling(options.pooling), context_vector=context.name if context is not None else None

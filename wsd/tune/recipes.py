@@ -106,8 +106,9 @@ class TuneRecipe:
 #: ``sense-multilingual``'s context window in training (subword tokens either side of the target; module docstring).
 MULTILINGUAL_WINDOW_TOKENS = 128
 
-#: The options every recipe fixes: one seed, fp32 (bf16 rounds differently on each CPU), no validation split.
-_FIXED = {"seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "fp32"}
+#: The options every recipe fixes: one seed, fp32 (bf16 rounds differently on each CPU), the portable arithmetic (the
+#: same weights on every x86-64 CPU with AVX2: :mod:`wsd.tune.portable`), no validation split.
+_FIXED = {"seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "fp32", "portable": True}
 
 RECIPES: dict[str, TuneRecipe] = {
     "sense-minilm": TuneRecipe(

@@ -420,6 +420,8 @@ def _precision(
     """
     if state.precision is not None:
         return PrecisionChoice(**state.precision)
+    if options.portable:  # validated: not bf16 (wsd.tune.options.training_options)
+        return PrecisionChoice("fp32", "portable")
     fixed = fixed_choice(options.precision, span.device)
     if fixed is not None:
         return fixed
