@@ -101,10 +101,12 @@ def portable_arithmetic() -> Iterator[dict[str, Any]]:
             f"this CPU runs PyTorch's {capability} kernels, not the AVX2 ones: the model is the same only on "
             "machines of this kind"
         )
+    # set_flags touches only what it is given (the flags() context also sets TF32, which warns on a CPU)
+    onednn = torch.backends.mkldnn.set_flags(_enabled=False, _fp32_precision=None)[0]
     try:
-        with torch.backends.mkldnn.flags(enabled=False):
-            yield record
+        yield record
     finally:
+        torch.backends.mkldnn.set_flags(_enabled=onednn, _fp32_precision=None)
         torch.set_num_threads(threads)
 
 
