@@ -87,6 +87,10 @@ def test_the_portable_weights_do_not_depend_on_the_instructions_or_the_threads_t
     assert arithmetic["portable"] == (arithmetic["capability"] == "AVX2")
     assert first.facts["training"]["precision_choice"]["decided_by"] == "portable"
     assert first.facts["config"]["options"]["portable"] is True and first.facts["training"]["device"] == "cpu"
+    card = (first.out / "README.md").read_text(encoding="utf-8")
+    assert "- arithmetic: portable (PyTorch AVX2 kernels, 2 threads, MKL COMPATIBLE, oneDNN off)" in card or (
+        arithmetic["capability"] != "AVX2" and "- arithmetic: this machine's" in card
+    )
     # the same run without the portable arithmetic: on a CPU with more than AVX2 its weights differ
     monkeypatch.delenv("MKL_ENABLE_INSTRUCTIONS")
     monkeypatch.delenv("ONEDNN_MAX_CPU_ISA")

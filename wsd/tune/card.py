@@ -309,6 +309,7 @@ def model_card(facts: TuneFacts) -> str:
         f"frozen layers (with the embeddings): {options.get('freeze_layers', 0)}",
         f"- training time: {_seconds(training.get('seconds'))} s on {training.get('machine')} "
         f"(device {training.get('device')}, precision {_precision_line(training)})",
+        *_arithmetic_lines(training),
         "",
         "## Validation on the held-out lemmas",
         "",
@@ -448,3 +449,18 @@ def _precision_line(training: Mapping[str, Any]) -> str:
         return PrecisionChoice(**choice).describe()
     except (TypeError, ValueError, AttributeError):  # a hand-edited record: the plain precision
         return str(training.get("precision"))
+
+
+def _arithmetic_lines(training: Mapping[str, Any]) -> list[str]:
+    """How the run computed (``training.arithmetic``): portable, or the machine's own kernels and threads."""
+    record = training.get("arithmetic")
+    if not isinstance(record, Mapping):
+        return []
+    kernels = f"PyTorch {record.get('capability')} kernels, {record.get('threads')} threads"
+    if record.get("portable") is True:
+        return [
+            f"- arithmetic: portable ({kernels}, MKL {record.get('mkl_cbwr')}, oneDNN off): the same weights on "
+            "every x86-64 CPU with AVX2"
+        ]
+    reason = f"; {record['reason']}" if record.get("reason") else ""
+    return [f"- arithmetic: this machine's ({kernels}){reason}"]
