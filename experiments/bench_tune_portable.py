@@ -38,6 +38,7 @@ def run_one(portable: bool, data_dir: Path, steps: int, out: Path) -> dict[str, 
     """One ``wsd tune`` process: its wall seconds and its training seconds a step."""
     from wsd.tune.recipes import recipe_excluded_lemmas, resolve_recipe
 
+    out.parent.mkdir(parents=True, exist_ok=True)
     lemmas = out.parent / "excluded.txt"
     lemmas.write_text("\n".join(recipe_excluded_lemmas(resolve_recipe("sense-minilm"))) + "\n", encoding="utf-8")
     command = [sys.executable, "-c", "import sys; from wsd.cli import main; sys.exit(main())", "tune"]
