@@ -92,6 +92,10 @@ class PrecisionChoice:
     def describe(self) -> str:
         """One line for the progress output and the model card.
 
+        Returns
+        -------
+        str
+
         Examples
         --------
         >>> PrecisionChoice("fp32", "measured", {"fp32": 0.5, "bf16": 0.61}).describe()
@@ -103,7 +107,13 @@ class PrecisionChoice:
         return f"{self.precision} ({self.decided_by}: {timed} a probe pass)"
 
     def to_dict(self) -> dict[str, Any]:
-        """What ``wsd_tune.json`` and a checkpoint record."""
+        """What ``wsd_tune.json`` and a checkpoint record.
+
+        Returns
+        -------
+        dict
+            ``precision``, ``decided_by`` and ``seconds``.
+        """
         return {"precision": self.precision, "decided_by": self.decided_by, "seconds": dict(self.seconds)}
 
 
