@@ -50,6 +50,23 @@ def test_a_portable_process_starts_with_the_portable_environment_and_this_one_ke
     assert not started_portable() and started_portable(dict(PORTABLE_ENVIRONMENT))
 
 
+def test_a_script_that_runs_a_portable_job_at_its_top_level_runs_once(tmp_path):
+    """The portable process runs wsd's own entry point, not the caller's script: no guard is needed, nothing runs
+    twice."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from wsd.tune.portable import run_portably, started_portable\n"
+        "print('started', started_portable(), run_portably(started_portable))\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["started False True"]
+
+
 def test_what_the_portable_process_raises_is_raised_here_as_it_was():
     with pytest.raises(InputError, match=r"^corpus.txt, line 3: no text$"):
         run_portably(raising_job, "input")

@@ -29,13 +29,13 @@ same only on machines of its kind. GPUs are not covered (``--portable`` trains o
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
+import sys
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any, cast
 
 #: Threads of a portable run, whatever the machine's cores.
 PORTABLE_THREADS = 2
@@ -46,6 +46,8 @@ PORTABLE_ENVIRONMENT: Mapping[str, str] = {
     "OMP_NUM_THREADS": str(PORTABLE_THREADS),
     "MKL_NUM_THREADS": str(PORTABLE_THREADS),
 }
+#: The environment variable that tells the portable process which file descriptor its answer goes to.
+ANSWER_FD = "WSD_PORTABLE_ANSWER_FD"
 #: The ATen capability a portable run must find (``torch.backends.cpu.get_cpu_capability()``).
 PORTABLE_CAPABILITY = "AVX2"
 
@@ -128,31 +130,42 @@ def arithmetic_record() -> dict[str, Any]:
     }
 
 
-def _child(connection: Any, job: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """The portable process: run ``job`` and send back ``("done", result)`` or what it raised."""
+def serve() -> None:
+    """The portable process's entry point: read a job from standard input, run it, answer on the answer pipe.
+
+    The job (the caller's ``sys.path``, then the function and its arguments) comes pickled from
+    :func:`run_portably`, the caller that started this process, over a pipe; the answer (``("done", result)`` or
+    what it raised) goes back pickled on the file descriptor named by ``$WSD_PORTABLE_ANSWER_FD``. Nothing is read
+    from disk.
+    """
+    import pickle
+
     from wsd.errors import WsdError
 
+    sys.path[:] = pickle.load(sys.stdin.buffer)  # first: the job's module is found where the caller found it
+    answer: tuple[Any, ...]
     try:
-        result = job(*args, **kwargs)
+        job, args, kwargs = pickle.load(sys.stdin.buffer)
+        answer = ("done", job(*args, **kwargs))
     except KeyboardInterrupt as exc:  # TrainingInterrupted among them: its message says what was saved
-        connection.send(("interrupted", type(exc).__name__, str(exc)))
+        answer = ("interrupted", type(exc).__name__, str(exc))
     except WsdError as exc:
-        connection.send(("error", type(exc).__module__, type(exc).__qualname__, str(exc)))
+        answer = ("error", type(exc).__module__, type(exc).__qualname__, str(exc))
     except BaseException:  # anything else: its traceback crosses into the caller's error
-        connection.send(("failed", traceback.format_exc()))
-    else:
-        connection.send(("done", result))
-    finally:
-        connection.close()
+        answer = ("failed", traceback.format_exc())
+    with os.fdopen(int(os.environ[ANSWER_FD]), "wb") as channel:
+        pickle.dump(answer, channel)
 
 
 def run_portably(job: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``job(*args, **kwargs)`` in a fresh process started with :data:`PORTABLE_ENVIRONMENT`; its result.
+    """``job(*args, **kwargs)`` in a fresh Python process started with :data:`PORTABLE_ENVIRONMENT`; its result.
 
-    The process inherits the caller's environment with :data:`PORTABLE_ENVIRONMENT` added, and its standard
-    error (a progress bar shows as usual). ``job``, its arguments and its result cross between the processes
-    (``job`` must be a module-level function). Ctrl-C reaches the process too: it stops as the job does on
-    Ctrl-C (training saves a checkpoint), and the caller then raises what it raised.
+    The process inherits the caller's environment with :data:`PORTABLE_ENVIRONMENT` added, its ``sys.path``, and
+    its standard output and error (a progress bar shows as usual). It runs :func:`serve`, not the caller's main
+    module, so a script need not guard its top level. ``job`` (a module-level function), its arguments and its
+    result cross between the processes over pipes. Ctrl-C reaches the process too (it is passed on when only the
+    caller got it): the job stops as it does on Ctrl-C (training saves a checkpoint), and the caller raises what
+    it raised.
 
     Parameters
     ----------
@@ -175,39 +188,49 @@ def run_portably(job: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     RuntimeError
         When it failed otherwise, with its traceback, or the process ended without an answer.
     """
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(sender, job, args, kwargs), name="wsd-portable")
-    saved = {name: os.environ.get(name) for name in PORTABLE_ENVIRONMENT}
-    os.environ.update(PORTABLE_ENVIRONMENT)  # spawn starts the process with the environment of this moment
+    import pickle
+    import subprocess
+
+    reader, writer = os.pipe()
+    environment = {**os.environ, **PORTABLE_ENVIRONMENT, ANSWER_FD: str(writer)}
+    command = [sys.executable, "-c", "from wsd.tune.portable import serve; serve()"]
     try:
-        process.start()
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, env=environment, pass_fds=(writer,))
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    sender.close()
-    answer = None
+        os.close(writer)
+    with os.fdopen(reader, "rb") as channel:
+        try:
+            try:
+                with cast(IO[bytes], process.stdin) as job_pipe:
+                    pickle.dump(list(sys.path), job_pipe)
+                    pickle.dump((job, args, kwargs), job_pipe)
+            except BrokenPipeError:  # the process died before it read its job: its exit code says so below
+                pass
+            answer = _read_answer(channel)
+        except KeyboardInterrupt:  # the terminal's Ctrl-C reached both; one sent to this process only is passed on
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+            answer = _answer_after_interrupt(channel)
+        finally:
+            exitcode = process.wait()
+    return _unpack(answer, exitcode)
+
+
+def _read_answer(channel: Any) -> Any:
+    """The pickled answer on the pipe, or None when the process closed it without one (it died)."""
+    import pickle
+
     try:
-        answer = receiver.recv()
-    except KeyboardInterrupt:  # the terminal's Ctrl-C reached both processes; a signal to this one only is passed on
-        if process.is_alive() and process.pid is not None:
-            os.kill(process.pid, signal.SIGINT)
-        answer = _answer_after_interrupt(receiver)
+        return pickle.load(channel)
     except EOFError:
-        answer = None
-    finally:
-        process.join()
-    return _unpack(answer, process.exitcode)
+        return None
 
 
-def _answer_after_interrupt(receiver: Any) -> Any:
+def _answer_after_interrupt(channel: Any) -> Any:
     """Wait for the interrupted process's answer (it saves a checkpoint first); a second Ctrl-C stops waiting."""
     try:
-        return receiver.recv()
-    except (EOFError, KeyboardInterrupt):
+        return _read_answer(channel) or ("interrupted", "KeyboardInterrupt", "")
+    except KeyboardInterrupt:
         return ("interrupted", "KeyboardInterrupt", "")
 
 
