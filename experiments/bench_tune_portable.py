@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
 SOURCES = ("wic/train/train.data.txt", "mcl-wic/training/training.en-en.data")
 
@@ -124,10 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "arms": arms,
         "ratio": arms["portable"]["median_seconds_per_step"] / arms["native"]["median_seconds_per_step"],
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (args.out / f"{name}.md").write_text(markdown(results), encoding="utf-8")
-    log(f"written {args.out / name}.md")
+    save_page(results, args.out / f"{name}.json", args.out / f"{name}.md", markdown)
     return 0
 
 

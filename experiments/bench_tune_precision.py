@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
 #: The training sources of each ``--source``, under ``--data-dir``.
 SOURCES = {
@@ -212,10 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         "auto": auto,
         "timed": timed,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{name}.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
-    (args.out / f"{name}.md").write_text(markdown(results), encoding="utf-8")
-    log(f"written {args.out / name}.md")
+    save_page(results, args.out / f"{name}.json", args.out / f"{name}.md", markdown)
     return 0
 
 

@@ -64,15 +64,19 @@ RECIPE_ROWS = (
 )
 
 
-def train_seed(work: Path, data_dir: Path, seed: int, excluded: list[str]) -> tuple[Path, dict[str, Any]]:
-    """The ``wic`` mix trained with one seed (built unless its folder holds a finished model)."""
+def train_seed(
+    work: Path, data_dir: Path, seed: int, excluded: list[str], model: Path | None = None
+) -> tuple[Path, dict[str, Any]]:
+    """The ``wic`` mix trained with one seed on ``model`` (None: the bundled MiniLM); built unless its folder holds a
+    finished model."""
     from experiments.sense_minilm import MIXES, SOURCES, _spec
     from experiments.tune import training_summary, tune
 
     mix = MIXES[MIX]
     folder = work / f"{MIX}-seed{seed}"
     sources = [_spec(data_dir, SOURCES[name]) for name in mix.sources]
-    facts = tune(folder, sources, steps=mix.steps, seed=seed, exclude_lemmas=excluded)
+    options = {"model": str(model)} if model is not None else None
+    facts = tune(folder, sources, steps=mix.steps, seed=seed, options=options, exclude_lemmas=excluded)
     return folder, training_summary(facts)
 
 

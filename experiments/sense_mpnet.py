@@ -51,30 +51,17 @@ RESULTS_JSON, RESULTS_MD = (
     results_dir("sense_mpnet") / "sense_mpnet.json",
     results_dir("sense_mpnet") / "sense_mpnet.md",
 )
-#: The recipe's mix in ``experiments/sense_minilm.py`` (its chosen one).
-MIX = "wic"
 DWUG_MEASURES = ("rho_prt", "rho_apd", "rho_jsd")
 SEMEVAL = ("semeval2013", "semeval2010")
 #: Issue 40's targets that this experiment reads (the page marks each figure against them).
 TARGETS = {"semeval2013": 38.0, "rho_prt": 0.55, "rho_prt_out_of_fold": 0.60, "rho_jsd": 0.45, "ari_margin": 5.0}
 
 
-def train_seed(work: Path, data_dir: Path, model: Path, seed: int, excluded: list[str]) -> tuple[Path, dict[str, Any]]:
-    """The ``wic`` mix trained on ``model`` with one seed (built unless its folder holds a finished model)."""
-    from experiments.sense_minilm import MIXES, SOURCES, _spec
-    from experiments.tune import training_summary, tune
-
-    mix = MIXES[MIX]
-    folder = work / f"{MIX}-seed{seed}"
-    sources = [_spec(data_dir, SOURCES[name]) for name in mix.sources]
-    facts = tune(folder, sources, steps=mix.steps, seed=seed, options={"model": str(model)}, exclude_lemmas=excluded)
-    return folder, training_summary(facts)
-
-
 def run(work: Path, data_dir: Path, model: Path, seeds: list[int]) -> dict[str, Any]:
     """The whole experiment (module docstring); every model and measure cached under ``work``."""
     from experiments import tune as cells
     from experiments.sense_minilm import lemma_lists, measures
+    from experiments.sense_minilm_seeds import train_seed
     from wsd import machine
 
     work.mkdir(parents=True, exist_ok=True)
@@ -93,7 +80,7 @@ def run(work: Path, data_dir: Path, model: Path, seeds: list[int]) -> dict[str, 
     save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     base = results["untuned"]["dwug"]["per_word"]
     for seed in seeds:
-        folder, training = train_seed(work, data_dir, model, seed, excluded)
+        folder, training = train_seed(work, data_dir, seed, excluded, model)
         name = f"seed{seed}"
         found = measures(work, data_dir, str(folder), name, 0)
         results["models"][f"seed {seed}"] = {

@@ -520,7 +520,7 @@ def models_to_compare(
         if folder is None or cell is None:
             models.append((name, folder))
             continue
-        path = work / folder if given is None or (name, folder, cell) not in given else Path(folder)
+        path = Path(folder) if (name, folder, cell) in (given or []) else work / folder
         if not (path / "config.json").is_file():
             builder = f"python -m experiments.tune --cells {cell}" if cell != "its experiment" else cell
             raise InputError(f"{path}: no tuned model; build it with {builder}")

@@ -116,3 +116,18 @@ def test_the_portable_weights_do_not_depend_on_the_instructions_or_the_threads_t
     assert record["portable"] is False
     if record["capability"] != "AVX2":
         assert not _same(_weights(first.out), _weights(native.out))
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"), [(["--precision", "bf16"], "trains in fp32"), (["--device", "cuda"], "on the CPU")]
+)
+def test_the_command_refuses_portable_with_bf16_or_a_gpu_in_one_line(flags, said, tmp_path, capsys):
+    from wsd.cli import main
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("x\n", encoding="utf-8")
+    out = tmp_path / "model"
+    assert main(["tune", "--train", f"wic:{pairs}", "--portable", *flags, "--out", str(out), "--no-progress"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "portable" in lines[0] and said in lines[0]
+    assert not out.exists()
