@@ -123,27 +123,15 @@ def timed_loops(span: Any, uses: Any, batches: list[Any], warmup: int, steps: in
 
 
 def auto_choice(span: Any, uses: Any, batches: list[Any]) -> dict[str, Any]:
-    """What ``--precision auto`` chooses with its own probe on the run's first batches (timed here and now)."""
-    import torch
-
+    """What ``--precision auto`` chooses on the run's first batches: training's own decision
+    (:func:`wsd.tune.train._precision`, the probe included), timed here and now on a copy of the model."""
     from wsd.options import TuneOptions
-    from wsd.tune.precision import PROBE_BATCHES, measured_choice
-    from wsd.tune.train import _batch_loss
+    from wsd.tune.train import TrainState, _precision
 
     twin = copy.copy(span)
     twin.model = copy.deepcopy(span.model)
-    options = TuneOptions()
-
-    def step(batch: Any, dtype: Any) -> None:
-        twin.autocast = dtype
-        loss = _batch_loss(twin, uses, batch, options)
-        loss.backward()
-        twin.model.zero_grad(set_to_none=True)
-
-    twin.model.train()
     started = time.perf_counter()
-    with torch.random.fork_rng(devices=[]):
-        choice = measured_choice(step, batches[:PROBE_BATCHES])
+    choice = _precision(twin, uses, [batches], TrainState(), TuneOptions(precision="auto"), None)
     return {**choice.to_dict(), "probe_seconds": time.perf_counter() - started}
 
 
