@@ -253,6 +253,18 @@ def vector_scores(vectors: np.ndarray, forms: np.ndarray, period: np.ndarray, pr
     return scores
 
 
+def clustered_vectors(vectors: np.ndarray, forms: np.ndarray) -> np.ndarray:
+    """The vectors the default recipe's clusterer sees: each form's offset half removed, L2-normalised."""
+    from wsd.senses.preprocess import Preprocessor
+    from wsd.senses.recipes import recipe
+
+    default = recipe("default")
+    fitted = Preprocessor(center_forms=default["center_forms"], normalize=default["normalize"]).fit(
+        vectors, forms=forms
+    )
+    return np.asarray(fitted.transform(vectors, forms))
+
+
 def _threshold_labels(
     vectors: np.ndarray, forms: np.ndarray, threshold: float | None, relative_cut: float | None = None
 ) -> np.ndarray:
@@ -263,12 +275,7 @@ def _threshold_labels(
     from scipy.cluster.hierarchy import fcluster, linkage
     from scipy.spatial.distance import pdist
 
-    from wsd.senses.preprocess import Preprocessor
-    from wsd.senses.recipes import recipe
-
-    default = recipe("default")
-    X = Preprocessor(center_forms=default["center_forms"], normalize=default["normalize"]).fit(vectors, forms=forms)
-    Y = X.transform(vectors, forms)
+    Y = clustered_vectors(vectors, forms)
     if len(Y) < 2:
         return np.zeros(len(Y), dtype=np.int64)
     distances = pdist(Y, "cosine")
