@@ -101,20 +101,12 @@ def judged_cut(similarity: np.ndarray, judgment: np.ndarray) -> float:
     >>> judged_cut(np.array([0.1, 0.9, 0.5]), np.array([1.0, 4.0, 2.5]))
     0.5
     """
-    keep = judgment != SCALE_MIDPOINT
-    s, same = similarity[keep].astype(float), judgment[keep] > SCALE_MIDPOINT
-    if len(s) == 0:
-        raise ValueError("no judged pair off the scale's midpoint")
-    order = np.argsort(s, kind="stable")
-    s, same = s[order], same[order]
-    values, starts = np.unique(s, return_index=True)
-    # a threshold below values[i] (and above values[i-1]) calls "same" every pair from starts[i] on
-    different_below = np.concatenate([[0], np.cumsum(~same)])[starts]
-    same_from = same.sum() - np.concatenate([[0], np.cumsum(same)])[starts]
-    correct = np.append(different_below + same_from, (~same).sum())
-    best = int(np.argmax(correct))
-    edges = np.concatenate([[values[0] - 0.01], (values[:-1] + values[1:]) / 2, [values[-1] + 0.01]])
-    return float(edges[best])
+    from wsd.senses.cut import judged_cut as learned
+
+    try:
+        return learned(similarity, judgment, SCALE_MIDPOINT)[0]
+    except ValueError as error:
+        raise ValueError(f"no judged pair off the scale's midpoint: {error}") from None
 
 
 def word_settings(

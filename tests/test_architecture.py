@@ -270,7 +270,7 @@ ALLOWED: dict[str, set[str]] = {
         "workflows.usage_pairs",
     },
     # how a WUG set's vectors follow its usage-pair judgments: the judgments read as wug: training sources read them
-    "workflows.usage_pairs": {"errors", "evaluate", "tune"},
+    "workflows.usage_pairs": {"errors", "evaluate", "senses", "tune"},
     # the senses of sentences in one call (wsd.load): the scanner, the encoder and a fitted senses folder
     # and from labelled examples (SenseTagger.from_examples: the generic reader, the few-shot classifiers); the
     # encoder a saved folder names is made as the naming makes a run's (workflows.naming.encoder_from_meta)

@@ -445,9 +445,9 @@ class SenseOptions(_Options):
         The named parameter set unset parameters come from.
     seed : int
         Random state of every random choice.
-    method, k, selection, k_range, one_sense_below, k_tie_margin, min_split_uses, center, center_forms, normalize,
-    pca, whiten, min_cluster_size, noise, temperature, distance, n_init, covariance_type, n_neighbors,
-    hdbscan_min_cluster_size, hdbscan_min_samples, max_fit_samples
+    method, k, selection, k_range, one_sense_below, k_tie_margin, min_split_uses, similarity_cut, center,
+    center_forms, normalize, pca, whiten, min_cluster_size, noise, temperature, distance, n_init, covariance_type,
+    n_neighbors, hdbscan_min_cluster_size, hdbscan_min_samples, max_fit_samples
         Parameters of :class:`~wsd.senses.SenseInducer`.
 
     Examples
@@ -483,6 +483,14 @@ class SenseOptions(_Options):
         "floor is measured by experiments/one_sense_floor.py)",
         commands=_SENSES,
         minimum=0,
+    )
+    similarity_cut: float | None = setting(
+        None,
+        "agglomerative: no k chosen; senses merge while their mean cosine is at least this, as WUG judgment graphs "
+        "are clustered (wsd evaluate --dataset wug reports the cut its judgments call 'same' as sense_cut)",
+        commands=_SENSES,
+        minimum=-1,
+        maximum=1,
     )
     k_tie_margin: float | None = setting(
         None,

@@ -24,7 +24,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_array
 
 from wsd.senses.soft import COVARIANCE_TYPES
-from wsd.senses.validation import Integer, Options, RandomStateLike, validate_params
+from wsd.senses.validation import Cosine, Integer, Options, RandomStateLike, validate_params
 
 
 def distinct_rows(X: np.ndarray) -> int:
@@ -119,25 +119,44 @@ class CosineAverageClusterer(_Clusterer):
     The distances are precomputed so that zero vectors (e.g. a centred occurrence equal to the mean) are
     allowed: they lie at cosine distance 1 from everything, as in the centroid rule.
 
+    With ``similarity_cut`` the number of clusters is not given: clusters merge while the mean cosine similarity
+    between them is at least the cut (average linkage cut at cosine distance ``1 - similarity_cut``), the
+    greedy correlation clustering by which WUG datasets cluster their judgment graphs (:mod:`wsd.senses.cut`).
+
     Parameters
     ----------
     n_clusters : int
-        Number of clusters.
+        Number of clusters (ignored with ``similarity_cut``).
+    similarity_cut : float or None
+        Merge while the mean cosine between two clusters is at least this.
     """
 
     clustering_metric = "cosine"
-    _parameter_constraints: ClassVar[dict[str, list]] = {"n_clusters": [Integer(1)]}
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "n_clusters": [Integer(1)],
+        "similarity_cut": [Cosine(), None],
+    }
 
-    def __init__(self, *, n_clusters: int = 3):
+    def __init__(self, *, n_clusters: int = 3, similarity_cut: float | None = None):
         self.n_clusters = n_clusters
+        self.similarity_cut = similarity_cut
 
     def _fit_labels(self, X: np.ndarray) -> np.ndarray:
         from sklearn.cluster import AgglomerativeClustering
         from sklearn.metrics.pairwise import cosine_distances
 
+        if len(X) == 1:
+            return np.zeros(1, dtype=np.int64)
         distances = cosine_distances(X)
         np.fill_diagonal(distances, 0.0)
-        clusterer = AgglomerativeClustering(n_clusters=self.n_clusters, metric="precomputed", linkage="average")
+        if self.similarity_cut is not None:
+            # scikit-learn merges below the threshold; the cut itself merges (mean similarity >= cut)
+            threshold = np.nextafter(1.0 - float(self.similarity_cut), np.inf)
+            clusterer = AgglomerativeClustering(
+                n_clusters=None, distance_threshold=threshold, metric="precomputed", linkage="average"
+            )
+        else:
+            clusterer = AgglomerativeClustering(n_clusters=self.n_clusters, metric="precomputed", linkage="average")
         return clusterer.fit_predict(distances)
 
 

@@ -57,6 +57,7 @@ from wsd.senses.soft import (
 )
 from wsd.senses.validation import (
     Boolean,
+    Cosine,
     Fraction,
     Integer,
     NonNegativeReal,
@@ -187,6 +188,13 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         Neighbours of the spectral affinity graph (capped at n − 1).
     hdbscan_min_cluster_size, hdbscan_min_samples : int, int or None
         HDBSCAN's own parameters for the native run.
+    similarity_cut : float or None
+        With ``method="agglomerative"`` and ``k="auto"``: no number of senses is chosen; senses merge while the mean
+        cosine similarity between two of them is at least this (in [-1, 1]): how WUG datasets cluster their
+        judgment graphs (a greedy correlation clustering). Learn it from judged usage pairs on the vectors the
+        clusterer sees (:mod:`wsd.senses.cut`; ``wsd evaluate --dataset wug`` reports it as ``sense_cut``). For
+        an encoder tuned on Word-in-Context pairs, such senses follow DWUG EN's change far better than the
+        silhouette's k (``experiments/results/wug_cut/wug_cut.md``). None: k as above.
     max_fit_samples : int or None
         Largest number of occurrences fitted exactly (default 5,000); a word with more is fitted on a
         seeded sample of this many and the rest are assigned (see above). ``None``: always fit all of them.
@@ -255,6 +263,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         "one_sense_below": [Real(), None],
         "k_tie_margin": [NonNegativeReal()],
         "min_split_uses": [Integer(0)],
+        "similarity_cut": [Cosine(), None],
     }
 
     def __init__(
@@ -283,6 +292,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         one_sense_below: float | None = None,
         k_tie_margin: float = 0.0,
         min_split_uses: int = 0,
+        similarity_cut: float | None = None,
     ):
         self.method = method
         self.k = k
@@ -307,6 +317,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         self.one_sense_below = one_sense_below
         self.k_tie_margin = k_tie_margin
         self.min_split_uses = min_split_uses
+        self.similarity_cut = similarity_cut
 
     @classmethod
     def from_recipe(cls, name: str = "default", **overrides: Any) -> SenseInducer:
@@ -395,11 +406,28 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         -------
         bool
         """
-        return self.k == "auto" and self.method in CLUSTERING_METHODS
+        return self.k == "auto" and self.method in CLUSTERING_METHODS and self.similarity_cut is None
 
     def _validate_params(self) -> None:
         """Check each parameter against ``_parameter_constraints``, then the combinations (ConfigError)."""
         validate_params(self)
+        if self.similarity_cut is not None:
+            if self.method != "agglomerative":
+                raise ConfigError(
+                    f"similarity_cut (--similarity-cut) cuts average-linkage clusters on cosine: it needs "
+                    f"method='agglomerative', not {self.method!r}"
+                )
+            if self.k != "auto":
+                raise ConfigError(
+                    f"similarity_cut (--similarity-cut) decides the number of senses itself: drop k={self.k!r} "
+                    "(use k='auto')"
+                )
+            if self.one_sense_below is not None:
+                raise ConfigError(
+                    "one_sense_below (--one-sense-below) thresholds the choice of k, which similarity_cut "
+                    "(--similarity-cut) replaces: drop one of them"
+                )
+            return
         if self.method == "hdbscan" and self.k != "auto":
             raise ConfigError("method='hdbscan' chooses the number of senses itself; use k='auto'")
         if self.method == "random" and self.k == "auto":
@@ -544,6 +572,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         }
         if self.k != "auto":
             options["n_clusters"] = int(self.k)
+        if self.similarity_cut is not None:
+            options["similarity_cut"] = float(self.similarity_cut)
         cls = CLUSTERERS[self.method]
         accepted = cls().get_params(deep=False)
         return cls(**{name: value for name, value in options.items() if name in accepted})
@@ -559,6 +589,8 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         if self.method == "one-per-instance":
             return Clustering.of(DummyClusterer(strategy="one-per-instance").fit(Xt))
         clusterer = self.make_clusterer(seed)
+        if self.similarity_cut is not None:
+            return Clustering.of(clusterer.fit(Xt))
         if self.selects_k:
             selector = SelectK(
                 clusterer,

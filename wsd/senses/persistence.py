@@ -42,7 +42,11 @@ FORMAT_VERSION = 1
 PREPROCESS_PREFIX = "preprocess_"
 #: Inducer parameters added after format version 1, with their defaults: written only when set otherwise, so
 #: the files of a model that does not use them are those format version 1 wrote (a missing one loads as default).
-LATER_DEFAULTS: dict[str, Any] = {"max_fit_samples": DEFAULT_MAX_FIT_SAMPLES, "min_split_uses": 0}
+LATER_DEFAULTS: dict[str, Any] = {
+    "max_fit_samples": DEFAULT_MAX_FIT_SAMPLES,
+    "min_split_uses": 0,
+    "similarity_cut": None,
+}
 #: Names an array of a saved model may have (a file name inside the target's folder, nothing else).
 ARRAY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 

@@ -105,6 +105,15 @@ class NonNegativeReal(Real):
         return super().is_satisfied_by(value) and value >= 0
 
 
+class Cosine(Real):
+    """A finite number (int or float, not a bool) in [-1, 1]: a cosine similarity."""
+
+    description = "a cosine similarity between -1 and 1"
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        return super().is_satisfied_by(value) and -1.0 <= float(value) <= 1.0
+
+
 class Fraction(Constraint):
     """A number in [0, 1]; ``True`` and ``False`` count as 1 and 0."""
 

@@ -19,6 +19,7 @@ line, and the evaluation goes on without this figure (its other scores do not ne
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,9 @@ def word_pairs(folder: Path, ids: pd.Series) -> pd.DataFrame | None:
     )
 
 
-def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndarray) -> dict[str, Any]:
+def usage_pair_agreement(
+    data: str | Path, occurrences: pd.DataFrame, X: np.ndarray, senses: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``usage_pairs`` entry of ``metrics.json`` (see the module docstring).
 
     Parameters
@@ -74,9 +77,14 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
     data : str or Path
         The WUG dataset folder (as ``--data`` names it).
     occurrences : pandas.DataFrame
-        The evaluated uses (``id``, ``target``), row-aligned with ``X``.
+        The evaluated uses (``id``, ``target``, and ``form`` where the senses centre forms), row-aligned with ``X``.
     X : ndarray of shape (n, d)
         Their vectors.
+    senses : mapping, optional
+        The :class:`~wsd.senses.SenseInducer` parameters of the evaluation. Given, the entry also holds
+        ``sense_cut``: the cosine, on the vectors as that inducer's preprocessing leaves them, that best tells the
+        pairs judged above the scale's midpoint from those below (:func:`wsd.senses.cut.judged_cut`), with its
+        ``accuracy`` and ``pairs``: the ``--similarity-cut`` of WUG-like senses for this encoder.
 
     Returns
     -------
@@ -85,8 +93,9 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
     root = wug_dataset.dataset_folder(data)
     without: dict[str, str] = {}
     per_word: dict[str, dict[str, Any]] = {}
-    cosines, labels = [], []
+    cosines, labels, clustered = [], [], []
     targets = occurrences["target"].astype(str).to_numpy()
+    forms = occurrences["form"].astype(str).to_numpy() if "form" in occurrences else None
     try:
         for word in sorted(set(targets)):
             rows = np.flatnonzero(targets == word)
@@ -94,9 +103,13 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
             if pairs is None:
                 without[word] = "no judgments file"
                 continue
-            similarity = pair_cosines(X[rows], pairs["first"].to_numpy(), pairs["second"].to_numpy())
+            first, second = pairs["first"].to_numpy(), pairs["second"].to_numpy()
+            similarity = pair_cosines(X[rows], first, second)
             cosines.append(similarity)
             labels.append(pairs["label"].to_numpy())
+            if senses is not None:
+                seen = _as_clustered(X[rows], None if forms is None else forms[rows], senses)
+                clustered.append(pair_cosines(seen, first, second))
             rho = pair_spearman(similarity, labels[-1])
             if rho is None:
                 without[word] = (
@@ -111,7 +124,7 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
         return {"file": JUDGMENTS_PATTERN, "reason": f"no judgments file in {root / 'data'}"}
     pooled = pair_spearman(np.concatenate(cosines), np.concatenate(labels))
     rhos = [entry["spearman"] for entry in per_word.values()]
-    return {
+    entry: dict[str, Any] = {
         "file": JUDGMENTS_PATTERN,
         "words": len(rhos),
         "pairs": int(sum(len(c) for c in cosines)),
@@ -120,3 +133,28 @@ def usage_pair_agreement(data: str | Path, occurrences: pd.DataFrame, X: np.ndar
         "without": without,
         "per_word": per_word,
     }
+    if senses is not None:
+        entry["sense_cut"] = _sense_cut(np.concatenate(clustered), np.concatenate(labels))
+    return entry
+
+
+def _as_clustered(X: np.ndarray, forms: np.ndarray | None, senses: Mapping[str, Any]) -> np.ndarray:
+    """One word's vectors as the inducer's per-word preprocessing leaves them (what its clusterer sees)."""
+    from wsd.senses.inducer import SenseInducer
+
+    preprocessor = SenseInducer(**senses).make_preprocessor()
+    if forms is None:
+        preprocessor.set_params(center_forms=0.0)
+    fitted = preprocessor.fit(X, forms=forms)
+    return np.asarray(fitted.transform(X, forms), dtype=np.float64)
+
+
+def _sense_cut(similarity: np.ndarray, judgment: np.ndarray) -> dict[str, Any]:
+    """``sense_cut``: the learned cut, its accuracy and the pairs it was learned on (or why there is none)."""
+    from wsd.senses.cut import SCALE_MIDPOINT, judged_cut
+
+    off = int((judgment != SCALE_MIDPOINT).sum())
+    if off == 0:
+        return {"reason": f"no judged pair off the scale's midpoint {SCALE_MIDPOINT:g}"}
+    cut, accuracy = judged_cut(similarity, judgment)
+    return {"cut": cut, "accuracy": accuracy, "pairs": off, "midpoint": SCALE_MIDPOINT}

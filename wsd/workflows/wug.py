@@ -319,7 +319,7 @@ def evaluate_wug(
         dataset_stats=bundle.stats | {"binary_k": rule[0], "binary_n": rule[1]},
         gold_change=gold_change.to_dict(),
         training_overlap=tuned_overlap(config, encoder, occurrences),
-        usage_pairs=usage_pair_agreement(data, occurrences, X),
+        usage_pairs=usage_pair_agreement(data, occurrences, X, senses=config.senses),
     )
     if out is not None and first is not None:
         folder = Path(out)

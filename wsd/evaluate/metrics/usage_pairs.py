@@ -89,6 +89,9 @@ def usage_pair_lines(entry: Mapping[str, Any] | None) -> list[str]:
     ...                   "without": {"c": "no judgments file"}})  # doctest: +NORMALIZE_WHITESPACE
     ['usage pairs: cosine against the median human judgment, Spearman ρ 0.250 (mean over 2 words; 0.300 pooled
       over 10 pairs; j); 1 word without it: c (no judgments file)']
+    >>> usage_pair_lines({"file": "j", "words": 1, "pairs": 4, "spearman_words": 0.5, "spearman_pooled": 0.5,
+    ...     "without": {}, "sense_cut": {"cut": 0.61, "accuracy": 0.75, "pairs": 4, "midpoint": 2.5}})[1][:60]
+    'sense cut: cosine 0.610 tells pairs judged above 2.5 from th'
     >>> usage_pair_lines({"file": "j", "reason": "no judgments file in d"})
     ['usage pairs: not measured (no judgments file in d)']
     """
@@ -109,6 +112,14 @@ def usage_pair_lines(entry: Mapping[str, Any] | None) -> list[str]:
         more = f", and {len(entry['without']) - 5} more" if len(entry["without"]) > 5 else ""
         count = len(entry["without"])
         line += f"; {count} word{'s' if count != 1 else ''} without it: {shown}{more}"
+    cut = entry.get("sense_cut") or {}
+    if "cut" in cut:
+        return [
+            line,
+            f"sense cut: cosine {cut['cut']:.3f} tells pairs judged above {cut['midpoint']:g} from those below "
+            f"best (accuracy {cut['accuracy']:.3f} over {cut['pairs']:,} pairs, on the clusterer's vectors): "
+            f"WUG-like senses with --method agglomerative --similarity-cut {cut['cut']:.3f}",
+        ]
     return [line]
 
 
