@@ -180,3 +180,17 @@ def test_the_cut_runs_from_the_command_line_and_a_bad_one_is_one_line_and_exit_2
         err = capsys.readouterr().err
         assert code == 2 and message in err and "Traceback" not in err
         assert not (tmp_path / "bad").exists()
+
+
+def test_the_report_says_no_k_was_chosen_and_gives_the_cut() -> None:
+    from types import SimpleNamespace
+
+    from wsd.report.build import run_facts
+
+    def facts(inducer: dict) -> list[str]:
+        data = SimpleNamespace(run_meta={}, senses_meta={"inducer": inducer}, metrics=None)
+        return [fact for fact in run_facts(data) if fact.startswith("Senses:")]
+
+    cut = {"method": "agglomerative", "k": "auto", "selection": "silhouette", "k_range": [2, 7], "similarity_cut": 0.64}
+    assert facts(cut) == ["Senses: agglomerative, no k chosen: senses merged while their mean cosine is at least 0.64"]
+    assert facts(cut | {"similarity_cut": None}) == ["Senses: agglomerative, k chosen by silhouette in [2, 7]"]

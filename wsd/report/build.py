@@ -647,7 +647,12 @@ def run_facts(data: RunData) -> list[str]:
     inducer = data.senses_meta.get("inducer") or {}
     if inducer:
         k = inducer.get("k")
-        choice = f"k chosen by {inducer.get('selection')} in {inducer.get('k_range')}" if k == "auto" else f"k = {k}"
+        if inducer.get("similarity_cut") is not None:
+            choice = f"no k chosen: senses merged while their mean cosine is at least {inducer['similarity_cut']:g}"
+        elif k == "auto":
+            choice = f"k chosen by {inducer.get('selection')} in {inducer.get('k_range')}"
+        else:
+            choice = f"k = {k}"
         facts.append(f"Senses: {inducer.get('method')}, {choice}")
     config = data.run_meta.get("config") or {}
     if config.get("corpus"):
