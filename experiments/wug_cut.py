@@ -45,7 +45,14 @@ no judgment.
   every tuned seed of a model. Nothing here changes the library's default; a setting that meets them is a
   candidate for it, to be tested on other data first.
 
-Results: ``experiments/results/wug_cut/wug_cut.md`` / ``.json``.
+**The recipe's own builds** (added after the figures of the default list, before any figure of these models):
+``--name wug_cut-recipe --models "recipe fp32 build=out/experiments-sense-minilm-seeds/recipe-sense-minilm,recipe
+portable build=out/experiments-sense-minilm-seeds/recipe-sense-minilm-portable"`` scores the two builds of
+``wsd tune --recipe sense-minilm`` that ``sense_minilm_seeds --recipe-row`` made on the AMX Xeon (the machine's
+own fp32 arithmetic, and the portable one every recipe now trains in) by the same protocol, unchanged: what a
+user of ``wsd:sense-minilm`` gets with the judged cut.
+
+Results: ``experiments/results/wug_cut/wug_cut.md`` / ``.json`` (``--name NAME``: ``NAME.md`` / ``.json``).
 """
 
 from __future__ import annotations
@@ -340,10 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--mpnet-model", type=Path, default=None, help="all-mpnet-base-v2 (adds its untuned row)")
     parser.add_argument("--models", default=DEFAULT_MODELS, help="NAME=FOLDER,...: the tuned models scored")
+    parser.add_argument("--name", default="wug_cut", help="the results page's name")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
+    json_file, md_file = RESULTS_JSON.with_name(f"{args.name}.json"), RESULTS_MD.with_name(f"{args.name}.md")
     if args.markdown_only:
-        RESULTS_MD.write_text(markdown(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
+        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
         return 0
     from experiments.tune import _dwug_gold
     from experiments.tune_space import judged_pairs, one_sense_ari, parse_models
@@ -375,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         cell["intervals"] = intervals(cell, gold)
         results["models"][name] = cell
         log(f"{name}: cuts {json.dumps(cell['cuts'])}; {json.dumps(cell['summary'])}")
-        save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
+        save_page(results, json_file, md_file, markdown)
     return 0
 
 
