@@ -4,7 +4,7 @@ Run from the repository root, after ``experiments.sense_minilm_seeds`` and ``exp
 the models named below (minutes; the vectors are cached)::
 
     python -m experiments.wug_cut [--data-dir ../shared/datasets] [--mpnet-model /work/models/all-mpnet-base-v2] \\
-        [--models NAME=FOLDER,...]
+        [--models NAME=FOLDER,...] [--name NAME]
 
 **Why.** Issue 40 asks, on DWUG EN out of fold (two halves; the other half's judgments may be used), for ρ ≥ 0.45
 between the JSD of the induced senses of the two periods and the graded gold change. The Word-in-Context models
