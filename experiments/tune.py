@@ -277,6 +277,7 @@ def training_summary(facts: dict[str, Any]) -> dict[str, Any]:
             {"step": row["step"], "score": row.get("score")} for row in facts.get("validation", {}).get("history", [])
         ],
         "excluded_lemmas": len(facts["excluded_lemmas"]),
+        "arithmetic": training.get("arithmetic"),
     }
 
 
