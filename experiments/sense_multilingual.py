@@ -148,6 +148,10 @@ def carry_over(results: dict[str, Any], committed: Path = RESULTS_JSON) -> None:
     >>> carry_over(new, folder / "r.json")
     >>> new["command"], new["seeds"], list(new["runs"])
     ('a; b', [0, 2], ['x-seed0'])
+    >>> again = {"command": "a", "model": "m", "seeds": [2], "runs": {}}  # the same command again: not repeated
+    >>> carry_over(again, folder / "r.json")
+    >>> again["command"]
+    'a'
     """
     if not committed.is_file():
         return
@@ -158,7 +162,8 @@ def carry_over(results: dict[str, Any], committed: Path = RESULTS_JSON) -> None:
     if not kept:
         return
     results["runs"].update(kept)
-    results["command"] = f"{earlier['command']}; {results['command']}"
+    commands = earlier["command"].split("; ")
+    results["command"] = "; ".join([*commands, *([results["command"]] if results["command"] not in commands else [])])
     results["seeds"] = sorted({*(run["seed"] for run in kept.values()), *results["seeds"]})
 
 

@@ -114,11 +114,16 @@ def cut_without_semeval(
 
 
 def evaluate(args: list[str], model: str | None, out: Path) -> dict[str, Any]:
-    """``wsd evaluate`` with ``args`` into ``out`` (kept: run once); its metrics.json."""
+    """``wsd evaluate`` with ``args`` into ``out`` (kept: run once, again when its cut or model differs); its
+    metrics.json."""
     metrics = out / "metrics.json"
-    if not metrics.is_file():
-        chosen = ["--model", model] if model is not None else []
-        run_wsd(["evaluate", *args, "--out", str(out), "--overwrite", *chosen])
+    cut = float(args[args.index("--similarity-cut") + 1]) if "--similarity-cut" in args else None
+    if metrics.is_file():
+        kept = json.loads(metrics.read_text(encoding="utf-8"))
+        if kept["config"]["senses"].get("similarity_cut") == cut and kept["config"]["embedding"]["model"] == model:
+            return kept
+    chosen = ["--model", model] if model is not None else []
+    run_wsd(["evaluate", *args, "--out", str(out), "--overwrite", *chosen])
     return json.loads(metrics.read_text(encoding="utf-8"))
 
 

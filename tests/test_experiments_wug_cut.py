@@ -20,7 +20,7 @@ def test_judged_cut_is_the_smallest_threshold_of_the_highest_accuracy(seed):
     judgment = np.clip(np.round(similarity * 3 + 1 + rng.normal(scale=0.8, size=80) * 2) / 2, 1, 4)
     cut = judged_cut(similarity, judgment)
     values = np.unique(similarity[judgment != 2.5])
-    candidates = np.concatenate([[-1.0], (values[:-1] + values[1:]) / 2, [2.0]])  # one per partition
+    candidates = np.concatenate([[-1.0], (values[:-1] + values[1:]) / 2, [1.0]])  # one per partition, cosines
     best = max(_accuracy(similarity, judgment, c) for c in candidates)
     assert _accuracy(similarity, judgment, cut) == pytest.approx(best)
     below = [c for c in candidates if c < cut - 1e-6]

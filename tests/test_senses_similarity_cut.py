@@ -194,3 +194,27 @@ def test_the_report_says_no_k_was_chosen_and_gives_the_cut() -> None:
     cut = {"method": "agglomerative", "k": "auto", "selection": "silhouette", "k_range": [2, 7], "similarity_cut": 0.64}
     assert facts(cut) == ["Senses: agglomerative, no k chosen: senses merged while their mean cosine is at least 0.64"]
     assert facts(cut | {"similarity_cut": None}) == ["Senses: agglomerative, k chosen by silhouette in [2, 7]"]
+
+
+def test_best_cut_stays_a_cosine_reports_its_own_accuracy_and_refuses_graded_labels() -> None:
+    # every pair "different", one of them identical uses (cosine 1): no cut within [-1, 1] calls it "different",
+    # so the best is the smallest that calls only it "same", and its accuracy says so
+    cut, accuracy = best_cut(np.array([0.2, 0.995, 1.0]), np.array([False, False, False]))
+    assert cut == pytest.approx(0.9975) and accuracy == pytest.approx(2 / 3)
+    assert best_cut(np.array([-0.995, 0.2]), np.array([True, True])) == (-1.0, 1.0)
+    # neighbours one float apart: the cut lies above the lower one, so it is called "different"
+    low = 0.5
+    cut, accuracy = best_cut(np.array([low, np.nextafter(low, 1.0)]), np.array([False, True]))
+    assert cut > low and accuracy == 1.0
+    with pytest.raises(ValueError, match="True/False"):
+        best_cut(np.array([0.1, 0.2]), np.array([1.0, 4.0]))  # judgments passed where labels belong
+    with pytest.raises(ValueError, match="judgment is not finite"):
+        judged_cut(np.array([0.1, 0.9, 0.95]), np.array([1.0, 4.0, np.nan]))
+
+
+def test_few_uses_keep_one_sense_under_a_cut_too_and_say_why() -> None:
+    X, _ = _groups(sizes=(3, 2))
+    inducer = SenseInducer.from_recipe("default", method="agglomerative", similarity_cut=0.5)
+    inducer.fit(X, forms=["w"] * len(X))
+    assert inducer.n_senses_ == 1 and "min_split_uses" in inducer.one_sense_reason_
+    assert SenseInducer(method="agglomerative", similarity_cut=0.5).fit(X).n_senses_ == 2  # no floor: split

@@ -120,8 +120,9 @@ class CosineAverageClusterer(_Clusterer):
     allowed: they lie at cosine distance 1 from everything, as in the centroid rule.
 
     With ``similarity_cut`` the number of clusters is not given: clusters merge while the mean cosine similarity
-    between them is at least the cut (average linkage cut at cosine distance ``1 - similarity_cut``), the
-    greedy correlation clustering by which WUG datasets cluster their judgment graphs (:mod:`wsd.senses.cut`).
+    between them is at least the cut (average linkage cut at cosine distance ``1 - similarity_cut``): a greedy
+    approximation of the correlation clustering by which WUG datasets cluster their judgment graphs
+    (:mod:`wsd.senses.cut`).
 
     Parameters
     ----------

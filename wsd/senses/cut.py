@@ -25,19 +25,20 @@ def best_cut(similarity: np.ndarray, same: np.ndarray) -> tuple[float, float]:
 
     A pair is called "same" when its similarity is at least the threshold. Every distinct split of the sorted
     similarities is tried (the exact maximiser); the threshold returned is the midpoint between the two
-    similarities the best split falls between (0.01 beyond the extremes), the smallest on a tie.
+    similarities the best split falls between (above the lower one however close they are; 0.01 beyond the
+    extremes, within a cosine's [-1, 1]), the smallest on a tie.
 
     Parameters
     ----------
     similarity : ndarray of shape (m,)
-        Similarity (e.g. cosine) of each pair.
-    same : ndarray of bool, shape (m,)
+        Cosine of each pair.
+    same : ndarray of bool or of 0/1, shape (m,)
         Whether the pair was judged "same meaning".
 
     Returns
     -------
     (float, float)
-        The threshold and its accuracy over the pairs.
+        The threshold and its accuracy over the pairs (at that threshold).
 
     Raises
     ------
@@ -50,22 +51,28 @@ def best_cut(similarity: np.ndarray, same: np.ndarray) -> tuple[float, float]:
     (0.5, 1.0)
     """
     s = np.asarray(similarity, dtype=np.float64)
-    y = np.asarray(same, dtype=bool)
-    if s.ndim != 1 or s.shape != y.shape:
-        raise ValueError(f"similarity and same must be 1-d of one length, not {s.shape} and {y.shape}")
+    given = np.asarray(same)
+    if s.ndim != 1 or s.shape != given.shape:
+        raise ValueError(f"similarity and same must be 1-d of one length, not {s.shape} and {given.shape}")
+    if given.dtype != bool and not np.isin(given, (0, 1)).all():
+        raise ValueError("same must be True/False (or 1/0) for each pair")
+    y = given.astype(bool)
     if len(s) == 0:
         raise ValueError("no pair to learn a cut from")
     if not np.isfinite(s).all():
         raise ValueError("a similarity is not finite")
     order = np.argsort(s, kind="stable")
     s, y = s[order], y[order]
-    values, starts = np.unique(s, return_index=True)
-    # a threshold just at values[i] calls "same" every pair from starts[i] on, "different" every pair before it
-    different_before = np.concatenate([[0], np.cumsum(~y)])[starts]
-    same_from = int(y.sum()) - np.concatenate([[0], np.cumsum(y)])[starts]
-    correct = np.append(different_before + same_from, int((~y).sum()))
-    best = int(np.argmax(correct))
-    edges = np.concatenate([[values[0] - 0.01], (values[:-1] + values[1:]) / 2, [values[-1] + 0.01]])
+    values = np.unique(s)
+    # candidates: one threshold per distinct split of the sorted similarities, each above the lower neighbour,
+    # the ends 0.01 beyond the extremes, all within a cosine's [-1, 1] (clipping can merge two candidates)
+    middle = np.maximum((values[:-1] + values[1:]) / 2, np.nextafter(values[:-1], np.inf))
+    edges = np.clip(np.concatenate([[values[0] - 0.01], middle, [values[-1] + 0.01]]), -1.0, 1.0)
+    called_same_from = np.searchsorted(s, edges, side="left")  # pairs from this position on have s >= edge
+    different_before = np.concatenate([[0], np.cumsum(~y)])[called_same_from]
+    same_from = int(y.sum()) - np.concatenate([[0], np.cumsum(y)])[called_same_from]
+    correct = different_before + same_from
+    best = int(np.argmax(correct))  # the first, so the smallest threshold on a tie
     return float(edges[best]), float(correct[best] / len(s))
 
 
@@ -100,6 +107,8 @@ def judged_cut(similarity: np.ndarray, judgment: np.ndarray, midpoint: float = S
     j = np.asarray(judgment, dtype=np.float64)
     if s.shape != j.shape:
         raise ValueError(f"similarity and judgment must have one shape, not {s.shape} and {j.shape}")
+    if not np.isfinite(j).all():
+        raise ValueError("a judgment is not finite")
     keep = j != midpoint
     if not keep.any():
         raise ValueError(f"no judged pair off the scale's midpoint {midpoint:g}")

@@ -157,8 +157,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         the criterion's units; 0: the plain best), so float rounding does not decide k
         (:func:`~wsd.senses.selection.within_margin`).
     min_split_uses : int
-        With ``k="auto"``: a word with fewer occurrences than this keeps one sense, without clustering (0:
-        never). The default recipe sets it to :data:`~wsd.senses.recipes.MIN_SPLIT_USES`, measured in
+        With ``k="auto"`` (the number of senses chosen, or cut with ``similarity_cut``): a word with fewer
+        occurrences than this keeps one sense, without clustering (0: never). The default recipe sets it to
+        :data:`~wsd.senses.recipes.MIN_SPLIT_USES`, measured in
         ``experiments/results/one_sense_floor/one_sense_floor.md``: below it a split agrees with the gold senses no
         better than chance. ``one_sense_reason_`` says why a word kept one sense.
     random_state : int, RandomState or None
@@ -190,8 +191,9 @@ class SenseInducer(ClusterMixin, BaseEstimator):
         HDBSCAN's own parameters for the native run.
     similarity_cut : float or None
         With ``method="agglomerative"`` and ``k="auto"``: no number of senses is chosen; senses merge while the mean
-        cosine similarity between two of them is at least this (in [-1, 1]): how WUG datasets cluster their
-        judgment graphs (a greedy correlation clustering). Learn it from judged usage pairs on the vectors the
+        cosine similarity between two of them is at least this (in [-1, 1]), as WUG datasets cluster their
+        judgment graphs (average linkage approximates their correlation clustering; ``selection``, ``k_range`` and
+        ``k_tie_margin`` do not apply, ``min_split_uses`` does). Learn it from judged usage pairs on the vectors the
         clusterer sees (:mod:`wsd.senses.cut`; ``wsd evaluate --dataset wug`` reports it as ``sense_cut``). For
         an encoder tuned on Word-in-Context pairs, such senses follow DWUG EN's change far better than the
         silhouette's k (``experiments/results/wug_cut/wug_cut.md``). None: k as above.
@@ -581,7 +583,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
     def _cluster(self, Xt: np.ndarray, seed: int) -> Clustering:
         """Raw labels from the method (with k chosen when asked); records ``k_scores_``."""
         n = len(Xt)
-        if self.selects_k and n < self.min_split_uses:
+        if (self.selects_k or self.similarity_cut is not None) and n < self.min_split_uses:
             self.one_sense_reason_ = few_uses_reason(n, self.min_split_uses)
             return Clustering.of(DummyClusterer(strategy="one-sense").fit(Xt))
         if self.method == "one-sense" or n == 1:

@@ -82,8 +82,9 @@ def usage_pair_agreement(
         Their vectors.
     senses : mapping, optional
         The :class:`~wsd.senses.SenseInducer` parameters of the evaluation. Given, the entry also holds
-        ``sense_cut``: the cosine, on the vectors as that inducer's preprocessing leaves them, that best tells the
-        pairs judged above the scale's midpoint from those below (:func:`wsd.senses.cut.judged_cut`), with its
+        ``sense_cut``: the cosine, on the vectors as that inducer's preprocessing leaves them (fitted on all of a
+        word's uses, where the inducer fits a word above ``max_fit_samples`` on a sample), that best tells the pairs
+        judged above the scale's midpoint from those below (:func:`wsd.senses.cut.judged_cut`), with its
         ``accuracy`` and ``pairs``: the ``--similarity-cut`` of WUG-like senses for this encoder.
 
     Returns
