@@ -328,7 +328,9 @@ def _rho(x: np.ndarray, y: np.ndarray) -> float:
     return float(spearmanr(x[ok], y[ok]).statistic)
 
 
-def judged_pairs(data_dir: Path, bundle: Any, words: Sequence[str]) -> dict[str, tuple[np.ndarray, ...]]:
+def judged_pairs(
+    data_dir: Path, bundle: Any, words: Sequence[str], folder: Path | None = None
+) -> dict[str, tuple[np.ndarray, ...]]:
     """Each word's judged pairs (median, 0 dropped), read once as ``wsd evaluate`` reads them.
 
     Parameters
@@ -336,9 +338,11 @@ def judged_pairs(data_dir: Path, bundle: Any, words: Sequence[str]) -> dict[str,
     data_dir : Path
         The datasets folder (DWUG EN is ``DWUG`` inside it).
     bundle : DatasetBundle
-        DWUG EN's uses.
+        The WUG set's uses (DWUG EN's unless ``folder`` says otherwise).
     words : sequence of str
         The words scored.
+    folder : Path, optional
+        The WUG set's folder (default: DWUG EN's).
 
     Returns
     -------
@@ -350,7 +354,7 @@ def judged_pairs(data_dir: Path, bundle: Any, words: Sequence[str]) -> dict[str,
     from wsd.evaluate.datasets.wug import dataset_folder
     from wsd.workflows.usage_pairs import word_pairs
 
-    root = dataset_folder(data_dir / DWUG)
+    root = dataset_folder(folder if folder is not None else data_dir / DWUG)
     targets = bundle.occurrences["target"].to_numpy()
     found: dict[str, tuple[np.ndarray, ...]] = {}
     for word in words:
@@ -459,6 +463,8 @@ def one_sense_ari(bundle: Any, words: Sequence[str]) -> float:
     from wsd.evaluate.metrics.clustering import adjusted_rand
 
     table = bundle.occurrences
+    if "sense" not in table:  # a set without gold clusters (RuSemShift): no ARI
+        return math.nan
     senses = table["sense"].fillna("").astype(str).to_numpy()
     figures = {}
     for word in words:

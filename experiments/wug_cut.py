@@ -4,7 +4,7 @@ Run from the repository root, after ``experiments.sense_minilm_seeds`` and ``exp
 the models named below (minutes; the vectors are cached)::
 
     python -m experiments.wug_cut [--data-dir ../shared/datasets] [--mpnet-model /work/models/all-mpnet-base-v2] \\
-        [--models NAME=FOLDER,...] [--name NAME]
+        [--models NAME=FOLDER,...] [--name NAME] [--dataset dwug_en] [--base NAME=FOLDER]
 
 **Why.** Issue 40 asks, on DWUG EN out of fold (two halves; the other half's judgments may be used), for ρ ≥ 0.45
 between the JSD of the induced senses of the two periods and the graded gold change. The Word-in-Context models
@@ -52,6 +52,17 @@ portable build=out/experiments-sense-minilm-seeds/recipe-sense-minilm-portable"`
 own fp32 arithmetic, and the portable one every recipe now trains in) by the same protocol, unchanged: what a
 user of ``wsd:sense-minilm`` gets with the judged cut.
 
+**The other WUG sets** (declared before any figure of them): ``--dataset nordiachange1|nordiachange2|rusemshift1|
+rusemshift2`` runs the same protocol, unchanged, on that set (its halves, judgments and graded gold; RuSemShift
+has no gold clusters, so no ARI), with ``--base NAME=FOLDER`` as the untuned row instead of the English MiniLM: the
+multilingual e5 base, and as ``--models`` the ``sense_multilingual`` models that left the set's language group out
+(``norwegian-seedN`` for NorDiaChange, ``russian-seedN`` for RuSemShift). Issue 40's multilingual condition is read
+from it: the recipe clearly above the untuned base, across seeds. Run as, e.g.::
+
+    python -m experiments.wug_cut --dataset nordiachange1 --name wug_cut-nordiachange1 \
+        --base "untuned e5=/work/models/multilingual-e5-small-q4" \
+        --models "seed 2=out/experiments-sense-multilingual/norwegian-seed2"
+
 Results: ``experiments/results/wug_cut/wug_cut.md`` / ``.json`` (``--name NAME``: ``NAME.md`` / ``.json``).
 """
 
@@ -66,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
 
@@ -85,6 +97,30 @@ SCALE_MIDPOINT = 2.5
 #: Word-bootstrap resamples of the intervals (seeded).
 N_BOOTSTRAP = 2000
 SETTINGS = ("default", "judged", "chosen")
+
+
+#: How the page names each WUG set.
+DATASET_LABELS = {
+    "dwug_en": "DWUG EN",
+    "nordiachange1": "NorDiaChange 1",
+    "nordiachange2": "NorDiaChange 2",
+    "rusemshift1": "RuSemShift 1",
+    "rusemshift2": "RuSemShift 2",
+}
+
+
+def wug_set(folder: Path) -> tuple[Any, dict[str, float]]:
+    """A WUG set's uses and its graded change per word (``experiments.lscd.gold_scores``)."""
+    import warnings
+
+    from experiments.lscd import gold_scores
+    from wsd.evaluate.datasets import wug
+
+    bundle = wug.load(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gold_series, _ = gold_scores(bundle)
+    return bundle, {str(k): float(v) for k, v in gold_series.items()}
 
 
 def judged_cut(similarity: np.ndarray, judgment: np.ndarray) -> float:
@@ -182,7 +218,8 @@ def score_model(
     (vectors,), _ = embed(bundle, model)
     table = bundle.occurrences
     targets, forms, periods = table["target"].to_numpy(), table["form"].to_numpy(), period_of(table)
-    senses = table["sense"].fillna("").astype(str).to_numpy()
+    # a set without gold clusters (RuSemShift) has no sense column: every use unclustered, ARI not measured
+    senses = (table["sense"].fillna("") if "sense" in table else pd.Series([""] * len(table))).astype(str).to_numpy()
     words = sorted(gold)
     halves = split_words(words)
     rows = {word: np.flatnonzero(targets == word) for word in words}
@@ -293,14 +330,15 @@ def intervals(cell: dict[str, Any], gold: dict[str, float], seed: int = 0) -> di
 def markdown(results: dict[str, Any]) -> str:
     """The results page."""
     one = 100 * results["one_sense_ari"]
+    label = results.get("dataset_label", "DWUG EN")
     lines = [
         '# Senses cut where the judges\' "same meaning" ends (issue 40)',
         "",
         f"- Command: `{results['command']}`",
         f"- Machine: {results['machine']}; {results['date']}",
-        f"- {results['words']} DWUG EN words, {results['pairs']:,} judged pairs. No model saw a DWUG EN judgment or "
-        "lemma in training; each half's cuts come from the other half (its judgments for the judged cut, its "
-        "words' change gold for the ρ-chosen cut). The protocol is in `experiments/wug_cut.py`, fixed before any "
+        f"- {results['words']} {label} words, {results['pairs']:,} judged pairs. No tuned model saw a {label} "
+        "judgment or lemma in training; each half's cuts come from the other half (its judgments for the judged cut, "
+        "its words' change gold for the ρ-chosen cut). The protocol is in `experiments/wug_cut.py`, fixed before any "
         "figure.",
         f"- ρ JSD: Spearman's ρ of the senses' JSD against `change_graded` over all words, with its word-bootstrap "
         f"95% interval and, for the cuts, the interval of the difference from the same model's default recipe "
@@ -348,31 +386,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mpnet-model", type=Path, default=None, help="all-mpnet-base-v2 (adds its untuned row)")
     parser.add_argument("--models", default=DEFAULT_MODELS, help="NAME=FOLDER,...: the tuned models scored")
     parser.add_argument("--name", default="wug_cut", help="the results page's name")
+    parser.add_argument("--dataset", default="dwug_en", help="the WUG set: dwug_en, nordiachange1|2, rusemshift1|2")
+    parser.add_argument("--base", default=None, help="NAME=FOLDER: the untuned row (default: the bundled MiniLM)")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     json_file, md_file = RESULTS_JSON.with_name(f"{args.name}.json"), RESULTS_MD.with_name(f"{args.name}.md")
     if args.markdown_only:
         md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
         return 0
-    from experiments.tune import _dwug_gold
+    from experiments.lscd import DATASETS
     from experiments.tune_space import judged_pairs, one_sense_ari, parse_models
     from wsd import machine
     from wsd.errors import InputError
 
+    if args.dataset not in DATASETS:
+        raise InputError(f"--dataset {args.dataset!r}: choose from {', '.join(DATASETS)}")
     tuned = [(name, folder) for name, folder, _ in parse_models(args.models)]
-    for name, folder in tuned:
-        if not (Path(folder) / "config.json").is_file():
+    base = [(name, folder) for name, folder, _ in parse_models(args.base)] if args.base else [("untuned MiniLM", None)]
+    for name, folder in [*tuned, *base]:
+        if folder is not None and not (Path(folder) / "config.json").is_file():
             raise InputError(f"{folder}: no model for {name!r}; build it with its experiment")
-    models: list[tuple[str, str | None]] = [("untuned MiniLM", None), *tuned]
+    models: list[tuple[str, str | None]] = [*base[:1], *tuned]
     if args.mpnet_model is not None:
         models.insert(len(models) - sum("MPNet" in n for n, _ in tuned), ("untuned MPNet", str(args.mpnet_model)))
-    bundle, gold, _ = _dwug_gold(args.data_dir)
+    folder = args.data_dir / "lscd" / DATASETS[args.dataset][0]
+    bundle, gold = wug_set(folder)
     words = sorted(gold)
-    pairs = judged_pairs(args.data_dir, bundle, words)
+    pairs = judged_pairs(args.data_dir, bundle, words, folder)
     results: dict[str, Any] = {
         "command": command_line(),
         "machine": machine.describe(),
         "date": time.strftime("%Y-%m-%d"),
+        "dataset": args.dataset,
+        "dataset_label": DATASET_LABELS[args.dataset],
         "words": len(words),
         "pairs": sum(len(p[0]) for p in pairs.values()),
         "one_sense_ari": one_sense_ari(bundle, words),

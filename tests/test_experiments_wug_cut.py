@@ -85,3 +85,21 @@ def test_summary_intervals_and_page():
     assert "| untuned MiniLM | judged cut | 0.600 / 0.650 | 1.000 [1.00, 1.00] | +0.000 [+0.000, +0.000] |" in page
     assert "ARI ≥ 18.4" in page
     assert min(CUT_GRID) == 0.2 and max(CUT_GRID) == 0.9
+
+
+def test_a_wug_set_without_gold_clusters_is_read_and_has_no_one_sense_ari(tmp_path):
+    from helpers import GOLD_GRADED, make_change_wug
+
+    from experiments.tune_space import judged_pairs, one_sense_ari
+    from experiments.wug_cut import wug_set
+
+    root = make_change_wug(tmp_path / "wug", clusters=False)
+    bundle, gold = wug_set(root)
+    assert gold == pytest.approx(GOLD_GRADED)
+    assert np.isnan(one_sense_ari(bundle, sorted(gold)))
+    judgments = root / "data" / "half" / "judgments.csv"
+    judgments.write_text("identifier1\tidentifier2\tannotator\tjudgment\nhalf_1_0\thalf_1_1\tA\t4\n", encoding="utf-8")
+    for word in ("stable", "swap"):
+        (root / "data" / word / "judgments.csv").write_text(judgments.read_text().replace("half", word))
+    pairs = judged_pairs(tmp_path, bundle, sorted(gold), root)
+    assert [len(pairs[w][0]) for w in sorted(gold)] == [1, 1, 1] and pairs["half"][2].tolist() == [4.0]
