@@ -169,13 +169,16 @@ def carry_over(results: dict[str, Any], committed: Path = RESULTS_JSON) -> None:
 
 def markdown(results: dict[str, Any]) -> str:
     """The results page: per set and measure, untuned, each seed's tuned ρ with its interval, the mean."""
-    finished = sorted({run["seed"] for run in results["runs"].values()})
+    finished = {
+        group: sorted(run["seed"] for run in results["runs"].values() if run["group"] == group) for group in GROUPS
+    }
+    done = "; ".join(f"{group} seeds {', '.join(map(str, seeds)) or 'none'}" for group, seeds in finished.items())
     lines = [
         "# sense-multilingual on the WUG sets it left out (issue 40)",
         "",
         f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}; {results['date']}; base `{results['model']}`; seeds finished: "
-        f"{', '.join(map(str, finished)) or 'none'} (of {', '.join(map(str, results['seeds']))} asked).",
+        f"Machine of the last run: {results['machine']}; {results['date']}; base `{results['model']}`; finished: "
+        f"{done} (seeds {', '.join(map(str, results['seeds']))} asked; each run's training machine below).",
         "",
         "Each set is scored by the recipe trained without it (its group's WUG sets left out, their lemmas excluded "
         "from every other source), beside the untuned base in the same run; ρ is Spearman's against the graded "
