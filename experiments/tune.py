@@ -410,9 +410,12 @@ def semeval_interval(work: Path, tuned: str, untuned: str, dataset: str, seed: i
 
     Reads the ``per_target.csv`` of the two ``wsd evaluate`` runs that ``measures`` left in ``work``.
     """
-    frames = [
-        pd.read_csv(work / f"eval-{dataset}-{name}" / "per_target.csv").set_index("target") for name in (tuned, untuned)
-    ]
+    return semeval_folders_interval(work / f"eval-{dataset}-{tuned}", work / f"eval-{dataset}-{untuned}", dataset, seed)
+
+
+def semeval_folders_interval(tuned: Path, untuned: Path, dataset: str, seed: int) -> list[float]:
+    """:func:`semeval_interval` of two ``wsd evaluate`` output folders wherever they lie."""
+    frames = [pd.read_csv(folder / "per_target.csv").set_index("target") for folder in (tuned, untuned)]
     targets = frames[0].index.intersection(frames[1].index)
     one, two = (frame.loc[targets].reset_index() for frame in frames)
     rows = np.random.default_rng(seed).integers(0, len(targets), size=(N_BOOTSTRAP, len(targets)))

@@ -79,7 +79,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments import tune_space
 from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from wsd.senses.cut import SCALE_MIDPOINT
 
 RESULTS_JSON, RESULTS_MD = results_dir("wug_cut") / "wug_cut.json", results_dir("wug_cut") / "wug_cut.md"
 #: The tuned models scored by default (built by ``sense_minilm_seeds`` and ``sense_mpnet``).
@@ -92,10 +94,8 @@ DEFAULT_MODELS = (
 )
 #: Cuts (mean cosine between two clusters) the ρ-chosen setting picks from.
 CUT_GRID = tuple(round(0.2 + 0.05 * i, 2) for i in range(15))
-#: The midpoint of DWUG's 1–4 judgment scale: above it a pair is "same meaning".
-SCALE_MIDPOINT = 2.5
-#: Word-bootstrap resamples of the intervals (seeded).
-N_BOOTSTRAP = 2000
+#: Word-bootstrap resamples of the intervals (seeded; :func:`experiments.tune_space.bootstrap_against`'s).
+N_BOOTSTRAP = tune_space.N_BOOTSTRAP
 SETTINGS = ("default", "judged", "chosen")
 
 
@@ -146,10 +146,41 @@ def judged_cut(similarity: np.ndarray, judgment: np.ndarray) -> float:
     """
     from wsd.senses.cut import judged_cut as learned
 
-    try:
-        return learned(similarity, judgment, SCALE_MIDPOINT)[0]
-    except ValueError as error:
-        raise ValueError(f"no judged pair off the scale's midpoint: {error}") from None
+    return learned(similarity, judgment, SCALE_MIDPOINT)[0]
+
+
+def pooled_pairs(
+    vectors: np.ndarray, table: Any, pairs: dict[str, tuple[np.ndarray, ...]], words: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cosines (on the clusterer's vectors, :func:`experiments.lscd.clustered_vectors`) and judgments of the
+    judged pairs of ``words``, pooled.
+
+    Parameters
+    ----------
+    vectors : ndarray (n, d)
+        Every use's vector, row-aligned with ``table``.
+    table : DataFrame
+        The uses (``target``, ``form``).
+    pairs : dict
+        Each word's judged pairs (:func:`experiments.tune_space.judged_pairs`).
+    words : sequence of str
+        The words pooled.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+    """
+    from experiments.lscd import clustered_vectors
+    from wsd.evaluate.metrics.usage_pairs import pair_cosines
+
+    targets, forms = table["target"].to_numpy(), table["form"].to_numpy()
+    cosines, judgments = [], []
+    for word in words:
+        rows = np.flatnonzero(targets == word)
+        first, second, judgment = pairs[word]
+        cosines.append(pair_cosines(clustered_vectors(vectors[rows].astype(np.float64), forms[rows]), first, second))
+        judgments.append(judgment)
+    return np.concatenate(cosines), np.concatenate(judgments)
 
 
 def word_settings(
@@ -210,10 +241,9 @@ def score_model(
     """
     from threadpoolctl import threadpool_limits
 
-    from experiments.lscd import clustered_vectors, embed, split_words
+    from experiments.lscd import embed, split_words
     from experiments.tune_space import _rho
     from wsd.evaluate.datasets.wug import period_of
-    from wsd.evaluate.metrics.usage_pairs import pair_cosines
 
     (vectors,), _ = embed(bundle, model)
     table = bundle.occurrences
@@ -226,13 +256,7 @@ def score_model(
     # the judged cut of each half, from the other half's pairs
     judged: dict[str, float] = {}
     for scored, other in (("dev", "held_out"), ("held_out", "dev")):
-        cosines, judgments = [], []
-        for word in halves[other]:
-            Y = clustered_vectors(vectors[rows[word]].astype(np.float64), forms[rows[word]])
-            first, second, judgment = pairs[word]
-            cosines.append(pair_cosines(Y, first, second))
-            judgments.append(judgment)
-        judged[scored] = judged_cut(np.concatenate(cosines), np.concatenate(judgments))
+        judged[scored] = judged_cut(*pooled_pairs(vectors, table, pairs, halves[other]))
     figures: dict[str, dict[str, Any]] = {}
     with threadpool_limits(limits=1):
         for word in words:
@@ -304,27 +328,10 @@ def intervals(cell: dict[str, Any], gold: dict[str, float], seed: int = 0) -> di
     dict
         Setting → ``rho_jsd``, ``rho_jsd_difference``, ``ari``, ``ari_difference``: each [2.5%, 97.5%].
     """
-    from experiments.tune_space import _rho, weighted_ari
+    from experiments.tune_space import bootstrap_against
 
-    words = np.array(sorted(gold))
-    rng = np.random.default_rng(seed)
-    samples = [list(rng.choice(words, size=len(words), replace=True)) for _ in range(N_BOOTSTRAP)]
-    found: dict[str, dict[str, list[float]]] = {}
     base = cell["words"]["default"]
-    for name in SETTINGS:
-        table = cell["words"][name]
-        draws: dict[str, list[float]] = {k: [] for k in ("rho_jsd", "rho_jsd_difference", "ari", "ari_difference")}
-        for sample in samples:
-            y = np.array([gold[w] for w in sample])
-            a = _rho(np.array([table[w]["jsd"] for w in sample]), y)
-            b = _rho(np.array([base[w]["jsd"] for w in sample]), y)
-            ari_a, ari_b = weighted_ari(table, sample, "ari"), weighted_ari(base, sample, "ari")
-            draws["rho_jsd"].append(a)
-            draws["rho_jsd_difference"].append(a - b)
-            draws["ari"].append(ari_a)
-            draws["ari_difference"].append(ari_a - ari_b)
-        found[name] = {k: [float(np.nanpercentile(v, 2.5)), float(np.nanpercentile(v, 97.5))] for k, v in draws.items()}
-    return found
+    return {name: bootstrap_against(cell["words"][name], base, gold, seed) for name in SETTINGS}
 
 
 def markdown(results: dict[str, Any]) -> str:

@@ -55,7 +55,7 @@ from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir,
 RESULTS_JSON = results_dir("wug_cut") / "wug_cut_transfer.json"
 RESULTS_MD = results_dir("wug_cut") / "wug_cut_transfer.md"
 SEMEVAL = ("semeval2013", "semeval2010")
-#: Paired target-bootstrap resamples of the SemEval intervals.
+#: Paired target-bootstrap resamples of the SemEval intervals (``experiments.tune``'s).
 N_BOOTSTRAP = 1000
 #: Where ``sense_mpnet`` left its default-recipe runs of the MPNet models (reused, see the protocol).
 MPNET_DEFAULT_RUNS = {
@@ -95,21 +95,12 @@ def cut_without_semeval(
     dict
         ``cut``, ``accuracy`` and ``words``.
     """
-    from experiments.lscd import clustered_vectors, embed
-    from wsd.evaluate.metrics.usage_pairs import pair_cosines
+    from experiments.lscd import embed
+    from experiments.wug_cut import pooled_pairs
     from wsd.senses.cut import judged_cut
 
     (vectors,), _ = embed(bundle, model)
-    table = bundle.occurrences
-    targets, forms = table["target"].to_numpy(), table["form"].to_numpy()
-    cosines, judgments = [], []
-    for word in words:
-        rows = np.flatnonzero(targets == word)
-        Y = clustered_vectors(vectors[rows].astype(np.float64), forms[rows])
-        first, second, judgment = pairs[word]
-        cosines.append(pair_cosines(Y, first, second))
-        judgments.append(judgment)
-    cut, accuracy = judged_cut(np.concatenate(cosines), np.concatenate(judgments))
+    cut, accuracy = judged_cut(*pooled_pairs(vectors, bundle.occurrences, pairs, words))
     return {"cut": cut, "accuracy": accuracy, "words": len(words)}
 
 
@@ -166,15 +157,11 @@ def library_dwug(
 
 
 def semeval_interval(tuned: Path, base: Path, dataset: str, seed: int = 0) -> list[float]:
-    """Target-bootstrap 95% interval of AVG ×100, ``tuned`` − ``base`` (two ``wsd evaluate`` folders)."""
-    from experiments.tune import _semeval_avg
+    """Target-bootstrap 95% interval of AVG ×100, ``tuned`` − ``base`` (two ``wsd evaluate`` folders;
+    :func:`experiments.tune.semeval_folders_interval`, its :data:`N_BOOTSTRAP` paired resamples)."""
+    from experiments.tune import semeval_folders_interval
 
-    frames = [pd.read_csv(folder / "per_target.csv").set_index("target") for folder in (tuned, base)]
-    targets = frames[0].index.intersection(frames[1].index)
-    one, two = (frame.loc[targets].reset_index() for frame in frames)
-    rows = np.random.default_rng(seed).integers(0, len(targets), size=(N_BOOTSTRAP, len(targets)))
-    difference = 100 * (_semeval_avg(one, dataset, rows) - _semeval_avg(two, dataset, rows))
-    return [float(np.percentile(difference, 2.5)), float(np.percentile(difference, 97.5))]
+    return semeval_folders_interval(tuned, base, dataset, seed)
 
 
 def markdown(results: dict[str, Any]) -> str:
