@@ -2,7 +2,8 @@
 
 Run from the repository root (minutes on 2 cores; reads vectors that other experiments stored)::
 
-    python -m experiments.encoder_recipe [--data-dir DIR] [--work out] [--seed 0] [--markdown-only]
+    python -m experiments.encoder_recipe [--family minilm|mpnet] [--mpnet-model DIR] [--data-dir DIR] [--work out] \\
+        [--seed 0] [--markdown-only]
 
 **Why.** The default sense recipe (:data:`wsd.senses.recipes.DEFAULT`, context weight 0.5, softmax temperature
 0.04, graded output above 0.2 relative weight, at most 2 senses) was chosen for the untuned MiniLM on SemEval-2010
@@ -43,7 +44,22 @@ recipe were seen before it was written; no figure under any other recipe was):
   change, and ARI; word-bootstrap 95% intervals of tuned − untuned. The recipes were chosen on SemEval only, so
   DWUG is held out for them.
 
-Results: ``experiments/results/encoder_recipe/encoder_recipe.md`` / ``.json``.
+- *MPNet* (``--family mpnet --mpnet-model DIR``, declared 2026-12-07 before any figure of it; the three encoders'
+  SemEval and DWUG figures under the default recipe were seen, none under another recipe). Issue 40 asks
+  SemEval-2013 AVG ≥ 38 of MPNet tuned the same way; the Word-in-Context MPNet seeds of ``sense_mpnet.py`` score
+  36.92 and 37.03 under the untuned MiniLM's recipe. The same question, grid, rule, halves and read-outs, with the
+  encoders of :data:`MPNET_ENCODERS`: untuned all-mpnet-base-v2 and its Word-in-Context seeds 0 and 1
+  (``out/experiments-sense-mpnet``: their stored vectors, and for DWUG EN the tuned folders and ``--mpnet-model``
+  for the untuned one). The read-out is the held-out ``test`` half, tuned − untuned, each with its own recipe;
+  ``all`` (half of it choice data) is shown as the issue states its target, marked so. Results in
+  ``encoder_recipe-mpnet.md`` / ``.json``; the MiniLM page is not touched.
+
+Results: ``experiments/results/encoder_recipe/encoder_recipe.md`` / ``.json`` (MiniLM),
+``encoder_recipe-mpnet.md`` / ``.json`` (MPNet).
+
+The MPNet run::
+
+    python -m experiments.encoder_recipe --family mpnet --mpnet-model /work/models/all-mpnet-base-v2
 """
 
 from __future__ import annotations
@@ -114,6 +130,39 @@ ENCODERS: dict[str, Encoder] = {
 
 #: The encoders of the DWUG EN read-out (fixed before any of its figures).
 DWUG_ENCODERS = ("untuned", "inventory_seed0", "inventory_seed1", "inventory_seed2")
+
+#: The MPNet encoders (declared before any figure under another recipe): ``sense_mpnet.py``'s stored vectors.
+MPNET_ENCODERS: dict[str, Encoder] = {
+    "untuned": Encoder("experiments-sense-mpnet", "untuned", "untuned MPNet", True),
+    "wic_seed0": Encoder("experiments-sense-mpnet", "seed0", "MPNet, Word-in-Context seed 0", True),
+    "wic_seed1": Encoder("experiments-sense-mpnet", "seed1", "MPNet, Word-in-Context seed 1", True),
+}
+
+
+class Family(NamedTuple):
+    """One comparison: its encoders, those of its DWUG EN read-out, where its results go and its page's title."""
+
+    encoders: dict[str, Encoder]
+    dwug: tuple[str, ...]
+    results_json: Path
+    title: str
+    #: The tuned encoders' model folders under the work folder (``wic-seed0`` for stored name ``seed0``), or the
+    #: stored name itself.
+    model_prefix: str
+
+
+FAMILIES: dict[str, Family] = {
+    "minilm": Family(
+        ENCODERS, DWUG_ENCODERS, RESULTS_JSON, "A tuned MiniLM with a sense recipe chosen for it (issue 40)", ""
+    ),
+    "mpnet": Family(
+        MPNET_ENCODERS,
+        tuple(MPNET_ENCODERS),
+        RESULTS_JSON.with_name("encoder_recipe-mpnet.json"),
+        "A tuned MPNet with a sense recipe chosen for it (issue 40)",
+        "wic-",
+    ),
+}
 
 
 class Setting(NamedTuple):
@@ -200,9 +249,8 @@ def bootstrap_difference(
     return [float(np.percentile(difference, 2.5)), float(np.percentile(difference, 97.5))]
 
 
-def measure_encoder(work: Path, data_dir: Path, key: str) -> dict[str, Any]:
+def measure_encoder(work: Path, data_dir: Path, key: str, encoder: Encoder) -> dict[str, Any]:
     """Every setting of the grid on one encoder; its chosen setting (the rule above)."""
-    encoder = ENCODERS[key]
     stored = {dataset: stored_vectors(work, encoder, dataset, data_dir) for dataset in DATASETS}
     rows: list[dict[str, Any]] = []
     by_weight: dict[float, dict[str, Any]] = {}
@@ -236,8 +284,24 @@ def measure_encoder(work: Path, data_dir: Path, key: str) -> dict[str, Any]:
     return {"label": encoder.label, "primary": encoder.primary, "rows": rows, "chosen": chosen}
 
 
-def dwug_readout(work: Path, data_dir: Path, results: dict[str, Any], seed: int) -> dict[str, Any]:
-    """DWUG EN over all 46 words, each encoder of :data:`DWUG_ENCODERS` with its own chosen recipe."""
+def tuned_model(work: Path, family: Family, key: str) -> str:
+    """The model folder of one tuned encoder of a family (its DWUG EN uses are embedded with it)."""
+    encoder = family.encoders[key]
+    return str(work / encoder.folder / (family.model_prefix + encoder.name))
+
+
+def dwug_readout(
+    work: Path,
+    data_dir: Path,
+    results: dict[str, Any],
+    seed: int,
+    family: Family = FAMILIES["minilm"],
+    base_model: str | None = None,
+) -> dict[str, Any]:
+    """DWUG EN over all 46 words, each encoder of the family's read-out with its own chosen recipe.
+
+    ``base_model`` is the untuned encoder's folder (``None``: the bundled MiniLM).
+    """
     from experiments.tune import _dwug_gold, pooled, word_figures
     from experiments.tune import bootstrap_difference as word_bootstrap
 
@@ -245,10 +309,10 @@ def dwug_readout(work: Path, data_dir: Path, results: dict[str, Any], seed: int)
     words = sorted(gold)
     found: dict[str, Any] = {}
     base: dict[str, dict[str, float]] = {}
-    for key in DWUG_ENCODERS:
-        encoder, measured = ENCODERS[key], results["encoders"][key]
+    for key in family.dwug:
+        measured = results["encoders"][key]
         setting = Setting(**measured["rows"][measured["chosen"]]["setting"])
-        model = None if key == "untuned" else str(work / encoder.folder / encoder.name)
+        model = base_model if key == "untuned" else tuned_model(work, family, key)
         figures = word_figures(bundle, words, model, setting.context_weight, {"temperature": setting.temperature})
         entry: dict[str, Any] = {"setting": setting._asdict(), "pooled": pooled(figures, gold)}
         if key == "untuned":
@@ -260,7 +324,9 @@ def dwug_readout(work: Path, data_dir: Path, results: dict[str, Any], seed: int)
     return {"gold": column, "words": len(words), "encoders": found}
 
 
-def run(work: Path, data_dir: Path, seed: int) -> dict[str, Any]:
+def run(
+    work: Path, data_dir: Path, seed: int, family: Family = FAMILIES["minilm"], base_model: str | None = None
+) -> dict[str, Any]:
     """The whole experiment (see the module docstring); each encoder cached in ``results`` as it finishes."""
     from wsd.machine import describe
 
@@ -271,19 +337,22 @@ def run(work: Path, data_dir: Path, seed: int) -> dict[str, Any]:
         "grid": [s._asdict() for s in GRID],
         "encoders": {},
     }
-    earlier = json.loads(RESULTS_JSON.read_text(encoding="utf-8")) if RESULTS_JSON.is_file() else {}
-    for key, encoder in ENCODERS.items():
+    earlier = json.loads(family.results_json.read_text(encoding="utf-8")) if family.results_json.is_file() else {}
+    for key, encoder in family.encoders.items():
         kept = earlier.get("encoders", {}).get(key)
         same_grid = earlier.get("grid") == results["grid"]
         if kept and same_grid and kept["label"] == encoder.label:
             results["encoders"][key] = kept  # measured before on the same grid: kept, not measured again
             continue
-        results["encoders"][key] = measure_encoder(work, data_dir, key)
+        results["encoders"][key] = measure_encoder(work, data_dir, key, encoder)
     same = earlier.get("grid") == results["grid"] and all(
         earlier.get("encoders", {}).get(key, {}).get("chosen") == results["encoders"][key]["chosen"]
-        for key in DWUG_ENCODERS
+        for key in family.dwug
     )
-    results["dwug"] = earlier["dwug"] if same and "dwug" in earlier else dwug_readout(work, data_dir, results, seed)
+    if same and "dwug" in earlier:
+        results["dwug"] = earlier["dwug"]
+    else:
+        results["dwug"] = dwug_readout(work, data_dir, results, seed, family, base_model)
     base = results["encoders"]["untuned"]
     words = halves(base["rows"][0]["per_target_2013"])
     for key, found in results["encoders"].items():
@@ -311,7 +380,7 @@ def markdown(results: dict[str, Any]) -> str:
     base = results["encoders"]["untuned"]
     split = {half: len(words) for half, words in halves(base["rows"][0]["per_target_2013"]).items()}
     lines = [
-        "# A tuned MiniLM with a sense recipe chosen for it (issue 40)",
+        f"# {results.get('title', FAMILIES['minilm'].title)}",
         "",
         f"- Command: `{results['command']}`",
         f"- Machine: {results['machine']}; {results['date']}",
@@ -390,12 +459,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("out"), help="the folder holding the experiments' work")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the page from the stored JSON")
+    parser.add_argument("--family", choices=sorted(FAMILIES), default="minilm", help="which encoders to compare")
+    parser.add_argument("--mpnet-model", type=Path, help="the untuned MPNet folder (--family mpnet)")
     args = parser.parse_args(argv)
+    family = FAMILIES[args.family]
+    if args.family == "mpnet" and not args.markdown_only and args.mpnet_model is None:
+        parser.error("--family mpnet needs --mpnet-model DIR (the untuned MPNet's DWUG EN vectors are embedded)")
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
+        results = json.loads(family.results_json.read_text(encoding="utf-8"))
     else:
-        results = run(args.work, args.data_dir, args.seed)
-    save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
+        base_model = None if args.mpnet_model is None else str(args.mpnet_model)
+        results = run(args.work, args.data_dir, args.seed, family, base_model)
+        results["title"] = family.title
+    save_page(results, family.results_json, family.results_json.with_suffix(".md"), markdown)
     return 0
 
 

@@ -9,12 +9,14 @@ from experiments.ablate import semeval2013_halves
 from experiments.common import context_reweighted
 from experiments.encoder_recipe import (
     DEFAULT_SETTING,
+    FAMILIES,
     GRID,
     Setting,
     bootstrap_difference,
     halves,
     markdown,
     semeval2013_avg,
+    tuned_model,
 )
 from wsd.senses.recipes import DEFAULT, DEFAULT_EMBEDDING, DEFAULT_OUTPUT
 
@@ -96,3 +98,16 @@ def test_the_page_shows_each_encoders_default_and_chosen_rows_and_the_held_out_d
     assert "**33.50**" in page
     assert "| tuned | -2.00 [-3.00, -1.00] | +1.50 [+0.50, +2.50] |" in page
     assert "the 5 SemEval-2013 words at odd alphabetical positions" in page
+
+
+def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_path):
+    minilm, mpnet = FAMILIES["minilm"], FAMILIES["mpnet"]
+    assert mpnet.results_json != minilm.results_json  # the MiniLM page is not overwritten
+    assert mpnet.results_json.parent == minilm.results_json.parent
+    assert set(mpnet.dwug) == set(mpnet.encoders) and "untuned" in mpnet.encoders
+    assert tuned_model(tmp_path, mpnet, "wic_seed1") == str(tmp_path / "experiments-sense-mpnet" / "wic-seed1")
+    assert tuned_model(tmp_path, minilm, "inventory_seed0") == str(
+        tmp_path / "experiments-sense-minilm-inventory" / "wise_wic_075-seed0"
+    )
+    # the stored vectors of sense_mpnet.py: eval-<dataset>-<name>, one name per encoder
+    assert [e.name for e in mpnet.encoders.values()] == ["untuned", "seed0", "seed1"]
