@@ -52,7 +52,8 @@ recipe were seen before it was written; no figure under any other recipe was):
   (``out/experiments-sense-mpnet``: their stored vectors, and for DWUG EN the tuned folders and ``--mpnet-model``
   for the untuned one). The read-out is the held-out ``test`` half, tuned − untuned, each with its own recipe;
   ``all`` (half of it choice data) is shown as the issue states its target, marked so. Results in
-  ``encoder_recipe-mpnet.md`` / ``.json``; the MiniLM page is not touched.
+  ``encoder_recipe-mpnet.md`` / ``.json``; the MiniLM page is not touched. Added after the figures of those
+  three, the grid and the rule unchanged: ``sense_mpnet.py``'s WordNet mix, seed 0 (``--wordnet-seeds 0``).
 
 Results: ``experiments/results/encoder_recipe/encoder_recipe.md`` / ``.json`` (MiniLM),
 ``encoder_recipe-mpnet.md`` / ``.json`` (MPNet).
@@ -102,6 +103,8 @@ class Encoder(NamedTuple):
     name: str
     label: str
     primary: bool
+    #: The tuned model's folder under ``folder`` (empty: ``name``); its DWUG EN uses are embedded with it.
+    model: str = ""
 
 
 #: The encoders (fixed before any figure): ``out/<folder>/eval-<dataset>-<name>/run`` holds each one's vectors.
@@ -134,8 +137,12 @@ DWUG_ENCODERS = ("untuned", "inventory_seed0", "inventory_seed1", "inventory_see
 #: The MPNet encoders (declared before any figure under another recipe): ``sense_mpnet.py``'s stored vectors.
 MPNET_ENCODERS: dict[str, Encoder] = {
     "untuned": Encoder("experiments-sense-mpnet", "untuned", "untuned MPNet", True),
-    "wic_seed0": Encoder("experiments-sense-mpnet", "seed0", "MPNet, Word-in-Context seed 0", True),
-    "wic_seed1": Encoder("experiments-sense-mpnet", "seed1", "MPNet, Word-in-Context seed 1", True),
+    "wic_seed0": Encoder("experiments-sense-mpnet", "seed0", "MPNet, Word-in-Context seed 0", True, "wic-seed0"),
+    "wic_seed1": Encoder("experiments-sense-mpnet", "seed1", "MPNet, Word-in-Context seed 1", True, "wic-seed1"),
+    # added after the figures of the three above (the rule and the grid unchanged): sense_mpnet's WordNet mix
+    "wordnet_seed0": Encoder(
+        "experiments-sense-mpnet", "wordnet-seed0", "MPNet, WordNet seed 0", True, "wordnet-seed0"
+    ),
 }
 
 
@@ -146,21 +153,17 @@ class Family(NamedTuple):
     dwug: tuple[str, ...]
     results_json: Path
     title: str
-    #: The tuned encoders' model folders under the work folder (``wic-seed0`` for stored name ``seed0``), or the
-    #: stored name itself.
-    model_prefix: str
 
 
 FAMILIES: dict[str, Family] = {
     "minilm": Family(
-        ENCODERS, DWUG_ENCODERS, RESULTS_JSON, "A tuned MiniLM with a sense recipe chosen for it (issue 40)", ""
+        ENCODERS, DWUG_ENCODERS, RESULTS_JSON, "A tuned MiniLM with a sense recipe chosen for it (issue 40)"
     ),
     "mpnet": Family(
         MPNET_ENCODERS,
         tuple(MPNET_ENCODERS),
         RESULTS_JSON.with_name("encoder_recipe-mpnet.json"),
         "A tuned MPNet with a sense recipe chosen for it (issue 40)",
-        "wic-",
     ),
 }
 
@@ -287,7 +290,7 @@ def measure_encoder(work: Path, data_dir: Path, key: str, encoder: Encoder) -> d
 def tuned_model(work: Path, family: Family, key: str) -> str:
     """The model folder of one tuned encoder of a family (its DWUG EN uses are embedded with it)."""
     encoder = family.encoders[key]
-    return str(work / encoder.folder / (family.model_prefix + encoder.name))
+    return str(work / encoder.folder / (encoder.model or encoder.name))
 
 
 def dwug_readout(

@@ -65,15 +65,15 @@ RECIPE_ROWS = (
 
 
 def train_seed(
-    work: Path, data_dir: Path, seed: int, excluded: list[str], model: Path | None = None
+    work: Path, data_dir: Path, seed: int, excluded: list[str], model: Path | None = None, mix_name: str = MIX
 ) -> tuple[Path, dict[str, Any]]:
-    """The ``wic`` mix trained with one seed on ``model`` (None: the bundled MiniLM); built unless its folder holds a
-    finished model."""
+    """A mix of ``sense_minilm`` (the ``wic`` one unless named) trained with one seed on ``model`` (None: the
+    bundled MiniLM) into ``work/MIX-seedN``; built unless that folder holds a finished model."""
     from experiments.sense_minilm import MIXES, SOURCES, _spec
     from experiments.tune import training_summary, tune
 
-    mix = MIXES[MIX]
-    folder = work / f"{MIX}-seed{seed}"
+    mix = MIXES[mix_name]
+    folder = work / f"{mix_name}-seed{seed}"
     sources = [_spec(data_dir, SOURCES[name]) for name in mix.sources]
     options = {"model": str(model)} if model is not None else None
     facts = tune(folder, sources, steps=mix.steps, seed=seed, options=options, exclude_lemmas=excluded)

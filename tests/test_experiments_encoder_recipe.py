@@ -110,4 +110,5 @@ def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_pa
         tmp_path / "experiments-sense-minilm-inventory" / "wise_wic_075-seed0"
     )
     # the stored vectors of sense_mpnet.py: eval-<dataset>-<name>, one name per encoder
-    assert [e.name for e in mpnet.encoders.values()] == ["untuned", "seed0", "seed1"]
+    assert [e.name for e in mpnet.encoders.values()] == ["untuned", "seed0", "seed1", "wordnet-seed0"]
+    assert tuned_model(tmp_path, mpnet, "wordnet_seed0").endswith("experiments-sense-mpnet/wordnet-seed0")
