@@ -144,7 +144,8 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         f"- Command: `{results['command']}`",
         f"- Machine: {results['machine']}; {results['date']}; base `{results['model']}`; seeds "
-        f"{', '.join(map(str, results['seeds']))}",
+        f"{', '.join(map(str, results['seeds']))}"
+        + (f"; WordNet seeds {', '.join(map(str, results['wordnet_seeds']))}" if results.get("wordnet_seeds") else ""),
         "- Models: all-mpnet-base-v2 untuned, and tuned with the `wic` mix of `experiments/sense_minilm.py` (what "
         "`wsd tune --recipe sense-minilm` trains for MiniLM), one per training seed; no model saw a lemma of "
         "SemEval-2013, SemEval-2010 or DWUG EN, or a DWUG judgment. The protocol is in "

@@ -48,3 +48,39 @@ def test_a_folder_without_a_model_is_refused_before_any_work(tmp_path) -> None:
         main(["--model", str(tmp_path), "--work", str(tmp_path / "work")])
     assert stopped.value.code == 2
     assert not (tmp_path / "work").exists()
+
+
+def test_the_page_names_the_wordnet_rows_and_their_seeds_only_when_they_ran() -> None:
+    row = {
+        "training": {"steps": 300, "seconds": 2447.2, "precision": "fp32", "pairs": 220730},
+        "measures": _measures(0.3686, 0.539),
+        "semeval_intervals": {dataset: [-1.0, 2.5] for dataset in SEMEVAL},
+        "dwug_intervals": {f"{m}_difference": [-0.02, 0.16] for m in DWUG_MEASURES},
+    }
+    results = {
+        "command": "python -m experiments.sense_mpnet --model m --seeds 0 --wordnet-seeds 0",
+        "machine": "2 cores",
+        "date": "2026-12-07",
+        "model": "all-mpnet-base-v2",
+        "seeds": [0],
+        "untuned": _measures(0.3623, 0.474),
+        "models": {"WordNet seed 0": row},
+    }
+    without = markdown(results)
+    assert "WordNet seeds" not in without and "`wordnet` mix" not in without
+    page = markdown(results | {"wordnet_seeds": [0]})
+    assert "; seeds 0; WordNet seeds 0" in page
+    assert "Rows `WordNet seed N`" in page
+    assert "| WordNet seed 0 | 300 | 36.86 [-1.00, +2.50] |" in page
+    assert "- WordNet seed 0: 300 steps in 2447 s, fp32, 220730 pairs" in page
+
+
+def test_the_wordnet_option_parses_into_seeds_and_an_empty_one_into_none(tmp_path, monkeypatch) -> None:
+    import experiments.sense_mpnet as module
+
+    calls: list[tuple[list[int], list[int]]] = []
+    monkeypatch.setattr(module, "run", lambda work, data, model, seeds, wordnet: calls.append((seeds, wordnet)))
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
+    assert main(["--model", str(tmp_path), "--seeds", "0,1", "--wordnet-seeds", "0"]) == 0
+    assert main(["--model", str(tmp_path)]) == 0
+    assert calls == [([0, 1], [0]), ([0], [])]
