@@ -468,12 +468,14 @@ def main(argv: list[str] | None = None) -> int:
     family = FAMILIES[args.family]
     if args.family == "mpnet" and not args.markdown_only and args.mpnet_model is None:
         parser.error("--family mpnet needs --mpnet-model DIR (the untuned MPNet's DWUG EN vectors are embedded)")
+    if args.family != "mpnet" and args.mpnet_model is not None:
+        parser.error("--mpnet-model belongs to --family mpnet (the MiniLM family's untuned row is the bundled model)")
     if args.markdown_only:
         results = json.loads(family.results_json.read_text(encoding="utf-8"))
     else:
         base_model = None if args.mpnet_model is None else str(args.mpnet_model)
         results = run(args.work, args.data_dir, args.seed, family, base_model)
-        results["title"] = family.title
+    results.setdefault("title", family.title)
     save_page(results, family.results_json, family.results_json.with_suffix(".md"), markdown)
     return 0
 

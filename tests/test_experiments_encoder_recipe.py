@@ -14,6 +14,7 @@ from experiments.encoder_recipe import (
     Setting,
     bootstrap_difference,
     halves,
+    main,
     markdown,
     semeval2013_avg,
     tuned_model,
@@ -104,7 +105,7 @@ def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_pa
     minilm, mpnet = FAMILIES["minilm"], FAMILIES["mpnet"]
     assert mpnet.results_json != minilm.results_json  # the MiniLM page is not overwritten
     assert mpnet.results_json.parent == minilm.results_json.parent
-    assert set(mpnet.dwug) == set(mpnet.encoders) and "untuned" in mpnet.encoders
+    assert mpnet.dwug[0] == "untuned" and minilm.dwug[0] == "untuned"  # the read-out's base row comes first
     assert tuned_model(tmp_path, mpnet, "wic_seed1") == str(tmp_path / "experiments-sense-mpnet" / "wic-seed1")
     assert tuned_model(tmp_path, minilm, "inventory_seed0") == str(
         tmp_path / "experiments-sense-minilm-inventory" / "wise_wic_075-seed0"
@@ -112,3 +113,22 @@ def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_pa
     # the stored vectors of sense_mpnet.py: eval-<dataset>-<name>, one name per encoder
     assert [e.name for e in mpnet.encoders.values()] == ["untuned", "seed0", "seed1", "wordnet-seed0"]
     assert tuned_model(tmp_path, mpnet, "wordnet_seed0").endswith("experiments-sense-mpnet/wordnet-seed0")
+
+
+def test_main_writes_each_family_to_its_own_page_and_refuses_a_model_of_another_family(tmp_path, monkeypatch):
+    import experiments.encoder_recipe as module
+
+    written: list[tuple[str, str]] = []
+    monkeypatch.setattr(module, "save_page", lambda results, json_file, md_file, page: written.append(
+        (results["title"], md_file.name)))  # fmt: skip
+    stored = tmp_path / "encoder_recipe-mpnet.json"
+    stored.write_text('{"encoders": {}}', encoding="utf-8")  # an older JSON: no title
+    families = {"minilm": FAMILIES["minilm"], "mpnet": FAMILIES["mpnet"]._replace(results_json=stored)}
+    monkeypatch.setattr(module, "FAMILIES", families)
+    assert main(["--family", "mpnet", "--markdown-only"]) == 0
+    assert written == [(FAMILIES["mpnet"].title, "encoder_recipe-mpnet.md")]
+    for argv in (["--family", "mpnet"], ["--family", "minilm", "--mpnet-model", str(tmp_path)]):
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 2
+    assert len(written) == 1  # nothing ran or was written for the refused command lines

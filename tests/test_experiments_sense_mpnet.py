@@ -75,7 +75,7 @@ def test_the_page_names_the_wordnet_rows_and_their_seeds_only_when_they_ran() ->
     assert "- WordNet seed 0: 300 steps in 2447 s, fp32, 220730 pairs" in page
 
 
-def test_the_wordnet_option_parses_into_seeds_and_an_empty_one_into_none(tmp_path, monkeypatch) -> None:
+def test_the_wordnet_option_parses_into_seeds_and_an_absent_one_into_no_seeds(tmp_path, monkeypatch) -> None:
     import experiments.sense_mpnet as module
 
     calls: list[tuple[list[int], list[int]]] = []
