@@ -85,6 +85,8 @@ def test_summary_intervals_and_page():
     assert "| untuned MiniLM | judged cut | 0.600 / 0.650 | 1.000 [1.00, 1.00] | +0.000 [+0.000, +0.000] |" in page
     assert "ARI ≥ 18.4" in page
     assert min(CUT_GRID) == 0.2 and max(CUT_GRID) == 0.9
+    no_gold = markdown(results | {"one_sense_ari": float("nan"), "dataset_label": "RuSemShift 1"})
+    assert "ARI: none (RuSemShift 1 has no gold senses" in no_gold and "ARI ≥ nan" not in no_gold
 
 
 def test_a_wug_set_without_gold_clusters_is_read_and_has_no_one_sense_ari(tmp_path):
