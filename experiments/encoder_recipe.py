@@ -90,7 +90,6 @@ from experiments.common import (
 )
 
 RESULTS_JSON = results_dir("encoder_recipe") / "encoder_recipe.json"
-RESULTS_MD = RESULTS_JSON.with_suffix(".md")
 DATASETS = ("semeval2013", "semeval2010")
 #: Target-bootstrap resamples of the held-out difference.
 N_BOOTSTRAP = 2000
@@ -348,9 +347,14 @@ def run(
             results["encoders"][key] = kept  # measured before on the same grid: kept, not measured again
             continue
         results["encoders"][key] = measure_encoder(work, data_dir, key, encoder)
-    same = earlier.get("grid") == results["grid"] and all(
-        earlier.get("encoders", {}).get(key, {}).get("chosen") == results["encoders"][key]["chosen"]
-        for key in family.dwug
+    results["base_model"] = base_model  # the untuned row's encoder: a cached read-out of another one is not reused
+    same = (
+        earlier.get("grid") == results["grid"]
+        and earlier.get("base_model", base_model) == base_model
+        and all(
+            earlier.get("encoders", {}).get(key, {}).get("chosen") == results["encoders"][key]["chosen"]
+            for key in family.dwug
+        )
     )
     if same and "dwug" in earlier:
         results["dwug"] = earlier["dwug"]

@@ -75,7 +75,7 @@ def run(
     """The whole experiment (module docstring); every model and measure cached under ``work``."""
     from experiments import tune as cells
     from experiments.sense_minilm import lemma_lists, measures
-    from experiments.sense_minilm_seeds import train_seed
+    from experiments.sense_minilm_seeds import MIX, train_seed
     from wsd import machine
 
     work.mkdir(parents=True, exist_ok=True)
@@ -93,7 +93,7 @@ def run(
     }
     save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     base = results["untuned"]["dwug"]["per_word"]
-    trainings = [("wic", seed, f"seed{seed}", f"seed {seed}") for seed in seeds] + [
+    trainings = [(MIX, seed, f"seed{seed}", f"seed {seed}") for seed in seeds] + [
         ("wordnet", seed, f"wordnet-seed{seed}", f"WordNet seed {seed}") for seed in wordnet_seeds or []
     ]
     if wordnet_seeds:

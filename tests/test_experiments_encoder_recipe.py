@@ -132,3 +132,23 @@ def test_main_writes_each_family_to_its_own_page_and_refuses_a_model_of_another_
             main(argv)
         assert stopped.value.code == 2
     assert len(written) == 1  # nothing ran or was written for the refused command lines
+
+
+def test_a_cached_dwug_read_out_is_reused_only_for_the_same_untuned_encoder(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    import experiments.encoder_recipe as module
+
+    stored = tmp_path / "encoder_recipe-mpnet.json"
+    shutil.copyfile(FAMILIES["mpnet"].results_json, stored)  # measured: every encoder is kept, none measured again
+    earlier = json.loads(stored.read_text(encoding="utf-8"))
+    earlier["base_model"] = "mpnet-a"
+    stored.write_text(json.dumps(earlier), encoding="utf-8")
+    family = FAMILIES["mpnet"]._replace(results_json=stored)
+    calls: list[str | None] = []
+    monkeypatch.setattr(module, "measure_encoder", lambda *args: pytest.fail("measured again"))
+    monkeypatch.setattr(module, "dwug_readout", lambda *args: calls.append(args[-1]) or {"fresh": True})
+    assert module.run(tmp_path, tmp_path, 0, family, "mpnet-a")["dwug"] == earlier["dwug"]
+    assert module.run(tmp_path, tmp_path, 0, family, "mpnet-b")["dwug"] == {"fresh": True}
+    assert calls == ["mpnet-b"]
