@@ -411,13 +411,18 @@ def main(argv: list[str] | None = None) -> int:
     from wsd import machine
     from wsd.errors import InputError
 
-    if args.dataset not in DATASETS:
-        raise InputError(f"--dataset {args.dataset!r}: choose from {', '.join(DATASETS)}")
-    tuned = [(name, folder) for name, folder, _ in parse_models(args.models)]
-    base = [(name, folder) for name, folder, _ in parse_models(args.base)] if args.base else [("untuned MiniLM", None)]
-    for name, folder in [*tuned, *base]:
-        if folder is not None and not (Path(folder) / "config.json").is_file():
-            raise InputError(f"{folder}: no model for {name!r}; build it with its experiment")
+    try:  # bad input: one line and exit 2, not a traceback
+        if args.dataset not in DATASETS:
+            raise InputError(f"--dataset {args.dataset!r}: choose from {', '.join(DATASETS)}")
+        tuned = [(name, folder) for name, folder, _ in parse_models(args.models)]
+        base = (
+            [(name, folder) for name, folder, _ in parse_models(args.base)] if args.base else [("untuned MiniLM", None)]
+        )
+        for name, folder in [*tuned, *base]:
+            if folder is not None and not (Path(folder) / "config.json").is_file():
+                raise InputError(f"{folder}: no model for {name!r}; build it with its experiment")
+    except InputError as error:
+        parser.error(str(error))
     models: list[tuple[str, str | None]] = [*base[:1], *tuned]
     if args.mpnet_model is not None:
         models.insert(len(models) - sum("MPNet" in n for n, _ in tuned), ("untuned MPNet", str(args.mpnet_model)))

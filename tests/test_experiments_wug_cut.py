@@ -105,3 +105,21 @@ def test_a_wug_set_without_gold_clusters_is_read_and_has_no_one_sense_ari(tmp_pa
         (root / "data" / word / "judgments.csv").write_text(judgments.read_text().replace("half", word))
     pairs = judged_pairs(tmp_path, bundle, sorted(gold), root)
     assert [len(pairs[w][0]) for w in sorted(gold)] == [1, 1, 1] and pairs["half"][2].tolist() == [4.0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--dataset", "nope"], "--dataset 'nope': choose from dwug_en"),
+        (["--models", "x=/nonexistent"], "/nonexistent: no model for 'x'"),
+        (["--models", "no-equals-sign"], "is not NAME=FOLDER"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(argv, message, capsys):
+    from experiments.wug_cut import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
