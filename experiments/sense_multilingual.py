@@ -167,23 +167,38 @@ def carry_over(results: dict[str, Any], committed: Path = RESULTS_JSON) -> None:
     results["seeds"] = sorted({*(run["seed"] for run in kept.values()), *results["seeds"]})
 
 
-def markdown(results: dict[str, Any]) -> str:
-    """The results page: per set and measure, untuned, each seed's tuned ρ with its interval, the mean."""
+#: What the page of the language-out protocol says about it (below its command line).
+LANGUAGE_OUT = (
+    "Each set is scored by the recipe trained without it (its group's WUG sets left out, their lemmas excluded "
+    "from every other source), beside the untuned base in the same run; ρ is Spearman's against the graded "
+    "change over the set's words; [a, b] is the word-bootstrap 95% interval of tuned − untuned. The protocol is "
+    "in `experiments/sense_multilingual.py`'s docstring, fixed before any figure."
+)
+
+
+def markdown(
+    results: dict[str, Any],
+    groups: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = GROUPS,
+    title: str = "sense-multilingual on the WUG sets it left out (issue 40)",
+    protocol: str = LANGUAGE_OUT,
+) -> str:
+    """The results page: per set and measure, untuned, each seed's tuned ρ with its interval, the mean.
+
+    ``groups`` are the protocol's held-out groups (each one's finished seeds are named), ``title`` the page's
+    heading and ``protocol`` the paragraph that says how each set was scored.
+    """
     finished = {
-        group: sorted(run["seed"] for run in results["runs"].values() if run["group"] == group) for group in GROUPS
+        group: sorted(run["seed"] for run in results["runs"].values() if run["group"] == group) for group in groups
     }
     done = "; ".join(f"{group} seeds {', '.join(map(str, seeds)) or 'none'}" for group, seeds in finished.items())
     lines = [
-        "# sense-multilingual on the WUG sets it left out (issue 40)",
+        f"# {title}",
         "",
         f"Command: `{results['command']}`  ",
         f"Machine of the last run: {results['machine']}; {results['date']}; base `{results['model']}`; finished: "
         f"{done} (seeds {', '.join(map(str, results['seeds']))} asked; each run's training machine below).",
         "",
-        "Each set is scored by the recipe trained without it (its group's WUG sets left out, their lemmas excluded "
-        "from every other source), beside the untuned base in the same run; ρ is Spearman's against the graded "
-        "change over the set's words; [a, b] is the word-bootstrap 95% interval of tuned − untuned. The protocol is "
-        "in `experiments/sense_multilingual.py`'s docstring, fixed before any figure.",
+        protocol,
         "",
         "| set | measure | untuned ρ | tuned ρ per seed (difference [95% interval]) | mean tuned ρ |",
         "|---|---|---:|---|---:|",
@@ -211,7 +226,8 @@ def markdown(results: dict[str, Any]) -> str:
         where = f", {training['precision']}" if training.get("precision") else ""
         where += f", {training['machine']}" if training.get("machine") else ""
         arithmetic = training.get("arithmetic") or {}
-        where += ", portable arithmetic" if arithmetic.get("portable") else ""
+        if arithmetic:
+            where += ", portable arithmetic" if arithmetic.get("portable") else ", the machine's own arithmetic"
         lines.append(f"- {key}: {training['steps']} steps, {training['seconds']:.0f} s{where}")
     return "\n".join(lines) + "\n"
 
