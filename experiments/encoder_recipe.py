@@ -54,6 +54,10 @@ recipe were seen before it was written; no figure under any other recipe was):
   ``all`` (half of it choice data) is shown as the issue states its target, marked so. Results in
   ``encoder_recipe-mpnet.md`` / ``.json``; the MiniLM page is not touched. Added after the figures of those
   three, the grid and the rule unchanged: ``sense_mpnet.py``'s WordNet mix, seed 0 (``--wordnet-seeds 0``).
+  Added after the figures of those four (declared 2026-12-07 before any figure of them), the grid and the rule
+  unchanged: ``sense_mpnet.py``'s WiSE-FT averages (0.25 untuned + 0.75 Word-in-Context seed 0, and seed 1;
+  ``--wise-seeds 0,1``), read as the Word-in-Context seeds are (held-out ``test`` half, tuned − untuned, each
+  with its own recipe).
 
 Results: ``experiments/results/encoder_recipe/encoder_recipe.md`` / ``.json`` (MiniLM),
 ``encoder_recipe-mpnet.md`` / ``.json`` (MPNet).
@@ -142,6 +146,9 @@ MPNET_ENCODERS: dict[str, Encoder] = {
     "wordnet_seed0": Encoder(
         "experiments-sense-mpnet", "wordnet-seed0", "MPNet, WordNet seed 0", True, "wordnet-seed0"
     ),
+    # added after the figures of the four above (the rule and the grid unchanged): sense_mpnet's WiSE-FT averages
+    "wise_seed0": Encoder("experiments-sense-mpnet", "wise-seed0", "MPNet, WiSE-FT 0.75 seed 0", True, "wise-seed0"),
+    "wise_seed1": Encoder("experiments-sense-mpnet", "wise-seed1", "MPNet, WiSE-FT 0.75 seed 1", True, "wise-seed1"),
 }
 
 

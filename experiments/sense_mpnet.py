@@ -3,7 +3,7 @@
 Run from the repository root (an hour or more on 2 cores; resumes from ``--work``)::
 
     python -m experiments.sense_mpnet --model /work/models/all-mpnet-base-v2 [--seeds 0] [--wordnet-seeds 0] \\
-        [--data-dir DIR] [--work out/experiments-sense-mpnet]
+        [--wise-seeds 0] [--data-dir DIR] [--work out/experiments-sense-mpnet]
 
 (``--model``: the folder ``../shared/models/get-mpnet.sh`` prints.)
 
@@ -46,6 +46,20 @@ measures. Run as::
 
     python -m experiments.sense_mpnet --model /work/models/all-mpnet-base-v2 --seeds 0,1 --wordnet-seeds 0
 
+**WiSE-FT** (``--wise-seeds``, declared 2026-12-07 before any figure of it; every figure above, and the
+re-chosen recipes of ``encoder_recipe-mpnet.md``, were seen). Under re-chosen recipes the untuned MPNet (37.81 on
+the held-out half of SemEval-2013) stays ahead of its Word-in-Context seeds (37.20 each) while they lead on every
+usage measure; for MiniLM, the second choice of ``sense_minilm_inventory.py`` (WiSE-FT: 0.25 untuned + 0.75 the
+Word-in-Context mix, weight averages, no training) was the model that kept part of both. The same construction
+here, nothing chosen on MPNet: for each seed of ``--wise-seeds``, the weight average of the untuned MPNet (0.25)
+and the Word-in-Context seed of that number (0.75; trained first if absent), scored by the same measures beside
+the same untuned row; their stored vectors then join ``encoder_recipe --family mpnet`` (its grid, rule, halves
+and read-outs unchanged). The weight 0.75 is the one the second choice's rule chose for MiniLM on held-out pairs.
+Read as above. Run as::
+
+    python -m experiments.sense_mpnet --model /work/models/all-mpnet-base-v2 --seeds 0,1 --wordnet-seeds 0 \
+        --wise-seeds 0,1
+
 Results: ``experiments/results/sense_mpnet/sense_mpnet.md`` / ``.json``.
 """
 
@@ -69,8 +83,17 @@ SEMEVAL = ("semeval2013", "semeval2010")
 TARGETS = {"semeval2013": 38.0, "rho_prt": 0.55, "rho_prt_out_of_fold": 0.60, "rho_jsd": 0.45, "ari_margin": 5.0}
 
 
+#: WiSE-FT's weights (module docstring): the untuned MPNet's, then its Word-in-Context seed's.
+WISE_WEIGHTS = (0.25, 0.75)
+
+
 def run(
-    work: Path, data_dir: Path, model: Path, seeds: list[int], wordnet_seeds: list[int] | None = None
+    work: Path,
+    data_dir: Path,
+    model: Path,
+    seeds: list[int],
+    wordnet_seeds: list[int] | None = None,
+    wise_seeds: list[int] | None = None,
 ) -> dict[str, Any]:
     """The whole experiment (module docstring); every model and measure cached under ``work``."""
     from experiments import tune as cells
@@ -93,13 +116,21 @@ def run(
     }
     save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     base = results["untuned"]["dwug"]["per_word"]
-    trainings = [(MIX, seed, f"seed{seed}", f"seed {seed}") for seed in seeds] + [
-        ("wordnet", seed, f"wordnet-seed{seed}", f"WordNet seed {seed}") for seed in wordnet_seeds or []
-    ]
+    trainings = (
+        [(MIX, seed, f"seed{seed}", f"seed {seed}") for seed in seeds]
+        + [("wordnet", seed, f"wordnet-seed{seed}", f"WordNet seed {seed}") for seed in wordnet_seeds or []]
+        + [("wise", seed, f"wise-seed{seed}", f"WiSE-FT 0.75 seed {seed}") for seed in wise_seeds or []]
+    )
     if wordnet_seeds:
         results["wordnet_seeds"] = wordnet_seeds
+    if wise_seeds:
+        results["wise_seeds"] = wise_seeds
     for mix, seed, name, label in trainings:
-        folder, training = train_seed(work, data_dir, seed, excluded, model, mix)
+        folder, training = train_seed(work, data_dir, seed, excluded, model, MIX if mix == "wise" else mix)
+        if mix == "wise":
+            folder = work / name
+            cells._average(folder, [str(model), str(work / f"{MIX}-seed{seed}")], WISE_WEIGHTS)
+            training = training | {"averaged": f"{WISE_WEIGHTS[0]} untuned + {WISE_WEIGHTS[1]} seed {seed}"}
         found = measures(work, data_dir, str(folder), name, 0)
         results["models"][label] = {
             "training": training,
@@ -145,7 +176,8 @@ def markdown(results: dict[str, Any]) -> str:
         f"- Command: `{results['command']}`",
         f"- Machine: {results['machine']}; {results['date']}; base `{results['model']}`; seeds "
         f"{', '.join(map(str, results['seeds']))}"
-        + (f"; WordNet seeds {', '.join(map(str, results['wordnet_seeds']))}" if results.get("wordnet_seeds") else ""),
+        + (f"; WordNet seeds {', '.join(map(str, results['wordnet_seeds']))}" if results.get("wordnet_seeds") else "")
+        + (f"; WiSE-FT seeds {', '.join(map(str, results['wise_seeds']))}" if results.get("wise_seeds") else ""),
         "- Models: all-mpnet-base-v2 untuned, and tuned with the `wic` mix of `experiments/sense_minilm.py` (what "
         "`wsd tune --recipe sense-minilm` trains for MiniLM), one per training seed; no model saw a lemma of "
         "SemEval-2013, SemEval-2010 or DWUG EN, or a DWUG judgment. The protocol is in "
@@ -154,6 +186,12 @@ def markdown(results: dict[str, Any]) -> str:
             " Rows `WordNet seed N` (declared later, before any figure of them): the `wordnet` mix (WordNet 3.0's "
             "example pairs, 300 steps), the same lemmas left out."
             if results.get("wordnet_seeds")
+            else ""
+        )
+        + (
+            " Rows `WiSE-FT 0.75 seed N` (declared later, before any figure of them): the weight average of the "
+            "untuned MPNet (0.25) and the Word-in-Context seed N (0.75), no training of their own (steps: seed N's)."
+            if results.get("wise_seeds")
             else ""
         ),
         "- SemEval AVG ×100 with the target-bootstrap 95% interval of tuned − untuned; DWUG EN over all 46 words, ρ "
@@ -177,10 +215,13 @@ def markdown(results: dict[str, Any]) -> str:
         lines += ["", "Training:", ""]
         for name, row in results["models"].items():
             training = row["training"]
-            lines.append(
-                f"- {name}: {training['steps']} steps in {training['seconds']:.0f} s, {training['precision']}, "
+            trained = (
+                f"{training['steps']} steps in {training['seconds']:.0f} s, {training['precision']}, "
                 f"{training['pairs']} pairs"
             )
+            if training.get("averaged"):
+                trained = f"{training['averaged']} (weights averaged; seed {name.rsplit(' ', 1)[-1]}: {trained})"
+            lines.append(f"- {name}: {trained}")
     return "\n".join(lines) + "\n"
 
 
@@ -190,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="the all-mpnet-base-v2 folder (../shared/models/get-mpnet.sh)")
     parser.add_argument("--seeds", default="0", help="comma-separated training seeds")
     parser.add_argument("--wordnet-seeds", default="", help="comma-separated training seeds of the WordNet mix")
+    parser.add_argument("--wise-seeds", default="", help="comma-separated seeds of WiSE-FT averages (docstring)")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--work", type=Path, default=Path("out/experiments-sense-mpnet"))
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
@@ -201,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.model is None or not (args.model / "config.json").is_file():
         parser.error(f"--model must be the all-mpnet-base-v2 folder (no config.json in {args.model})")
     wordnet_seeds = [int(seed) for seed in args.wordnet_seeds.split(",") if seed.strip()]
-    run(args.work, args.data_dir, args.model, [int(seed) for seed in args.seeds.split(",")], wordnet_seeds)
+    wise_seeds = [int(seed) for seed in args.wise_seeds.split(",") if seed.strip()]
+    seeds = [int(seed) for seed in args.seeds.split(",")]
+    run(args.work, args.data_dir, args.model, seeds, wordnet_seeds, wise_seeds)
     return 0
 
 

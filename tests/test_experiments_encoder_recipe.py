@@ -111,8 +111,10 @@ def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_pa
         tmp_path / "experiments-sense-minilm-inventory" / "wise_wic_075-seed0"
     )
     # the stored vectors of sense_mpnet.py: eval-<dataset>-<name>, one name per encoder
-    assert [e.name for e in mpnet.encoders.values()] == ["untuned", "seed0", "seed1", "wordnet-seed0"]
+    names = ["untuned", "seed0", "seed1", "wordnet-seed0", "wise-seed0", "wise-seed1"]
+    assert [e.name for e in mpnet.encoders.values()] == names
     assert tuned_model(tmp_path, mpnet, "wordnet_seed0").endswith("experiments-sense-mpnet/wordnet-seed0")
+    assert tuned_model(tmp_path, mpnet, "wise_seed1").endswith("experiments-sense-mpnet/wise-seed1")
 
 
 def test_main_writes_each_family_to_its_own_page_and_refuses_a_model_of_another_family(tmp_path, monkeypatch):
@@ -145,7 +147,8 @@ def test_a_cached_dwug_read_out_is_reused_only_for_the_same_untuned_encoder(tmp_
     earlier = json.loads(stored.read_text(encoding="utf-8"))
     earlier["base_model"] = "mpnet-a"
     stored.write_text(json.dumps(earlier), encoding="utf-8")
-    family = FAMILIES["mpnet"]._replace(results_json=stored)
+    measured = {key: e for key, e in FAMILIES["mpnet"].encoders.items() if key in earlier["encoders"]}
+    family = FAMILIES["mpnet"]._replace(results_json=stored, encoders=measured, dwug=tuple(measured))
     calls: list[str | None] = []
     monkeypatch.setattr(module, "measure_encoder", lambda *args: pytest.fail("measured again"))
     monkeypatch.setattr(module, "dwug_readout", lambda *args: calls.append(args[-1]) or {"fresh": True})

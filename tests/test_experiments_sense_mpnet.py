@@ -75,12 +75,44 @@ def test_the_page_names_the_wordnet_rows_and_their_seeds_only_when_they_ran() ->
     assert "- WordNet seed 0: 300 steps in 2447 s, fp32, 220730 pairs" in page
 
 
-def test_the_wordnet_option_parses_into_seeds_and_an_absent_one_into_no_seeds(tmp_path, monkeypatch) -> None:
+def test_the_wordnet_and_wise_options_parse_into_seeds_and_absent_ones_into_no_seeds(tmp_path, monkeypatch) -> None:
     import experiments.sense_mpnet as module
 
-    calls: list[tuple[list[int], list[int]]] = []
-    monkeypatch.setattr(module, "run", lambda work, data, model, seeds, wordnet: calls.append((seeds, wordnet)))
+    calls: list[tuple[list[int], list[int], list[int]]] = []
+
+    def record(work, data, model, seeds, wordnet, wise) -> None:
+        calls.append((seeds, wordnet, wise))
+
+    monkeypatch.setattr(module, "run", record)
     (tmp_path / "config.json").write_text("{}", encoding="utf-8")
-    assert main(["--model", str(tmp_path), "--seeds", "0,1", "--wordnet-seeds", "0"]) == 0
+    assert main(["--model", str(tmp_path), "--seeds", "0,1", "--wordnet-seeds", "0", "--wise-seeds", "0,1"]) == 0
     assert main(["--model", str(tmp_path)]) == 0
-    assert calls == [([0, 1], [0]), ([0], [])]
+    assert calls == [([0, 1], [0], [0, 1]), ([0], [], [])]
+
+
+def test_a_wise_row_says_it_is_a_weight_average_of_which_seed() -> None:
+    row = {
+        "training": {"steps": 732, "seconds": 1200.4, "precision": "bf16", "pairs": 13201},
+        "measures": _measures(0.3790, 0.6),
+        "semeval_intervals": {dataset: [-1.0, 2.5] for dataset in SEMEVAL},
+        "dwug_intervals": {f"{m}_difference": [-0.02, 0.16] for m in DWUG_MEASURES},
+    }
+    wise = dict(row, training=row["training"] | {"averaged": "0.25 untuned + 0.75 seed 1"})
+    results = {
+        "command": "python -m experiments.sense_mpnet --model m --seeds 1 --wise-seeds 1",
+        "machine": "2 cores",
+        "date": "2026-12-07",
+        "model": "all-mpnet-base-v2",
+        "seeds": [1],
+        "wise_seeds": [1],
+        "untuned": _measures(0.3623, 0.474),
+        "models": {"seed 1": row, "WiSE-FT 0.75 seed 1": wise},
+    }
+    page = markdown(results)
+    assert "; seeds 1; WiSE-FT seeds 1" in page
+    assert "Rows `WiSE-FT 0.75 seed N`" in page
+    assert "| WiSE-FT 0.75 seed 1 | 732 | 37.90 [-1.00, +2.50] |" in page
+    assert (
+        "- WiSE-FT 0.75 seed 1: 0.25 untuned + 0.75 seed 1 (weights averaged; seed 1: 732 steps in 1200 s, bf16, "
+        "13201 pairs)" in page
+    )
