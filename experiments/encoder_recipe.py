@@ -57,7 +57,8 @@ recipe were seen before it was written; no figure under any other recipe was):
   Added after the figures of those four (declared 2026-12-07 before any figure of them), the grid and the rule
   unchanged: ``sense_mpnet.py``'s WiSE-FT averages (0.25 untuned + 0.75 Word-in-Context seed 0, and seed 1;
   ``--wise-seeds 0,1``), read as the Word-in-Context seeds are (held-out ``test`` half, tuned − untuned, each
-  with its own recipe).
+  with its own recipe). Seed 2 of both (``sense_mpnet.py``'s ``--seeds 0,1,2 --wise-seeds 0,1,2``, declared
+  2026-12-07 after the figures of seeds 0 and 1, before any of seed 2) joins the same way.
 
 Results: ``experiments/results/encoder_recipe/encoder_recipe.md`` / ``.json`` (MiniLM),
 ``encoder_recipe-mpnet.md`` / ``.json`` (MPNet).
@@ -149,6 +150,9 @@ MPNET_ENCODERS: dict[str, Encoder] = {
     # added after the figures of the four above (the rule and the grid unchanged): sense_mpnet's WiSE-FT averages
     "wise_seed0": Encoder("experiments-sense-mpnet", "wise-seed0", "MPNet, WiSE-FT 0.75 seed 0", True, "wise-seed0"),
     "wise_seed1": Encoder("experiments-sense-mpnet", "wise-seed1", "MPNet, WiSE-FT 0.75 seed 1", True, "wise-seed1"),
+    # added after the figures of seeds 0 and 1 (the rule and the grid unchanged): seed 2 of both
+    "wic_seed2": Encoder("experiments-sense-mpnet", "seed2", "MPNet, Word-in-Context seed 2", True, "wic-seed2"),
+    "wise_seed2": Encoder("experiments-sense-mpnet", "wise-seed2", "MPNet, WiSE-FT 0.75 seed 2", True, "wise-seed2"),
 }
 
 

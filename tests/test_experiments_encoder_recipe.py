@@ -111,7 +111,7 @@ def test_the_mpnet_family_reads_sense_mpnets_work_and_writes_its_own_page(tmp_pa
         tmp_path / "experiments-sense-minilm-inventory" / "wise_wic_075-seed0"
     )
     # the stored vectors of sense_mpnet.py: eval-<dataset>-<name>, one name per encoder
-    names = ["untuned", "seed0", "seed1", "wordnet-seed0", "wise-seed0", "wise-seed1"]
+    names = ["untuned", "seed0", "seed1", "wordnet-seed0", "wise-seed0", "wise-seed1", "seed2", "wise-seed2"]
     assert [e.name for e in mpnet.encoders.values()] == names
     assert tuned_model(tmp_path, mpnet, "wordnet_seed0").endswith("experiments-sense-mpnet/wordnet-seed0")
     assert tuned_model(tmp_path, mpnet, "wise_seed1").endswith("experiments-sense-mpnet/wise-seed1")
