@@ -215,7 +215,8 @@ def stored_vectors(work: Path, encoder: Encoder, dataset: str, data_dir: Path) -
     if not (run / "vectors.npy").is_file():
         raise SystemExit(
             f"{run}: no stored vectors; run the experiment that measures this encoder first "
-            f"(python -m experiments.{encoder.folder.removeprefix('experiments-').replace('-', '_')})"
+            f"(experiments/{encoder.folder.removeprefix('experiments-').replace('-', '_')}.py: its docstring gives "
+            "the command)"
         )
     meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
     context = parse_context(meta["embedding"].get("context_vector"))

@@ -126,7 +126,8 @@ def _earlier(model: str) -> dict[str, Any] | None:
 
 
 def merge(earlier: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
-    """``results`` with the committed runs it did not redo (another set or seed), in the protocol's order.
+    """``results`` with the committed runs it did not redo (another set or seed), in the protocol's order (also when
+    nothing was committed).
 
     >>> old = {"command": "a", "model": "m", "seeds": [0], "runs": {"rusemshift2-seed0": {"group": "rusemshift2",
     ...        "seed": 0}, "nordiachange2-seed0": {"group": "nordiachange2", "seed": 0}}}
@@ -136,13 +137,13 @@ def merge(earlier: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, 
     >>> list(merged["runs"]), merged["seeds"], merged["command"]
     (['nordiachange2-seed0', 'nordiachange2-seed1', 'rusemshift2-seed0'], [0, 1], 'a; b')
     """
-    if earlier is None:
-        return results
     merged = dict(results)
-    runs = {**earlier["runs"], **results["runs"]}
+    runs = {**(earlier or {}).get("runs", {}), **results["runs"]}
     order = list(SETS)
     merged["runs"] = dict(sorted(runs.items(), key=lambda item: (order.index(item[1]["group"]), item[1]["seed"])))
     merged["seeds"] = sorted({run["seed"] for run in runs.values()} | set(results["seeds"]))
+    if earlier is None:
+        return merged
     commands = earlier["command"].split("; ")
     merged["command"] = "; ".join([*commands, *([results["command"]] if results["command"] not in commands else [])])
     return merged
@@ -161,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
+        if not RESULTS_JSON.is_file():
+            parser.error(f"--markdown-only: no results yet ({RESULTS_JSON})")
         RESULTS_MD.write_text(page(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
         return 0
     names = [name.strip() for name in args.sets.split(",") if name.strip()]

@@ -155,3 +155,13 @@ def test_a_cached_dwug_read_out_is_reused_only_for_the_same_untuned_encoder(tmp_
     assert module.run(tmp_path, tmp_path, 0, family, "mpnet-a")["dwug"] == earlier["dwug"]
     assert module.run(tmp_path, tmp_path, 0, family, "mpnet-b")["dwug"] == {"fresh": True}
     assert calls == ["mpnet-b"]
+
+
+def test_an_encoder_without_stored_vectors_stops_with_one_line_naming_where_its_command_is(tmp_path):
+    from experiments.encoder_recipe import MPNET_ENCODERS, stored_vectors
+
+    with pytest.raises(SystemExit) as stopped:
+        stored_vectors(tmp_path, MPNET_ENCODERS["wise_seed2"], "semeval2013", tmp_path)
+    message = str(stopped.value.code)
+    assert message.startswith(f"{tmp_path}/experiments-sense-mpnet/eval-semeval2013-wise-seed2/run: no stored vectors")
+    assert "experiments/sense_mpnet.py: its docstring gives the command" in message

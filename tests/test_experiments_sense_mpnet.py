@@ -116,3 +116,64 @@ def test_a_wise_row_says_it_is_a_weight_average_of_which_seed() -> None:
         "- WiSE-FT 0.75 seed 1: 0.25 untuned + 0.75 seed 1 (weights averaged; seed 1: 732 steps in 1200 s, bf16, "
         "13201 pairs)" in page
     )
+
+
+def test_a_wise_seed_averages_the_untuned_model_with_the_word_in_context_seed_it_built(tmp_path, monkeypatch) -> None:
+    import experiments.sense_minilm as minilm
+    import experiments.sense_minilm_seeds as seeds_module
+    import experiments.sense_mpnet as module
+    import experiments.tune as cells
+
+    monkeypatch.setattr(module, "RESULTS_JSON", tmp_path / "r.json")
+    monkeypatch.setattr(module, "RESULTS_MD", tmp_path / "r.md")
+    monkeypatch.setattr(minilm, "lemma_lists", lambda data, seed: (["bank"], ["mouse"]))
+    monkeypatch.setattr(cells, "_dwug_gold", lambda data: (None, {"w": 0.5}, "change_graded"))
+    trained: list[tuple[int, str]] = []
+    averaged: list[tuple[object, list[str], tuple[float, ...]]] = []
+    measured: list[tuple[str, str]] = []
+
+    def train_seed(work, data, seed, excluded, model, mix):
+        trained.append((seed, mix))
+        assert excluded == ["bank", "mouse"]
+        return work / f"{mix}-seed{seed}", {"steps": 732, "seconds": 1.0, "precision": "bf16", "pairs": 9}
+
+    def measures(work, data, model, name, seed):
+        measured.append((name, model))
+        found = _measures(0.37, 0.6)
+        found["dwug"]["per_word"] = {}
+        return found
+
+    monkeypatch.setattr(seeds_module, "train_seed", train_seed)
+    monkeypatch.setattr(minilm, "measures", measures)
+    monkeypatch.setattr(cells, "_average", lambda folder, models, weights: averaged.append((folder, models, weights)))
+    monkeypatch.setattr(
+        cells, "bootstrap_difference", lambda *args: {f"{m}_difference": [0.0, 0.1] for m in DWUG_MEASURES}
+    )
+    monkeypatch.setattr(cells, "semeval_interval", lambda *args: [0.0, 0.0])
+    model = tmp_path / "mpnet"
+    results = module.run(tmp_path, tmp_path, model, [1], None, [1])
+    assert trained == [(1, "wic"), (1, "wic")]  # the Word-in-Context seed, then the same (built) seed for the average
+    assert averaged == [(tmp_path / "wise-seed1", [str(model), str(tmp_path / "wic-seed1")], (0.25, 0.75))]
+    assert measured == [
+        ("untuned", str(model)),
+        ("seed1", str(tmp_path / "wic-seed1")),
+        ("wise-seed1", str(tmp_path / "wise-seed1")),
+    ]
+    assert results["models"]["WiSE-FT 0.75 seed 1"]["training"]["averaged"] == "0.25 untuned + 0.75 seed 1"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seeds", "0,x"], "--seeds: '0,x' is not a comma-separated list of integers"),
+        (["--seeds", ","], "--seeds: none given"),
+        (["--seeds", "0", "--wise-seeds", "0,2"], "--wise-seeds 2: a WiSE-FT seed's own row is scored too"),
+    ],
+)
+def test_bad_seed_lists_are_one_usage_line_and_exit_2(tmp_path, capsys, argv: list[str], message: str) -> None:
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--model", str(tmp_path), "--work", str(tmp_path / "work"), *argv])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "work").exists()

@@ -83,3 +83,38 @@ def test_a_folder_without_an_encoder_is_refused_before_any_work(tmp_path, capsys
     assert stopped.value.code == 2
     assert f"--model: no encoder in {tmp_path}" in capsys.readouterr().err
     assert not (tmp_path / "work").exists()
+
+
+def test_a_variant_leaves_out_its_set_alone_keeps_the_sibling_and_trains_in_the_machine_s_arithmetic(
+    tmp_path, monkeypatch
+) -> None:
+    import experiments.tune as cells
+    from experiments.sense_multilingual_sets import train
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        cells,
+        "tune",
+        lambda folder, sources, **kwargs: calls.append({"folder": folder, "sources": sources, **kwargs}) or {},
+    )
+    from wsd.tune.recipes import RECIPES
+
+    for source in RECIPES["sense-multilingual"].sources:  # the recipe's data folder, as laid out in ../shared
+        (tmp_path / source.path).mkdir(parents=True)
+    folder, _ = train(tmp_path / "work", tmp_path, tmp_path / "e5", "nordiachange2", 2)
+    (call,) = calls
+    assert folder == call["folder"] == tmp_path / "work" / "nordiachange2-out-seed2"
+    assert call["exclude"] == [f"wug:{tmp_path / 'lscd/nordiachange/subset2'}"]  # the set and its lemmas
+    assert f"wug:{tmp_path / 'lscd/nordiachange/subset1'}" in call["sources"]  # the sibling set trains
+    assert not any("subset2" in source for source in call["sources"])
+    assert len(call["sources"]) == 6  # the recipe's seven sources less the one set
+    assert call["steps"] == 1000 and call["seed"] == 2
+    assert call["options"]["portable"] is False and call["options"]["precision"] == "fp32"
+    assert call["options"]["model"] == str(tmp_path / "e5") and call["options"]["seed"] == 2
+
+
+def test_a_first_page_orders_its_runs_as_the_protocol_does() -> None:
+    new = {"command": "b", "model": "m", "seeds": [0], "runs": {}}
+    for name in reversed(SETS):
+        new["runs"][f"{name}-seed0"] = {"group": name, "seed": 0}
+    assert list(merge(None, new)["runs"]) == [f"{name}-seed0" for name in SETS]
