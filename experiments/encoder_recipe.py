@@ -439,9 +439,41 @@ def markdown(results: dict[str, Any]) -> str:
             low, high = found["test_interval"][recipe]
             cells.append(f"{100 * delta:+.2f} [{low:+.2f}, {high:+.2f}]")
         lines.append(f"| {found['label']} | {cells[0]} | {cells[1]} |")
+    lines += seed_means(results)
     if "dwug" in results:
         lines += dwug_markdown(results)
     return "\n".join(lines) + "\n"
+
+
+def seed_means(results: dict[str, Any]) -> list[str]:
+    """Per encoder with several seeds (labels ``… seed N``), the mean over its seeds with their own recipes.
+
+    >>> rows = [{"semeval2013": {"test": t, "all": t + 0.01}} for t in (0.3749, 0.3893)]
+    >>> found = {f"s{n}": {"label": f"MPNet, X seed {n}", "chosen": 0, "rows": [rows[n]]} for n in (0, 1)}
+    >>> seed_means({"encoders": found | {"u": {"label": "untuned", "chosen": 0, "rows": [rows[0]]}}})[-1]
+    '| MPNet, X | 0, 1 | 38.21 | 39.21 |'
+    """
+    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for found in results["encoders"].values():
+        prefix, _, seed = found["label"].rpartition(" seed ")
+        prefix = prefix.rstrip(", ")
+        if prefix and seed.isdigit():
+            groups.setdefault(prefix, []).append((seed, found["rows"][found["chosen"]]["semeval2013"]))
+    groups = {prefix: members for prefix, members in groups.items() if len(members) > 1}
+    if not groups:
+        return []
+    lines = [
+        "",
+        "Over seeds: the mean SemEval-2013 AVG of each encoder's seeds, each seed with its own chosen recipe (×100):",
+        "",
+        "| encoder | seeds | 2013 test (mean) | 2013 all (mean) |",
+        "|---|---|---:|---:|",
+    ]
+    for prefix, members in groups.items():
+        test = 100 * float(np.mean([scores["test"] for _, scores in members]))
+        whole = 100 * float(np.mean([scores["all"] for _, scores in members]))
+        lines.append(f"| {prefix} | {', '.join(seed for seed, _ in members)} | {test:.2f} | {whole:.2f} |")
+    return lines
 
 
 def dwug_markdown(results: dict[str, Any]) -> list[str]:

@@ -165,3 +165,25 @@ def test_an_encoder_without_stored_vectors_stops_with_one_line_naming_where_its_
     message = str(stopped.value.code)
     assert message.startswith(f"{tmp_path}/experiments-sense-mpnet/eval-semeval2013-wise-seed2/run: no stored vectors")
     assert "experiments/sense_mpnet.py: its docstring gives the command" in message
+
+
+def test_the_page_gives_the_mean_over_an_encoder_s_seeds_each_with_its_own_recipe() -> None:
+    from experiments.encoder_recipe import seed_means
+
+    def found(label: str, own: float) -> dict:
+        rows = [{"semeval2013": {"test": 0.30, "all": 0.30}}, {"semeval2013": {"test": own, "all": own + 0.01}}]
+        return {"label": label, "chosen": 1, "rows": rows}
+
+    encoders = {
+        "untuned": found("untuned MPNet", 0.3781),
+        "a": found("MPNet, WiSE-FT 0.75 seed 0", 0.3749),
+        "b": found("MPNet, WiSE-FT 0.75 seed 1", 0.3893),
+        "c": found("MPNet, WordNet seed 0", 0.3673),  # one seed: no mean
+        "d": found("second choice (WiSE-FT 0.75), seed 2", 0.33),
+        "e": found("second choice (WiSE-FT 0.75), seed 0", 0.32),
+    }
+    lines = seed_means({"encoders": encoders})
+    assert "| MPNet, WiSE-FT 0.75 | 0, 1 | 38.21 | 39.21 |" in lines
+    assert "| second choice (WiSE-FT 0.75) | 2, 0 | 32.50 | 33.50 |" in lines
+    assert not any("WordNet" in line or "untuned" in line for line in lines)
+    assert seed_means({"encoders": {"untuned": encoders["untuned"], "c": encoders["c"]}}) == []
