@@ -31,9 +31,11 @@ Results: ``experiments/results/sense_multilingual/sense_multilingual.md`` / ``.j
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +103,6 @@ def score_set(data_dir: Path, name: str, base: Path, tuned: Path, seed: int) -> 
 
 def run(work: Path, data_dir: Path, model: Path, seeds: list[int]) -> dict[str, Any]:
     """The whole experiment (module docstring); each (group, seed) cached in ``work``."""
-    from experiments.tune import training_summary
     from wsd import machine
 
     if not (model / "config.json").is_file():
@@ -118,21 +119,34 @@ def run(work: Path, data_dir: Path, model: Path, seeds: list[int]) -> dict[str, 
     carry_over(results)
     for seed in seeds:
         for group, (_, scored) in GROUPS.items():
-            cache = work / f"{group}-seed{seed}.json"
-            if cache.is_file():
-                done = json.loads(cache.read_text(encoding="utf-8"))
-            else:
-                folder, facts = train(work, data_dir, model, group, seed)
-                done = {"training": training_summary(facts), "sets": {}}
-                for name in scored:
-                    done["sets"][name] = score_set(data_dir, name, model, folder, seed)
-                    row = done["sets"][name]
-                    log(f"{group} seed {seed} {name}: rho PRT {row['untuned']['rho_prt']:.3f} -> "
-                        f"{row['tuned']['rho_prt']:.3f}")  # fmt: skip
-                cache.write_text(json.dumps(done, indent=1, default=float), encoding="utf-8")
+            trained = functools.partial(train, work, data_dir, model, group, seed)
+            done = cell(work / f"{group}-seed{seed}.json", trained, data_dir, model, scored, seed, group)
             results["runs"][f"{group}-seed{seed}"] = {"group": group, "seed": seed, **done}
             save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
     return results
+
+
+def cell(
+    cache: Path,
+    trained: Callable[[], tuple[Path, dict[str, Any]]],
+    data_dir: Path,
+    model: Path,
+    scored: tuple[str, ...],
+    seed: int,
+    label: str,
+) -> dict[str, Any]:
+    """One held-out variant's training summary and scored sets: read from ``cache``, else trained and scored."""
+    from experiments.tune import training_summary
+
+    if cache.is_file():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    folder, facts = trained()
+    done: dict[str, Any] = {"training": training_summary(facts), "sets": {}}
+    for name in scored:
+        row = done["sets"][name] = score_set(data_dir, name, model, folder, seed)
+        log(f"{label} seed {seed} {name}: rho PRT {row['untuned']['rho_prt']:.3f} -> {row['tuned']['rho_prt']:.3f}")
+    cache.write_text(json.dumps(done, indent=1, default=float), encoding="utf-8")
+    return done
 
 
 def carry_over(results: dict[str, Any], committed: Path = RESULTS_JSON) -> None:

@@ -33,13 +33,14 @@ Results: ``experiments/results/sense_multilingual/sense_multilingual_sets.md`` /
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
-from experiments.sense_multilingual import group_sources, markdown, score_set
+from experiments.common import DEFAULT_DATA_DIR, command_line, results_dir, save_page
+from experiments.sense_multilingual import cell, group_sources, markdown
 
 #: Held-out set → the recipe's WUG source it leaves out (a path under the data folder) and the set it scores
 #: (a name of :data:`experiments.lscd.DATASETS`), in the protocol's order.
@@ -84,7 +85,6 @@ def train(work: Path, data_dir: Path, model: Path, name: str, seed: int) -> tupl
 
 def run(work: Path, data_dir: Path, model: Path, names: list[str], seeds: list[int]) -> dict[str, Any]:
     """The protocol for ``names`` × ``seeds`` (module docstring); each (set, seed) cached in ``work``."""
-    from experiments.tune import training_summary
     from wsd import machine
 
     work.mkdir(parents=True, exist_ok=True)
@@ -99,18 +99,10 @@ def run(work: Path, data_dir: Path, model: Path, names: list[str], seeds: list[i
     earlier = _earlier(model.name)
     for name in names:
         for seed in seeds:
-            cache = work / f"{name}-out-seed{seed}.json"
-            if cache.is_file():
-                done = json.loads(cache.read_text(encoding="utf-8"))
-            else:
-                folder, facts = train(work, data_dir, model, name, seed)
-                done = {"training": training_summary(facts), "sets": {}}
-                for scored in SETS[name][1]:
-                    done["sets"][scored] = score_set(data_dir, scored, model, folder, seed)
-                    row = done["sets"][scored]
-                    log(f"{name} out, seed {seed}: rho PRT {row['untuned']['rho_prt']:.3f} -> "
-                        f"{row['tuned']['rho_prt']:.3f}")  # fmt: skip
-                cache.write_text(json.dumps(done, indent=1, default=float), encoding="utf-8")
+            trained = functools.partial(train, work, data_dir, model, name, seed)
+            done = cell(
+                work / f"{name}-out-seed{seed}.json", trained, data_dir, model, SETS[name][1], seed, f"{name} out,"
+            )
             results["runs"][f"{name}-seed{seed}"] = {"group": name, "seed": seed, **done}
             merged = merge(earlier, results)
             save_page(merged, RESULTS_JSON, RESULTS_MD, page)
