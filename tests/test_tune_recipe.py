@@ -129,7 +129,16 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     folder = recipe_folder("sense-minilm")
     assert folder == caches / "models" / "sense-minilm"
     assert "load it anywhere with --model wsd:sense-minilm" in printed
-    facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+    # version 2: trained beside the folder, then 0.25 untuned + 0.75 trained, stamped with the recipe
+    stamp = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+    assert stamp["recipe"] == {"name": "sense-minilm", "version": 2, "senses": "sense-minilm", "wise_weight": 0.75}
+    assert [(row["location"], row["weight"]) for row in stamp["average"]] == [
+        ("bundled", 0.25),
+        (str(caches / "models" / "sense-minilm.trained"), 0.75),
+    ]
+    assert stamp["training_lemmas"] == ["crane", "plant"]  # the leakage guard still sees what the average learnt
+    trained_folder = caches / "models" / "sense-minilm.trained"
+    facts = json.loads((trained_folder / "wsd_tune.json").read_text(encoding="utf-8"))
     options = facts["config"]["options"]
     assert (options["max_steps"], options["seed"], options["validation_fraction"]) == (1000, 0, 0.0)
     assert facts["given_sources"] == [
@@ -157,14 +166,70 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     argv = ["tune", "--recipe", "sense-minilm", "--data-dir", str(copy), "--out", str(again), "--no-progress"]
     assert main([*argv, "--device", "cpu"]) == 0, capsys.readouterr().err
     assert (again / "model.safetensors").read_bytes() == weights
-    # a folder holding another tuned model is not taken for the recipe's: it is refused, and kept
-    facts_file = folder / "wsd_tune.json"
+    assert (again.with_name("again.trained") / "model.safetensors").read_bytes() == (
+        trained_folder / "model.safetensors"
+    ).read_bytes()
+    # the shipped sense recipe follows the model into wsd evaluate and wsd run, unless --recipe is given
+    from wsd.config import resolve_config
+
+    for model in ("wsd:sense-minilm", str(again)):
+        config = resolve_config("evaluate", flags={"embedding.model": model})
+        assert (config["senses"]["recipe"], config["senses"]["temperature"]) == ("sense-minilm", 0.08)
+        assert config["embedding"]["context_vector"] == "20:last:0.3"
+    chosen = resolve_config("run", flags={"embedding.model": "wsd:sense-minilm", "senses.recipe": "default"})
+    assert chosen["senses"]["recipe"] == "default" and chosen["embedding"]["context_vector"] == "20:last:0.5"
+    # a trained part whose configuration differs is not taken for the recipe's: it is refused, and kept
+    facts_file = trained_folder / "wsd_tune.json"
     facts["config"]["options"]["seed"] = 7
     facts_file.write_text(json.dumps(facts), encoding="utf-8")
     monkeypatch.setenv("WSD_DATA_DIR", str(data))
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 2
     assert "different configuration" in capsys.readouterr().err
     assert (folder / "model.safetensors").read_bytes() == weights
+
+
+def _version_one_model(folder: Path) -> None:
+    """A model folder as version 1 of ``sense-minilm`` left it: a trained model whose card has no recipe stamp."""
+    folder.mkdir(parents=True)
+    (folder / "wsd_tune.json").write_text(json.dumps({"config": {"options": {"seed": 0}}}), encoding="utf-8")
+    (folder / "model.safetensors").write_bytes(b"weights of version 1")
+
+
+def test_a_model_of_an_older_recipe_version_is_refused_until_rebuilt(caches: Path, capsys) -> None:
+    """``wsd:sense-minilm`` built by version 1 (the trained mix alone) is not silently taken for version 2's
+    average: loading it names the rebuild command, and a build over it is refused before any training."""
+    folder = caches / "models" / "sense-minilm"
+    _version_one_model(folder)
+    with pytest.raises(ModelError, match=r"built by version 1 of the recipe.*--recipe sense-minilm --overwrite`"):
+        built_model_folder("wsd:sense-minilm")
+    data = _data_folder(caches / "datasets")
+    err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")
+    assert f"{folder} holds another model (an older version of it, or another model): give --overwrite" in err
+    assert not (caches / "models" / "sense-minilm.trained").exists()  # refused before training
+    assert (folder / "model.safetensors").read_bytes() == b"weights of version 1"
+    card = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+    (folder / "wsd_tune.json").write_text(json.dumps(card | {"recipe": {"version": 7}}), encoding="utf-8")
+    with pytest.raises(ModelError, match="built by version 7 of the recipe"):
+        built_model_folder("wsd:sense-minilm")
+    err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")
+    assert "holds another model (version 7 of this recipe)" in err
+
+
+def test_a_model_folder_naming_an_unknown_sense_recipe_is_one_line(tmp_path: Path, capsys) -> None:
+    """A card from a newer wsd, or tampered: its sense recipe is not guessed, and no traceback follows."""
+    from wsd.embed.built_models import shipped_sense_recipe
+
+    folder = tmp_path / "tuned"
+    folder.mkdir()
+    (folder / "wsd_tune.json").write_text(json.dumps({"recipe": {"senses": "fancy"}}), encoding="utf-8")
+    with pytest.raises(ModelError, match="names the sense recipe 'fancy', which this wsd does not know"):
+        shipped_sense_recipe(str(folder))
+    err = _refused(capsys, "evaluate", "--dataset", "semeval2013", "--model", str(folder), "--data-dir",
+                   str(tmp_path / "data"), "--out", str(tmp_path / "out"), "--no-progress")  # fmt: skip
+    assert "'fancy'" in err and not (tmp_path / "out").exists()
+    (folder / "wsd_tune.json").write_text("[1, 2]", encoding="utf-8")  # no stamp to read: the default recipe
+    assert shipped_sense_recipe(str(folder)) is None
+    assert shipped_sense_recipe("wsd:sense-multilingual") is None and shipped_sense_recipe(None) is None
 
 
 def test_a_train_source_replaces_the_recipes_sources_of_its_kind(tmp_path: Path) -> None:

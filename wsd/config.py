@@ -386,6 +386,12 @@ def resolve_config(
         section, key = name.split(".", 1)
         if key in config.get(section, {}):  # a file may hold settings of other commands
             config[section][key] = value
+    if "senses" in config and "embedding" in config and all(name != "senses.recipe" for name, _, _ in layers):
+        from wsd.embed.built_models import shipped_sense_recipe
+
+        shipped = shipped_sense_recipe(config["embedding"].get("model"))
+        if shipped is not None:  # a recipe's model brings the sense recipe made for it
+            config["senses"]["recipe"] = shipped
     return _fill_from_recipe(command, config)
 
 

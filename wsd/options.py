@@ -441,7 +441,7 @@ class SenseOptions(_Options):
 
     Parameters
     ----------
-    recipe : {"default", "textbook"}
+    recipe : {"default", "textbook", "sense-minilm"}
         The named parameter set unset parameters come from.
     seed : int
         Random state of every random choice.
@@ -463,8 +463,9 @@ class SenseOptions(_Options):
 
     recipe: Recipe = setting(
         "default",
-        "named parameter set the unset sense options come from: default (wsd's recommended) or textbook "
-        "(k-means, silhouette)",
+        "named parameter set the unset sense options come from: default (wsd's recommended), textbook "
+        "(k-means, silhouette) or sense-minilm (the default made for --model wsd:sense-minilm, which takes it "
+        "when no --recipe is given)",
         commands=_SENSES,
     )
     seed: int = setting(

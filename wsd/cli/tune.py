@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from wsd.cli.settings import command_config
 from wsd.errors import ConfigError
@@ -48,6 +49,7 @@ def command_tune(args: argparse.Namespace) -> int:
     excluded: list[str] = []
     if args.data_dir and not recipe:
         raise ConfigError("--data-dir is where --recipe finds its datasets; without --recipe name each with --train")
+    trained_out, averaged = out, False  # a recipe that averages trains beside its folder, then averages into it
     if recipe:
         options, train, out, excluded = _recipe_run(recipe, options, train, out, args.data_dir)
         if not args.overwrite and _built_by_recipe(Path(out), recipe, train):
@@ -56,18 +58,69 @@ def command_tune(args: argparse.Namespace) -> int:
                 + _load_hint(recipe, out)
             )
             return 0
-    result = tune_encoder(
-        train,
-        out,
-        exclude=tune["exclude"] or (),
-        exclude_lemmas=[*excluded, *read_lemma_list(tune["exclude_lemmas"] or ())],
-        options=training_options(options),
-        overwrite=args.overwrite,
-    )
-    print(result.summary())
+        trained_out = str(_trained_folder(recipe, Path(out)))
+        averaged = trained_out != out
+        if averaged and not args.overwrite:
+            _check_replaceable(recipe, Path(out))
+    if recipe and averaged and not args.overwrite and _built_by_recipe(Path(trained_out), recipe, train, trained=True):
+        print(f"the trained part of recipe {recipe} is built already in {trained_out}: averaging it")
+    else:
+        result = tune_encoder(
+            train,
+            trained_out,
+            exclude=tune["exclude"] or (),
+            exclude_lemmas=[*excluded, *read_lemma_list(tune["exclude_lemmas"] or ())],
+            options=training_options(options),
+            overwrite=args.overwrite,
+        )
+        print(result.summary())
     if recipe:
+        if averaged:
+            print(_recipe_average(recipe, options, trained_out, out, args.overwrite).summary())
         print(_load_hint(recipe, out))
     return 0
+
+
+def _trained_folder(recipe: str, out: Path) -> Path:
+    """Where a recipe trains: ``out`` itself, or for a recipe that then averages (WiSE-FT) the folder
+    ``OUT.trained`` beside it (kept, so an interrupted build resumes and a rebuild need not train again)."""
+    from wsd.tune.recipes import resolve_recipe
+
+    if resolve_recipe(recipe).wise_weight is None:
+        return out
+    return out.with_name(out.name + ".trained")
+
+
+def _check_replaceable(recipe: str, out: Path) -> None:
+    """Refuse, before any training, a recipe build whose folder holds a finished model of something else (an
+    older version of the recipe, another model): it would only be refused after training."""
+    import json
+
+    from wsd.tune.recipes import resolve_recipe
+
+    card = out / TUNE_FILE
+    if not card.is_file():
+        return
+    try:
+        stamp = json.loads(card.read_text(encoding="utf-8")).get("recipe")
+    except (OSError, ValueError, AttributeError):
+        stamp = None
+    if stamp != resolve_recipe(recipe).stamp():
+        known = isinstance(stamp, dict) and "version" in stamp
+        built = f"version {stamp['version']} of this recipe" if known else "an older version of it, or another model"
+        raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
+
+
+def _recipe_average(recipe: str, options: TuneOptions, trained: str, out: str, overwrite: bool) -> Any:
+    """A recipe's WiSE-FT step: ``(1 − w)·base + w·trained`` into ``out``, stamped with the recipe."""
+    from wsd.tune.averaging import average_encoders
+    from wsd.tune.recipes import resolve_recipe
+
+    spec = resolve_recipe(recipe)
+    weight = float(spec.wise_weight or 0.0)
+    return average_encoders(
+        [options.model, trained], out, weights=[1.0 - weight, weight], overwrite=overwrite, recipe=spec.stamp()
+    )
 
 
 def _average_run(tune: dict, options: TuneOptions, out: str, overwrite: bool) -> int:
@@ -97,21 +150,26 @@ def _average_run(tune: dict, options: TuneOptions, out: str, overwrite: bool) ->
     return 0
 
 
-def _built_by_recipe(folder: Path, recipe: str, train: list[str]) -> bool:
+def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool = False) -> bool:
     """Whether ``folder`` holds a finished model of this recipe on these sources (another model is left to
-    :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``)."""
+    :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``). ``trained``: the trained part
+    of a recipe that then averages; else a recipe that averages needs its stamp, of this version."""
     import json
 
-    try:
-        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
-        options = facts["config"]["options"]
-        sources = facts.get("given_sources", facts["config"]["sources"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
     from wsd.tune.recipes import resolve_recipe
 
-    fixed = resolve_recipe(recipe).settings
-    return sources == train and all(options.get(key) == value for key, value in fixed.items())
+    spec = resolve_recipe(recipe)
+    try:
+        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
+        if spec.wise_weight is not None and not trained:
+            return bool(facts.get("recipe") == spec.stamp()) and _built_by_recipe(
+                _trained_folder(recipe, folder), recipe, train, trained=True
+            )
+        options = facts["config"]["options"]
+        sources = facts.get("given_sources", facts["config"]["sources"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return sources == train and all(options.get(key) == value for key, value in spec.settings.items())
 
 
 def _load_hint(recipe: str, out: str) -> str:

@@ -10,14 +10,16 @@ PosixPath('/home/me/.cache/wsd/models/sense-minilm')
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
-from wsd.schema import TUNE_RECIPES
+from wsd.schema import RECIPE_NAMES, TUNE_RECIPES
 
-__all__ = ["MODEL_PREFIX", "built_model_folder", "models_dir", "recipe_folder"]
+__all__ = ["MODEL_PREFIX", "built_model_folder", "models_dir", "recipe_folder", "shipped_sense_recipe"]
 
 #: The prefix of a model argument that names a recipe's model (``wsd:sense-minilm``).
 MODEL_PREFIX = "wsd:"
@@ -74,4 +76,69 @@ def built_model_folder(model: str) -> Path:
         raise ModelError(
             f"model {model} is not built yet (no model in {folder}): build it once with `wsd tune --recipe {name}`"
         )
+    from wsd.tune.recipes import resolve_recipe
+
+    expected = resolve_recipe(name).version
+    built = _recipe_stamp(folder).get("version", 1)
+    if built != expected:
+        raise ModelError(
+            f"model {model} in {folder} was built by version {built} of the recipe, which now builds another model "
+            f"(version {expected}): build it again with `wsd tune --recipe {name} --overwrite`"
+        )
     return folder
+
+
+def _recipe_stamp(folder: Path) -> dict[str, Any]:
+    """The ``recipe`` a model folder's ``wsd_tune.json`` records (empty: none, or no readable card)."""
+    try:
+        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    stamp = facts.get("recipe") if isinstance(facts, dict) else None
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def shipped_sense_recipe(model: str | None) -> str | None:
+    """The sense recipe that ships with a model: ``wsd:NAME``'s, or the one a recipe's model folder records.
+
+    Parameters
+    ----------
+    model : str or None
+        A ``--model`` argument (None: the bundled model, which ships none).
+
+    Returns
+    -------
+    str or None
+        A name of :data:`wsd.schema.RECIPE_NAMES`, or None (the default recipe applies).
+
+    Raises
+    ------
+    ModelError
+        For a model folder whose card names a sense recipe this wsd does not know.
+
+    Examples
+    --------
+    >>> shipped_sense_recipe("wsd:sense-minilm")
+    'sense-minilm'
+    >>> shipped_sense_recipe(None) is None
+    True
+    """
+    if not model:
+        return None
+    if model.startswith(MODEL_PREFIX):
+        from wsd.tune.recipes import RECIPES
+
+        recipe = RECIPES.get(model[len(MODEL_PREFIX) :])
+        return recipe.senses if recipe is not None else None
+    folder = Path(model).expanduser()
+    if not (folder / TUNE_FILE).is_file():
+        return None
+    senses = _recipe_stamp(folder).get("senses")
+    if senses is None:
+        return None
+    if senses not in RECIPE_NAMES:
+        raise ModelError(
+            f"{folder / TUNE_FILE}: it names the sense recipe {senses!r}, which this wsd does not know "
+            f"({', '.join(RECIPE_NAMES)}); give --recipe, or update wsd"
+        )
+    return str(senses)

@@ -197,6 +197,7 @@ def average_encoders(
     *,
     weights: Sequence[float] | None = None,
     overwrite: bool = False,
+    recipe: Mapping[str, Any] | None = None,
 ) -> Any:
     """Average the weights of encoders of one architecture and write the result as a model folder.
 
@@ -213,6 +214,9 @@ def average_encoders(
         first and a tuned model second is WiSE-FT's interpolation.
     overwrite : bool
         Replace a model folder of another configuration.
+    recipe : mapping, optional
+        The stamp of the ``wsd tune --recipe`` that made this average (``recipe`` in its ``wsd_tune.json``,
+        :meth:`wsd.tune.recipes.TuneRecipe.stamp`).
 
     Returns
     -------
@@ -303,5 +307,7 @@ def average_encoders(
         "validation": {"pairs": 0, "history": []},
         "versions": library_versions(),
     }
+    if recipe is not None:
+        facts["recipe"] = dict(recipe)
     write_model_folder(folder, target, facts, str(models[0]) if models[0] is not None else None)
     return TuneResult(folder, facts)

@@ -91,3 +91,4 @@ class TuneFacts(TypedDict, total=False):
     validation: ValidationFacts
     versions: dict[str, Any]
     average: list[dict[str, Any]]
+    recipe: dict[str, Any]

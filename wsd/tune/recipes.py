@@ -10,13 +10,20 @@ A recipe's sources are files of the public datasets, found under one data folder
 ``../shared/datasets`` is: ``--data-dir DIR``, else ``$WSD_DATA_DIR``. ``--train KIND:PATH`` replaces the
 recipe's sources of that kind.
 
-``sense-minilm``
+``sense-minilm`` (version 2)
     The bundled MiniLM tuned for one epoch (732 steps of 24 uses) on WiC's training pairs and MCL-WiC's English
-    training pairs: the mix that ``experiments/sense_minilm.py`` chose among four (with and without WordNet's
-    example pairs, 300 steps or one epoch) on held-out pairs of its training files
-    (``experiments/results/sense_minilm/sense_minilm.md``). About 18 minutes on one CPU core. Its lemma list
-    (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of SemEval-2013, SemEval-2010 and DWUG EN
-    and the experiment's choice lemmas, so the model built is the model scored there, on words it never saw.
+    training pairs, then averaged with the untuned MiniLM: 0.25 untuned + 0.75 tuned (WiSE-FT). The training mix
+    is the one ``experiments/sense_minilm.py`` chose among four (with and without WordNet's example pairs, 300
+    steps or one epoch) on held-out pairs of its training files (``experiments/results/sense_minilm/sense_minilm.md``);
+    the average is the candidate that ``experiments/sense_minilm_inventory.py`` chose by its rule, with a sense
+    inventory among the choice data (``experiments/results/sense_minilm_inventory/sense_minilm_inventory.md``).
+    Version 1 was the tuned mix alone; a model it built is refused by ``--model wsd:sense-minilm`` until rebuilt.
+    The trained mix is kept beside the model (``NAME.trained``), so an interrupted build resumes. About 18
+    minutes on one CPU core. Its lemma list (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of
+    SemEval-2013, SemEval-2010 and DWUG EN and the experiments' choice lemmas, so the model built is the model
+    scored there, on words it never saw. It ships with the sense recipe of its name
+    (:mod:`wsd.senses.recipes`), chosen for it on SemEval, which ``wsd run`` and ``wsd evaluate`` take when it is
+    the model and no ``--recipe`` is given.
 ``sense-multilingual``
     A multilingual base (``--model BASE``, e.g. the multilingual-e5-small folder of ``../shared/models``) tuned on
     MCL-WiC in every language (training, dev and the gold-labelled test files), AM2iCo (de-en, ru-en), the
@@ -37,7 +44,7 @@ from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.options import TuneOptions
-from wsd.schema import DATA_DIR_VARIABLE, TUNE_RECIPES, data_location
+from wsd.schema import DATA_DIR_VARIABLE, RECIPE_NAMES, TUNE_RECIPES, data_location
 
 __all__ = [
     "RECIPES",
@@ -85,6 +92,14 @@ class TuneRecipe:
         The file of ``wsd/tune/recipe_data`` listing the lemmas it never trains on (one per line).
     needs_model : bool
         Whether the base encoder is the user's (``--model BASE``) rather than the bundled one.
+    wise_weight : float or None
+        After training, the model is ``(1 − w)·base + w·trained`` (WiSE-FT, :mod:`wsd.tune.averaging`); None:
+        the trained model itself.
+    senses : str or None
+        The sense recipe (:data:`wsd.schema.RECIPE_NAMES`) made for this model, which ``wsd run`` and
+        ``wsd evaluate`` take when it is the model and no ``--recipe`` is given; None: the default.
+    version : int
+        Raised whenever the recipe builds another model; a model an older version built is refused.
     """
 
     name: str
@@ -93,9 +108,20 @@ class TuneRecipe:
     settings: Mapping[str, Any] = field(default_factory=dict)
     excluded_lemmas: str | None = None
     needs_model: bool = False
+    wise_weight: float | None = None
+    senses: str | None = None
+    version: int = 1
 
     def __post_init__(self) -> None:
         TuneOptions(**self.settings)  # each a field, of its type and range: a wrong recipe fails on import
+        if self.wise_weight is not None and not 0.0 < self.wise_weight < 1.0:
+            raise ValueError(f"recipe {self.name}: wise_weight must lie strictly between 0 and 1")
+        if self.senses is not None and self.senses not in RECIPE_NAMES:
+            raise ValueError(f"recipe {self.name}: senses {self.senses!r} is no sense recipe")
+
+    def stamp(self) -> dict[str, Any]:
+        """What a model this recipe built records of it (``recipe`` in its ``wsd_tune.json``)."""
+        return {"name": self.name, "version": self.version, "senses": self.senses, "wise_weight": self.wise_weight}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -113,13 +139,17 @@ _FIXED = {"seed": 0, "validation_fraction": 0.0, "loss": "auto", "precision": "f
 RECIPES: dict[str, TuneRecipe] = {
     "sense-minilm": TuneRecipe(
         "sense-minilm",
-        "the bundled MiniLM tuned for one epoch (732 steps) on the WiC and MCL-WiC en-en training pairs",
+        "the bundled MiniLM tuned for one epoch (732 steps) on the WiC and MCL-WiC en-en training pairs, "
+        "then averaged 0.25 untuned + 0.75 tuned (WiSE-FT)",
         (
             RecipeSource("wic", "wic/train/train.data.txt"),
             RecipeSource("wic", "mcl-wic/training/training.en-en.data"),
         ),
         _FIXED | {"epochs": 1, "max_steps": 1000, "model": None},
         excluded_lemmas="sense-minilm-excluded.txt",
+        wise_weight=0.75,
+        senses="sense-minilm",
+        version=2,
     ),
     "sense-multilingual": TuneRecipe(
         "sense-multilingual",
