@@ -178,6 +178,18 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
         assert config["embedding"]["context_vector"] == "20:last:0.3"
     chosen = resolve_config("run", flags={"embedding.model": "wsd:sense-minilm", "senses.recipe": "default"})
     assert chosen["senses"]["recipe"] == "default" and chosen["embedding"]["context_vector"] == "20:last:0.5"
+    # and into the Python API: an evaluation's configuration and a corpus run
+    from wsd.config import build_evaluation_config
+    from wsd.options import EmbeddingOptions
+    from wsd.workflows.pipeline import induce_corpus
+
+    evaluation = build_evaluation_config(model="wsd:sense-minilm")
+    assert (evaluation.senses["temperature"], evaluation.embedding.context_vector) == (0.08, "20:last:0.3")
+    assert build_evaluation_config(model="wsd:sense-minilm", recipe="default").senses["temperature"] == 0.04
+    embedding = EmbeddingOptions(model="wsd:sense-minilm", device="cpu", runtime="torch", precision="fp32")
+    induce_corpus("data/demo/corpus.txt", "mouse", caches / "run", embedding=embedding)
+    senses_meta = json.loads((caches / "run" / "senses" / "meta.json").read_text(encoding="utf-8"))
+    assert '"temperature": 0.08' in json.dumps(senses_meta) and '"20:last:0.3"' in json.dumps(senses_meta)
     # a trained part whose configuration differs is not taken for the recipe's: it is refused, and kept
     facts_file = trained_folder / "wsd_tune.json"
     facts["config"]["options"]["seed"] = 7

@@ -761,7 +761,11 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     settings = dict(file_settings or {})
     embedding_from_file = dict(settings.pop("embedding", {}) or {})
     senses_from_file = dict(settings.pop("senses", {}) or {})
-    base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None) or "default"
+    base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None)
+    if base_recipe is None:  # a recipe's model brings the sense recipe made for it
+        from wsd.embed.built_models import shipped_sense_recipe
+
+        base_recipe = shipped_sense_recipe(overrides.get("model") or embedding_from_file.get("model")) or "default"
     senses = recipe(base_recipe) | senses_from_file
     embedding = embedding_recipe(base_recipe) | embedding_from_file
     settings = output_recipe(base_recipe) | settings

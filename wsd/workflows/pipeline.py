@@ -284,7 +284,8 @@ def induce_corpus(
     senses : SenseOptions or dict, optional
         The recipe, the seed and the sense-inducer parameters (:class:`wsd.options.SenseOptions`; unset ones
         come from the recipe); a dict is taken as sense-inducer parameters (the recipe and seed are then the
-        ``recipe`` and ``seed`` keywords).
+        ``recipe`` and ``seed`` keywords). Without a recipe given, a model built by a ``wsd tune`` recipe that
+        ships a sense recipe (``model="wsd:sense-minilm"``) brings it, as on the command line.
     change : ChangeOptions or dict, optional
         Compare the senses between slices (:class:`wsd.options.ChangeOptions`, or its fields as a dict:
         ``by``, ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``, ...); written to ``OUT/change``.
@@ -350,6 +351,13 @@ def induce_corpus(
     sense_options, change_options, execution_options = objects["senses"], objects["change"], objects["execution"]
     slicing = change_given or bool(given & {f.name for f in dataclasses.fields(ChangeOptions)})
     forms = scan_settings.forms
+    # a recipe's model brings the sense recipe made for it, unless a recipe is given
+    if not isinstance(senses, SenseOptions) and "recipe" not in given and encoder is None:
+        from wsd.embed.built_models import shipped_sense_recipe
+
+        shipped = shipped_sense_recipe(embedding_options.model)
+        if shipped is not None:
+            sense_options = sense_options.replace(recipe=shipped)
     recipe = sense_options.recipe
     # every check that needs no corpus comes before the output folder and the encoder: a refused option costs nothing
     if inducer_dict is not None:  # SenseInducer keywords
