@@ -190,6 +190,7 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     induce_corpus("data/demo/corpus.txt", "mouse", caches / "run", embedding=embedding)
     senses_meta = json.loads((caches / "run" / "senses" / "meta.json").read_text(encoding="utf-8"))
     assert '"temperature": 0.08' in json.dumps(senses_meta) and '"20:last:0.3"' in json.dumps(senses_meta)
+    assert resolve_config("cluster", flags={"senses.run": str(caches / "run" / "run")})["senses"]["temperature"] == 0.08
     # a trained part whose configuration differs is not taken for the recipe's: it is refused, and kept
     facts_file = trained_folder / "wsd_tune.json"
     facts["config"]["options"]["seed"] = 7
@@ -287,3 +288,22 @@ def test_a_recipe_fixes_only_options_of_their_types() -> None:
         recipes.TuneRecipe("x", "x", (), {"max_step": 10})
     with pytest.raises(ConfigError, match="loss: 'cosine' is not one of"):
         recipes.TuneRecipe("x", "x", (), {"loss": "cosine"})
+
+
+def test_clustering_a_run_of_a_recipes_model_takes_its_sense_recipe(tmp_path: Path) -> None:
+    """``wsd cluster --run RUN`` reads which model embedded the run: a run of ``wsd:sense-minilm`` is clustered by
+    the recipe made for it (as ``wsd run`` clustered it), unless ``--recipe`` says otherwise; a run it cannot
+    read is left to the command, which names what is wrong with it."""
+    from wsd.config import resolve_config
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "meta.json").write_text(json.dumps({"embedding": {"model": "wsd:sense-minilm"}}), encoding="utf-8")
+    assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["recipe"] == "sense-minilm"
+    given = resolve_config("cluster", flags={"senses.run": str(run), "senses.recipe": "textbook"})
+    assert given["senses"]["recipe"] == "textbook"
+    (run / "meta.json").write_text(json.dumps({"embedding": {"model": None}}), encoding="utf-8")
+    assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["temperature"] == 0.04
+    (run / "meta.json").write_text("{trunc", encoding="utf-8")
+    assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["recipe"] == "default"
+    assert resolve_config("cluster", flags={"senses.run": str(tmp_path / "none")})["senses"]["recipe"] == "default"

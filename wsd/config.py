@@ -386,13 +386,29 @@ def resolve_config(
         section, key = name.split(".", 1)
         if key in config.get(section, {}):  # a file may hold settings of other commands
             config[section][key] = value
-    if "senses" in config and "embedding" in config and all(name != "senses.recipe" for name, _, _ in layers):
+    if "senses" in config and all(name != "senses.recipe" for name, _, _ in layers):
         from wsd.embed.built_models import shipped_sense_recipe
 
-        shipped = shipped_sense_recipe(config["embedding"].get("model"))
-        if shipped is not None:  # a recipe's model brings the sense recipe made for it
+        # a recipe's model brings the sense recipe made for it: the model to embed with, or the one that embedded
+        # the run to cluster (so wsd cluster finds the senses wsd run found)
+        model = config["embedding"].get("model") if "embedding" in config else _run_model(config["senses"].get("run"))
+        shipped = shipped_sense_recipe(model)
+        if shipped is not None:
             config["senses"]["recipe"] = shipped
     return _fill_from_recipe(command, config)
+
+
+def _run_model(run: Any) -> str | None:
+    """The model that embedded a run folder, as its ``meta.json`` names it (None: no run, or none readable there;
+    reading the run is left to the command, which names what is wrong with it)."""
+    if not run:
+        return None
+    try:
+        meta = json.loads((Path(run) / "meta.json").read_text(encoding="utf-8"))
+        model = meta["embedding"]["model"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return model if isinstance(model, str) else None
 
 
 def _fill_from_recipe(command: str | None, config: Config) -> Config:
