@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.sense_minilm_shipped import COLUMNS, main, markdown, shipped_settings
+from experiments.sense_minilm_shipped import COLUMNS, check_shipped, main, markdown, shipped_settings
 from wsd.senses.recipes import DEFAULT_OUTPUT, OUTPUTS
 
 CHOSEN = Path(__file__).parents[1] / "experiments/results/encoder_recipe/encoder_recipe.json"
@@ -31,7 +31,6 @@ def _results(tuned_jsd: float) -> dict:
         "command": "python -m experiments.sense_minilm_shipped",
         "build": {
             "machine": "2 cores, a CPU",
-            "seconds": 1200,
             "training_seconds": 1100.0,
             "recipe": {"name": "sense-minilm", "version": 2},
         },
@@ -61,3 +60,11 @@ def test_markdown_only_needs_its_results_and_a_data_folder_is_checked(tmp_path: 
     with pytest.raises(SystemExit) as exited:
         main(["--data-dir", str(tmp_path / "nowhere")])
     assert exited.value.code == 2 and "no wic/ in" in capsys.readouterr().err
+
+
+def test_a_tuned_run_that_did_not_take_the_shipped_recipe_stops_the_experiment() -> None:
+    check_shipped({"temperature": 0.08, "context_vector": "20:last:0.3"}, "semeval2013")
+    with pytest.raises(SystemExit, match="did not take the shipped recipe"):
+        check_shipped({"temperature": 0.04, "context_vector": "20:last:0.5"}, "semeval2013")
+    with pytest.raises(SystemExit, match="did not take the shipped recipe"):
+        check_shipped({"temperature": 0.08, "context_vector": "20:last:0.5"}, "semeval2010")
