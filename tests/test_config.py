@@ -19,6 +19,7 @@ from wsd.config import (
     to_toml,
 )
 from wsd.errors import ConfigError, InputError
+from wsd.schema import RECIPE_NAMES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -131,7 +132,7 @@ def test_config_files_are_utf8_with_a_clear_error(tmp_path) -> None:
 def test_evaluate_records_the_same_config_as_before() -> None:
     from wsd.config import build_evaluation_config
 
-    for name in ("default", "textbook"):
+    for name in RECIPE_NAMES:
         resolved = resolve_config("evaluate", overrides=[f"senses.recipe={name}"])
         assert evaluation_config(resolved).to_dict() == build_evaluation_config(recipe=name).to_dict()
 

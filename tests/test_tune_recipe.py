@@ -131,7 +131,17 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     assert "load it anywhere with --model wsd:sense-minilm" in printed
     # version 2: trained beside the folder, then 0.25 untuned + 0.75 trained, stamped with the recipe
     stamp = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
-    assert stamp["recipe"] == {"name": "sense-minilm", "version": 2, "senses": "sense-minilm", "wise_weight": 0.75}
+    sources = [
+        f"wic:{data / 'wic' / 'train' / 'train.data.txt'}",
+        f"wic:{data / 'mcl-wic' / 'training' / 'training.en-en.data'}",
+    ]
+    assert stamp["recipe"] == {
+        "name": "sense-minilm",
+        "version": 2,
+        "senses": "sense-minilm",
+        "wise_weight": 0.75,
+        "sources": sources,
+    }
     assert [(row["location"], row["weight"]) for row in stamp["average"]] == [
         ("bundled", 0.25),
         (str(caches / "models" / "sense-minilm.trained"), 0.75),
@@ -191,13 +201,31 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     senses_meta = json.loads((caches / "run" / "senses" / "meta.json").read_text(encoding="utf-8"))
     assert '"temperature": 0.08' in json.dumps(senses_meta) and '"20:last:0.3"' in json.dumps(senses_meta)
     assert resolve_config("cluster", flags={"senses.run": str(caches / "run" / "run")})["senses"]["temperature"] == 0.08
-    # a trained part whose configuration differs is not taken for the recipe's: it is refused, and kept
+    # the model's own card says it is built: a changed trained part beside it does not unmake it
     facts_file = trained_folder / "wsd_tune.json"
+    trained_weights, trained_card = ((trained_folder / n).read_bytes() for n in ("model.safetensors", "wsd_tune.json"))
     facts["config"]["options"]["seed"] = 7
     facts_file.write_text(json.dumps(facts), encoding="utf-8")
     monkeypatch.setenv("WSD_DATA_DIR", str(data))
+    assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0
+    assert "is built already in" in capsys.readouterr().out
+    # without the model, a trained part of another configuration is not taken for the recipe's: refused, and kept
+    shutil.rmtree(folder)
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 2
     assert "different configuration" in capsys.readouterr().err
+    assert (trained_folder / "model.safetensors").read_bytes() == trained_weights
+    # an average interrupted after training is made again from the trained part, without training
+    facts_file.write_bytes(trained_card)  # as wsd wrote it
+    assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0
+    assert "the trained part of recipe sense-minilm is built already" in capsys.readouterr().out
+    assert (folder / "model.safetensors").read_bytes() == weights
+    # a model of version 1 (the trained mix alone, as wsd wrote it) is refused, then rebuilt by --overwrite
+    shutil.rmtree(folder)
+    shutil.copytree(trained_folder, folder)
+    with pytest.raises(ModelError, match="built by version 1"):
+        built_model_folder("wsd:sense-minilm")
+    assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu", "--overwrite"]) == 0
+    assert built_model_folder("wsd:sense-minilm") == folder
     assert (folder / "model.safetensors").read_bytes() == weights
 
 
@@ -226,6 +254,13 @@ def test_a_model_of_an_older_recipe_version_is_refused_until_rebuilt(caches: Pat
         built_model_folder("wsd:sense-minilm")
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")
     assert "holds another model (version 7 of this recipe)" in err
+    (folder / "wsd_tune.json").write_text('{"recipe": {"vers', encoding="utf-8")  # truncated
+    with pytest.raises(ModelError, match=r"wsd_tune.json cannot be read .*--recipe sense-minilm --overwrite`"):
+        built_model_folder("wsd:sense-minilm")
+    err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")
+    assert "holds another model (an older version of it, or another model)" in err
+    err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--out", "/", "--no-progress")
+    assert "--out /: recipe sense-minilm needs a folder with a name" in err
 
 
 def test_a_model_folder_naming_an_unknown_sense_recipe_is_one_line(tmp_path: Path, capsys) -> None:
@@ -240,6 +275,8 @@ def test_a_model_folder_naming_an_unknown_sense_recipe_is_one_line(tmp_path: Pat
     err = _refused(capsys, "evaluate", "--dataset", "semeval2013", "--model", str(folder), "--data-dir",
                    str(tmp_path / "data"), "--out", str(tmp_path / "out"), "--no-progress")  # fmt: skip
     assert "'fancy'" in err and not (tmp_path / "out").exists()
+    (folder / "wsd_tune.json").write_text(json.dumps({"recipe": {"senses": "sense-minilm"}}), encoding="utf-8")
+    assert shipped_sense_recipe(folder) == shipped_sense_recipe(str(folder)) == "sense-minilm"  # a path too
     (folder / "wsd_tune.json").write_text("[1, 2]", encoding="utf-8")  # no stamp to read: the default recipe
     assert shipped_sense_recipe(str(folder)) is None
     assert shipped_sense_recipe("wsd:sense-multilingual") is None and shipped_sense_recipe(None) is None
@@ -298,12 +335,37 @@ def test_clustering_a_run_of_a_recipes_model_takes_its_sense_recipe(tmp_path: Pa
 
     run = tmp_path / "run"
     run.mkdir()
-    (run / "meta.json").write_text(json.dumps({"embedding": {"model": "wsd:sense-minilm"}}), encoding="utf-8")
+    embedded = {"model": "wsd:sense-minilm", "context_vector": "20:last:0.3"}
+    (run / "meta.json").write_text(json.dumps({"embedding": embedded}), encoding="utf-8")
     assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["recipe"] == "sense-minilm"
     given = resolve_config("cluster", flags={"senses.run": str(run), "senses.recipe": "textbook"})
     assert given["senses"]["recipe"] == "textbook"
+    # a run of that model embedded with another context vector (--recipe default) keeps the default
+    embedded = {"model": "wsd:sense-minilm", "context_vector": "20:last:0.5"}
+    (run / "meta.json").write_text(json.dumps({"embedding": embedded}), encoding="utf-8")
+    assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["recipe"] == "default"
     (run / "meta.json").write_text(json.dumps({"embedding": {"model": None}}), encoding="utf-8")
     assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["temperature"] == 0.04
     (run / "meta.json").write_text("{trunc", encoding="utf-8")
     assert resolve_config("cluster", flags={"senses.run": str(run)})["senses"]["recipe"] == "default"
     assert resolve_config("cluster", flags={"senses.run": str(tmp_path / "none")})["senses"]["recipe"] == "default"
+
+
+def test_a_recipe_stated_anywhere_wins_over_the_one_a_model_ships(tmp_path: Path, monkeypatch) -> None:
+    """A flag, a configuration file, ``--set``, a ``recipe=`` keyword or a SenseOptions of the Python API each
+    keep their recipe; ``wsd embed`` of the model stores the shipped recipe's context vector, as ``wsd run`` does."""
+    from wsd.config import resolve_config
+    from wsd.options import SenseOptions
+    from wsd.workflows import evaluation
+
+    model = {"embedding.model": "wsd:sense-minilm"}
+    assert resolve_config("run", flags=model)["senses"]["recipe"] == "sense-minilm"
+    assert resolve_config("run", {"senses": {"recipe": "default"}}, model)["senses"]["recipe"] == "default"
+    assert resolve_config("run", flags=model, overrides=["senses.recipe=textbook"])["senses"]["recipe"] == "textbook"
+    assert resolve_config("embed", flags=model)["embedding"]["context_vector"] == "20:last:0.3"
+    assert resolve_config("embed")["embedding"]["context_vector"] == "20:last:0.5"
+    seen: list[str] = []
+    monkeypatch.setattr(evaluation, "evaluate_job", lambda config, **_: seen.append(config["senses"]["recipe"]))
+    for given in ({}, {"recipe": "default"}, {"senses": SenseOptions(recipe="default")}, {"senses": SenseOptions()}):
+        evaluation.evaluate_dataset("semeval2013", data_dir=str(tmp_path), model="wsd:sense-minilm", **given)
+    assert seen == ["sense-minilm", "default", "default", "default"]

@@ -386,34 +386,49 @@ def resolve_config(
         section, key = name.split(".", 1)
         if key in config.get(section, {}):  # a file may hold settings of other commands
             config[section][key] = value
-    if "senses" in config and all(name != "senses.recipe" for name, _, _ in layers):
-        from wsd.embed.built_models import shipped_sense_recipe
-
-        # a recipe's model brings the sense recipe made for it: the model to embed with, or the one that embedded
-        # the run to cluster (so wsd cluster finds the senses wsd run found)
-        model = config["embedding"].get("model") if "embedding" in config else _run_model(config["senses"].get("run"))
-        shipped = shipped_sense_recipe(model)
-        if shipped is not None:
+    shipped = None
+    if all(name != "senses.recipe" for name, _, _ in layers):
+        shipped = _shipped_recipe(config)
+        if shipped is not None and "senses" in config:
             config["senses"]["recipe"] = shipped
-    return _fill_from_recipe(command, config)
+    return _fill_from_recipe(command, config, shipped)
 
 
-def _run_model(run: Any) -> str | None:
-    """The model that embedded a run folder, as its ``meta.json`` names it (None: no run, or none readable there;
-    reading the run is left to the command, which names what is wrong with it)."""
+def _shipped_recipe(config: Config) -> str | None:
+    """The sense recipe a recipe's model brings (:func:`wsd.embed.built_models.shipped_sense_recipe`) to a
+    configuration that names no recipe: the model's that embeds (``run``, ``evaluate``; ``embed``, for its context
+    vector), or, for ``cluster``, that of the model that embedded the run, where the run's vectors carry that
+    recipe's context vector (so ``wsd cluster`` finds the senses ``wsd run`` found, and a run embedded otherwise
+    keeps the default)."""
+    from wsd.embed.built_models import shipped_sense_recipe
+
+    if "embedding" in config:
+        return shipped_sense_recipe(config["embedding"].get("model"))
+    if "senses" not in config:
+        return None
+    embedded = _run_embedding(config["senses"].get("run"))
+    model, context = embedded.get("model"), embedded.get("context_vector")
+    shipped = shipped_sense_recipe(model) if isinstance(model, str) else None
+    if shipped is None or context != embedding_recipe(shipped)["context_vector"]:
+        return None
+    return shipped
+
+
+def _run_embedding(run: Any) -> dict[str, Any]:
+    """The ``embedding`` record of a run folder's ``meta.json`` (empty: no run, or none readable there; reading
+    the run is left to the command, which names what is wrong with it)."""
     if not run:
-        return None
+        return {}
     try:
-        meta = json.loads((Path(run) / "meta.json").read_text(encoding="utf-8"))
-        model = meta["embedding"]["model"]
+        embedding = json.loads((Path(run) / "meta.json").read_text(encoding="utf-8"))["embedding"]
     except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return model if isinstance(model, str) else None
+        return {}
+    return embedding if isinstance(embedding, dict) else {}
 
 
-def _fill_from_recipe(command: str | None, config: Config) -> Config:
+def _fill_from_recipe(command: str | None, config: Config, shipped: str | None = None) -> Config:
     senses = config.get("senses")
-    name = senses["recipe"] if senses else "default"
+    name = senses["recipe"] if senses else shipped or "default"
     if senses:
         defaults = recipe(name)
         inducer_defaults = _inducer_defaults()
@@ -424,7 +439,7 @@ def _fill_from_recipe(command: str | None, config: Config) -> Config:
                     senses[key] = tuple(senses[key])
     embedding = config.get("embedding")
     if embedding is not None and embedding["context_vector"] is None:
-        # wsd embed stores the default recipe's vectors too, so wsd embed + wsd cluster finds wsd run's senses
+        # wsd embed stores the (model's) recipe's vectors too, so wsd embed + wsd cluster finds wsd run's senses
         context = embedding_recipe(name)["context_vector"] if command in ("embed", "run", "evaluate", None) else None
         embedding["context_vector"] = context or "none"
     evaluation = config.get("evaluation")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wsd.cli.settings import command_config
 from wsd.errors import ConfigError
 from wsd.io.layout import TUNE_FILE
 from wsd.options import OPTIONS, TuneOptions
+
+if TYPE_CHECKING:
+    from wsd.tune.api import TuneResult
 
 NAME = "tune"
 #: The one-line summary of ``wsd --help``.
@@ -76,27 +79,37 @@ def command_tune(args: argparse.Namespace) -> int:
         print(result.summary())
     if recipe:
         if averaged:
-            print(_recipe_average(recipe, options, trained_out, out, args.overwrite).summary())
+            print(_recipe_average(recipe, options, trained_out, out, train, args.overwrite).summary())
         print(_load_hint(recipe, out))
     return 0
 
 
+def _same_recipe(stamp: Any, recipe: str) -> bool:
+    """Whether a card's ``recipe`` stamp is this version of ``recipe``'s (its sources aside)."""
+    from wsd.tune.recipes import resolve_recipe
+
+    wanted = resolve_recipe(recipe).stamp()
+    return isinstance(stamp, dict) and {key: stamp.get(key) for key in wanted} == wanted
+
+
 def _trained_folder(recipe: str, out: Path) -> Path:
     """Where a recipe trains: ``out`` itself, or for a recipe that then averages (WiSE-FT) the folder
-    ``OUT.trained`` beside it (kept, so an interrupted build resumes and a rebuild need not train again)."""
+    ``OUT.trained`` beside it (kept: an interrupted training resumes from its checkpoint, and an average
+    interrupted after training is made again without training; ``--overwrite`` trains again)."""
     from wsd.tune.recipes import resolve_recipe
 
     if resolve_recipe(recipe).wise_weight is None:
         return out
-    return out.with_name(out.name + ".trained")
+    resolved = out.resolve()
+    if not resolved.name:
+        raise ConfigError(f"--out {out}: recipe {recipe} needs a folder with a name, to train beside it")
+    return resolved.with_name(resolved.name + ".trained")
 
 
 def _check_replaceable(recipe: str, out: Path) -> None:
     """Refuse, before any training, a recipe build whose folder holds a finished model of something else (an
     older version of the recipe, another model): it would only be refused after training."""
     import json
-
-    from wsd.tune.recipes import resolve_recipe
 
     card = out / TUNE_FILE
     if not card.is_file():
@@ -105,22 +118,27 @@ def _check_replaceable(recipe: str, out: Path) -> None:
         stamp = json.loads(card.read_text(encoding="utf-8")).get("recipe")
     except (OSError, ValueError, AttributeError):
         stamp = None
-    if stamp != resolve_recipe(recipe).stamp():
+    if not _same_recipe(stamp, recipe):
         known = isinstance(stamp, dict) and "version" in stamp
         built = f"version {stamp['version']} of this recipe" if known else "an older version of it, or another model"
         raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
 
 
-def _recipe_average(recipe: str, options: TuneOptions, trained: str, out: str, overwrite: bool) -> Any:
-    """A recipe's WiSE-FT step: ``(1 − w)·base + w·trained`` into ``out``, stamped with the recipe."""
+def _recipe_average(
+    recipe: str, options: TuneOptions, trained: str, out: str, sources: list[str], overwrite: bool
+) -> TuneResult:
+    """A recipe's WiSE-FT step: ``(1 − w)·base + w·trained`` into ``out``, stamped with the recipe and the
+    sources its trained part learnt from."""
     from wsd.tune.averaging import average_encoders
     from wsd.tune.recipes import resolve_recipe
 
     spec = resolve_recipe(recipe)
     weight = float(spec.wise_weight or 0.0)
-    return average_encoders(
-        [options.model, trained], out, weights=[1.0 - weight, weight], overwrite=overwrite, recipe=spec.stamp()
+    stamp = spec.stamp() | {"sources": list(sources)}
+    result: TuneResult = average_encoders(
+        [options.model, trained], out, weights=[1.0 - weight, weight], overwrite=overwrite, recipe=stamp
     )
+    return result
 
 
 def _average_run(tune: dict, options: TuneOptions, out: str, overwrite: bool) -> int:
@@ -161,10 +179,9 @@ def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool 
     spec = resolve_recipe(recipe)
     try:
         facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
-        if spec.wise_weight is not None and not trained:
-            return bool(facts.get("recipe") == spec.stamp()) and _built_by_recipe(
-                _trained_folder(recipe, folder), recipe, train, trained=True
-            )
+        if spec.wise_weight is not None and not trained:  # its own card says what it averaged, from what
+            stamp = facts.get("recipe")
+            return _same_recipe(stamp, recipe) and stamp.get("sources") == train
         options = facts["config"]["options"]
         sources = facts.get("given_sources", facts["config"]["sources"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

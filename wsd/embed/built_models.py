@@ -66,7 +66,8 @@ def built_model_folder(model: str) -> Path:
     Raises
     ------
     ModelError
-        For an unknown recipe, or one not built yet (the message gives the command that builds it).
+        For an unknown recipe, one not built yet, or one an older version of its recipe built or whose card cannot
+        be read (each message gives the command that builds it).
     """
     name = model[len(MODEL_PREFIX) :]
     if name not in TUNE_RECIPES:
@@ -79,7 +80,10 @@ def built_model_folder(model: str) -> Path:
     from wsd.tune.recipes import resolve_recipe
 
     expected = resolve_recipe(name).version
-    built = _recipe_stamp(folder).get("version", 1)
+    try:
+        built = _recipe_stamp(folder).get("version", 1)
+    except ValueError as exc:
+        raise ModelError(f"model {model}: {exc}; build it again with `wsd tune --recipe {name} --overwrite`") from None
     if built != expected:
         raise ModelError(
             f"model {model} in {folder} was built by version {built} of the recipe, which now builds another model "
@@ -89,21 +93,27 @@ def built_model_folder(model: str) -> Path:
 
 
 def _recipe_stamp(folder: Path) -> dict[str, Any]:
-    """The ``recipe`` a model folder's ``wsd_tune.json`` records (empty: none, or no readable card)."""
+    """The ``recipe`` a model folder's ``wsd_tune.json`` records (empty: it records none).
+
+    Raises ValueError for a card that cannot be read as a JSON object (truncated, damaged), naming it.
+    """
+    card = folder / TUNE_FILE
     try:
-        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    stamp = facts.get("recipe") if isinstance(facts, dict) else None
+        facts = json.loads(card.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{card} cannot be read ({type(exc).__name__})") from None
+    if not isinstance(facts, dict):
+        raise ValueError(f"{card} is not a model card (a JSON object)")
+    stamp = facts.get("recipe")
     return stamp if isinstance(stamp, dict) else {}
 
 
-def shipped_sense_recipe(model: str | None) -> str | None:
+def shipped_sense_recipe(model: str | os.PathLike[str] | None) -> str | None:
     """The sense recipe that ships with a model: ``wsd:NAME``'s, or the one a recipe's model folder records.
 
     Parameters
     ----------
-    model : str or None
+    model : str, path or None
         A ``--model`` argument (None: the bundled model, which ships none).
 
     Returns
@@ -123,17 +133,21 @@ def shipped_sense_recipe(model: str | None) -> str | None:
     >>> shipped_sense_recipe(None) is None
     True
     """
-    if not model:
+    text = os.fspath(model) if model is not None else ""
+    if not text:
         return None
-    if model.startswith(MODEL_PREFIX):
+    if text.startswith(MODEL_PREFIX):
         from wsd.tune.recipes import RECIPES
 
-        recipe = RECIPES.get(model[len(MODEL_PREFIX) :])
+        recipe = RECIPES.get(text[len(MODEL_PREFIX) :])
         return recipe.senses if recipe is not None else None
-    folder = Path(model).expanduser()
+    folder = Path(text).expanduser()
     if not (folder / TUNE_FILE).is_file():
         return None
-    senses = _recipe_stamp(folder).get("senses")
+    try:
+        senses = _recipe_stamp(folder).get("senses")
+    except ValueError:
+        return None  # a damaged card is named by the loading of the model, where it matters
     if senses is None:
         return None
     if senses not in RECIPE_NAMES:

@@ -162,8 +162,13 @@ def embed_corpus(
     }
     objects, given = route_settings("embed_corpus()", settings, groups)
     scan, embedding, execution = objects["scan"], objects["embedding"], objects["execution"]
-    if embedding.context_vector is None:  # not given: the default recipe's, as `wsd embed` has it ("none": off)
-        embedding = embedding.replace(context_vector=DEFAULT_CONTEXT_VECTOR)
+    if embedding.context_vector is None:  # not given: the recipe's, as `wsd embed` has it ("none": off)
+        from wsd.embed.built_models import shipped_sense_recipe
+        from wsd.senses.recipes import embedding_recipe
+
+        shipped = shipped_sense_recipe(embedding.model) if encoder is None else None
+        context = embedding_recipe(shipped)["context_vector"] if shipped is not None else DEFAULT_CONTEXT_VECTOR
+        embedding = embedding.replace(context_vector=context or "none")
     shard_bytes = execution.shard_bytes if execution.shard_bytes is not None else DEFAULT_SHARD_BYTES
     chunk_size = execution.chunk_size
     options = build_scan_options(targets, scan.forms, **scan.scan_kwargs())

@@ -198,7 +198,8 @@ def evaluate_dataset(
         How occurrences become vectors (unset fields: the recipe's, e.g. its context vector).
     senses : SenseOptions, optional
         The recipe and the inducer's parameters (unset ones: the recipe's). Seeds are ``0 .. seeds - 1``, so its
-        ``seed`` is not an evaluation setting.
+        ``seed`` is not an evaluation setting. Without it or a ``recipe=`` keyword, a model built by a ``wsd tune``
+        recipe that ships a sense recipe (``model="wsd:sense-minilm"``) brings it; a recipe given either way wins.
     change : ChangeOptions, optional
         ``wug``: the change score (``measure``) and the binary rule (``binary_k``, ``binary_n``).
     execution : ExecutionOptions, optional
@@ -234,7 +235,7 @@ def evaluate_dataset(
     >>> result.scores[["ari", "nmi"]]  # doctest: +SKIP
     >>> evaluate_dataset("semeval2010", data_dir="../shared/datasets", layers="last", method="ward")  # doctest: +SKIP
     """
-    objects, _ = route_settings(
+    objects, keywords = route_settings(
         "evaluate_dataset()",
         settings,
         {
@@ -249,6 +250,8 @@ def evaluate_dataset(
         flags |= {
             f"{section}.{key}": _plain(value) for key, value in _changed_fields(given).items() if key != "executor"
         }
+    if senses is not None or "recipe" in keywords:  # stated: it wins over the sense recipe a tuned model ships with
+        flags["senses.recipe"] = objects["senses"].recipe
     _check_used(flags)
     config = resolve_config("evaluate", flags=flags)
     executor = execution.executor if execution is not None else None

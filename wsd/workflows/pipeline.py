@@ -284,8 +284,9 @@ def induce_corpus(
     senses : SenseOptions or dict, optional
         The recipe, the seed and the sense-inducer parameters (:class:`wsd.options.SenseOptions`; unset ones
         come from the recipe); a dict is taken as sense-inducer parameters (the recipe and seed are then the
-        ``recipe`` and ``seed`` keywords). Without a recipe given, a model built by a ``wsd tune`` recipe that
-        ships a sense recipe (``model="wsd:sense-minilm"``) brings it, as on the command line.
+        ``recipe`` and ``seed`` keywords). Without a SenseOptions or a ``recipe=`` keyword, a model built by a
+        ``wsd tune`` recipe that ships a sense recipe (``model="wsd:sense-minilm"``) brings it, as on the command
+        line; a recipe given either way wins.
     change : ChangeOptions or dict, optional
         Compare the senses between slices (:class:`wsd.options.ChangeOptions`, or its fields as a dict:
         ``by``, ``bins``, ``between``, ``measure``, ``binary_k``, ``binary_n``, ...); written to ``OUT/change``.
