@@ -26,7 +26,9 @@ which costs no training and often helps) goes further, was not measured.
   machine, scored the same way as one more row. (Amended when the recipes began to train in the portable
   arithmetic, ``wsd.tune.portable``, and before any figure of that build: the row is the recipe's portable build,
   ``recipe (portable fp32, seed 0)``, in ``--work``'s ``recipe-sense-minilm-portable``; the earlier build, where
-  ``recipe-sense-minilm`` holds it, stays as ``recipe (fp32, seed 0)``, the arithmetic of the machine.)
+  ``recipe-sense-minilm`` holds it, stays as ``recipe (fp32, seed 0)``, the arithmetic of the machine. Since
+  version 2 of the recipe averages the trained mix with the untuned model, a fresh build's row is its trained mix,
+  ``recipe-sense-minilm-portable.trained``: the model these rows were declared for.)
 - *Measures.* DWUG EN over all 46 words, as ``sense_minilm.py`` scores it: ρ of PRT (the default change score), APD
   and JSD against graded change, and ARI against the one-sense baseline, each model beside the untuned MiniLM in
   the same run, with word-bootstrap 95% intervals of tuned − untuned (1,000 resamples, seed 0).
@@ -144,6 +146,9 @@ def run(work: Path, data_dir: Path, seeds: list[int], recipe_row: bool = False) 
                     raise SystemExit(code)
                 log(f"recipe: built in {time.perf_counter() - started:.0f} s")
             facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
+            if "average" in facts:  # built by version 2 of the recipe: the row is its trained mix (version 1's model)
+                folder = folder.with_name(folder.name + ".trained")
+                facts = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
             training = {
                 "steps": facts["training"]["steps"],
                 "precision": facts["training"]["precision"],

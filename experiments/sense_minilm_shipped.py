@@ -268,7 +268,7 @@ def markdown(results: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"ARI of one sense on DWUG EN: {100 * untuned['ari_one_sense']:.2f}.",
+        f"ARI of one sense on DWUG EN (×100): {100 * untuned['ari_one_sense']:.2f}",
         "",
         "**The reading** (fixed before any figure): issue 40's part 4 condition is met if `sense-minilm` is above in "
         "every column. "

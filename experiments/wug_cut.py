@@ -50,7 +50,7 @@ no judgment.
 portable build=out/experiments-sense-minilm-seeds/recipe-sense-minilm-portable"`` scores the two builds of
 ``wsd tune --recipe sense-minilm`` that ``sense_minilm_seeds --recipe-row`` made on the AMX Xeon (the machine's
 own fp32 arithmetic, and the portable one every recipe now trains in) by the same protocol, unchanged: what a
-user of ``wsd:sense-minilm`` gets with the judged cut.
+user of ``wsd:sense-minilm`` got from version 1 of the recipe (the trained mix alone) with the judged cut.
 
 **The other WUG sets** (declared before any figure of them): ``--dataset nordiachange1|nordiachange2|rusemshift1|
 rusemshift2`` runs the same protocol, unchanged, on that set (its halves, judgments and graded gold; RuSemShift

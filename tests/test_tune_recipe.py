@@ -201,6 +201,11 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     senses_meta = json.loads((caches / "run" / "senses" / "meta.json").read_text(encoding="utf-8"))
     assert '"temperature": 0.08' in json.dumps(senses_meta) and '"20:last:0.3"' in json.dumps(senses_meta)
     assert resolve_config("cluster", flags={"senses.run": str(caches / "run" / "run")})["senses"]["temperature"] == 0.08
+    from wsd.workflows.embedding import embed_corpus  # the Python wsd embed stores the shipped context vector too
+
+    embed_corpus("data/demo/corpus.txt", "mouse", caches / "embedded", embedding=embedding)
+    embedded = json.loads((caches / "embedded" / "meta.json").read_text(encoding="utf-8"))["embedding"]
+    assert embedded["context_vector"] == "20:last:0.3"
     # the model's own card says it is built: a changed trained part beside it does not unmake it
     facts_file = trained_folder / "wsd_tune.json"
     trained_weights, trained_card = ((trained_folder / n).read_bytes() for n in ("model.safetensors", "wsd_tune.json"))

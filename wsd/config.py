@@ -341,6 +341,10 @@ def resolve_config(
 ) -> Config:
     """The full configuration of a command: defaults < ``file`` < ``flags`` < ``overrides``, then the recipe.
 
+    Where none of them names a sense recipe, a model built by a ``wsd tune`` recipe that ships one
+    (``--model wsd:sense-minilm``; for ``wsd cluster``, the model that embedded the run, where the run's vectors
+    carry that recipe's context vector) brings it (:func:`wsd.embed.built_models.shipped_sense_recipe`).
+
     Parameters
     ----------
     command : str or None
@@ -768,7 +772,8 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
 
     Overrides may name embedding options (``layers="last"``) or sense parameters (``method="ward"``)
     directly; ``recipe="textbook"`` starts the embedding options, sense parameters and output settings
-    from a named recipe.
+    from a named recipe. Without a recipe, the one a recipe's model ships (``model="wsd:sense-minilm"``), else
+    ``default``.
 
     Parameters
     ----------

@@ -519,7 +519,8 @@ OUTPUT_DESTINATION: tuple[Option, ...] = (
             "embed": "run directory to write (or resume)",
             "evaluate": "output folder for metrics.json, keys and per-target CSV",
             "run": "output folder (run/, senses/, metrics.json, config.toml, report)",
-            "tune": "the model folder to write (or resume): weights, tokenizer, model card, wsd_tune.json",
+            "tune": "the model folder to write (or resume): weights, tokenizer, model card, wsd_tune.json "
+            "(a recipe that averages trains in OUT.trained beside it)",
         },
         unset_for={"cluster": "RUN/senses", "change": "RUN/change"},
     ),
@@ -584,7 +585,8 @@ TUNE_INPUTS: tuple[Option, ...] = (
         _TUNE,
         "build a named tuned encoder into wsd's model cache ($WSD_MODELS_DIR, default ~/.cache/wsd/models), "
         "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on the WiC and "
-        "MCL-WiC en-en training pairs) or sense-multilingual (--model BASE tuned "
+        "MCL-WiC en-en training pairs, in OUT.trained, then averaged 0.25 untuned + 0.75 tuned into OUT; it ships "
+        "the sense recipe of its name) or sense-multilingual (--model BASE tuned "
         "on MCL-WiC, AM2iCo, NorDiaChange, RuSemShift and WiC); the data found under --data-dir or "
         "$WSD_DATA_DIR (laid out as ../shared/datasets) or given with --train KIND:PATH; the recipe fixes its "
         "training options",

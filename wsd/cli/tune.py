@@ -23,7 +23,8 @@ DESCRIPTION = (
     "judgments, WiC pairs, sense datasets, WordNet examples. Trains the word vectors wsd uses (the target's "
     "subwords pooled over --layers) and writes a model folder that --model DIR loads everywhere, with a "
     "model card of the sources, lemmas, options and validation figures. Lemmas held out with --exclude or "
-    "--exclude-lemmas are never trained on; an interrupted run resumes from OUT/checkpoint."
+    "--exclude-lemmas are never trained on; an interrupted run resumes from OUT/checkpoint (OUT.trained/checkpoint "
+    "for a recipe that averages)."
 )
 
 

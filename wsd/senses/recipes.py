@@ -25,8 +25,9 @@ subword pieces, k-means per word with k chosen by silhouette over 2..7, on the r
   the hard labelling.
 
 ``sense-minilm`` is the default recipe made for the encoder of the same name (``wsd tune --recipe sense-minilm``,
-``--model wsd:sense-minilm``), which ships with it: ``wsd run`` and ``wsd evaluate`` take it when that model is
-given and no ``--recipe``. A tuned encoder spreads its cosines more than the model the default recipe was chosen
+``--model wsd:sense-minilm``), which ships with it: ``wsd run``, ``wsd evaluate``, ``wsd embed`` (its context
+vector) and the Python API take it when that model is given and no recipe is, and ``wsd cluster`` for a run that
+model embedded with it. A tuned encoder spreads its cosines more than the model the default recipe was chosen
 for, and two of the default's settings are in the encoder's units; so ``experiments/encoder_recipe.py`` chose them
 again for the tuned model by the default's own rule (the best mean of SemEval-2010 AVG and SemEval-2013 AVG of
 the words at even alphabetical positions, 72 settings; the odd half held out), and its training seeds 0 and 1

@@ -22,8 +22,9 @@ recipe's sources of that kind.
     minutes on one CPU core. Its lemma list (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of
     SemEval-2013, SemEval-2010 and DWUG EN and the experiments' choice lemmas, so the model built is the model
     scored there, on words it never saw. It ships with the sense recipe of its name
-    (:mod:`wsd.senses.recipes`), chosen for it on SemEval, which ``wsd run`` and ``wsd evaluate`` take when it is
-    the model and no ``--recipe`` is given.
+    (:mod:`wsd.senses.recipes`), chosen for it on SemEval, which ``wsd run``, ``wsd evaluate``, ``wsd embed`` (its
+    context vector) and the Python API take when it is the model and no recipe is given, and ``wsd cluster`` for a
+    run it embedded.
 ``sense-multilingual``
     A multilingual base (``--model BASE``, e.g. the multilingual-e5-small folder of ``../shared/models``) tuned on
     MCL-WiC in every language (training, dev and the gold-labelled test files), AM2iCo (de-en, ru-en), the
@@ -120,7 +121,13 @@ class TuneRecipe:
             raise ValueError(f"recipe {self.name}: senses {self.senses!r} is no sense recipe")
 
     def stamp(self) -> dict[str, Any]:
-        """What a model this recipe built records of it (``recipe`` in its ``wsd_tune.json``)."""
+        """What a model this recipe built records of it (``recipe`` in its ``wsd_tune.json``, with ``sources``).
+
+        Returns
+        -------
+        dict
+            ``name``, ``version``, ``senses`` and ``wise_weight``.
+        """
         return {"name": self.name, "version": self.version, "senses": self.senses, "wise_weight": self.wise_weight}
 
     @property
