@@ -232,6 +232,18 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
     assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu", "--overwrite"]) == 0
     assert built_model_folder("wsd:sense-minilm") == folder
     assert (folder / "model.safetensors").read_bytes() == weights
+    # where nothing lies beside it, the version-1 model is moved there as the trained part: upgraded without training
+    trained_weights = (trained_folder / "model.safetensors").read_bytes()
+    shutil.rmtree(folder)
+    trained_folder.rename(folder)
+    capsys.readouterr()
+    assert main(["tune", "--recipe", "sense-minilm", "--no-progress", "--device", "cpu"]) == 0
+    printed = capsys.readouterr().out
+    assert "held the trained model of an earlier version of recipe sense-minilm" in printed
+    assert "is built already in" in printed and "steps" not in printed  # averaged, not trained
+    assert (trained_folder / "model.safetensors").read_bytes() == trained_weights
+    assert (folder / "model.safetensors").read_bytes() == weights
+    assert built_model_folder("wsd:sense-minilm") == folder
 
 
 def _version_one_model(folder: Path) -> None:
@@ -246,7 +258,7 @@ def test_a_model_of_an_older_recipe_version_is_refused_until_rebuilt(caches: Pat
     average: loading it names the rebuild command, and a build over it is refused before any training."""
     folder = caches / "models" / "sense-minilm"
     _version_one_model(folder)
-    with pytest.raises(ModelError, match=r"built by version 1 of the recipe.*--recipe sense-minilm --overwrite`"):
+    with pytest.raises(ModelError, match=r"built by version 1 of the recipe.*`wsd tune --recipe sense-minilm`"):
         built_model_folder("wsd:sense-minilm")
     data = _data_folder(caches / "datasets")
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")

@@ -65,6 +65,7 @@ def command_tune(args: argparse.Namespace) -> int:
         trained_out = str(_trained_folder(recipe, Path(out)))
         averaged = trained_out != out
         if averaged and not args.overwrite:
+            _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train)
             _check_replaceable(recipe, Path(out))
     if recipe and averaged and not args.overwrite and _built_by_recipe(Path(trained_out), recipe, train, trained=True):
         print(f"the trained part of recipe {recipe} is built already in {trained_out}: averaging it")
@@ -105,6 +106,19 @@ def _trained_folder(recipe: str, out: Path) -> Path:
     if not resolved.name:
         raise ConfigError(f"--out {out}: recipe {recipe} needs a folder with a name, to train beside it")
     return resolved.with_name(resolved.name + ".trained")
+
+
+def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[str]) -> None:
+    """Where ``out`` holds what an earlier version of an averaging recipe built, its trained model alone (the same
+    training: options and sources), and nothing lies at ``trained`` yet, move it there: it is this version's trained
+    part, and the build then only averages (seconds, not a training run)."""
+    if trained.exists() or not _built_by_recipe(out, recipe, train, trained=True):
+        return
+    out.rename(trained)
+    print(
+        f"{out} held the trained model of an earlier version of recipe {recipe}: it is this version's trained part, "
+        f"moved to {trained}"
+    )
 
 
 def _check_replaceable(recipe: str, out: Path) -> None:

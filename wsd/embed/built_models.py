@@ -87,7 +87,8 @@ def built_model_folder(model: str) -> Path:
     if built != expected:
         raise ModelError(
             f"model {model} in {folder} was built by version {built} of the recipe, which now builds another model "
-            f"(version {expected}): build it again with `wsd tune --recipe {name} --overwrite`"
+            f"(version {expected}): build it again with `wsd tune --recipe {name}` (where the earlier model is the "
+            "new one's trained part, in seconds; else with --overwrite)"
         )
     return folder
 

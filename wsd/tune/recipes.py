@@ -17,7 +17,9 @@ recipe's sources of that kind.
     steps or one epoch) on held-out pairs of its training files (``experiments/results/sense_minilm/sense_minilm.md``);
     the average is the candidate that ``experiments/sense_minilm_inventory.py`` chose by its rule, with a sense
     inventory among the choice data (``experiments/results/sense_minilm_inventory/sense_minilm_inventory.md``).
-    Version 1 was the tuned mix alone; a model it built is refused by ``--model wsd:sense-minilm`` until rebuilt.
+    Version 1 was the tuned mix alone; a model it built is refused by ``--model wsd:sense-minilm`` until rebuilt,
+    and ``wsd tune --recipe sense-minilm`` rebuilds it in seconds (it is this version's trained part: moved beside
+    the folder, then averaged).
     The trained mix is kept beside the model (``NAME.trained``), so an interrupted build resumes. About 18
     minutes on one CPU core. Its lemma list (``recipe_data/sense-minilm-excluded.txt``) leaves out every lemma of
     SemEval-2013, SemEval-2010 and DWUG EN and the experiments' choice lemmas, so the model built is the model
