@@ -386,3 +386,31 @@ def test_a_recipe_stated_anywhere_wins_over_the_one_a_model_ships(tmp_path: Path
     for given in ({}, {"recipe": "default"}, {"senses": SenseOptions(recipe="default")}, {"senses": SenseOptions()}):
         evaluation.evaluate_dataset("semeval2013", data_dir=str(tmp_path), model="wsd:sense-minilm", **given)
     assert seen == ["sense-minilm", "default", "default", "default"]
+
+
+def test_a_recipe_build_is_stamped_and_another_version_is_not_taken_for_it(tmp_path: Path) -> None:
+    """Every recipe's model records the recipe (name, version, sources): a later version of a recipe that does not
+    average (as ``sense-multilingual``) is then told apart from this one; a model from before stamps counts as
+    version 1."""
+    from wsd.cli.tune import _built_by_recipe
+    from wsd.tune.api import tune_encoder
+
+    recipe = recipes.resolve_recipe("sense-multilingual")
+    folder, train = tmp_path / "model", ["wic:a.tsv", "wug:b"]
+    folder.mkdir()
+    card = {"config": {"options": dict(recipe.settings), "sources": []}, "given_sources": train}
+    (folder / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
+    assert _built_by_recipe(folder, "sense-multilingual", train)  # before stamps: version 1, this one
+    assert not _built_by_recipe(folder, "sense-multilingual", ["wic:a.tsv"])
+    for version, built in ((1, True), (2, False)):
+        stamp = recipe.stamp() | {"version": version, "sources": train}
+        (folder / "wsd_tune.json").write_text(json.dumps(card | {"recipe": stamp}), encoding="utf-8")
+        assert _built_by_recipe(folder, "sense-multilingual", train) is built
+    # tune_encoder writes the stamp it is given
+    data = _data_folder(tmp_path / "datasets")
+    source = f"wic:{data / 'wic' / 'train' / 'train.data.txt'}"
+    options = TuneOptions(max_steps=1, validation_fraction=0.0, progress=False, device="cpu", portable=False)
+    stamp = recipe.stamp() | {"sources": [source]}
+    tune_encoder([source], tmp_path / "stamped", options=options, recipe=stamp)
+    facts = json.loads((tmp_path / "stamped" / "wsd_tune.json").read_text(encoding="utf-8"))
+    assert facts["recipe"] == stamp

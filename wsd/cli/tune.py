@@ -77,6 +77,7 @@ def command_tune(args: argparse.Namespace) -> int:
             exclude_lemmas=[*excluded, *read_lemma_list(tune["exclude_lemmas"] or ())],
             options=training_options(options),
             overwrite=args.overwrite,
+            recipe=_stamp(recipe, train) if recipe and not averaged else None,  # a trained part is not the model
         )
         print(result.summary())
     if recipe:
@@ -149,7 +150,7 @@ def _recipe_average(
 
     spec = resolve_recipe(recipe)
     weight = float(spec.wise_weight or 0.0)
-    stamp = spec.stamp() | {"sources": list(sources)}
+    stamp = _stamp(recipe, sources)
     result: TuneResult = average_encoders(
         [options.model, trained], out, weights=[1.0 - weight, weight], overwrite=overwrite, recipe=stamp
     )
@@ -199,9 +200,19 @@ def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool 
             return _same_recipe(stamp, recipe) and stamp.get("sources") == train
         options = facts["config"]["options"]
         sources = facts.get("given_sources", facts["config"]["sources"])
+        stamp = facts.get("recipe")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
+    if not trained and not (_same_recipe(stamp, recipe) if stamp is not None else spec.version == 1):
+        return False  # another version of the recipe (a model from before stamps: version 1's)
     return sources == train and all(options.get(key) == value for key, value in spec.settings.items())
+
+
+def _stamp(recipe: str, train: list[str]) -> dict[str, Any]:
+    """The ``recipe`` a recipe's model records: the recipe's stamp and the sources it learnt from."""
+    from wsd.tune.recipes import resolve_recipe
+
+    return resolve_recipe(recipe).stamp() | {"sources": list(train)}
 
 
 def _load_hint(recipe: str, out: str) -> str:

@@ -15,7 +15,7 @@ import os
 import platform
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -227,6 +227,7 @@ def tune_encoder(
     options: TuneOptions | None = None,
     overwrite: bool = False,
     on_step: Any = None,
+    recipe: Mapping[str, Any] | None = None,
 ) -> TuneResult:
     """Train an encoder on labelled use pairs so that its word vectors tell senses apart.
 
@@ -248,6 +249,9 @@ def tune_encoder(
         names of a model folder are replaced).
     on_step : callable, optional
         ``on_step(step, loss)`` after each step (what it raises stops the run; the checkpoint stays).
+    recipe : mapping, optional
+        The stamp of the ``wsd tune --recipe`` that trains this model (``recipe`` in its ``wsd_tune.json``,
+        :meth:`wsd.tune.recipes.TuneRecipe.stamp`).
 
     Returns
     -------
@@ -294,6 +298,7 @@ def tune_encoder(
                     exclude_lemmas=exclude_lemmas,
                     options=options,
                     overwrite=overwrite,
+                    recipe=recipe,
                 ),
             )
         options = options.replace(device="cpu")  # a portable run trains on the CPU (checked above: not cuda)
@@ -436,6 +441,8 @@ def tune_encoder(
         "validation": {"pairs": len(valid) if valid is not None else 0, "history": state.history},
         "versions": library_versions(),
     }
+    if recipe is not None:
+        facts["recipe"] = dict(recipe)
     write_model_folder(folder, encoder, facts, options.model)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return TuneResult(folder, facts)
