@@ -266,7 +266,9 @@ def test_a_model_of_an_older_recipe_version_is_refused_until_rebuilt(caches: Pat
     assert not (caches / "models" / "sense-minilm.trained").exists()  # refused before training
     assert (folder / "model.safetensors").read_bytes() == b"weights of version 1"
     card = json.loads((folder / "wsd_tune.json").read_text(encoding="utf-8"))
-    (folder / "wsd_tune.json").write_text(json.dumps(card | {"recipe": {"version": 7}}), encoding="utf-8")
+    (folder / "wsd_tune.json").write_text(
+        json.dumps(card | {"recipe": {"name": "sense-minilm", "version": 7}}), encoding="utf-8"
+    )
     with pytest.raises(ModelError, match="built by version 7 of the recipe"):
         built_model_folder("wsd:sense-minilm")
     err = _refused(capsys, "tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress")
@@ -414,3 +416,78 @@ def test_a_recipe_build_is_stamped_and_another_version_is_not_taken_for_it(tmp_p
     tune_encoder([source], tmp_path / "stamped", options=options, recipe=stamp)
     facts = json.loads((tmp_path / "stamped" / "wsd_tune.json").read_text(encoding="utf-8"))
     assert facts["recipe"] == stamp
+
+
+def test_what_would_refuse_the_average_is_refused_before_any_training(caches: Path, capsys) -> None:
+    """A file, a folder of someone's files, another recipe's model or this recipe's model from other sources at
+    the averaging recipe's folder: each refused in one line before ``OUT.trained`` exists (it used to surface
+    only when the average was written, after the training); a user's ``--out`` is never moved."""
+    from wsd.cli.tune import _averages, _trained_folder
+
+    data = _data_folder(caches / "datasets")
+    argv = ["tune", "--recipe", "sense-minilm", "--data-dir", str(data), "--no-progress"]
+    target = caches / "mine"
+    target.write_text("a file", encoding="utf-8")
+    assert "is a file: recipe sense-minilm writes a model folder there" in _refused(capsys, *argv, "--out", str(target))
+    target.unlink()
+    target.mkdir()
+    (target / "notes.txt").write_text("mine", encoding="utf-8")
+    for extra in ([], ["--overwrite"]):
+        err = _refused(capsys, *argv, "--out", str(target), *extra)
+        assert f"{target} holds files but no model (no wsd_tune.json)" in err
+    (target / "notes.txt").unlink()
+    card = {"config": {"options": {}, "sources": []}, "recipe": {"name": "sense-multilingual", "version": 1}}
+    (target / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
+    err = _refused(capsys, *argv, "--out", str(target))
+    assert "holds another model (an older version of it, or another model)" in err
+    card["recipe"] = recipes.resolve_recipe("sense-minilm").stamp() | {"sources": ["wic:elsewhere.tsv"]}
+    (target / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
+    err = _refused(capsys, *argv, "--out", str(target))
+    assert "holds this recipe's model from other sources (wic:elsewhere.tsv): give --overwrite" in err
+    assert not (caches / "mine.trained").exists() and (target / "wsd_tune.json").is_file()
+    # a later version's model is not rebuilt by the command that upgrades an earlier one
+    folder = caches / "models" / "sense-minilm"
+    folder.mkdir(parents=True)
+    later = {"recipe": {"name": "sense-minilm", "version": 9}}
+    (folder / "wsd_tune.json").write_text(json.dumps(later), encoding="utf-8")
+    with pytest.raises(ModelError, match=r"built by version 9 of the recipe, a later wsd's.*update wsd"):
+        built_model_folder("wsd:sense-minilm")
+    # only an averaging recipe trains beside its folder, whatever the spelling of --out
+    assert _averages("sense-minilm") and not _averages("sense-multilingual")
+    for spelling in ("./x", "x/", "x"):
+        assert _trained_folder("sense-multilingual", Path(spelling)) == Path(spelling)
+        assert _trained_folder("sense-minilm", Path(spelling)) == Path("x").resolve().with_name("x.trained")
+
+
+def test_a_model_folder_of_a_users_out_is_never_moved_to_upgrade_it(caches: Path, capsys) -> None:
+    """The upgrade of a version-1 model moves only wsd's own cache folder of the recipe; a model at a user's
+    ``--out`` (which may hold their other files) stays where it is, and the build is refused."""
+    from wsd.cli.tune import _upgrade_earlier_build
+
+    data = _data_folder(caches / "datasets")
+    sources = [f"wic:{data / 'wic/train/train.data.txt'}", f"wic:{data / 'mcl-wic/training/training.en-en.data'}"]
+    settings = dict(recipes.resolve_recipe("sense-minilm").settings)
+    card = {"config": {"options": settings, "sources": []}, "given_sources": sources}
+    for folder in (caches / "mine", caches / "models" / "sense-minilm"):
+        folder.mkdir(parents=True)
+        (folder / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
+        _upgrade_earlier_build("sense-minilm", folder, folder.with_name(folder.name + ".trained"), sources)
+    assert (caches / "mine" / "wsd_tune.json").is_file() and not (caches / "mine.trained").exists()
+    assert (caches / "models" / "sense-minilm.trained" / "wsd_tune.json").is_file()
+    assert not (caches / "models" / "sense-minilm").exists()
+
+
+def test_the_shipped_recipe_is_for_its_own_vectors_only(tmp_path: Path) -> None:
+    """Vectors embedded with another context vector keep the default recipe, so wsd run and wsd cluster of the
+    same run agree; a recipe in a file's senses table is a stated recipe too."""
+    from wsd.config import build_evaluation_config, resolve_config
+
+    model = {"embedding.model": "wsd:sense-minilm"}
+    for context, recipe in (("20:last:0.5", "default"), ("none", "default"), ("20:last:0.3", "sense-minilm")):
+        flags = model | {"embedding.context_vector": context}
+        assert resolve_config("run", flags=flags)["senses"]["recipe"] == recipe, context
+        assert build_evaluation_config(model="wsd:sense-minilm", context_vector=context).senses["temperature"] == (
+            0.08 if recipe == "sense-minilm" else 0.04
+        )
+    stated = build_evaluation_config({"senses": {"recipe": "default"}}, model="wsd:sense-minilm")
+    assert (stated.senses["temperature"], stated.embedding.context_vector) == (0.04, "20:last:0.5")

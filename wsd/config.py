@@ -14,9 +14,10 @@ the same sections; each command uses the settings it needs (``wsd config show --
 Every setting has a type: a file or ``--set`` value of another type (``graded = "false"``, ``seeds = "3"``),
 an unknown section or an unknown key is a :class:`~wsd.errors.ConfigError` that names the setting and lists
 the valid ones. Precedence, lowest first: the defaults, the ``--config`` file, the command's flags, and
-``--set SECTION.KEY=VALUE`` (a TOML value; a bare word is a string). ``senses.recipe`` (``default`` or
-``textbook``, :mod:`wsd.senses.recipes`) fills every sense parameter, the context vector (``wsd run`` and
-``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that nothing else sets.
+``--set SECTION.KEY=VALUE`` (a TOML value; a bare word is a string). ``senses.recipe`` (``default``,
+``textbook`` or ``sense-minilm``, :mod:`wsd.senses.recipes`) fills every sense parameter, the context vector
+(``wsd run`` and ``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that nothing else sets;
+where nothing names it, a tuned model that ships a sense recipe (``--model wsd:sense-minilm``) brings it.
 
 The fully resolved configuration (:func:`resolve_config`) is written into each output folder as
 ``config.toml`` (:data:`wsd.io.layout.CONFIG_FILE`, :func:`write_config`); ``--config OUT/config.toml`` runs the
@@ -404,10 +405,10 @@ def _shipped_recipe(config: Config) -> str | None:
     vector), or, for ``cluster``, that of the model that embedded the run, where the run's vectors carry that
     recipe's context vector (so ``wsd cluster`` finds the senses ``wsd run`` found, and a run embedded otherwise
     keeps the default)."""
-    from wsd.embed.built_models import shipped_sense_recipe
+    from wsd.embed.built_models import shipped_for_vectors, shipped_sense_recipe
 
-    if "embedding" in config:
-        return shipped_sense_recipe(config["embedding"].get("model"))
+    if "embedding" in config:  # a context vector given otherwise than the recipe's keeps the default
+        return shipped_for_vectors(config["embedding"].get("model"), config["embedding"].get("context_vector"))
     if "senses" not in config:
         return None
     embedded = _run_embedding(config["senses"].get("run"))
@@ -797,11 +798,14 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     settings = dict(file_settings or {})
     embedding_from_file = dict(settings.pop("embedding", {}) or {})
     senses_from_file = dict(settings.pop("senses", {}) or {})
-    base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None)
-    if base_recipe is None:  # a recipe's model brings the sense recipe made for it
-        from wsd.embed.built_models import shipped_sense_recipe
+    stated_in_senses = senses_from_file.pop("recipe", None)
+    base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None) or stated_in_senses
+    if base_recipe is None:  # a recipe's model brings the sense recipe made for it, for the vectors it was made for
+        from wsd.embed.built_models import shipped_for_vectors
 
-        base_recipe = shipped_sense_recipe(overrides.get("model") or embedding_from_file.get("model")) or "default"
+        model = overrides.get("model") or embedding_from_file.get("model")
+        context = overrides.get("context_vector") or embedding_from_file.get("context_vector")
+        base_recipe = shipped_for_vectors(model, context) or "default"
     senses = recipe(base_recipe) | senses_from_file
     embedding = embedding_recipe(base_recipe) | embedding_from_file
     settings = output_recipe(base_recipe) | settings

@@ -409,7 +409,10 @@ class EmbeddingOptions(_Options):
         "20:last:0.5, or none",
         commands=_EMBEDDING,
         unset=f"from --recipe (default recipe: {DEFAULT_CONTEXT_VECTOR})",
-        unset_for={"embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR}, as wsd run embeds; none: the word's own"},
+        unset_for={
+            "embed": f"the default recipe's, {DEFAULT_CONTEXT_VECTOR} (a model's shipped recipe's, e.g. "
+            "wsd:sense-minilm's), as wsd run embeds; none: the word's own"
+        },
         off=True,
     )
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from wsd.cli.settings import command_config
 from wsd.errors import ConfigError
-from wsd.io.layout import TUNE_FILE
+from wsd.io.layout import MANIFEST_FILE, TUNE_FILE
 from wsd.options import OPTIONS, TuneOptions
 
 if TYPE_CHECKING:
@@ -63,10 +63,11 @@ def command_tune(args: argparse.Namespace) -> int:
             )
             return 0
         trained_out = str(_trained_folder(recipe, Path(out)))
-        averaged = trained_out != out
-        if averaged and not args.overwrite:
-            _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train)
-            _check_replaceable(recipe, Path(out))
+        averaged = _averages(recipe)
+        if averaged:  # what would refuse the average is refused before the training
+            if not args.overwrite:
+                _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train)
+            _check_replaceable(recipe, Path(out), args.overwrite)
     if recipe and averaged and not args.overwrite and _built_by_recipe(Path(trained_out), recipe, train, trained=True):
         print(f"the trained part of recipe {recipe} is built already in {trained_out}: averaging it")
     else:
@@ -95,13 +96,18 @@ def _same_recipe(stamp: Any, recipe: str) -> bool:
     return isinstance(stamp, dict) and {key: stamp.get(key) for key in wanted} == wanted
 
 
+def _averages(recipe: str) -> bool:
+    """Whether a recipe trains beside its folder and then averages into it (WiSE-FT)."""
+    from wsd.tune.recipes import resolve_recipe
+
+    return resolve_recipe(recipe).wise_weight is not None
+
+
 def _trained_folder(recipe: str, out: Path) -> Path:
     """Where a recipe trains: ``out`` itself, or for a recipe that then averages (WiSE-FT) the folder
     ``OUT.trained`` beside it (kept: an interrupted training resumes from its checkpoint, and an average
     interrupted after training is made again without training; ``--overwrite`` trains again)."""
-    from wsd.tune.recipes import resolve_recipe
-
-    if resolve_recipe(recipe).wise_weight is None:
+    if not _averages(recipe):
         return out
     resolved = out.resolve()
     if not resolved.name:
@@ -110,9 +116,14 @@ def _trained_folder(recipe: str, out: Path) -> Path:
 
 
 def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[str]) -> None:
-    """Where ``out`` holds what an earlier version of an averaging recipe built, its trained model alone (the same
-    training: options and sources), and nothing lies at ``trained`` yet, move it there: it is this version's trained
-    part, and the build then only averages (seconds, not a training run)."""
+    """Where the model cache's folder of a recipe (``wsd:NAME``'s, wsd's own) holds what an earlier version of the
+    recipe built, its trained model alone (the same training: options and sources), and nothing lies at ``trained``
+    yet, move it there: it is this version's trained part, and the build then only averages (seconds, not a
+    training run). A folder given with ``--out`` is the user's: it is never moved."""
+    from wsd.embed.built_models import recipe_folder
+
+    if out.is_symlink() or out.resolve() != recipe_folder(recipe).resolve():
+        return
     if trained.exists() or not _built_by_recipe(out, recipe, train, trained=True):
         return
     out.rename(trained)
@@ -122,22 +133,39 @@ def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[st
     )
 
 
-def _check_replaceable(recipe: str, out: Path) -> None:
-    """Refuse, before any training, a recipe build whose folder holds a finished model of something else (an
-    older version of the recipe, another model): it would only be refused after training."""
+def _check_replaceable(recipe: str, out: Path, overwrite: bool) -> None:
+    """Refuse, before any training, a recipe build whose folder the average could not be written to: a file; a
+    folder of files that are no model (wsd replaces only what it wrote, even with ``--overwrite``); without
+    ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources, a
+    model of another kind). Each would only be refused after the training."""
     import json
 
+    if out.is_file():
+        raise ConfigError(f"--out {out} is a file: recipe {recipe} writes a model folder there")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
     card = out / TUNE_FILE
     if not card.is_file():
+        if (out / MANIFEST_FILE).is_file():
+            return  # a folder wsd began to write (an interrupted average): its claim decides, as for any output
+        raise ConfigError(
+            f"{out} holds files but no model (no {TUNE_FILE}): move them away, or give another --out, to build "
+            f"recipe {recipe} there"
+        )
+    if overwrite:
         return
     try:
         stamp = json.loads(card.read_text(encoding="utf-8")).get("recipe")
     except (OSError, ValueError, AttributeError):
         stamp = None
     if not _same_recipe(stamp, recipe):
-        known = isinstance(stamp, dict) and "version" in stamp
-        built = f"version {stamp['version']} of this recipe" if known else "an older version of it, or another model"
+        ours = isinstance(stamp, dict) and stamp.get("name") == recipe and "version" in stamp
+        built = f"version {stamp['version']} of this recipe" if ours else "an older version of it, or another model"
         raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
+    raise ConfigError(
+        f"{out} holds this recipe's model from other sources ({', '.join(stamp.get('sources') or ['none recorded'])}): "
+        f"give --overwrite to build it there from these"
+    )
 
 
 def _recipe_average(

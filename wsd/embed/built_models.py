@@ -19,7 +19,14 @@ from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
 from wsd.schema import RECIPE_NAMES, TUNE_RECIPES
 
-__all__ = ["MODEL_PREFIX", "built_model_folder", "models_dir", "recipe_folder", "shipped_sense_recipe"]
+__all__ = [
+    "MODEL_PREFIX",
+    "built_model_folder",
+    "models_dir",
+    "recipe_folder",
+    "shipped_for_vectors",
+    "shipped_sense_recipe",
+]
 
 #: The prefix of a model argument that names a recipe's model (``wsd:sense-minilm``).
 MODEL_PREFIX = "wsd:"
@@ -84,6 +91,11 @@ def built_model_folder(model: str) -> Path:
         built = _recipe_stamp(folder).get("version", 1)
     except ValueError as exc:
         raise ModelError(f"model {model}: {exc}; build it again with `wsd tune --recipe {name} --overwrite`") from None
+    if isinstance(built, int) and built > expected:
+        raise ModelError(
+            f"model {model} in {folder} was built by version {built} of the recipe, a later wsd's; this wsd builds "
+            f"version {expected}: update wsd, or build this version with `wsd tune --recipe {name} --overwrite`"
+        )
     if built != expected:
         raise ModelError(
             f"model {model} in {folder} was built by version {built} of the recipe, which now builds another model "
@@ -107,6 +119,30 @@ def _recipe_stamp(folder: Path) -> dict[str, Any]:
         raise ValueError(f"{card} is not a model card (a JSON object)")
     stamp = facts.get("recipe")
     return stamp if isinstance(stamp, dict) else {}
+
+
+def shipped_for_vectors(model: str | os.PathLike[str] | None, context_vector: str | None) -> str | None:
+    """The sense recipe a model ships (:func:`shipped_sense_recipe`), where the vectors are that recipe's: the
+    context vector not given (None) or given as the recipe's own. Vectors made otherwise keep the default recipe,
+    whose settings the user's vectors were not chosen against either, rather than a recipe chosen for others.
+
+    Parameters
+    ----------
+    model : str, path or None
+        A ``--model`` argument.
+    context_vector : str or None
+        ``--context-vector`` as given (None: not given).
+
+    Returns
+    -------
+    str or None
+    """
+    from wsd.senses.recipes import embedding_recipe
+
+    shipped = shipped_sense_recipe(model)
+    if shipped is None or context_vector is None:
+        return shipped
+    return shipped if context_vector == embedding_recipe(shipped)["context_vector"] else None
 
 
 def shipped_sense_recipe(model: str | os.PathLike[str] | None) -> str | None:

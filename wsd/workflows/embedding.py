@@ -114,7 +114,8 @@ def embed_corpus(
         How occurrences become vectors (:class:`wsd.options.EmbeddingOptions`: ``model``, ``layers``,
         ``pooling``, ``precision``, ``runtime``, ``device``, ``batch_size``, ``max_length``, ``window_tokens``,
         ``context_vector``, ``offline``). As ``wsd embed``, the context vector is the default recipe's
-        (:data:`wsd.schema.DEFAULT_CONTEXT_VECTOR`, ``20:last:0.5``: 768-dim vectors with the bundled encoder)
+        (:data:`wsd.schema.DEFAULT_CONTEXT_VECTOR`, ``20:last:0.5``: 768-dim vectors with the bundled encoder),
+        or the sense recipe a tuned ``model`` ships (``wsd:sense-minilm``: ``20:last:0.3``; not with ``encoder``),
         unless given; ``context_vector="none"`` stores the word's own vectors
         (:meth:`wsd.Encoder.embed_spans`'s). With ``encoder``, the encoder's own layers, pooling and context
         vector are used unless ``embedding`` or the ``layers``/``pooling`` keywords give the layers and pooling.

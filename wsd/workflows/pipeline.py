@@ -354,9 +354,9 @@ def induce_corpus(
     forms = scan_settings.forms
     # a recipe's model brings the sense recipe made for it, unless a recipe is given
     if not isinstance(senses, SenseOptions) and "recipe" not in given and encoder is None:
-        from wsd.embed.built_models import shipped_sense_recipe
+        from wsd.embed.built_models import shipped_for_vectors
 
-        shipped = shipped_sense_recipe(embedding_options.model)
+        shipped = shipped_for_vectors(embedding_options.model, embedding_options.context_vector)
         if shipped is not None:
             sense_options = sense_options.replace(recipe=shipped)
     recipe = sense_options.recipe
