@@ -62,6 +62,7 @@ ALLOWED: dict[str, set[str]] = {
     "io.provenance": set(),
     # the shape of the metadata files (a run's and a senses folder's meta.json, change.json) and its check
     "io.meta_types": {"schema"},
+    "io.recipe_stamp": {"errors", "io.layout", "schema"},
     "io.writers": {"io.atomic", "io.outputs"},
     "io.checksums": {"errors", "io.layout", "io.manifest", "io.meta_types", "io.provenance"},
     "io.run_checks": {"io.checksums", "io.layout", "io.meta_types"},
@@ -92,6 +93,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.meta_types",
         "io.outputs",
         "io.atomic",
+        "io.recipe_stamp",
         "schema",
         "options",
     },
@@ -108,6 +110,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.writers",
         "io.layout",
         "io.meta_types",
+        "io.recipe_stamp",
         "io.outputs",
         "executors",
         "options",
@@ -167,7 +170,7 @@ ALLOWED: dict[str, set[str]] = {
         "schema",
         "options",
     },
-    "config": {"errors", "executors", "senses", "io.layout", "io.atomic", "schema", "options"},
+    "config": {"errors", "executors", "senses", "io.layout", "io.atomic", "io.recipe_stamp", "schema", "options"},
     # the workflows room, the glue above the stages: the scores document, the embedding driver, the whole job of
     # wsd run, the evaluation runners, the demo, the tagger of wsd.load
     "workflows": set(),
@@ -186,8 +189,10 @@ ALLOWED: dict[str, set[str]] = {
         "io.layout",
         "io.meta_types",
         "io.outputs",
+        "io.recipe_stamp",
         "io.run_reader",
         "io.run_store",
+        "senses",  # the context vector of the sense recipe a tuned model ships (wsd embed stores it)
         "workflows.calibration",
     },
     # induce_corpus: scan → embed → cluster → (score) → (change) → (report)

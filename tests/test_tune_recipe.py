@@ -284,7 +284,7 @@ def test_a_model_of_an_older_recipe_version_is_refused_until_rebuilt(caches: Pat
 
 def test_a_model_folder_naming_an_unknown_sense_recipe_is_one_line(tmp_path: Path, capsys) -> None:
     """A card from a newer wsd, or tampered: its sense recipe is not guessed, and no traceback follows."""
-    from wsd.embed.built_models import shipped_sense_recipe
+    from wsd.io.recipe_stamp import shipped_sense_recipe
 
     folder = tmp_path / "tuned"
     folder.mkdir()

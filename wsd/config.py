@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from wsd.errors import ConfigError, InputError
 from wsd.io.atomic import atomic_write
+from wsd.io.layout import META_FILE
 from wsd.options import OPTIONS, SETTINGS, EmbeddingOptions, ExecutionOptions, SenseOptions
 from wsd.schema import (
     CONFIG_COMMANDS,
@@ -405,7 +406,8 @@ def _shipped_recipe(config: Config) -> str | None:
     vector), or, for ``cluster``, that of the model that embedded the run, where the run's vectors carry that
     recipe's context vector (so ``wsd cluster`` finds the senses ``wsd run`` found, and a run embedded otherwise
     keeps the default)."""
-    from wsd.embed.built_models import shipped_for_vectors, shipped_sense_recipe
+    from wsd.io.recipe_stamp import shipped_sense_recipe
+    from wsd.senses.recipes import shipped_for_vectors
 
     if "embedding" in config:  # a context vector given otherwise than the recipe's keeps the default
         return shipped_for_vectors(config["embedding"].get("model"), config["embedding"].get("context_vector"))
@@ -425,7 +427,7 @@ def _run_embedding(run: Any) -> dict[str, Any]:
     if not run:
         return {}
     try:
-        embedding = json.loads((Path(run) / "meta.json").read_text(encoding="utf-8"))["embedding"]
+        embedding = json.loads((Path(run) / META_FILE).read_text(encoding="utf-8"))["embedding"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
     return embedding if isinstance(embedding, dict) else {}
@@ -801,7 +803,7 @@ def build_evaluation_config(file_settings: dict[str, Any] | None = None, **overr
     stated_in_senses = senses_from_file.pop("recipe", None)
     base_recipe = overrides.pop("recipe", None) or settings.pop("recipe", None) or stated_in_senses
     if base_recipe is None:  # a recipe's model brings the sense recipe made for it, for the vectors it was made for
-        from wsd.embed.built_models import shipped_for_vectors
+        from wsd.senses.recipes import shipped_for_vectors
 
         model = overrides.get("model") or embedding_from_file.get("model")
         context = overrides.get("context_vector") or embedding_from_file.get("context_vector")

@@ -424,6 +424,12 @@ TuneTeacherLabels = Literal["all", "unlabelled"]
 #: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
 TuneRecipeName = Literal["sense-minilm", "sense-multilingual"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
+#: The prefix of a model argument that names a recipe's model (``wsd:sense-minilm``; :mod:`wsd.embed.built_models`).
+TUNE_MODEL_PREFIX = "wsd:"
+#: Each recipe's version: raised whenever it builds another model (a model an older version built is refused).
+TUNE_RECIPE_VERSIONS: dict[str, int] = {"sense-minilm": 2, "sense-multilingual": 1}
+#: The sense recipe (:data:`RECIPE_NAMES`) each recipe's model ships with, or None (:mod:`wsd.io.recipe_stamp`).
+TUNE_RECIPE_SENSES: dict[str, str | None] = {"sense-minilm": "sense-minilm", "sense-multilingual": None}
 _TUNE = ("tune",)
 #: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
 SEED_MAX = 2**32 - 1

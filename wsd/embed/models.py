@@ -27,13 +27,13 @@ import numpy as np
 
 from wsd import machine
 from wsd.embed import hub
-from wsd.embed.built_models import MODEL_PREFIX, built_model_folder
+from wsd.embed.built_models import built_model_folder
 from wsd.embed.forward import ForwardPass, hidden_states
 from wsd.embed.hf_quiet import quiet_transformers
 from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
 from wsd.errors import ConfigError, ModelError
 from wsd.io.layout import OPENVINO_MODEL_ENTRY
-from wsd.schema import PRECISIONS
+from wsd.schema import PRECISIONS, TUNE_MODEL_PREFIX
 
 if TYPE_CHECKING:
     import torch
@@ -406,7 +406,7 @@ def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
     if model is None or str(model) in ("", "default", BUNDLED_MODEL):
         return ModelSource(BUNDLED_MODEL, str(bundled_model_path()), local=True)
     text = str(model)
-    if text.startswith(MODEL_PREFIX):
+    if text.startswith(TUNE_MODEL_PREFIX):
         return ModelSource(text, str(built_model_folder(text)), local=True)
     path = Path(text).expanduser()
     if path.exists():

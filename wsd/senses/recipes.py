@@ -37,6 +37,7 @@ chose the same: the context weighted 0.3 instead of 0.5 and a softer temperature
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
@@ -196,3 +197,33 @@ def output_recipe(name: str) -> dict[str, Any]:
     True
     """
     return _part(OUTPUTS, name)
+
+
+def shipped_for_vectors(model: str | os.PathLike[str] | None, context_vector: str | None) -> str | None:
+    """The sense recipe a model ships (:func:`wsd.io.recipe_stamp.shipped_sense_recipe`), where the vectors are that
+    recipe's: the context vector not given (None) or given as the recipe's own. Vectors made otherwise keep the
+    default recipe rather than a recipe chosen for other vectors.
+
+    Parameters
+    ----------
+    model : str, path or None
+        A ``--model`` argument.
+    context_vector : str or None
+        ``--context-vector`` as given (None: not given).
+
+    Returns
+    -------
+    str or None
+        A recipe name, or None (the default applies).
+
+    Examples
+    --------
+    >>> shipped_for_vectors("wsd:sense-minilm", None), shipped_for_vectors("wsd:sense-minilm", "20:last:0.5")
+    ('sense-minilm', None)
+    """
+    from wsd.io.recipe_stamp import shipped_sense_recipe
+
+    shipped = shipped_sense_recipe(model)
+    if shipped is None or context_vector is None:
+        return shipped
+    return shipped if context_vector == embedding_recipe(shipped)["context_vector"] else None

@@ -47,7 +47,14 @@ from typing import Any
 
 from wsd.errors import ConfigError
 from wsd.options import TuneOptions
-from wsd.schema import DATA_DIR_VARIABLE, RECIPE_NAMES, TUNE_RECIPES, data_location
+from wsd.schema import (
+    DATA_DIR_VARIABLE,
+    RECIPE_NAMES,
+    TUNE_RECIPE_SENSES,
+    TUNE_RECIPE_VERSIONS,
+    TUNE_RECIPES,
+    data_location,
+)
 
 __all__ = [
     "RECIPES",
@@ -178,6 +185,10 @@ RECIPES: dict[str, TuneRecipe] = {
 }
 if tuple(RECIPES) != TUNE_RECIPES:  # pragma: no cover - a programming error, caught by the first import in tests
     raise RuntimeError("the schema's recipe names (wsd.schema.TUNE_RECIPES) and wsd.tune.recipes disagree")
+if {name: r.version for name, r in RECIPES.items()} != TUNE_RECIPE_VERSIONS or {
+    name: r.senses for name, r in RECIPES.items()
+} != TUNE_RECIPE_SENSES:  # pragma: no cover - a programming error, caught by the first import in tests
+    raise RuntimeError("the schema's recipe versions or shipped sense recipes and wsd.tune.recipes disagree")
 
 
 def resolve_recipe(name: str) -> TuneRecipe:

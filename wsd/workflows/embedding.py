@@ -164,7 +164,7 @@ def embed_corpus(
     objects, given = route_settings("embed_corpus()", settings, groups)
     scan, embedding, execution = objects["scan"], objects["embedding"], objects["execution"]
     if embedding.context_vector is None:  # not given: the recipe's, as `wsd embed` has it ("none": off)
-        from wsd.embed.built_models import shipped_sense_recipe
+        from wsd.io.recipe_stamp import shipped_sense_recipe
         from wsd.senses.recipes import embedding_recipe
 
         shipped = shipped_sense_recipe(embedding.model) if encoder is None else None

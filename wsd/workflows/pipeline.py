@@ -354,7 +354,7 @@ def induce_corpus(
     forms = scan_settings.forms
     # a recipe's model brings the sense recipe made for it, unless a recipe is given
     if not isinstance(senses, SenseOptions) and "recipe" not in given and encoder is None:
-        from wsd.embed.built_models import shipped_for_vectors
+        from wsd.senses.recipes import shipped_for_vectors
 
         shipped = shipped_for_vectors(embedding_options.model, embedding_options.context_vector)
         if shipped is not None:
