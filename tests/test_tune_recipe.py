@@ -147,6 +147,7 @@ def test_the_recipe_builds_into_the_cache_and_loads_as_wsd_name(
         (str(caches / "models" / "sense-minilm.trained"), 0.75),
     ]
     assert stamp["training_lemmas"] == ["crane", "plant"]  # the leakage guard still sees what the average learnt
+    assert "Built by `wsd tune --recipe sense-minilm` (version 2)" in (folder / "README.md").read_text(encoding="utf-8")
     trained_folder = caches / "models" / "sense-minilm.trained"
     facts = json.loads((trained_folder / "wsd_tune.json").read_text(encoding="utf-8"))
     options = facts["config"]["options"]
@@ -491,3 +492,20 @@ def test_the_shipped_recipe_is_for_its_own_vectors_only(tmp_path: Path) -> None:
         )
     stated = build_evaluation_config({"senses": {"recipe": "default"}}, model="wsd:sense-minilm")
     assert (stated.senses["temperature"], stated.embedding.context_vector) == (0.04, "20:last:0.5")
+
+
+def test_the_model_card_says_which_recipe_built_the_model_and_what_it_ships() -> None:
+    from wsd.tune.card import model_card
+
+    facts = {"base_model": {"name": "m", "fingerprint": "f"}, "config": {"options": {}}, "sources": [],
+             "training_lemmas": [], "validation_lemmas": [], "excluded_lemmas": [], "training": {},
+             "validation": {}}  # fmt: skip
+    assert "## Recipe" not in model_card(facts)
+    stamp = recipes.resolve_recipe("sense-multilingual").stamp()
+    card = model_card(facts | {"recipe": stamp})
+    assert "Built by `wsd tune --recipe sense-multilingual` (version 1)" in card
+    assert "WiSE-FT" not in card and "ships the sense recipe" not in card
+    stamp = recipes.resolve_recipe("sense-minilm").stamp()
+    card = model_card(facts | {"recipe": stamp})
+    assert "0.25 base + 0.75 trained (WiSE-FT)" in card
+    assert "It ships the sense recipe `sense-minilm`" in card

@@ -222,6 +222,29 @@ def _seconds(value: Any) -> str:
     return f"{value:.1f}" if value < 10 else f"{value:.0f}"
 
 
+def _recipe_lines(facts: Mapping[str, Any]) -> list[str]:
+    """The card's section on the ``wsd tune --recipe`` that built the model, if one did (its ``recipe`` stamp)."""
+    stamp = facts.get("recipe")
+    if not isinstance(stamp, dict) or not stamp.get("name"):
+        return []
+    name = stamp["name"]
+    lines = [
+        "## Recipe",
+        "",
+        f"Built by `wsd tune --recipe {name}` (version {stamp.get('version', 1)}); in wsd's model cache it loads as "
+        f"`--model wsd:{name}`.",
+    ]
+    if stamp.get("wise_weight") is not None:
+        weight = float(stamp["wise_weight"])
+        lines[-1] += f" The trained model averaged with its base: {1 - weight:g} base + {weight:g} trained (WiSE-FT)."
+    if stamp.get("senses"):
+        lines[-1] += (
+            f" It ships the sense recipe `{stamp['senses']}`, which `wsd run`, `wsd evaluate` and `wsd cluster` take "
+            "for it where no recipe is given (`--recipe default` is the default's)."
+        )
+    return [*lines, ""]
+
+
 def model_card(facts: TuneFacts) -> str:
     """The model card (``README.md``) of a tuned model: the facts of ``wsd_tune.json`` in words and tables.
 
@@ -262,6 +285,7 @@ def model_card(facts: TuneFacts) -> str:
         "Use it as wsd does: the target's subword pieces pooled over the layers below (`--model THIS_FOLDER`). "
         "It also loads with `transformers` (`AutoModel`) and `sentence-transformers`.",
         "",
+        *_recipe_lines(facts),
         "## Base model",
         "",
         f"- name: `{base['name']}`",
@@ -411,6 +435,7 @@ def _average_card(facts: Mapping[str, Any]) -> str:
         "WiSE-FT's interpolation), made by `wsd tune --average`; no training. Use it as wsd does "
         "(`--model THIS_FOLDER`); it also loads with `transformers` (`AutoModel`) and `sentence-transformers`.",
         "",
+        *_recipe_lines(facts),
         "## Averaged models",
         "",
         "| model | weight | tuned by wsd | fingerprint |",
