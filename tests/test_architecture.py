@@ -167,6 +167,7 @@ ALLOWED: dict[str, set[str]] = {
         "io.layout",
         "io.outputs",
         "io.provenance",
+        "io.recipe_stamp",
         "schema",
         "options",
     },

@@ -42,6 +42,40 @@ def test_overlap_is_normalised_and_warned(fake_tuned):
     assert read_tune_facts(str(fake_tuned))["training_lemmas"] == ["bank", "part"]
 
 
+@pytest.mark.parametrize(
+    ("content", "match"),
+    [('{"training_lemmas": [', "cannot be read as JSON"), ("[1, 2]", "holds no JSON object"), (None, "cannot be read")],
+)
+def test_every_reader_of_a_tuned_models_card_names_a_damaged_one(tmp_path, content, match):
+    """The card is read in one place (wsd.io.recipe_stamp.read_tune_card); each reader names the file."""
+    from wsd.errors import ModelError
+    from wsd.io.recipe_stamp import read_recipe_stamp, read_tune_card
+
+    card = tmp_path / TUNE_FILE
+    if content is None:
+        card.mkdir()  # a folder where the file should be: unreadable, not missing
+    else:
+        card.write_text(content, encoding="utf-8")
+    for read in (read_tune_card, read_recipe_stamp):
+        with pytest.raises(ValueError, match=match) as caught:
+            read(tmp_path)
+        assert str(card) in str(caught.value)
+    if content is not None:  # read_tune_facts reads a file that is there; a folder is no card to it
+        with pytest.raises(ModelError, match=match):
+            read_tune_facts(str(tmp_path))
+
+
+def test_the_shared_reader_returns_the_card_and_its_stamp(fake_tuned, tmp_path):
+    from wsd.io.recipe_stamp import read_recipe_stamp, read_tune_card
+
+    assert read_tune_card(fake_tuned)["training_lemmas"] == ["bank", "part"]
+    assert read_recipe_stamp(fake_tuned) == {}  # no recipe built it
+    (tmp_path / TUNE_FILE).write_text(json.dumps({"recipe": {"name": "sense-minilm", "version": 2}}), encoding="utf-8")
+    assert read_recipe_stamp(tmp_path) == {"name": "sense-minilm", "version": 2}
+    (tmp_path / TUNE_FILE).write_text(json.dumps({"recipe": "sense-minilm"}), encoding="utf-8")
+    assert read_recipe_stamp(tmp_path) == {}  # a stamp of the wrong shape is none
+
+
 def test_metrics_document_carries_the_overlap_only_when_given():
     per_seed = [{"overall": {"ari": 0.5}, "per_target": {}}]
     assert "training_overlap" in OPTIONAL_KEYS

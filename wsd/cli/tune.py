@@ -138,7 +138,7 @@ def _check_replaceable(recipe: str, out: Path, overwrite: bool) -> None:
     folder of files that are no model (wsd replaces only what it wrote, even with ``--overwrite``); without
     ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources, a
     model of another kind). Each would only be refused after the training."""
-    import json
+    from wsd.io.recipe_stamp import read_recipe_stamp
 
     if out.is_file():
         raise ConfigError(f"--out {out} is a file: recipe {recipe} writes a model folder there")
@@ -155,11 +155,11 @@ def _check_replaceable(recipe: str, out: Path, overwrite: bool) -> None:
     if overwrite:
         return
     try:
-        stamp = json.loads(card.read_text(encoding="utf-8")).get("recipe")
-    except (OSError, ValueError, AttributeError):
-        stamp = None
+        stamp = read_recipe_stamp(out)
+    except ValueError:
+        stamp = {}  # a damaged card: another model, as far as this recipe can tell
     if not _same_recipe(stamp, recipe):
-        ours = isinstance(stamp, dict) and stamp.get("name") == recipe and "version" in stamp
+        ours = stamp.get("name") == recipe and "version" in stamp
         built = f"version {stamp['version']} of this recipe" if ours else "an older version of it, or another model"
         raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
     raise ConfigError(
@@ -216,16 +216,15 @@ def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool 
     """Whether ``folder`` holds a finished model of this recipe on these sources (another model is left to
     :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``). ``trained``: the trained part
     of a recipe that then averages; else a recipe that averages needs its stamp, of this version."""
-    import json
-
+    from wsd.io.recipe_stamp import read_tune_card
     from wsd.tune.recipes import resolve_recipe
 
     spec = resolve_recipe(recipe)
     try:
-        facts = json.loads((folder / TUNE_FILE).read_text(encoding="utf-8"))
+        facts = read_tune_card(folder)
         if spec.wise_weight is not None and not trained:  # its own card says what it averaged, from what
             stamp = facts.get("recipe")
-            return _same_recipe(stamp, recipe) and stamp.get("sources") == train
+            return isinstance(stamp, dict) and _same_recipe(stamp, recipe) and stamp.get("sources") == train
         options = facts["config"]["options"]
         sources = facts.get("given_sources", facts["config"]["sources"])
         stamp = facts.get("recipe")

@@ -1,5 +1,5 @@
-"""What a recipe's model records of its recipe (``recipe`` in its ``wsd_tune.json``), and the sense recipe a
-model ships with.
+"""What a tuned model's card records (its ``wsd_tune.json``, read once here for every reader), the recipe a
+recipe's model records there (``recipe``), and the sense recipe a model ships with.
 
 ``wsd tune --recipe NAME`` stamps the model it builds with the recipe's name, version, shipped sense recipe and
 sources (:meth:`wsd.tune.recipes.TuneRecipe.stamp`). The commands read the stamp twice: to refuse a model another
@@ -18,7 +18,39 @@ from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
 from wsd.schema import RECIPE_NAMES, TUNE_MODEL_PREFIX, TUNE_RECIPE_SENSES
 
-__all__ = ["read_recipe_stamp", "shipped_sense_recipe"]
+__all__ = ["read_recipe_stamp", "read_tune_card", "shipped_sense_recipe"]
+
+
+def read_tune_card(folder: Path) -> dict[str, Any]:
+    """The facts a tuned model folder's ``wsd_tune.json`` records, as one JSON object.
+
+    The one reader of the card: the recipe stamp (:func:`read_recipe_stamp`), the tuning facts of
+    :func:`wsd.tune.card.read_tune_facts` and ``wsd tune``'s checks of a recipe's folder all read it here.
+
+    Parameters
+    ----------
+    folder : Path
+        A model folder with a ``wsd_tune.json``.
+
+    Returns
+    -------
+    dict
+        As the file has it (one written by an earlier wsd may lack keys added since).
+
+    Raises
+    ------
+    ValueError
+        For a card that is missing, cannot be read or parsed (truncated, damaged), or holds no JSON object,
+        naming it.
+    """
+    card = folder / TUNE_FILE
+    try:
+        facts = json.loads(card.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{card} cannot be read as JSON ({type(exc).__name__}: {exc})") from None
+    if not isinstance(facts, dict):
+        raise ValueError(f"{card} is not a model card (it holds no JSON object)")
+    return facts
 
 
 def read_recipe_stamp(folder: Path) -> dict[str, Any]:
@@ -36,16 +68,9 @@ def read_recipe_stamp(folder: Path) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        For a card that cannot be read as a JSON object (truncated, damaged), naming it.
+        For a card that cannot be read as a JSON object (:func:`read_tune_card`), naming it.
     """
-    card = folder / TUNE_FILE
-    try:
-        facts = json.loads(card.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{card} cannot be read ({type(exc).__name__})") from None
-    if not isinstance(facts, dict):
-        raise ValueError(f"{card} is not a model card (a JSON object)")
-    stamp = facts.get("recipe")
+    stamp = read_tune_card(folder).get("recipe")
     return stamp if isinstance(stamp, dict) else {}
 
 

@@ -39,7 +39,6 @@ held-out lemmas.
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from collections.abc import Iterable, Mapping
@@ -50,6 +49,7 @@ from wsd.embed import hub
 from wsd.embed.models import model_source
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
+from wsd.io.recipe_stamp import read_tune_card
 from wsd.tune.facts import TuneFacts
 from wsd.tune.pairs import COUNT_COLUMNS, normalize_lemma
 from wsd.tune.wic import SKIPPED, language
@@ -90,11 +90,9 @@ def read_tune_facts(model: str | os.PathLike[str] | None) -> TuneFacts | None:
     if path is None or not path.is_file():
         return None
     try:
-        facts = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{path} cannot be read as JSON ({exc})") from exc
-    if not isinstance(facts, dict):
-        raise ModelError(f"{path} holds no JSON object")
+        facts = read_tune_card(path.parent)
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
     return cast(TuneFacts, facts)
 
 
