@@ -66,32 +66,35 @@ COLUMNS = (
 )
 
 
-def shipped_recipe() -> str:
-    """The name of the sense recipe that ships with ``sense-minilm``."""
+def shipped_recipe(tune_recipe: str = "sense-minilm") -> str:
+    """The name of the sense recipe that ships with a tuning recipe's model (``sense-minilm``'s by default)."""
     from wsd.tune.recipes import resolve_recipe
 
-    name = resolve_recipe("sense-minilm").senses
-    assert name is not None, "sense-minilm ships a sense recipe"
+    name = resolve_recipe(tune_recipe).senses
+    assert name is not None, f"{tune_recipe} ships a sense recipe"
     return name
 
 
-def shipped_settings() -> tuple[float, float]:
-    """The context weight and temperature of the sense recipe that ships with ``sense-minilm``."""
+def shipped_settings(tune_recipe: str = "sense-minilm") -> tuple[float, float]:
+    """The context weight and temperature of the sense recipe that ships with a tuning recipe's model."""
     from wsd.embed.context import parse_context
     from wsd.senses.recipes import embedding_recipe, recipe
 
-    name = shipped_recipe()
+    name = shipped_recipe(tune_recipe)
     context = parse_context(embedding_recipe(name)["context_vector"])
     assert context is not None, "its recipe has a context vector"
     return context.weight, float(recipe(name)["temperature"])
 
 
-def check_shipped(recorded: dict[str, Any], dataset: str) -> None:
-    """Stop unless a tuned ``wsd evaluate`` run used the shipped recipe's context vector and temperature."""
-    from wsd.senses.recipes import embedding_recipe, recipe
+def check_shipped(recorded: dict[str, Any], dataset: str, tune_recipe: str = "sense-minilm") -> None:
+    """Stop unless a tuned ``wsd evaluate`` run used the shipped recipe's context vector, temperature and keys
+    (``recorded``: what :func:`semeval` read from the run's configuration)."""
+    from wsd.senses.recipes import embedding_recipe, output_recipe, recipe
 
-    name = shipped_recipe()
+    name = shipped_recipe(tune_recipe)
     wanted = {"temperature": recipe(name)["temperature"], "context_vector": embedding_recipe(name)["context_vector"]}
+    if "min_weight" in recorded:  # recorded since sense-mpnet, whose keys differ from the default's
+        wanted["min_weight"] = output_recipe(name)["min_weight"]
     if recorded != wanted:
         raise SystemExit(f"the tuned {dataset} run did not take the shipped recipe: {recorded}, not {wanted}")
 
@@ -109,8 +112,9 @@ def build(work: Path, data_dir: Path) -> dict[str, Any]:
     }
 
 
-def semeval(work: Path, data_dir: Path, model: str | None, name: str) -> dict[str, Any]:
-    """Both SemEval tasks by ``wsd evaluate`` (cached in its folders); the AVGs and the recipe each run recorded."""
+def semeval(work: Path, data_dir: Path, model: str | None, name: str, record_keys: bool = False) -> dict[str, Any]:
+    """Both SemEval tasks by ``wsd evaluate`` (cached in its folders); the AVGs and the recipe each run recorded
+    (``record_keys``: its keys' ``min_weight`` too)."""
     from experiments.encoder_recipe import halves, semeval2013_avg
     from experiments.tune import evaluate
 
@@ -122,6 +126,8 @@ def semeval(work: Path, data_dir: Path, model: str | None, name: str) -> dict[st
             "temperature": config["senses"].get("temperature"),
             "context_vector": config["embedding"].get("context_vector"),
         }
+        if record_keys:
+            found[f"{dataset}_run"]["min_weight"] = config.get("min_weight")
         if dataset == "semeval2013":
             per_target = metrics["per_target"]
             found["semeval2013_all"] = metrics["overall"]["avg"]
@@ -132,8 +138,11 @@ def semeval(work: Path, data_dir: Path, model: str | None, name: str) -> dict[st
     return found
 
 
-def dwug(work: Path, data_dir: Path, model: str | None, name: str, shipped: bool) -> dict[str, Any]:
-    """DWUG EN over all its words (cached in ``WORK/dwug-NAME.json``); ``shipped``: by the shipped sense recipe."""
+def dwug(
+    work: Path, data_dir: Path, model: str | None, name: str, shipped: bool, tune_recipe: str = "sense-minilm"
+) -> dict[str, Any]:
+    """DWUG EN over all its words (cached in ``WORK/dwug-NAME.json``); ``shipped``: by the sense recipe that ships
+    with ``tune_recipe``'s model."""
     from experiments import tune as cells
 
     cache = work / f"dwug-{name}.json"
@@ -142,8 +151,8 @@ def dwug(work: Path, data_dir: Path, model: str | None, name: str, shipped: bool
     from wsd.senses.recipes import recipe
 
     bundle, gold, column = cells._dwug_gold(data_dir)
-    weight = shipped_settings()[0] if shipped else None
-    inducer = recipe(shipped_recipe()) if shipped else None  # every parameter of the shipped sense recipe
+    weight = shipped_settings(tune_recipe)[0] if shipped else None
+    inducer = recipe(shipped_recipe(tune_recipe)) if shipped else None  # every parameter of the shipped sense recipe
     figures = cells.word_figures(bundle, sorted(gold), model, context_weight=weight, inducer=inducer)
     found = {"gold": column, "pooled": cells.pooled(figures, gold), "per_word": figures}
     cache.write_text(json.dumps(found, indent=1, default=float), encoding="utf-8")
@@ -163,13 +172,16 @@ def dev_sets(work: Path, data_dir: Path, model: str | None, name: str) -> dict[s
     return found
 
 
-def row(work: Path, data_dir: Path, model: str | None, name: str, shipped: bool) -> dict[str, Any]:
-    """Every measure of one model, as the page's columns (fractions; ARI and ρ as they are)."""
-    found = semeval(work, data_dir, model, name)
+def row(
+    work: Path, data_dir: Path, model: str | None, name: str, shipped: bool, tune_recipe: str = "sense-minilm"
+) -> dict[str, Any]:
+    """Every measure of one model, as the page's columns (fractions; ARI and ρ as they are); ``shipped``: scored
+    by the sense recipe that ships with ``tune_recipe``'s model, checked in each SemEval run."""
+    found = semeval(work, data_dir, model, name, record_keys=tune_recipe != "sense-minilm")
     if shipped:  # before any other measure: the runs took the recipe that ships, or nothing here is what it says
         for dataset in ("semeval2013", "semeval2010"):
-            check_shipped(found[f"{dataset}_run"], dataset)
-    pooled = dwug(work, data_dir, model, name, shipped)["pooled"]
+            check_shipped(found[f"{dataset}_run"], dataset, tune_recipe)
+    pooled = dwug(work, data_dir, model, name, shipped, tune_recipe)["pooled"]
     dev = dev_sets(work, data_dir, model, name)
     found |= {key: pooled[key] for key in ("rho_prt", "rho_apd", "rho_jsd", "ari", "ari_one_sense")}
     found |= {"wic_dev": dev["WiC dev"]["accuracy"], "mcl_dev": dev["MCL-WiC dev en-en"]["accuracy"]}

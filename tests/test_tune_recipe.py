@@ -34,10 +34,10 @@ def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_the_schema_and_the_recipes_name_the_same_recipes() -> None:
-    assert tuple(recipes.RECIPES) == TUNE_RECIPES == ("sense-minilm", "sense-multilingual")
+    assert tuple(recipes.RECIPES) == TUNE_RECIPES == ("sense-minilm", "sense-mpnet", "sense-multilingual")
     assert recipes.resolve_recipe("sense-minilm").kinds == ("wic",)
     assert recipes.resolve_recipe("sense-multilingual").kinds == ("wic", "wug")
-    with pytest.raises(ConfigError, match="unknown tuning recipe 'nope'; choose from sense-minilm, sense-multi"):
+    with pytest.raises(ConfigError, match="unknown tuning recipe 'nope'; choose from sense-minilm, sense-mpnet, sense-multi"):
         recipes.resolve_recipe("nope")
 
 
@@ -74,7 +74,7 @@ def test_the_recipe_refuses_options_that_contradict_it(caches: Path, capsys) -> 
     assert "--data-dir is where --recipe finds its datasets; without --recipe name each with --train" in err
     assert not (caches / "m").exists()
     err = _refused(capsys, "tune", "--recipe", "sense-multilingual", "--data-dir", str(caches))
-    assert "--recipe sense-multilingual tunes the multilingual encoder you name: give --model BASE" in err
+    assert "--recipe sense-multilingual tunes the encoder you name: give --model BASE" in err
     with pytest.raises(SystemExit):
         main(["tune", "--recipe", "nope"])
     assert "invalid choice: 'nope'" in capsys.readouterr().err
@@ -401,14 +401,18 @@ def test_a_recipe_build_is_stamped_and_another_version_is_not_taken_for_it(tmp_p
     recipe = recipes.resolve_recipe("sense-multilingual")
     folder, train = tmp_path / "model", ["wic:a.tsv", "wug:b"]
     folder.mkdir()
-    card = {"config": {"options": dict(recipe.settings), "sources": []}, "given_sources": train}
+    card = {
+        "config": {"options": dict(recipe.settings), "sources": []},
+        "given_sources": train,
+        "base_model": {"name": "base"},
+    }
     (folder / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
-    assert _built_by_recipe(folder, "sense-multilingual", train)  # before stamps: version 1, this one
-    assert not _built_by_recipe(folder, "sense-multilingual", ["wic:a.tsv"])
+    assert _built_by_recipe(folder, "sense-multilingual", train, "base")  # before stamps: version 1, this one
+    assert not _built_by_recipe(folder, "sense-multilingual", ["wic:a.tsv"], "base")
     for version, built in ((1, True), (2, False)):
         stamp = recipe.stamp() | {"version": version, "sources": train}
         (folder / "wsd_tune.json").write_text(json.dumps(card | {"recipe": stamp}), encoding="utf-8")
-        assert _built_by_recipe(folder, "sense-multilingual", train) is built
+        assert _built_by_recipe(folder, "sense-multilingual", train, "base") is built
     # tune_encoder writes the stamp it is given
     data = _data_folder(tmp_path / "datasets")
     source = f"wic:{data / 'wic' / 'train' / 'train.data.txt'}"
@@ -472,7 +476,7 @@ def test_a_model_folder_of_a_users_out_is_never_moved_to_upgrade_it(caches: Path
     for folder in (caches / "mine", caches / "models" / "sense-minilm"):
         folder.mkdir(parents=True)
         (folder / "wsd_tune.json").write_text(json.dumps(card), encoding="utf-8")
-        _upgrade_earlier_build("sense-minilm", folder, folder.with_name(folder.name + ".trained"), sources)
+        _upgrade_earlier_build("sense-minilm", folder, folder.with_name(folder.name + ".trained"), sources, None)
     assert (caches / "mine" / "wsd_tune.json").is_file() and not (caches / "mine.trained").exists()
     assert (caches / "models" / "sense-minilm.trained" / "wsd_tune.json").is_file()
     assert not (caches / "models" / "sense-minilm").exists()
@@ -509,3 +513,50 @@ def test_the_model_card_says_which_recipe_built_the_model_and_what_it_ships() ->
     card = model_card(facts | {"recipe": stamp})
     assert "0.25 base + 0.75 trained (WiSE-FT)" in card
     assert "It ships the sense recipe `sense-minilm`" in card
+
+
+@pytest.mark.slow  # trains an encoder by the recipe, on tiny sources
+def test_sense_mpnet_builds_on_the_base_given_and_ships_its_own_sense_recipe(caches: Path, capsys) -> None:
+    """``sense-mpnet`` is ``sense-minilm``'s training and average on ``--model BASE`` (the bundled MiniLM stands in
+    for all-mpnet-base-v2 here), with its own sense recipe; a model built on one base is not taken for another."""
+    from wsd.config import resolve_config
+    from wsd.embed.models import bundled_model_path
+    from wsd.io.recipe_stamp import read_tune_card, shipped_sense_recipe
+
+    data = _data_folder(caches / "datasets")
+    argv = ["tune", "--recipe", "sense-mpnet", "--data-dir", str(data), "--no-progress", "--device", "cpu"]
+    err = _refused(capsys, *argv)
+    assert "--recipe sense-mpnet tunes the encoder you name: give --model BASE" in err
+    assert "sentence-transformers/all-mpnet-base-v2" in err
+    base = caches / "base"
+    base.symlink_to(bundled_model_path(), target_is_directory=True)
+    assert main([*argv, "--model", str(base)]) == 0, capsys.readouterr().err
+    assert "load it anywhere with --model wsd:sense-mpnet" in capsys.readouterr().out
+    folder = recipe_folder("sense-mpnet")
+    card = read_tune_card(folder)
+    assert {key: card["recipe"][key] for key in ("name", "version", "senses", "wise_weight")} == {
+        "name": "sense-mpnet",
+        "version": 1,
+        "senses": "sense-mpnet",
+        "wise_weight": 0.75,
+    }
+    assert [row["weight"] for row in card["average"]] == [0.25, 0.75]
+    trained = read_tune_card(folder.with_name("sense-mpnet.trained"))
+    assert trained["base_model"]["name"] == str(base)
+    assert trained["config"]["excluded_lemmas"] == ["bank"]  # sense-minilm's lemma list
+    # its sense recipe: sense-minilm's context vector and temperature, keys of the senses above 0.1
+    assert shipped_sense_recipe("wsd:sense-mpnet") == "sense-mpnet"
+    config = resolve_config("evaluate", flags={"embedding.model": "wsd:sense-mpnet"})
+    assert (config["senses"]["recipe"], config["senses"]["temperature"]) == ("sense-mpnet", 0.08)
+    assert config["embedding"]["context_vector"] == "20:last:0.3"
+    assert (config["evaluation"]["min_weight"], config["evaluation"]["top"]) == (0.1, 2)
+    # the same base written another way (the folder the link points to): built already, nothing trained
+    weights = (folder / "model.safetensors").read_bytes()
+    assert main([*argv, "--model", str(bundled_model_path())]) == 0
+    assert "is built already in" in capsys.readouterr().out
+    # another base: refused before any training, the model kept
+    other = caches / "other"
+    shutil.copytree(bundled_model_path(), other)
+    err = _refused(capsys, *argv, "--model", str(other))
+    assert f"holds this recipe's model built on another base ({base}): give --overwrite to build it there" in err
+    assert (folder / "model.safetensors").read_bytes() == weights

@@ -39,7 +39,7 @@ Runtime = Literal["auto", "torch", "openvino"]
 Precision = Literal["auto", "fp32", "bf16", "fp16", "int8"]
 Pooling = Literal["mean", "first", "last", "first-last", "sum", "max"]
 NamedLayers = Literal["last", "sum-last-4", "mean-last-4", "concat-last-4", "mean-all", "static"]
-Recipe = Literal["default", "textbook", "sense-minilm"]
+Recipe = Literal["default", "textbook", "sense-minilm", "sense-mpnet"]
 ClusteringMethod = Literal["kmeans", "agglomerative", "ward", "hdbscan", "gmm", "spectral"]
 BaselineMethod = Literal["one-sense", "one-per-instance", "random"]
 Selection = Literal["silhouette", "calinski_harabasz", "bic", "native"]
@@ -422,14 +422,18 @@ TuneDevice = Literal["auto", "cpu", "cuda"]
 TunePrecision = Literal["auto", "fp32", "bf16"]
 TuneTeacherLabels = Literal["all", "unlabelled"]
 #: The named tuning recipes (``wsd tune --recipe``; their options in :mod:`wsd.tune.recipes`).
-TuneRecipeName = Literal["sense-minilm", "sense-multilingual"]
+TuneRecipeName = Literal["sense-minilm", "sense-mpnet", "sense-multilingual"]
 TUNE_RECIPES: tuple[str, ...] = get_args(TuneRecipeName)
 #: The prefix of a model argument that names a recipe's model (``wsd:sense-minilm``; :mod:`wsd.embed.built_models`).
 TUNE_MODEL_PREFIX = "wsd:"
 #: Each recipe's version: raised whenever it builds another model (a model an older version built is refused).
-TUNE_RECIPE_VERSIONS: dict[str, int] = {"sense-minilm": 2, "sense-multilingual": 1}
+TUNE_RECIPE_VERSIONS: dict[str, int] = {"sense-minilm": 2, "sense-mpnet": 1, "sense-multilingual": 1}
 #: The sense recipe (:data:`RECIPE_NAMES`) each recipe's model ships with, or None (:mod:`wsd.io.recipe_stamp`).
-TUNE_RECIPE_SENSES: dict[str, str | None] = {"sense-minilm": "sense-minilm", "sense-multilingual": None}
+TUNE_RECIPE_SENSES: dict[str, str | None] = {
+    "sense-minilm": "sense-minilm",
+    "sense-mpnet": "sense-mpnet",
+    "sense-multilingual": None,
+}
 _TUNE = ("tune",)
 #: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
 SEED_MAX = 2**32 - 1
@@ -592,7 +596,8 @@ TUNE_INPUTS: tuple[Option, ...] = (
         "build a named tuned encoder into wsd's model cache ($WSD_MODELS_DIR, default ~/.cache/wsd/models), "
         "which --model wsd:NAME then loads everywhere: sense-minilm (the bundled MiniLM tuned on the WiC and "
         "MCL-WiC en-en training pairs, in OUT.trained, then averaged 0.25 untuned + 0.75 tuned into OUT; it ships "
-        "the sense recipe of its name) or sense-multilingual (--model BASE tuned "
+        "the sense recipe of its name), sense-mpnet (the same for --model BASE, all-mpnet-base-v2, with its own "
+        "sense recipe) or sense-multilingual (--model BASE tuned "
         "on MCL-WiC, AM2iCo, NorDiaChange, RuSemShift and WiC); the data found under --data-dir or "
         "$WSD_DATA_DIR (laid out as ../shared/datasets) or given with --train KIND:PATH; the recipe fixes its "
         "training options",

@@ -56,7 +56,7 @@ def command_tune(args: argparse.Namespace) -> int:
     trained_out, averaged = out, False  # a recipe that averages trains beside its folder, then averages into it
     if recipe:
         options, train, out, excluded = _recipe_run(recipe, options, train, out, args.data_dir)
-        if not args.overwrite and _built_by_recipe(Path(out), recipe, train):
+        if not args.overwrite and _built_by_recipe(Path(out), recipe, train, options.model):
             print(
                 f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
                 + _load_hint(recipe, out)
@@ -66,9 +66,10 @@ def command_tune(args: argparse.Namespace) -> int:
         averaged = _averages(recipe)
         if averaged:  # what would refuse the average is refused before the training
             if not args.overwrite:
-                _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train)
-            _check_replaceable(recipe, Path(out), args.overwrite)
-    if recipe and averaged and not args.overwrite and _built_by_recipe(Path(trained_out), recipe, train, trained=True):
+                _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train, options.model)
+            _check_replaceable(recipe, Path(out), args.overwrite, train, options.model)
+    built = recipe and averaged and _built_by_recipe(Path(trained_out), recipe, train, options.model, trained=True)
+    if built and not args.overwrite:
         print(f"the trained part of recipe {recipe} is built already in {trained_out}: averaging it")
     else:
         result = tune_encoder(
@@ -115,7 +116,7 @@ def _trained_folder(recipe: str, out: Path) -> Path:
     return resolved.with_name(resolved.name + ".trained")
 
 
-def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[str]) -> None:
+def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[str], model: str | None) -> None:
     """Where the model cache's folder of a recipe (``wsd:NAME``'s, wsd's own) holds what an earlier version of the
     recipe built, its trained model alone (the same training: options and sources), and nothing lies at ``trained``
     yet, move it there: it is this version's trained part, and the build then only averages (seconds, not a
@@ -124,7 +125,7 @@ def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[st
 
     if out.is_symlink() or out.resolve() != recipe_folder(recipe).resolve():
         return
-    if trained.exists() or not _built_by_recipe(out, recipe, train, trained=True):
+    if trained.exists() or not _built_by_recipe(out, recipe, train, model, trained=True):
         return
     out.rename(trained)
     print(
@@ -133,12 +134,13 @@ def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[st
     )
 
 
-def _check_replaceable(recipe: str, out: Path, overwrite: bool) -> None:
+def _check_replaceable(recipe: str, out: Path, overwrite: bool, train: list[str], model: str | None) -> None:
     """Refuse, before any training, a recipe build whose folder the average could not be written to: a file; a
     folder of files that are no model (wsd replaces only what it wrote, even with ``--overwrite``); without
-    ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources, a
-    model of another kind). Each would only be refused after the training."""
-    from wsd.io.recipe_stamp import read_recipe_stamp
+    ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources,
+    another base for a recipe on the user's base, a model of another kind). Each would only be refused after the
+    training."""
+    from wsd.io.recipe_stamp import read_recipe_stamp, read_tune_card
 
     if out.is_file():
         raise ConfigError(f"--out {out} is a file: recipe {recipe} writes a model folder there")
@@ -162,6 +164,12 @@ def _check_replaceable(recipe: str, out: Path, overwrite: bool) -> None:
         ours = stamp.get("name") == recipe and "version" in stamp
         built = f"version {stamp['version']} of this recipe" if ours else "an older version of it, or another model"
         raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
+    if stamp.get("sources") == train:  # this recipe's model from these sources, which is not built: another base
+        base = _recorded_base(read_tune_card(out))
+        raise ConfigError(
+            f"{out} holds this recipe's model built on another base ({base or 'none recorded'}): give --overwrite to "
+            f"build it there on {model}"
+        )
     raise ConfigError(
         f"{out} holds this recipe's model from other sources ({', '.join(stamp.get('sources') or ['none recorded'])}): "
         f"give --overwrite to build it there from these"
@@ -212,16 +220,19 @@ def _average_run(tune: dict, options: TuneOptions, out: str, overwrite: bool) ->
     return 0
 
 
-def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool = False) -> bool:
+def _built_by_recipe(folder: Path, recipe: str, train: list[str], model: str | None, trained: bool = False) -> bool:
     """Whether ``folder`` holds a finished model of this recipe on these sources (another model is left to
-    :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``). ``trained``: the trained part
-    of a recipe that then averages; else a recipe that averages needs its stamp, of this version."""
+    :func:`~wsd.tune.api.tune_encoder`, which refuses it without ``--overwrite``), and for a recipe on the user's
+    base, on the base ``model`` given now. ``trained``: the trained part of a recipe that then averages; else a
+    recipe that averages needs its stamp, of this version."""
     from wsd.io.recipe_stamp import read_tune_card
     from wsd.tune.recipes import resolve_recipe
 
     spec = resolve_recipe(recipe)
     try:
         facts = read_tune_card(folder)
+        if spec.needs_model and not _same_base(_recorded_base(facts), model):
+            return False
         if spec.wise_weight is not None and not trained:  # its own card says what it averaged, from what
             stamp = facts.get("recipe")
             return isinstance(stamp, dict) and _same_recipe(stamp, recipe) and stamp.get("sources") == train
@@ -233,6 +244,24 @@ def _built_by_recipe(folder: Path, recipe: str, train: list[str], trained: bool 
     if not trained and not (_same_recipe(stamp, recipe) if stamp is not None else spec.version == 1):
         return False  # another version of the recipe (a model from before stamps: version 1's)
     return sources == train and all(options.get(key) == value for key, value in spec.settings.items())
+
+
+def _recorded_base(facts: dict[str, Any]) -> str | None:
+    """The base model a tuned model's card records (``base_model.name``), or None."""
+    base = facts.get("base_model")
+    name = base.get("name") if isinstance(base, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _same_base(recorded: str | None, model: str | None) -> bool:
+    """Whether the base a recipe's model records is the ``--model BASE`` given now: the same name, or the same
+    folder however it is written (a relative path, a link)."""
+    if recorded is None or not model:
+        return False
+    if recorded == model:
+        return True
+    given, built = Path(model).expanduser(), Path(recorded).expanduser()
+    return given.is_dir() and built.is_dir() and given.resolve() == built.resolve()
 
 
 def _stamp(recipe: str, train: list[str]) -> dict[str, Any]:
