@@ -422,6 +422,31 @@ def save_page(
     log(f"wrote {md_file}")
 
 
+def rewrite_page(
+    parser: argparse.ArgumentParser, json_file: Path, md_file: Path, markdown: Callable[[dict[str, Any]], str]
+) -> int:
+    """``--markdown-only``: an experiment's results page written again from its figures (``json_file``), nothing
+    computed. A missing, unreadable or damaged file is one line and exit 2 (``parser.error``), not a traceback.
+
+    Returns
+    -------
+    int
+        0, the exit code of a page written.
+    """
+    try:
+        results = json.loads(json_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        parser.error(f"--markdown-only: no results yet ({json_file})")
+    except (OSError, ValueError) as exc:
+        parser.error(f"--markdown-only: {json_file} cannot be read ({type(exc).__name__}: {exc})")
+    if not isinstance(results, dict):
+        parser.error(f"--markdown-only: {json_file} holds no results (a JSON object)")
+    md_file.parent.mkdir(parents=True, exist_ok=True)
+    md_file.write_text(markdown(results), encoding="utf-8")
+    log(f"wrote {md_file}")
+    return 0
+
+
 def peak_rss_mib() -> float:
     """Peak resident set size of this process so far, in MiB.
 

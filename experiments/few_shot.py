@@ -24,7 +24,6 @@ The vectors are the bundled encoder's with the default recipe's context vector (
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from experiments.common import (
     labelled_occurrences,
     log,
     results_dir,
+    rewrite_page,
     save_page,
     semeval2013_split,
 )
@@ -254,8 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "few_shot.json", args.out / "few_shot.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from threadpoolctl import threadpool_limits
 
     from wsd import machine

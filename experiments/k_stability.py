@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd
+from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, run_wsd
 
 #: The forward passes compared: name → (runtime, precision).
 CONFIGS: dict[str, tuple[str, str]] = {
@@ -335,8 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--configs: at least two of {', '.join(CONFIGS)}, not {args.configs!r}")
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from wsd import machine
 
     args.work.mkdir(parents=True, exist_ok=True)

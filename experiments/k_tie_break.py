@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import command_line, log, results_dir
+from experiments.common import command_line, log, results_dir, rewrite_page
 
 #: Subsamples per candidate k, and the share of the uses each keeps (fixed before any figure).
 BOOTSTRAPS = 20
@@ -179,8 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     configs = args.configs.split(",")
     if len(configs) != 2:
         parser.error(f"--configs: two runs, not {args.configs!r}")

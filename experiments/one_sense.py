@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, run_wsd, save_page
 
 #: The thresholds of ``--one-sense-below`` (silhouette units; None: the default, no threshold). Fixed before
 #: any figure.
@@ -173,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "one_sense.json", args.out / "one_sense.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from wsd import machine
 
     results = run(args.work, args.data_dir)

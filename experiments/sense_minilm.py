@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 
 
 class Mix(NamedTuple):
@@ -345,9 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
-        RESULTS_MD.write_text(markdown(results), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     run(args.work, args.data_dir, args.seed, args.score)
     return 0
 

@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 
 RESULTS_JSON = results_dir("sense_minilm_distill") / "sense_minilm_distill.json"
 RESULTS_MD = results_dir("sense_minilm_distill") / "sense_minilm_distill.md"
@@ -223,10 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        if not RESULTS_JSON.is_file():
-            parser.error(f"--markdown-only: no results yet ({RESULTS_JSON})")
-        RESULTS_MD.write_text(markdown(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     run(args.work, args.data_dir, args.teacher, args.seed)
     return 0
 

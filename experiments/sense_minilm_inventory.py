@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 from experiments.sense_minilm import DEV_SETS, MIXES, SOURCES, _spec, lemma_lists, measures, pair_scores
 from experiments.sense_minilm import write_choice_pairs as write_wic_choice_pairs
 from experiments.tune import semeval_interval
@@ -326,9 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
-        RESULTS_MD.write_text(markdown(results), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     seeds = [int(seed) for seed in args.seeds.split(",") if seed.strip()]
     run(args.work, args.mixes, args.data_dir, seeds, args.stage)
     return 0

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 
 RESULTS_JSON, RESULTS_MD = (
     results_dir("sense_minilm_seeds") / "sense_minilm_seeds.json",
@@ -221,9 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
-        save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     run(args.work, args.data_dir, [int(seed) for seed in args.seeds.split(",")], args.recipe_row)
     return 0
 

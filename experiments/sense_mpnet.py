@@ -78,12 +78,11 @@ Results: ``experiments/results/sense_mpnet/sense_mpnet.md`` / ``.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 
 RESULTS_JSON, RESULTS_MD = (
     results_dir("sense_mpnet") / "sense_mpnet.json",
@@ -257,9 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
-        save_page(results, RESULTS_JSON, RESULTS_MD, markdown)
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     if args.model is None or not (args.model / "config.json").is_file():
         parser.error(f"--model must be the all-mpnet-base-v2 folder (no config.json in {args.model})")
     seeds, wordnet_seeds, wise_seeds = (

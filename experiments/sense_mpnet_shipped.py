@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, run_wsd, save_page
 from experiments.sense_minilm_shipped import COLUMNS, _figure, _interval, intervals, row, shipped_settings
 
 RESULTS_JSON = results_dir("sense_mpnet_shipped") / "sense_mpnet_shipped.json"
@@ -176,10 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        if not RESULTS_JSON.is_file():
-            parser.error(f"--markdown-only: no results yet ({RESULTS_JSON})")
-        RESULTS_MD.write_text(markdown(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     if args.model is None or not args.model.is_dir():
         parser.error(f"--model: give the all-mpnet-base-v2 folder (not {args.model})")
     if not (args.data_dir / "wic").is_dir():

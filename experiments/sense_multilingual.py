@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 
 #: Held-out group → the recipe's WUG sources it leaves out (paths under the data folder) and the sets it scores
 #: (names of :data:`experiments.lscd.DATASETS`).
@@ -258,9 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        results = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
-        RESULTS_MD.write_text(markdown(results), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     run(args.work, args.data_dir, args.model, [int(seed) for seed in args.seeds.split(",") if seed.strip()])
     return 0
 

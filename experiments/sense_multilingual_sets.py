@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, results_dir, rewrite_page, save_page
 from experiments.sense_multilingual import cell, group_sources, markdown
 
 #: Held-out set → the recipe's WUG source it leaves out (a path under the data folder) and the set it scores
@@ -154,10 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        if not RESULTS_JSON.is_file():
-            parser.error(f"--markdown-only: no results yet ({RESULTS_JSON})")
-        RESULTS_MD.write_text(page(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, page)
     names = [name.strip() for name in args.sets.split(",") if name.strip()]
     unknown = [name for name in names if name not in SETS]
     if unknown or not names:

@@ -121,7 +121,16 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from experiments.common import BENCHMARKS, DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
+from experiments.common import (
+    BENCHMARKS,
+    DEFAULT_DATA_DIR,
+    command_line,
+    log,
+    results_dir,
+    rewrite_page,
+    run_wsd,
+    save_page,
+)
 
 CELLS = (
     "dwug_kfold",
@@ -1696,8 +1705,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from wsd import machine
 
     args.work.mkdir(parents=True, exist_ok=True)

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import command_line, log, results_dir, save_page
+from experiments.common import command_line, log, results_dir, rewrite_page, save_page
 from wsd.evaluate.metrics.usage_pairs import pair_cosines, pair_spearman, roc_auc
 
 #: A gold sense counts toward the gold k when it holds at least this share of the word's uses with a gold sense.
@@ -547,8 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / f"{args.name}.json", args.out / f"{args.name}.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from experiments.tune import _dwug_gold
     from wsd import machine
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.common import command_line, log, results_dir, run_wsd, save_page
+from experiments.common import command_line, log, results_dir, rewrite_page, run_wsd, save_page
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "sotu.jsonl.gz"
 DEMO_TARGETS = "mouse,bank,plant,bat,cell"
@@ -506,8 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = args.out / "worked_examples.json", args.out / "worked_examples.md"
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     if not args.corpus.is_file():
         raise SystemExit(f"the State of the Union corpus {args.corpus} is absent (--corpus FILE)")
     from wsd import machine

@@ -80,7 +80,7 @@ import numpy as np
 import pandas as pd
 
 from experiments import tune_space
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
 from wsd.senses.cut import SCALE_MIDPOINT
 
 RESULTS_JSON, RESULTS_MD = results_dir("wug_cut") / "wug_cut.json", results_dir("wug_cut") / "wug_cut.md"
@@ -404,8 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     json_file, md_file = RESULTS_JSON.with_name(f"{args.name}.json"), RESULTS_MD.with_name(f"{args.name}.md")
     if args.markdown_only:
-        md_file.write_text(markdown(json.loads(json_file.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, json_file, md_file, markdown)
     from experiments.lscd import DATASETS
     from experiments.tune_space import judged_pairs, one_sense_ari, parse_models
     from wsd import machine

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, run_wsd, save_page
+from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, run_wsd, save_page
 
 RESULTS_JSON = results_dir("wug_cut") / "wug_cut_transfer.json"
 RESULTS_MD = results_dir("wug_cut") / "wug_cut_transfer.md"
@@ -234,8 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown-only", action="store_true", help="rewrite the Markdown from the JSON")
     args = parser.parse_args(argv)
     if args.markdown_only:
-        RESULTS_MD.write_text(markdown(json.loads(RESULTS_JSON.read_text(encoding="utf-8"))), encoding="utf-8")
-        return 0
+        return rewrite_page(parser, RESULTS_JSON, RESULTS_MD, markdown)
     from experiments.lscd import split_words
     from experiments.sense_minilm import _spec
     from experiments.tune import _dwug_gold

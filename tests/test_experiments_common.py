@@ -82,3 +82,26 @@ def test_results_headers_describe_the_machine() -> None:
     lines = common.header_lines("python -m experiments.ablate layers", 3, None)
     assert lines[0] == "- Command: `python -m experiments.ablate layers`"
     assert f"machine: {machine.describe()};" in lines[1]
+
+
+def test_rewrite_page_writes_the_page_from_its_figures_and_refuses_a_missing_or_damaged_file(tmp_path, capsys):
+    """``--markdown-only`` of every experiment: the page from the JSON; no JSON, a damaged one or one that holds
+    no object is one line and exit 2, never a traceback."""
+    import argparse
+
+    from experiments.common import rewrite_page
+
+    parser = argparse.ArgumentParser(prog="python -m experiments.x")
+    figures, page = tmp_path / "x.json", tmp_path / "pages" / "x.md"
+    for content, message in ((None, "no results yet"), ('{"avg": 3', "cannot be read"), ("[1]", "holds no results")):
+        if content is not None:
+            figures.write_text(content, encoding="utf-8")
+        with pytest.raises(SystemExit) as exited:
+            rewrite_page(parser, figures, page, lambda results: "unused")
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert "--markdown-only: " in err and message in err and str(figures) in err and "Traceback" not in err
+        assert not page.exists()
+    figures.write_text('{"avg": 31.62}', encoding="utf-8")
+    assert rewrite_page(parser, figures, page, lambda results: f"AVG {results['avg']}\n") == 0
+    assert page.read_text(encoding="utf-8") == "AVG 31.62\n"
