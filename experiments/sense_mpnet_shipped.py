@@ -147,7 +147,7 @@ def markdown(results: dict[str, Any]) -> str:
             f"| {_interval(key, results)} |"
         )
     reached = [
-        f"{label} {100 * tuned[key]:.2f}: {'met' if 100 * tuned[key] >= TARGET else 'not met'}"
+        f"{label} {100 * tuned[key]:.3f}: {'met' if 100 * tuned[key] >= TARGET else 'not met'}"
         for label, key in COLUMNS[:2]
     ]
     below = [label for (label, _), wins in zip(COLUMNS, above, strict=True) if not wins]

@@ -59,10 +59,11 @@ def _results(semeval2013: float) -> dict:
 def test_the_page_reads_the_target_on_both_sets_of_words_and_the_columns() -> None:
     page = markdown(_results(0.385))
     assert "| SemEval-2013 AVG, all | 36.00 | 38.50 | yes | [-1.00, +2.00] |" in page
-    assert "SemEval-2013 AVG, all 38.50: met; SemEval-2013 AVG, held-out half 37.00: not met" in page
+    assert "SemEval-2013 AVG, all 38.500: met; SemEval-2013 AVG, held-out half 37.000: not met" in page
     assert f"Above the untuned MPNet in {len(COLUMNS)} of {len(COLUMNS)} columns." in page
+    assert "all 37.997: not met" in markdown(_results(0.37997))  # not rounded up to the target
     page = markdown(_results(0.35))
-    assert "SemEval-2013 AVG, all 35.00: not met" in page and "below or level in SemEval-2013 AVG, all." in page
+    assert "SemEval-2013 AVG, all 35.000: not met" in page and "below or level in SemEval-2013 AVG, all." in page
     untuned_only = _results(0.35)
     del untuned_only["rows"]["tuned"]
     assert "The tuned row is not scored yet." in markdown(untuned_only)
