@@ -531,8 +531,11 @@ def test_sense_mpnet_builds_on_the_base_given_and_ships_its_own_sense_recipe(cac
     assert "sentence-transformers/all-mpnet-base-v2" in err
     base = caches / "base"
     base.symlink_to(bundled_model_path(), target_is_directory=True)
-    assert main([*argv, "--model", str(base)]) == 0, capsys.readouterr().err
-    assert "load it anywhere with --model wsd:sense-mpnet" in capsys.readouterr().out
+    assert main([*argv, "--model", str(base)]) == 0
+    printed = capsys.readouterr()
+    assert "load it anywhere with --model wsd:sense-mpnet" in printed.out
+    # a base of another kind than the recipe was measured on is trained, with a warning saying so
+    assert f"--recipe sense-mpnet was measured on a mpnet base; --model {base} is a bert model" in printed.err
     folder = recipe_folder("sense-mpnet")
     card = read_tune_card(folder)
     assert {key: card["recipe"][key] for key in ("name", "version", "senses", "wise_weight")} == {
@@ -551,13 +554,34 @@ def test_sense_mpnet_builds_on_the_base_given_and_ships_its_own_sense_recipe(cac
     assert (config["senses"]["recipe"], config["senses"]["temperature"]) == ("sense-mpnet", 0.08)
     assert config["embedding"]["context_vector"] == "20:last:0.3"
     assert (config["evaluation"]["min_weight"], config["evaluation"]["top"]) == (0.1, 2)
-    # the same base written another way (the folder the link points to): built already, nothing trained
+    # the same base written another way (the folder the link points to), or a copy of it elsewhere: the same
+    # fingerprint (configuration and weight sizes), so built already, nothing trained
     weights = (folder / "model.safetensors").read_bytes()
-    assert main([*argv, "--model", str(bundled_model_path())]) == 0
-    assert "is built already in" in capsys.readouterr().out
-    # another base: refused before any training, the model kept
+    copy = caches / "copy"
+    shutil.copytree(bundled_model_path(), copy)
+    for same in (bundled_model_path(), copy):
+        assert main([*argv, "--model", str(same)]) == 0
+        assert "is built already in" in capsys.readouterr().out
+    # another base (another configuration): refused before any training, the model kept; so is a trained part
+    # built on another base, with nothing beside it
     other = caches / "other"
     shutil.copytree(bundled_model_path(), other)
-    err = _refused(capsys, *argv, "--model", str(other))
-    assert f"holds this recipe's model built on another base ({base}): give --overwrite to build it there" in err
+    config = json.loads((other / "config.json").read_text(encoding="utf-8"))
+    (other / "config.json").write_text(json.dumps(config | {"classifier_dropout": 0.3}), encoding="utf-8")
+    err = _refused_after_warning(capsys, *argv, "--model", str(other))
+    assert f"{folder} holds a model built on another base ({base}; bases are compared by their configuration" in err
     assert (folder / "model.safetensors").read_bytes() == weights
+    shutil.rmtree(folder)
+    err = _refused_after_warning(capsys, *argv, "--model", str(other))
+    assert f"{folder.with_name('sense-mpnet.trained')} holds a model built on another base" in err
+    assert not folder.exists()
+
+
+def _refused_after_warning(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """A refusal (exit 2, one line), after the warning of a base of another kind where Python shows it (once for
+    the same message in a process)."""
+    assert main(list(argv)) == 2
+    *warned, refused = capsys.readouterr().err.strip().splitlines()
+    assert all("measured on a mpnet base" in line for line in warned) and len(warned) <= 1
+    assert refused.startswith("wsd tune: error: ") and "Traceback" not in refused
+    return refused

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,8 @@ def command_tune(args: argparse.Namespace) -> int:
     trained_out, averaged = out, False  # a recipe that averages trains beside its folder, then averages into it
     if recipe:
         options, train, out, excluded = _recipe_run(recipe, options, train, out, args.data_dir)
+        _warn_base_type(recipe, options.model)
+        _check_base(recipe, Path(out), options.model, args.overwrite)
         if not args.overwrite and _built_by_recipe(Path(out), recipe, train, options.model):
             print(
                 f"the model of recipe {recipe} is built already in {out} (--overwrite builds it again); "
@@ -68,8 +71,15 @@ def command_tune(args: argparse.Namespace) -> int:
             if not args.overwrite:
                 _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train, options.model)
             _check_replaceable(recipe, Path(out), args.overwrite, train, options.model)
-    built = recipe and averaged and _built_by_recipe(Path(trained_out), recipe, train, options.model, trained=True)
-    if built and not args.overwrite:
+        if averaged:
+            _check_base(recipe, Path(trained_out), options.model, args.overwrite)
+    built = (
+        recipe
+        and averaged
+        and not args.overwrite
+        and _built_by_recipe(Path(trained_out), recipe, train, options.model, trained=True)
+    )
+    if built:
         print(f"the trained part of recipe {recipe} is built already in {trained_out}: averaging it")
     else:
         result = tune_encoder(
@@ -231,7 +241,7 @@ def _built_by_recipe(folder: Path, recipe: str, train: list[str], model: str | N
     spec = resolve_recipe(recipe)
     try:
         facts = read_tune_card(folder)
-        if spec.needs_model and not _same_base(_recorded_base(facts), model):
+        if spec.needs_model and not _same_base(facts, model):
             return False
         if spec.wise_weight is not None and not trained:  # its own card says what it averaged, from what
             stamp = facts.get("recipe")
@@ -253,15 +263,83 @@ def _recorded_base(facts: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _same_base(recorded: str | None, model: str | None) -> bool:
-    """Whether the base a recipe's model records is the ``--model BASE`` given now: the same name, or the same
-    folder however it is written (a relative path, a link)."""
-    if recorded is None or not model:
+def _same_base(facts: dict[str, Any], model: str | None) -> bool:
+    """Whether the base a tuned model's card records is the ``--model BASE`` given now.
+
+    Compared by the base's fingerprint (its configuration and the sizes of its weight files, which the card
+    records and which does not depend on where the model lies: a copy, a moved folder or a relative path is the
+    same base, the same text naming another folder is not); where either fingerprint is missing (a base that
+    cannot be loaded now, a card without one), by name or by the folder it resolves to."""
+    if not model:
+        return False
+    base = facts.get("base_model")
+    base = base if isinstance(base, dict) else {}
+    recorded_print, given_print = base.get("fingerprint"), _base_facts(model)[0]
+    if isinstance(recorded_print, str) and given_print is not None:
+        return recorded_print == given_print
+    recorded = _recorded_base(facts)
+    if recorded is None:
         return False
     if recorded == model:
         return True
     given, built = Path(model).expanduser(), Path(recorded).expanduser()
     return given.is_dir() and built.is_dir() and given.resolve() == built.resolve()
+
+
+@functools.lru_cache(maxsize=8)
+def _base_facts(model: str) -> tuple[str | None, str | None]:
+    """The fingerprint and ``model_type`` of a ``--model BASE`` (loaded in fp32 with PyTorch, as ``wsd tune``
+    loads it, so the fingerprint is the one its card would record); ``(None, None)`` where it cannot be loaded
+    (the training then says why)."""
+    from wsd.embed.models import load_encoder
+    from wsd.errors import WsdError
+
+    try:
+        loaded = load_encoder(model, device="cpu", precision="fp32", runtime="torch")
+    except (WsdError, OSError, ValueError):
+        return None, None
+    config = loaded.model.config
+    return loaded.fingerprint, getattr(config, "model_type", None)
+
+
+def _warn_base_type(recipe: str, model: str | None) -> None:
+    """Warn when a recipe on the user's base is given a base of another kind than the one it was measured on."""
+    import warnings
+
+    from wsd.tune.recipes import resolve_recipe
+
+    spec = resolve_recipe(recipe)
+    if spec.base_type is None or not model:
+        return
+    kind = _base_facts(model)[1]
+    if kind is not None and kind != spec.base_type:
+        warnings.warn(
+            f"--recipe {recipe} was measured on a {spec.base_type} base; --model {model} is a {kind} model: the "
+            f"recipe's figures and the sense recipe it ships were not chosen for it",
+            stacklevel=2,
+        )
+
+
+def _check_base(recipe: str, folder: Path, model: str | None, overwrite: bool) -> None:
+    """For a recipe on the user's base, refuse before any training a ``folder`` that holds a model built on another
+    base (without ``--overwrite`` it would be taken as built, or refused only after every source was read)."""
+    from wsd.io.recipe_stamp import read_tune_card
+    from wsd.tune.recipes import resolve_recipe
+
+    if not resolve_recipe(recipe).needs_model or not model:
+        return
+    if overwrite or not (folder / TUNE_FILE).is_file():
+        return
+    try:
+        facts = read_tune_card(folder)
+    except ValueError:
+        return  # a damaged card: the checks that follow name it
+    if not _same_base(facts, model):
+        raise ConfigError(
+            f"{folder} holds a model built on another base ({_recorded_base(facts) or 'none recorded'}; bases are "
+            f"compared by their configuration and weight sizes): give --overwrite to build recipe {recipe} there on "
+            f"{model}, or another --out"
+        )
 
 
 def _stamp(recipe: str, train: list[str]) -> dict[str, Any]:

@@ -118,6 +118,10 @@ class TuneRecipe:
         ``wsd evaluate`` take when it is the model and no ``--recipe`` is given; None: the default.
     version : int
         Raised whenever the recipe builds another model; a model an older version built is refused.
+    base_type : str or None
+        For a recipe on the user's base, the ``model_type`` (Hugging Face configuration) it was measured on:
+        another base is trained, with a warning that the measured figures and the shipped sense recipe are not
+        its own. None: any base.
     """
 
     name: str
@@ -129,6 +133,7 @@ class TuneRecipe:
     wise_weight: float | None = None
     senses: str | None = None
     version: int = 1
+    base_type: str | None = None
 
     def __post_init__(self) -> None:
         TuneOptions(**self.settings)  # each a field, of its type and range: a wrong recipe fails on import
@@ -194,6 +199,7 @@ RECIPES: dict[str, TuneRecipe] = {
         needs_model=True,
         wise_weight=0.75,
         senses="sense-mpnet",
+        base_type="mpnet",
     ),
     "sense-multilingual": TuneRecipe(
         "sense-multilingual",
