@@ -57,6 +57,9 @@ def test_a_model_never_built_or_unknown_is_one_line_naming_the_command(caches: P
         built_model_folder("wsd:sense-minilm")
     with pytest.raises(ModelError, match="wsd:NAME names a tuning recipe, one of sense-minilm"):
         built_model_folder("wsd:nope")
+    for name in ("sense-mpnet", "sense-multilingual"):  # on the user's base: the command names it
+        with pytest.raises(ModelError, match=f"build it once with `wsd tune --recipe {name} --model BASE`"):
+            built_model_folder(f"wsd:{name}")
     err = _refused(capsys, "embed", "--corpus", "data/demo/corpus.jsonl", "--targets", "mouse", "--model",
                    "wsd:sense-minilm", "--out", str(caches / "run"))  # fmt: skip
     assert "build it once with `wsd tune --recipe sense-minilm`" in err

@@ -15,9 +15,10 @@ Every setting has a type: a file or ``--set`` value of another type (``graded = 
 an unknown section or an unknown key is a :class:`~wsd.errors.ConfigError` that names the setting and lists
 the valid ones. Precedence, lowest first: the defaults, the ``--config`` file, the command's flags, and
 ``--set SECTION.KEY=VALUE`` (a TOML value; a bare word is a string). ``senses.recipe`` (``default``,
-``textbook`` or ``sense-minilm``, :mod:`wsd.senses.recipes`) fills every sense parameter, the context vector
-(``wsd run`` and ``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that nothing else sets;
-where nothing names it, a tuned model that ships a sense recipe (``--model wsd:sense-minilm``) brings it.
+``textbook``, ``sense-minilm`` or ``sense-mpnet``, :mod:`wsd.senses.recipes`) fills every sense parameter, the
+context vector (``wsd run`` and ``wsd evaluate``) and the key format (``graded``, ``min_weight``, ``top``) that
+nothing else sets; where nothing names it, a tuned model that ships a sense recipe (``--model wsd:sense-minilm``,
+``wsd:sense-mpnet``) brings it.
 
 The fully resolved configuration (:func:`resolve_config`) is written into each output folder as
 ``config.toml`` (:data:`wsd.io.layout.CONFIG_FILE`, :func:`write_config`); ``--config OUT/config.toml`` runs the

@@ -444,7 +444,7 @@ class SenseOptions(_Options):
 
     Parameters
     ----------
-    recipe : {"default", "textbook", "sense-minilm"}
+    recipe : {"default", "textbook", "sense-minilm", "sense-mpnet"}
         The named parameter set unset parameters come from.
     seed : int
         Random state of every random choice.
@@ -467,8 +467,8 @@ class SenseOptions(_Options):
     recipe: Recipe = setting(
         "default",
         "named parameter set the unset sense options come from: default (wsd's recommended), textbook "
-        "(k-means, silhouette) or sense-minilm (the default made for --model wsd:sense-minilm, which takes it "
-        "when no --recipe is given)",
+        "(k-means, silhouette), sense-minilm or sense-mpnet (the default made for --model wsd:sense-minilm or "
+        "wsd:sense-mpnet, which takes it when no --recipe is given)",
         commands=_SENSES,
     )
     seed: int = setting(

@@ -434,6 +434,8 @@ TUNE_RECIPE_SENSES: dict[str, str | None] = {
     "sense-mpnet": "sense-mpnet",
     "sense-multilingual": None,
 }
+#: The recipes that tune the base the user names (``--model BASE``), not the bundled model.
+TUNE_RECIPES_ON_BASE: frozenset[str] = frozenset({"sense-mpnet", "sense-multilingual"})
 _TUNE = ("tune",)
 #: The largest seed: numpy's legacy ``RandomState`` (and so scikit-learn's ``random_state``) takes 0 to 2**32 - 1.
 SEED_MAX = 2**32 - 1

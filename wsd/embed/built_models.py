@@ -16,7 +16,7 @@ from pathlib import Path
 from wsd.errors import ModelError
 from wsd.io.layout import TUNE_FILE
 from wsd.io.recipe_stamp import read_recipe_stamp
-from wsd.schema import TUNE_MODEL_PREFIX, TUNE_RECIPE_VERSIONS, TUNE_RECIPES
+from wsd.schema import TUNE_MODEL_PREFIX, TUNE_RECIPE_VERSIONS, TUNE_RECIPES, TUNE_RECIPES_ON_BASE
 
 __all__ = ["built_model_folder", "models_dir", "recipe_folder"]
 
@@ -69,24 +69,23 @@ def built_model_folder(model: str) -> Path:
     if name not in TUNE_RECIPES:
         raise ModelError(f"unknown model {model!r}: wsd:NAME names a tuning recipe, one of {', '.join(TUNE_RECIPES)}")
     folder = recipe_folder(name)
+    build = f"wsd tune --recipe {name}" + (" --model BASE" if name in TUNE_RECIPES_ON_BASE else "")
     if not (folder / TUNE_FILE).is_file():
-        raise ModelError(
-            f"model {model} is not built yet (no model in {folder}): build it once with `wsd tune --recipe {name}`"
-        )
+        raise ModelError(f"model {model} is not built yet (no model in {folder}): build it once with `{build}`")
     expected = TUNE_RECIPE_VERSIONS[name]
     try:
         built = read_recipe_stamp(folder).get("version", 1)
     except ValueError as exc:
-        raise ModelError(f"model {model}: {exc}; build it again with `wsd tune --recipe {name} --overwrite`") from None
+        raise ModelError(f"model {model}: {exc}; build it again with `{build} --overwrite`") from None
     if isinstance(built, int) and built > expected:
         raise ModelError(
             f"model {model} in {folder} was built by version {built} of the recipe, a later wsd's; this wsd builds "
-            f"version {expected}: update wsd, or build this version with `wsd tune --recipe {name} --overwrite`"
+            f"version {expected}: update wsd, or build this version with `{build} --overwrite`"
         )
     if built != expected:
         raise ModelError(
             f"model {model} in {folder} was built by version {built} of the recipe, which now builds another model "
-            f"(version {expected}): build it again with `wsd tune --recipe {name}` (where the earlier model is the "
+            f"(version {expected}): build it again with `{build}` (where the earlier model is the "
             "new one's trained part, in seconds; else with --overwrite)"
         )
     return folder

@@ -45,8 +45,12 @@ def read_tune_card(folder: Path) -> dict[str, Any]:
     """
     card = folder / TUNE_FILE
     try:
-        facts = json.loads(card.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        text = card.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:  # missing, a folder, no permission, not UTF-8
+        raise ValueError(f"{card} cannot be read ({type(exc).__name__}: {exc})") from None
+    try:
+        facts = json.loads(text)
+    except ValueError as exc:
         raise ValueError(f"{card} cannot be read as JSON ({type(exc).__name__}: {exc})") from None
     if not isinstance(facts, dict):
         raise ValueError(f"{card} is not a model card (it holds no JSON object)")

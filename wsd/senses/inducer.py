@@ -333,7 +333,7 @@ class SenseInducer(ClusterMixin, BaseEstimator):
 
         Parameters
         ----------
-        name : {"default", "textbook", "sense-minilm"}
+        name : {"default", "textbook", "sense-minilm", "sense-mpnet"}
             The recipe.
         **overrides
             Parameters that replace the recipe's (``k=3``, ``random_state=1``), as ``--k 3 --seed 1`` would.

@@ -162,7 +162,7 @@ def recipe(name: str) -> dict[str, Any]:
     Parameters
     ----------
     name : str
-        ``textbook``, ``default`` or ``sense-minilm`` (:data:`wsd.schema.RECIPE_NAMES`).
+        ``textbook``, ``default``, ``sense-minilm`` or ``sense-mpnet`` (:data:`wsd.schema.RECIPE_NAMES`).
 
     Returns
     -------

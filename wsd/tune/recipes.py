@@ -61,6 +61,7 @@ from wsd.schema import (
     TUNE_RECIPE_SENSES,
     TUNE_RECIPE_VERSIONS,
     TUNE_RECIPES,
+    TUNE_RECIPES_ON_BASE,
     data_location,
 )
 
@@ -219,9 +220,11 @@ RECIPES: dict[str, TuneRecipe] = {
 }
 if tuple(RECIPES) != TUNE_RECIPES:  # pragma: no cover - a programming error, caught by the first import in tests
     raise RuntimeError("the schema's recipe names (wsd.schema.TUNE_RECIPES) and wsd.tune.recipes disagree")
-if {name: r.version for name, r in RECIPES.items()} != TUNE_RECIPE_VERSIONS or {
-    name: r.senses for name, r in RECIPES.items()
-} != TUNE_RECIPE_SENSES:  # pragma: no cover - a programming error, caught by the first import in tests
+if (
+    {name: r.version for name, r in RECIPES.items()} != TUNE_RECIPE_VERSIONS
+    or {name: r.senses for name, r in RECIPES.items()} != TUNE_RECIPE_SENSES
+    or {name for name, r in RECIPES.items() if r.needs_model} != TUNE_RECIPES_ON_BASE
+):  # pragma: no cover - a programming error, caught by the first import in tests
     raise RuntimeError("the schema's recipe versions or shipped sense recipes and wsd.tune.recipes disagree")
 
 
