@@ -28,7 +28,9 @@ carries more into MiniLM was not measured.
 - *Rows*, all scored in one run of this script, in the machine's default runtime:
   the bundled MiniLM (untuned); ``sense_minilm_seeds.py``'s ``wic`` seed 0 (the same mix and options without a
   teacher; trained first where absent); the taught student; and the taught student's WiSE-FT average (0.25
-  untuned + 0.75 student, ``sense-minilm``'s construction; no training).
+  untuned + 0.75 student, ``sense-minilm``'s construction; no training). (Amended after the figures of seed 0,
+  for the seeds not run: with ``--seed N`` the untaught row is that script's seed N, so the two rows still differ
+  only by the teacher; a ``--work`` whose taught model has another teacher or seed stops the script.)
 - *Measures*, each with the default sense recipe (``sense_minilm_shipped.py``'s functions with the untuned
   recipe): SemEval-2013 AVG over all 50 words and over its held-out half; SemEval-2010 AVG; DWUG EN over all 46
   words (ρ PRT, APD, JSD; ARI against one sense); WiC dev and MCL-WiC en-en dev accuracy. Intervals of each row −
@@ -93,12 +95,18 @@ def models(work: Path, data_dir: Path, teacher: Path, seed: int) -> dict[str, di
 
     benchmark, choice = lemma_lists(data_dir, 0)
     excluded = sorted({*benchmark, *choice})
-    untaught, untaught_training = train_seed(UNTAUGHT_WORK, data_dir, 0, excluded)
+    untaught, untaught_training = train_seed(UNTAUGHT_WORK, data_dir, seed, excluded)
     mix = MIXES["wic"]
     sources = [_spec(data_dir, SOURCES[name]) for name in mix.sources]
     taught = work / f"wic-taught-seed{seed}"
     options = {"teacher": str(teacher), "teacher_labels": "all"}
     facts = tune(taught, sources, steps=mix.steps, seed=seed, options=options, exclude_lemmas=excluded)
+    given = facts["config"]["options"]
+    if (given.get("teacher"), given.get("seed")) != (str(teacher), seed):
+        raise SystemExit(
+            f"{taught} holds a model taught by {given.get('teacher')} with seed {given.get('seed')}, not by {teacher} "
+            f"with seed {seed}: give another --work"
+        )
     wise = work / f"wic-taught-seed{seed}-wise"
     averaged = _average(wise, [None, str(taught)], WISE)
     return {
@@ -184,8 +192,8 @@ def markdown(results: dict[str, Any]) -> str:
         "- Every row with the default sense recipe, in the machine's default runtime. SemEval AVG, dev accuracy and "
         "ARI ×100; [a, b]: 95% paired bootstrap interval of the row − untuned (SemEval over targets, DWUG over words).",
         "",
-        "| model | steps | seconds | " + " | ".join(label for label, _ in COLUMNS) + " |",
-        "|---|---:|---:|" + "---|" * len(COLUMNS),
+        "| model | steps | precision | seconds | " + " | ".join(label for label, _ in COLUMNS) + " |",
+        "|---|---:|---|---:|" + "---|" * len(COLUMNS),
     ]
     for key, label in ROWS:
         if key not in rows:
@@ -193,7 +201,8 @@ def markdown(results: dict[str, Any]) -> str:
         training = rows[key]["training"] or {}
         steps = training.get("steps", "–" if key == "untuned" else "averaged")
         seconds = training.get("seconds")
-        cells = [label, str(steps), f"{seconds:,.0f}" if seconds else "–"]
+        precision = training.get("precision", "–")
+        cells = [label, str(steps), str(precision), f"{seconds:,.0f}" if seconds else "–"]
         interval = results["intervals"].get(key, {})
         figures = rows[key]["figures"]
         source = {"semeval2013_all": "semeval2013"}
@@ -215,7 +224,15 @@ def markdown(results: dict[str, Any]) -> str:
         lines += [
             "",
             f"What the teacher adds, taught − untaught, SemEval-2013 all: {added:+.2f} points (the spread of "
-            f"`tune.md`'s training seeds: {SEED_SPREAD:.2f} points).",
+            f"`tune.md`'s training seeds, of another mix, WordNet's 300 steps: {SEED_SPREAD:.2f} points).",
+        ]
+    if "untuned" in rows and all(key in rows for key in ("taught", "taught_wise")):
+        base = rows["untuned"]["figures"]["semeval2010"]
+        worse = [label for key, label in ROWS[2:] if rows[key]["figures"]["semeval2010"] < base]
+        lines += [
+            "",
+            f"SemEval-2010 not worse than untuned ({100 * base:.2f}): "
+            + (f"**no**, below it: {'; '.join(worse)}." if worse else "yes, for both taught rows."),
         ]
     return "\n".join(lines) + "\n"
 

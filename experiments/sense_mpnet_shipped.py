@@ -114,7 +114,13 @@ def run(work: Path, data_dir: Path, model: Path, trained: Path | None, seed: int
 
 def markdown(results: dict[str, Any]) -> str:
     """The results page."""
+    from wsd.senses.recipes import embedding_recipe, output_recipe, recipe
+
     build, rows = results["build"], results["rows"]
+    default_weight = embedding_recipe("default")["context_vector"].rsplit(":", 1)[1]
+    untuned_recipe = (
+        f"{default_weight}, {recipe('default')['temperature']:g}, above {output_recipe('default')['min_weight']:g}"
+    )
     lines = [
         "# The `sense-mpnet` recipe as it ships: the built model with its own sense recipe (issue 40)",
         "",
@@ -125,7 +131,8 @@ def markdown(results: dict[str, Any]) -> str:
         + (f", copied from `{build['trained_from']}`" if build.get("trained_from") else ""),
         f"- Tuned: `--model {TUNED}` without `--recipe`, so its shipped sense recipe (context weight "
         f"{results['shipped']['context_weight']:g}, temperature {results['shipped']['temperature']:g}, keys above "
-        "0.1); untuned: all-mpnet-base-v2 with the default recipe (0.5, 0.04, above 0.2).",
+        f"{output_recipe(RECIPE)['min_weight']:g}); untuned: all-mpnet-base-v2 with the default recipe "
+        f"({untuned_recipe}).",
         "- SemEval AVG, dev accuracy and ARI ×100. The held-out half of SemEval-2013 (the 25 words at odd "
         "alphabetical positions) chose nothing; SemEval-2010 and the other half chose both sense recipes.",
         "- Intervals: tuned − untuned, paired 95% bootstrap (SemEval: over targets, ×100; DWUG EN: over words).",
