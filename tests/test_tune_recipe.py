@@ -538,7 +538,7 @@ def test_sense_mpnet_builds_on_the_base_given_and_ships_its_own_sense_recipe(cac
     printed = capsys.readouterr()
     assert "load it anywhere with --model wsd:sense-mpnet" in printed.out
     # a base of another kind than the recipe was measured on is trained, with a warning saying so
-    assert f"--recipe sense-mpnet was measured on a mpnet base; --model {base} is a bert model" in printed.err
+    assert f"--recipe sense-mpnet was measured on a base of type mpnet; --model {base} is of type bert" in printed.err
     folder = recipe_folder("sense-mpnet")
     card = read_tune_card(folder)
     assert {key: card["recipe"][key] for key in ("name", "version", "senses", "wise_weight")} == {
@@ -557,27 +557,25 @@ def test_sense_mpnet_builds_on_the_base_given_and_ships_its_own_sense_recipe(cac
     assert (config["senses"]["recipe"], config["senses"]["temperature"]) == ("sense-mpnet", 0.08)
     assert config["embedding"]["context_vector"] == "20:last:0.3"
     assert (config["evaluation"]["min_weight"], config["evaluation"]["top"]) == (0.1, 2)
-    # the same base written another way (the folder the link points to), or a copy of it elsewhere: the same
-    # fingerprint (configuration and weight sizes), so built already, nothing trained
+    # the same base written another way (the folder the link points to): built already, nothing trained
     weights = (folder / "model.safetensors").read_bytes()
-    copy = caches / "copy"
-    shutil.copytree(bundled_model_path(), copy)
-    for same in (bundled_model_path(), copy):
-        assert main([*argv, "--model", str(same)]) == 0
-        assert "is built already in" in capsys.readouterr().out
-    # another base (another configuration): refused before any training, the model kept; so is a trained part
-    # built on another base, with nothing beside it
+    assert main([*argv, "--model", str(bundled_model_path())]) == 0
+    assert "is built already in" in capsys.readouterr().out
+    # another folder (here a copy: compared by name and folder, not by contents): refused before any training, the
+    # model kept; so is a trained part built on another base, with nothing beside it
     other = caches / "other"
     shutil.copytree(bundled_model_path(), other)
-    config = json.loads((other / "config.json").read_text(encoding="utf-8"))
-    (other / "config.json").write_text(json.dumps(config | {"classifier_dropout": 0.3}), encoding="utf-8")
     err = _refused_after_warning(capsys, *argv, "--model", str(other))
-    assert f"{folder} holds a model built on another base ({base}; bases are compared by their configuration" in err
+    assert f"{folder} holds a model built on another base ({base}; bases are compared by name and by the folder" in err
     assert (folder / "model.safetensors").read_bytes() == weights
     shutil.rmtree(folder)
     err = _refused_after_warning(capsys, *argv, "--model", str(other))
     assert f"{folder.with_name('sense-mpnet.trained')} holds a model built on another base" in err
     assert not folder.exists()
+    # a base found nowhere is not compared with the one built: the training says it is missing
+    assert main([*argv, "--model", str(caches / "no-such-base")]) == 2
+    err = capsys.readouterr().err
+    assert "another base" not in err and "no-such-base" in err and "Traceback" not in err
 
 
 def _refused_after_warning(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -585,6 +583,37 @@ def _refused_after_warning(capsys: pytest.CaptureFixture[str], *argv: str) -> st
     the same message in a process)."""
     assert main(list(argv)) == 2
     *warned, refused = capsys.readouterr().err.strip().splitlines()
-    assert all("measured on a mpnet base" in line for line in warned) and len(warned) <= 1
+    assert all("measured on a base of type mpnet" in line for line in warned) and len(warned) <= 1
     assert refused.startswith("wsd tune: error: ") and "Traceback" not in refused
     return refused
+
+
+def test_bases_are_compared_for_the_recipes_own_model_by_name_and_folder(tmp_path: Path) -> None:
+    """``_check_base`` refuses this recipe's model (or a trained part) built on another base, before any training;
+    the same base reached through a link passes, another recipe's model is left to the checks that name it, a base
+    found nowhere is not compared (the training says it is missing), and ``--overwrite`` passes."""
+    from wsd.cli.tune import _check_base
+
+    base, folder = tmp_path / "base", tmp_path / "model"
+    base.mkdir()
+    folder.mkdir()
+    (tmp_path / "link").symlink_to(base, target_is_directory=True)
+
+    def card(name: str, recipe: str | None) -> None:
+        stamp = {"recipe": {"name": recipe, "version": 1}} if recipe else {}
+        (folder / "wsd_tune.json").write_text(json.dumps({"base_model": {"name": name}} | stamp), encoding="utf-8")
+
+    card(str(tmp_path / "elsewhere"), "sense-multilingual")
+    with pytest.raises(ConfigError, match=r"model holds a model built on another base \(.*elsewhere; bases are"):
+        _check_base("sense-multilingual", folder, str(base), overwrite=False)
+    _check_base("sense-multilingual", folder, str(base), overwrite=True)
+    _check_base("sense-multilingual", folder, str(tmp_path / "nowhere"), overwrite=False)
+    _check_base("sense-minilm", folder, str(base), overwrite=False)  # on the bundled model: no base to compare
+    card(str(base), "sense-multilingual")
+    _check_base("sense-multilingual", folder, str(tmp_path / "link"), overwrite=False)  # the same folder
+    card(str(tmp_path / "elsewhere"), "sense-mpnet")  # another recipe's model
+    _check_base("sense-multilingual", folder, str(base), overwrite=False)
+    card(str(tmp_path / "elsewhere"), None)  # a trained part records no recipe
+    _check_base("sense-mpnet", folder, str(base), overwrite=False)
+    with pytest.raises(ConfigError, match="built on another base"):
+        _check_base("sense-mpnet", folder, str(base), overwrite=False, trained=True)

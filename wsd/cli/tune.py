@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,9 +69,8 @@ def command_tune(args: argparse.Namespace) -> int:
         if averaged:  # what would refuse the average is refused before the training
             if not args.overwrite:
                 _upgrade_earlier_build(recipe, Path(out), Path(trained_out), train, options.model)
-            _check_replaceable(recipe, Path(out), args.overwrite, train, options.model)
-        if averaged:
-            _check_base(recipe, Path(trained_out), options.model, args.overwrite)
+            _check_replaceable(recipe, Path(out), args.overwrite, train)
+            _check_base(recipe, Path(trained_out), options.model, args.overwrite, trained=True)
     built = (
         recipe
         and averaged
@@ -144,13 +142,13 @@ def _upgrade_earlier_build(recipe: str, out: Path, trained: Path, train: list[st
     )
 
 
-def _check_replaceable(recipe: str, out: Path, overwrite: bool, train: list[str], model: str | None) -> None:
+def _check_replaceable(recipe: str, out: Path, overwrite: bool, train: list[str]) -> None:
     """Refuse, before any training, a recipe build whose folder the average could not be written to: a file; a
     folder of files that are no model (wsd replaces only what it wrote, even with ``--overwrite``); without
-    ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources,
-    another base for a recipe on the user's base, a model of another kind). Each would only be refused after the
+    ``--overwrite``, a model of something else (an older version of the recipe, another recipe, other sources, a
+    model of another kind; another base is :func:`_check_base`'s). Each would only be refused after the
     training."""
-    from wsd.io.recipe_stamp import read_recipe_stamp, read_tune_card
+    from wsd.io.recipe_stamp import read_recipe_stamp
 
     if out.is_file():
         raise ConfigError(f"--out {out} is a file: recipe {recipe} writes a model folder there")
@@ -174,12 +172,6 @@ def _check_replaceable(recipe: str, out: Path, overwrite: bool, train: list[str]
         ours = stamp.get("name") == recipe and "version" in stamp
         built = f"version {stamp['version']} of this recipe" if ours else "an older version of it, or another model"
         raise ConfigError(f"{out} holds another model ({built}): give --overwrite to build recipe {recipe} there again")
-    if stamp.get("sources") == train:  # this recipe's model from these sources, which is not built: another base
-        base = _recorded_base(read_tune_card(out))
-        raise ConfigError(
-            f"{out} holds this recipe's model built on another base ({base or 'none recorded'}): give --overwrite to "
-            f"build it there on {model}"
-        )
     raise ConfigError(
         f"{out} holds this recipe's model from other sources ({', '.join(stamp.get('sources') or ['none recorded'])}): "
         f"give --overwrite to build it there from these"
@@ -264,21 +256,13 @@ def _recorded_base(facts: dict[str, Any]) -> str | None:
 
 
 def _same_base(facts: dict[str, Any], model: str | None) -> bool:
-    """Whether the base a tuned model's card records is the ``--model BASE`` given now.
-
-    Compared by the base's fingerprint (its configuration and the sizes of its weight files, which the card
-    records and which does not depend on where the model lies: a copy, a moved folder or a relative path is the
-    same base, the same text naming another folder is not); where either fingerprint is missing (a base that
-    cannot be loaded now, a card without one), by name or by the folder it resolves to."""
-    if not model:
-        return False
-    base = facts.get("base_model")
-    base = base if isinstance(base, dict) else {}
-    recorded_print, given_print = base.get("fingerprint"), _base_facts(model)[0]
-    if isinstance(recorded_print, str) and given_print is not None:
-        return recorded_print == given_print
+    """Whether the base a tuned model's card records is the ``--model BASE`` given now: the same name, or the same
+    folder however it is written (a relative path, a link). A copy elsewhere counts as another base. Not by the
+    card's fingerprint: it holds the configuration as the installed transformers expands it (so the same base
+    would differ after an upgrade) and only the sizes of the weight files (two fine-tunes of one architecture
+    would be the same)."""
     recorded = _recorded_base(facts)
-    if recorded is None:
+    if recorded is None or not model:
         return False
     if recorded == model:
         return True
@@ -286,20 +270,25 @@ def _same_base(facts: dict[str, Any], model: str | None) -> bool:
     return given.is_dir() and built.is_dir() and given.resolve() == built.resolve()
 
 
-@functools.lru_cache(maxsize=8)
-def _base_facts(model: str) -> tuple[str | None, str | None]:
-    """The fingerprint and ``model_type`` of a ``--model BASE`` (loaded in fp32 with PyTorch, as ``wsd tune``
-    loads it, so the fingerprint is the one its card would record); ``(None, None)`` where it cannot be loaded
-    (the training then says why)."""
-    from wsd.embed.models import load_encoder
-    from wsd.errors import WsdError
+def _base_type(model: str) -> str | None:
+    """The ``model_type`` of a ``--model BASE`` read from its ``config.json`` (a folder, or a Hub name already in the
+    Hugging Face cache; nothing is loaded or downloaded), or None where it cannot be read."""
+    import json
 
+    from wsd.embed import hub
+
+    folder = Path(model).expanduser()
+    if not folder.is_dir():
+        snapshot = hub.cached_snapshot(model) if hub.is_repo_id(model) else None
+        if snapshot is None:
+            return None
+        folder = snapshot[0]
     try:
-        loaded = load_encoder(model, device="cpu", precision="fp32", runtime="torch")
-    except (WsdError, OSError, ValueError):
-        return None, None
-    config = loaded.model.config
-    return loaded.fingerprint, getattr(config, "model_type", None)
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    kind = config.get("model_type") if isinstance(config, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _warn_base_type(recipe: str, model: str | None) -> None:
@@ -311,18 +300,22 @@ def _warn_base_type(recipe: str, model: str | None) -> None:
     spec = resolve_recipe(recipe)
     if spec.base_type is None or not model:
         return
-    kind = _base_facts(model)[1]
+    kind = _base_type(model)
     if kind is not None and kind != spec.base_type:
         warnings.warn(
-            f"--recipe {recipe} was measured on a {spec.base_type} base; --model {model} is a {kind} model: the "
-            f"recipe's figures and the sense recipe it ships were not chosen for it",
+            f"--recipe {recipe} was measured on a base of type {spec.base_type}; --model {model} is of type {kind}: "
+            f"the recipe's figures and the sense recipe it ships were not chosen for it",
             stacklevel=2,
         )
 
 
-def _check_base(recipe: str, folder: Path, model: str | None, overwrite: bool) -> None:
-    """For a recipe on the user's base, refuse before any training a ``folder`` that holds a model built on another
-    base (without ``--overwrite`` it would be taken as built, or refused only after every source was read)."""
+def _check_base(recipe: str, folder: Path, model: str | None, overwrite: bool, trained: bool = False) -> None:
+    """For a recipe on the user's base, refuse before any training a ``folder`` that holds this recipe's model
+    (``trained``: the trained part beside it, which records no recipe) built on another base: without
+    ``--overwrite`` it would be taken as built, or refused only after every source was read. Another model there
+    is left to the checks that name it."""
+    from wsd.embed.models import model_source
+    from wsd.errors import ModelError
     from wsd.io.recipe_stamp import read_tune_card
     from wsd.tune.recipes import resolve_recipe
 
@@ -331,13 +324,20 @@ def _check_base(recipe: str, folder: Path, model: str | None, overwrite: bool) -
     if overwrite or not (folder / TUNE_FILE).is_file():
         return
     try:
+        model_source(model)
+    except ModelError:
+        return  # a base found nowhere: the training names it, not a comparison with it
+        return
+    try:
         facts = read_tune_card(folder)
     except ValueError:
         return  # a damaged card: the checks that follow name it
-    if not _same_base(facts, model):
+    stamp = facts.get("recipe")
+    ours = trained or (isinstance(stamp, dict) and stamp.get("name") == recipe)
+    if ours and not _same_base(facts, model):
         raise ConfigError(
             f"{folder} holds a model built on another base ({_recorded_base(facts) or 'none recorded'}; bases are "
-            f"compared by their configuration and weight sizes): give --overwrite to build recipe {recipe} there on "
+            f"compared by name and by the folder they resolve to): give --overwrite to build recipe {recipe} there on "
             f"{model}, or another --out"
         )
 

@@ -225,7 +225,10 @@ if (
     or {name: r.senses for name, r in RECIPES.items()} != TUNE_RECIPE_SENSES
     or {name for name, r in RECIPES.items() if r.needs_model} != TUNE_RECIPES_ON_BASE
 ):  # pragma: no cover - a programming error, caught by the first import in tests
-    raise RuntimeError("the schema's recipe versions or shipped sense recipes and wsd.tune.recipes disagree")
+    raise RuntimeError(
+        "the schema's recipe versions, shipped sense recipes or recipes on the user's base (TUNE_RECIPES_ON_BASE) "
+        "and wsd.tune.recipes disagree"
+    )
 
 
 def resolve_recipe(name: str) -> TuneRecipe:
