@@ -183,3 +183,18 @@ def test_a_tiny_run_trains_and_the_folder_loads(tmp_path, capsys):
     assert main([*argv, "--seed", "3"]) == 2
     assert "different configuration (options.seed" in capsys.readouterr().err
     assert (out / "model.safetensors").read_bytes() == weights
+    # --overwrite on a base that passes the folder check but cannot load (its config.json from another model):
+    # the load fails before the claim would remove the finished model, which stays as it was
+    import shutil
+
+    from wsd.embed.models import bundled_model_path
+
+    broken = tmp_path / "broken-base"
+    shutil.copytree(bundled_model_path(), broken)
+    config = json.loads((broken / "config.json").read_text(encoding="utf-8"))
+    (broken / "config.json").write_text(json.dumps(config | {"intermediate_size": 999}), encoding="utf-8")
+    assert main([*argv, "--model", str(broken), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert "do not match its config.json" in err and "Traceback" not in err
+    assert (out / "model.safetensors").read_bytes() == weights
+    assert json.loads((out / "wsd_tune.json").read_text(encoding="utf-8"))["training"]["steps"] == 2

@@ -360,6 +360,16 @@ def tune_encoder(
         "excluded_lemmas": excluded,
     }
     folder = Path(out)
+    from wsd import machine
+    from wsd.embed.encoder import Encoder
+    from wsd.tune.forward import SpanEncoder
+    from wsd.tune.train import train as run_training
+
+    # training runs PyTorch's graph, whatever the default inference runtime is
+    encoder_options = options.encoder_options(options.model).replace(runtime="torch")
+    # with --overwrite the claim removes what the folder holds (a model, hours of training): a base that cannot
+    # load must fail before it, leaving the folder as it was
+    encoder = Encoder.from_options(encoder_options) if overwrite else None
     claim_folder(
         folder,
         "encoder",
@@ -367,15 +377,9 @@ def tune_encoder(
         settings=lambda meta: with_later_defaults(meta.get("config")),
         overwrite=overwrite,
     )
-    from wsd import machine
-    from wsd.embed.encoder import Encoder
-    from wsd.tune.forward import SpanEncoder
-    from wsd.tune.train import train as run_training
-
-    # loaded before anything is written into the folder: a Hub model that cannot load leaves nothing (the
+    # else loaded before anything is written into the folder: a Hub model that cannot load leaves nothing (the
     # session takes back the claim's manifest, wsd.io.outputs.session)
-    # training runs PyTorch's graph, whatever the default inference runtime is
-    encoder = Encoder.from_options(options.encoder_options(options.model).replace(runtime="torch"))
+    encoder = encoder if encoder is not None else Encoder.from_options(encoder_options)
     warn_unreadable_words(encoder, pairset.uses)
     checkpoint = folder / TUNE_CHECKPOINT_DIR
     from wsd.io.atomic import atomic_write
