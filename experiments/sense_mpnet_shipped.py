@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, run_wsd, save_page
-from experiments.sense_minilm_shipped import COLUMNS, _figure, _interval, intervals, row, shipped_settings
+from experiments.sense_minilm_shipped import COLUMNS, comparison_table, intervals, row, shipped_settings
 
 RESULTS_JSON = results_dir("sense_mpnet_shipped") / "sense_mpnet_shipped.json"
 RESULTS_MD = results_dir("sense_mpnet_shipped") / "sense_mpnet_shipped.md"
@@ -141,18 +141,8 @@ def markdown(results: dict[str, Any]) -> str:
     if "tuned" not in rows:
         return "\n".join([*lines, "The tuned row is not scored yet.", ""])
     tuned, untuned = rows["tuned"], rows["untuned"]
-    lines += [
-        "| measure | untuned MPNet | sense-mpnet | above | interval of the difference |",
-        "|---|---:|---:|---|---|",
-    ]
-    above = []
-    for label, key in COLUMNS:
-        wins = tuned[key] > untuned[key]
-        above.append(wins)
-        lines.append(
-            f"| {label} | {_figure(key, untuned[key])} | {_figure(key, tuned[key])} | {'yes' if wins else '**no**'} "
-            f"| {_interval(key, results)} |"
-        )
+    table, above = comparison_table(results, "untuned MPNet", "sense-mpnet")
+    lines += table
     reached = [
         f"{label} {100 * tuned[key]:.3f}: {'met' if 100 * tuned[key] >= TARGET else 'not met'}"
         for label, key in COLUMNS[:2]

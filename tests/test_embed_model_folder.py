@@ -119,3 +119,21 @@ def test_the_fingerprint_changes_with_what_the_model_computes(tmp_path, encoder)
     _edit_config(folder, layer_norm_eps=1e-5)  # a setting that changes the vectors
     changed = Encoder(model=str(folder), precision="fp32", device="cpu")
     assert changed.loaded.fingerprint != encoder.loaded.fingerprint
+
+
+def test_read_model_config_reads_what_is_at_hand_and_nothing_else(tmp_path, monkeypatch):
+    """A folder's, the bundled model's, a cached Hub model's ``config.json``; None for a model found nowhere, a Hub
+    name not in the cache, an empty, truncated, non-UTF-8 or non-object ``config.json`` (loading names those)."""
+    from wsd.embed.models import read_model_config
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert read_model_config(None)["model_type"] == "bert"
+    folder = _copy_bundled(tmp_path / "model")
+    _edit_config(folder, model_type="mpnet")
+    assert read_model_config(str(folder))["model_type"] == "mpnet"
+    assert read_model_config(str(tmp_path / "nowhere")) is None
+    assert read_model_config("someone/not-cached") is None
+    for content in (b"", b'{"model_type": "be', b"\xff\xfe{}", b"[1, 2]"):
+        (folder / "config.json").write_bytes(content)
+        assert read_model_config(str(folder)) is None

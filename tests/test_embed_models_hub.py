@@ -241,3 +241,15 @@ print(round(time.perf_counter() - clock, 1))
     message, seconds = done.stdout.strip().splitlines()
     assert REPO_ID in message and f"127.0.0.1:{port} cannot be reached" in message and "hf download" in message
     assert float(seconds) < 10
+
+
+def test_read_model_config_reads_a_cached_hub_models_config_without_the_network(tmp_path):
+    """``wsd tune``'s base checks read a Hub base's ``config.json`` from the cache only (nothing loaded or fetched)."""
+    _prepare_cache(tmp_path / "hf")
+    code = (
+        "from wsd.embed.models import read_model_config as read\n"
+        f"print(read({REPO_ID!r})['model_type'], read('wsd-test/not-cached'))"
+    )
+    done = _run(code, tmp_path / "hf", HF_HUB_OFFLINE="0", HF_ENDPOINT="http://127.0.0.1:9")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["bert", "None"]

@@ -63,8 +63,8 @@ def test_markdown_only_needs_its_results_and_a_data_folder_is_checked(tmp_path: 
 
 
 def test_a_tuned_run_that_did_not_take_the_shipped_recipe_stops_the_experiment() -> None:
-    check_shipped({"temperature": 0.08, "context_vector": "20:last:0.3"}, "semeval2013")
+    check_shipped({"temperature": 0.08, "context_vector": "20:last:0.3", "min_weight": 0.2}, "semeval2013")
     with pytest.raises(SystemExit, match="did not take the shipped recipe"):
-        check_shipped({"temperature": 0.04, "context_vector": "20:last:0.5"}, "semeval2013")
+        check_shipped({"temperature": 0.04, "context_vector": "20:last:0.5", "min_weight": 0.2}, "semeval2013")
     with pytest.raises(SystemExit, match="did not take the shipped recipe"):
-        check_shipped({"temperature": 0.08, "context_vector": "20:last:0.5"}, "semeval2010")
+        check_shipped({"temperature": 0.08, "context_vector": "20:last:0.5", "min_weight": 0.2}, "semeval2010")

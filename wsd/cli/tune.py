@@ -270,27 +270,6 @@ def _same_base(facts: dict[str, Any], model: str | None) -> bool:
     return given.is_dir() and built.is_dir() and given.resolve() == built.resolve()
 
 
-def _base_type(model: str) -> str | None:
-    """The ``model_type`` of a ``--model BASE`` read from its ``config.json`` (a folder, or a Hub name already in the
-    Hugging Face cache; nothing is loaded or downloaded), or None where it cannot be read."""
-    import json
-
-    from wsd.embed import hub
-
-    folder = Path(model).expanduser()
-    if not folder.is_dir():
-        snapshot = hub.cached_snapshot(model) if hub.is_repo_id(model) else None
-        if snapshot is None:
-            return None
-        folder = snapshot[0]
-    try:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    kind = config.get("model_type") if isinstance(config, dict) else None
-    return kind if isinstance(kind, str) else None
-
-
 def _warn_base_type(recipe: str, model: str | None) -> None:
     """Warn when a recipe on the user's base is given a base of another kind than the one it was measured on."""
     import warnings
@@ -300,8 +279,11 @@ def _warn_base_type(recipe: str, model: str | None) -> None:
     spec = resolve_recipe(recipe)
     if spec.base_type is None or not model:
         return
-    kind = _base_type(model)
-    if kind is not None and kind != spec.base_type:
+    from wsd.embed.models import read_model_config
+
+    config = read_model_config(model)  # nothing loaded or downloaded: a base not in reach is not warned about
+    kind = config.get("model_type") if config is not None else None
+    if isinstance(kind, str) and kind != spec.base_type:
         warnings.warn(
             f"--recipe {recipe} was measured on a base of type {spec.base_type}; --model {model} is of type {kind}: "
             f"the recipe's figures and the sense recipe it ships were not chosen for it",
@@ -327,7 +309,6 @@ def _check_base(recipe: str, folder: Path, model: str | None, overwrite: bool, t
         model_source(model)
     except ModelError:
         return  # a base found nowhere: the training names it, not a comparison with it
-        return
     try:
         facts = read_tune_card(folder)
     except ValueError:

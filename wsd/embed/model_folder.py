@@ -50,7 +50,7 @@ def check_model_folder(folder: Path) -> dict[str, Any]:
         raise ModelError(f"model {folder} is a file, not a model folder (give the folder that holds config.json)")
     if not any(folder.iterdir()):
         raise ModelError(f"model folder {folder} is empty (no config.json, tokenizer or weights)")
-    config = _read_config(folder / "config.json", folder)
+    config = read_config(folder / "config.json", folder)
     if not any((folder / name).is_file() for name in TOKENIZER_FILES) and not any(folder.glob("*.model")):
         raise ModelError(
             f"model folder {folder} has no tokenizer files (one of {', '.join(TOKENIZER_FILES)}); "
@@ -65,8 +65,25 @@ def check_model_folder(folder: Path) -> dict[str, Any]:
     return config
 
 
-def _read_config(path: Path, folder: Path) -> dict[str, Any]:
-    """``config.json`` parsed, or a ModelError saying why it cannot be."""
+def read_config(path: Path, folder: Path) -> dict[str, Any]:
+    """``config.json`` parsed, or a ModelError saying why it cannot be.
+
+    Parameters
+    ----------
+    path : Path
+        The ``config.json``.
+    folder : Path
+        The model folder, as messages name it.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ModelError
+        For a file that is missing, not UTF-8, not JSON, or not a JSON object.
+    """
     if not path.is_file():
         raise ModelError(f"{folder} is not a Hugging Face model folder (no config.json)")
     try:

@@ -30,7 +30,7 @@ from wsd.embed import hub
 from wsd.embed.built_models import built_model_folder
 from wsd.embed.forward import ForwardPass, hidden_states
 from wsd.embed.hf_quiet import quiet_transformers
-from wsd.embed.model_folder import check_loaded, check_model_folder, first_line
+from wsd.embed.model_folder import check_loaded, check_model_folder, first_line, read_config
 from wsd.errors import ConfigError, ModelError
 from wsd.io.layout import OPENVINO_MODEL_ENTRY
 from wsd.schema import PRECISIONS, TUNE_MODEL_PREFIX
@@ -414,6 +414,37 @@ def model_source(model: str | os.PathLike[str] | None) -> ModelSource:
     if not hub.is_repo_id(text):
         raise ModelError(f"model folder not found: {text} (and it is not a Hugging Face Hub name either)")
     return ModelSource(text, text, local=False)
+
+
+def read_model_config(model: str | os.PathLike[str] | None) -> dict[str, Any] | None:
+    """The parsed ``config.json`` of a model argument, where it can be read without loading or downloading anything.
+
+    Parameters
+    ----------
+    model : str, path or None
+        A ``--model`` argument: the bundled model (None), a folder, ``wsd:NAME``, or a Hub name.
+
+    Returns
+    -------
+    dict or None
+        The configuration of a folder, or of a Hub model already in the Hugging Face cache; None where there is
+        none to read (a model found nowhere, a Hub model not cached, a damaged ``config.json``: loading the model
+        says what is wrong).
+    """
+    try:
+        source = model_source(model)
+    except ModelError:
+        return None
+    folder: Path | None = Path(source.location)
+    if not source.local:
+        snapshot = hub.cached_snapshot(source.location)
+        folder = snapshot[0] if snapshot is not None else None
+    if folder is None:
+        return None
+    try:
+        return read_config(folder / "config.json", folder)
+    except ModelError:
+        return None
 
 
 #: Configuration keys that say where and by what a model was read, not what it computes.

@@ -11,9 +11,6 @@ of DistilBERT).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import torch
 
 from wsd.errors import ConfigError
@@ -105,15 +102,10 @@ def check_freeze_count(model: str | None, count: int) -> None:
     """
     if count <= 0:
         return
-    from wsd.embed.models import model_source
+    from wsd.embed.models import read_model_config
 
-    source = model_source(model)
-    if not source.local:
-        return
-    try:
-        layers = json.loads((Path(source.location) / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # loading the model reports what is wrong with it
+    config = read_model_config(model)  # none to read: loading the model reports what is wrong with it
+    layers = config.get("num_hidden_layers") if config is not None else None
     if isinstance(layers, int) and count >= layers:
         raise ConfigError(_nothing_left(count, layers))
 

@@ -123,6 +123,9 @@ class TuneRecipe:
         For a recipe on the user's base, the ``model_type`` (Hugging Face configuration) it was measured on:
         another base is trained, with a warning that the measured figures and the shipped sense recipe are not
         its own. None: any base.
+    base_example : str or None
+        For a recipe on the user's base, the base it is made for, as the message that asks for ``--model BASE``
+        names it.
     """
 
     name: str
@@ -135,6 +138,7 @@ class TuneRecipe:
     senses: str | None = None
     version: int = 1
     base_type: str | None = None
+    base_example: str | None = None
 
     def __post_init__(self) -> None:
         TuneOptions(**self.settings)  # each a field, of its type and range: a wrong recipe fails on import
@@ -161,12 +165,6 @@ class TuneRecipe:
 
 #: ``sense-multilingual``'s context window in training (subword tokens either side of the target; module docstring).
 MULTILINGUAL_WINDOW_TOKENS = 128
-
-#: What ``--model BASE`` a recipe on the user's base is made for (the message that asks for one).
-_BASE_EXAMPLES = {
-    "sense-mpnet": "sentence-transformers/all-mpnet-base-v2, or the folder ../shared/models/get-mpnet.sh converts",
-    "sense-multilingual": "the multilingual-e5-small folder that ../shared/models converts",
-}
 
 #: The options every recipe fixes: one seed, fp32 (bf16 rounds differently on each CPU), the portable arithmetic (the
 #: same weights on every x86-64 CPU with AVX2: :mod:`wsd.tune.portable`), no validation split.
@@ -201,6 +199,7 @@ RECIPES: dict[str, TuneRecipe] = {
         wise_weight=0.75,
         senses="sense-mpnet",
         base_type="mpnet",
+        base_example="sentence-transformers/all-mpnet-base-v2, or the folder ../shared/models/get-mpnet.sh converts",
     ),
     "sense-multilingual": TuneRecipe(
         "sense-multilingual",
@@ -216,6 +215,7 @@ RECIPES: dict[str, TuneRecipe] = {
         ),
         _FIXED | {"max_steps": 1000, "window_tokens": MULTILINGUAL_WINDOW_TOKENS},
         needs_model=True,
+        base_example="the multilingual-e5-small folder that ../shared/models converts",
     ),
 }
 if tuple(RECIPES) != TUNE_RECIPES:  # pragma: no cover - a programming error, caught by the first import in tests
@@ -386,6 +386,6 @@ def recipe_options(recipe: TuneRecipe, given: TuneOptions) -> TuneOptions:
     if recipe.needs_model and not given.model:
         raise ConfigError(
             f"--recipe {recipe.name} tunes the encoder you name: give --model BASE (a model folder or Hub name, "
-            f"e.g. {_BASE_EXAMPLES.get(recipe.name, 'the folder that ../shared/models converts')})"
+            f"e.g. {recipe.base_example or 'the folder that ../shared/models converts'})"
         )
     return given.replace(**recipe.settings)
