@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.common import DEFAULT_DATA_DIR, command_line, log, results_dir, rewrite_page, save_page
+from experiments.sense_minilm_shipped import overlap_line
 
 RESULTS_JSON = results_dir("sense_minilm_distill") / "sense_minilm_distill.json"
 RESULTS_MD = results_dir("sense_minilm_distill") / "sense_minilm_distill.md"
@@ -210,6 +211,13 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     if "untuned" in rows:
         lines += ["", f"ARI of one sense on DWUG EN (×100): {100 * rows['untuned']['figures']['ari_one_sense']:.2f}"]
+    overlaps = [rows[key]["figures"].get("dev_overlap") for key, _ in ROWS[1:] if key in rows]
+    if overlaps and all(overlap == overlaps[0] for overlap in overlaps):  # the same training lemmas in every row
+        lines += ["", overlap_line(overlaps[0], "the tuned rows")]
+    else:
+        for (_, label), overlap in zip(ROWS[1:], overlaps, strict=False):
+            if overlap:
+                lines += ["", overlap_line(overlap, f"the row '{label}'")]
     taught = [rows[key]["figures"]["semeval2013_all"] for key in ("taught", "taught_wise") if key in rows]
     if len(taught) == 2:
         best = max(taught)

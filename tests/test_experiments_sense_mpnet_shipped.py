@@ -81,3 +81,16 @@ def test_its_inputs_are_checked_before_anything_runs(tmp_path: Path, capsys, mon
         with pytest.raises(SystemExit) as exited:
             main(argv)
         assert exited.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_page_says_how_many_dev_lemmas_the_tuned_model_trained_on() -> None:
+    """Dev accuracies of a tuned model are partly in-sample: the page counts the dev lemmas seen in training."""
+    from experiments.sense_minilm_shipped import overlap_line
+
+    results = _results(0.38)
+    results["rows"]["tuned"]["dev_overlap"] = {"WiC dev": [317, 599], "MCL-WiC dev en-en": [119, 493]}
+    assert (
+        "not held out from the training lemmas of sense-mpnet (other pairs of the same words): 317 of WiC dev's 599 "
+        "and 119 of MCL-WiC dev en-en's 493 lemmas were in training" in markdown(results)
+    )
+    assert overlap_line(None, "untuned") == "" and overlap_line({}, "x") == ""
